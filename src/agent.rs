@@ -1,0 +1,170 @@
+//! Agents answer choices: `random` (seeded), `first`, `script:FILE`, `human`.
+
+use crate::rng;
+use rand_chacha::ChaCha8Rng;
+use std::cell::RefCell;
+use std::io::{BufRead, Write};
+use std::rc::Rc;
+
+/// One decision asked of a player: pick one of `count` options.
+pub struct ChoiceRequest<'a> {
+    pub player: u32,
+    pub player_name: &'a str,
+    pub prompt: &'a str,
+    pub count: usize,
+    pub secret: bool,
+}
+
+pub trait Agent {
+    /// Return the 0-based index of the chosen option. `label(i)` renders option i.
+    fn decide(&mut self, req: &ChoiceRequest, label: &dyn Fn(usize) -> String)
+        -> Result<usize, String>;
+}
+
+pub struct FirstAgent;
+
+impl Agent for FirstAgent {
+    fn decide(&mut self, _: &ChoiceRequest, _: &dyn Fn(usize) -> String) -> Result<usize, String> {
+        Ok(0)
+    }
+}
+
+pub struct RandomAgent {
+    rng: ChaCha8Rng,
+}
+
+impl RandomAgent {
+    /// Each player's random agent has its own stream, derived from the game seed.
+    pub fn new(seed: u64, player: u32) -> Self {
+        let mixed = seed
+            .wrapping_mul(0x9E37_79B9_7F4A_7C15)
+            .wrapping_add(u64::from(player).wrapping_mul(0xD1B5_4A32_D192_ED03) + 1);
+        RandomAgent {
+            rng: rng::new_rng(mixed),
+        }
+    }
+}
+
+impl Agent for RandomAgent {
+    fn decide(&mut self, req: &ChoiceRequest, _: &dyn Fn(usize) -> String) -> Result<usize, String> {
+        Ok(rng::below(&mut self.rng, req.count.min(u32::MAX as usize) as u32) as usize)
+    }
+}
+
+/// Answers read from a choice log: one line per choice, `P<n> <index> [label...]`, index 1-based.
+pub struct Script {
+    lines: Vec<(usize, String)>,
+    next: usize,
+    name: String,
+}
+
+impl Script {
+    pub fn parse(name: &str, text: &str) -> Script {
+        let lines = text
+            .lines()
+            .enumerate()
+            .filter(|(_, l)| {
+                let t = l.trim();
+                !t.is_empty() && !t.starts_with('#')
+            })
+            .map(|(i, l)| (i + 1, l.to_string()))
+            .collect();
+        Script {
+            lines,
+            next: 0,
+            name: name.to_string(),
+        }
+    }
+}
+
+#[derive(Clone)]
+pub struct ScriptAgent(pub Rc<RefCell<Script>>);
+
+impl Agent for ScriptAgent {
+    fn decide(&mut self, req: &ChoiceRequest, _: &dyn Fn(usize) -> String) -> Result<usize, String> {
+        let mut s = self.0.borrow_mut();
+        let Some((line_no, line)) = s.lines.get(s.next).cloned() else {
+            return Err(format!(
+                "the script `{}` ran out of answers; the game asks {} `{}`",
+                s.name, req.player_name, req.prompt
+            ));
+        };
+        s.next += 1;
+        let mut words = line.split_whitespace();
+        let who = words.next().unwrap_or("");
+        let idx = words.next().unwrap_or("");
+        if who != req.player_name {
+            return Err(format!(
+                "{}:{line_no}: the script answers for {who}, but the game asks {} `{}`",
+                s.name, req.player_name, req.prompt
+            ));
+        }
+        match idx.parse::<usize>() {
+            Ok(n) if n >= 1 && n <= req.count => Ok(n - 1),
+            _ => Err(format!(
+                "{}:{line_no}: `{idx}` is not an option number from 1 to {}",
+                s.name, req.count
+            )),
+        }
+    }
+}
+
+/// Asks at the terminal.
+pub struct HumanAgent;
+
+impl Agent for HumanAgent {
+    fn decide(&mut self, req: &ChoiceRequest, label: &dyn Fn(usize) -> String) -> Result<usize, String> {
+        let stdin = std::io::stdin();
+        loop {
+            let mut out = std::io::stderr();
+            let _ = writeln!(out, "\n{}: {}", req.player_name, req.prompt);
+            for i in 0..req.count {
+                let _ = writeln!(out, "  {:>3}) {}", i + 1, label(i));
+            }
+            let _ = write!(out, "choose 1-{}> ", req.count);
+            let _ = out.flush();
+            let mut line = String::new();
+            match stdin.lock().read_line(&mut line) {
+                Ok(0) => return Err("end of input while waiting for a choice".into()),
+                Ok(_) => {}
+                Err(e) => return Err(format!("cannot read the terminal: {e}")),
+            }
+            let t = line.trim();
+            if let Ok(n) = t.parse::<usize>() {
+                if n >= 1 && n <= req.count {
+                    return Ok(n - 1);
+                }
+            }
+            if let Some(i) = (0..req.count).find(|&i| label(i).eq_ignore_ascii_case(t)) {
+                return Ok(i);
+            }
+            let _ = writeln!(out, "`{t}` is not an option; type a number from 1 to {}", req.count);
+        }
+    }
+}
+
+/// Build the agents for a game from a `--agent` value.
+pub fn make_agents(spec: &str, players: u32, seed: u64) -> Result<Vec<Box<dyn Agent>>, String> {
+    if let Some(path) = spec.strip_prefix("script:") {
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| format!("cannot read the script `{path}`: {e}"))?;
+        let shared = Rc::new(RefCell::new(Script::parse(path, &text)));
+        return Ok((0..players)
+            .map(|_| Box::new(ScriptAgent(shared.clone())) as Box<dyn Agent>)
+            .collect());
+    }
+    (0..players)
+        .map(|p| -> Result<Box<dyn Agent>, String> {
+            Ok(match spec {
+                "random" => Box::new(RandomAgent::new(seed, p)),
+                "first" => Box::new(FirstAgent),
+                "human" => Box::new(HumanAgent),
+                other => {
+                    return Err(format!(
+                        "unknown agent `{other}`; use random, first, human or script:FILE"
+                    ))
+                }
+            })
+        })
+        .collect()
+}

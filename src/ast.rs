@@ -1,0 +1,354 @@
+//! The syntax tree. Every node carries the byte span of the text it came from.
+
+use crate::diag::Span;
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Spanned<T> {
+    pub node: T,
+    pub span: Span,
+}
+
+impl<T> Spanned<T> {
+    pub fn new(node: T, span: Span) -> Self {
+        Spanned { node, span }
+    }
+}
+
+pub type Ident = Spanned<String>;
+
+#[derive(Debug, Clone)]
+pub struct File {
+    pub items: Vec<Item>,
+}
+
+#[derive(Debug, Clone)]
+pub enum Item {
+    Import(Spanned<String>),
+    Game(GameDecl),
+    Enum(EnumDecl),
+    Kind(KindDecl),
+    Card(CardDecl),
+    Zone(ZoneDecl),
+    Var(VarDecl),
+    Const(ConstDecl),
+    Fn(FnDecl),
+    Phase(PhaseDecl),
+    Setup(Block),
+    Trigger(TriggerDecl),
+    Table(TableDecl),
+}
+
+#[derive(Debug, Clone)]
+pub struct GameDecl {
+    pub name: Spanned<String>,
+    pub entries: Vec<(Ident, Expr)>,
+    pub span: Span,
+}
+
+#[derive(Debug, Clone)]
+pub struct EnumDecl {
+    pub name: Ident,
+    pub variants: Vec<Ident>,
+}
+
+#[derive(Debug, Clone)]
+pub enum TypeExpr {
+    Named(Ident),
+    List(Box<Spanned<TypeExpr>>),
+}
+
+#[derive(Debug, Clone)]
+pub struct FieldDecl {
+    pub mutable: bool,
+    pub name: Ident,
+    pub ty: Spanned<TypeExpr>,
+    pub default: Option<Expr>,
+}
+
+#[derive(Debug, Clone)]
+pub struct KindDecl {
+    pub name: Ident,
+    pub fields: Vec<FieldDecl>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum CardId {
+    Name(String),
+    Num(i64),
+}
+
+impl std::fmt::Display for CardId {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            CardId::Name(s) => write!(f, "{s}"),
+            CardId::Num(n) => write!(f, "{n}"),
+        }
+    }
+}
+
+#[derive(Debug, Clone)]
+pub struct CardDecl {
+    pub kind: Ident,
+    pub id: Spanned<CardId>,
+    pub fields: Vec<(Ident, Expr)>,
+    pub span: Span,
+}
+
+#[derive(Debug, Clone)]
+pub enum KeyType {
+    Named(Ident),
+    Range(i64, i64, Span),
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Visibility {
+    Public,
+    Owner,
+    Hidden,
+}
+
+#[derive(Debug, Clone)]
+pub struct ZoneDecl {
+    pub name: Ident,
+    pub kind: Option<Ident>,
+    pub per: Vec<KeyType>,
+    pub visibility: Visibility,
+}
+
+#[derive(Debug, Clone)]
+pub struct VarDecl {
+    pub name: Ident,
+    pub ty: Spanned<TypeExpr>,
+    pub bounds: Option<(i64, i64, Span)>,
+    pub per: Vec<KeyType>,
+    pub init: Expr,
+}
+
+#[derive(Debug, Clone)]
+pub struct ConstDecl {
+    pub name: Ident,
+    pub value: Expr,
+}
+
+#[derive(Debug, Clone)]
+pub struct Param {
+    pub name: Ident,
+    pub ty: Option<Spanned<TypeExpr>>,
+}
+
+#[derive(Debug, Clone)]
+pub struct FnDecl {
+    pub name: Ident,
+    pub params: Vec<Param>,
+    pub ret: Option<Spanned<TypeExpr>>,
+    pub body: Expr,
+}
+
+#[derive(Debug, Clone)]
+pub struct PhaseDecl {
+    pub name: Ident,
+    pub body: Block,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum EventKind {
+    Enter,
+    Flip,
+    PhaseStart,
+    PhaseEnd,
+    RoundStart,
+    RoundEnd,
+}
+
+#[derive(Debug, Clone)]
+pub struct TriggerDecl {
+    pub event: Spanned<EventKind>,
+    pub target: Option<Ident>,
+    pub binding: Option<Ident>,
+    pub condition: Option<Expr>,
+    pub body: Block,
+}
+
+#[derive(Debug, Clone)]
+pub struct TableDecl {
+    pub name: Ident,
+    pub key_ty: Spanned<TypeExpr>,
+    pub val_ty: Spanned<TypeExpr>,
+    pub entries: Vec<(Spanned<Pattern>, Expr)>,
+}
+
+#[derive(Debug, Clone)]
+pub enum Pattern {
+    Wildcard,
+    Int(i64),
+    Range(i64, i64),
+    Text(String),
+    Name(String),
+}
+
+#[derive(Debug, Clone)]
+pub struct Block {
+    pub stmts: Vec<Stmt>,
+    pub span: Span,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum AssignOp {
+    Set,
+    Add,
+    Sub,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Position {
+    Top,
+    Bottom,
+}
+
+#[derive(Debug, Clone)]
+pub enum StmtKind {
+    Let(Ident, Expr),
+    Set(Expr, AssignOp, Expr),
+    Move(Expr, Expr, Position),
+    Draw(Expr, Expr, Expr),
+    Shuffle(Expr),
+    Flip(Expr, Option<bool>),
+    Reveal(Expr),
+    For(Ident, Expr, Block),
+    Repeat(Expr, Block),
+    Say(Expr),
+    Return(Option<Expr>),
+    Secretly(Block),
+    Step(Ident, Block),
+    Expr(Expr),
+}
+
+#[derive(Debug, Clone)]
+pub struct Stmt {
+    pub kind: StmtKind,
+    pub span: Span,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BinOp {
+    Add,
+    Sub,
+    Mul,
+    Div,
+    Rem,
+    Eq,
+    Ne,
+    Lt,
+    Le,
+    Gt,
+    Ge,
+    And,
+    Or,
+    Range,
+}
+
+impl BinOp {
+    pub fn symbol(self) -> &'static str {
+        match self {
+            BinOp::Add => "+",
+            BinOp::Sub => "-",
+            BinOp::Mul => "*",
+            BinOp::Div => "/",
+            BinOp::Rem => "%",
+            BinOp::Eq => "==",
+            BinOp::Ne => "!=",
+            BinOp::Lt => "<",
+            BinOp::Le => "<=",
+            BinOp::Gt => ">",
+            BinOp::Ge => ">=",
+            BinOp::And => "and",
+            BinOp::Or => "or",
+            BinOp::Range => "..",
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum UnOp {
+    Neg,
+    Not,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum AggKind {
+    Count,
+    Sum,
+    Min,
+    Max,
+    Any,
+    All,
+    Filter,
+    Map,
+    Best,
+    First,
+    Sort,
+}
+
+impl AggKind {
+    pub fn name(self) -> &'static str {
+        match self {
+            AggKind::Count => "count",
+            AggKind::Sum => "sum",
+            AggKind::Min => "min",
+            AggKind::Max => "max",
+            AggKind::Any => "any",
+            AggKind::All => "all",
+            AggKind::Filter => "filter",
+            AggKind::Map => "map",
+            AggKind::Best => "best",
+            AggKind::First => "first",
+            AggKind::Sort => "sort",
+        }
+    }
+}
+
+#[derive(Debug, Clone)]
+pub enum StrPart {
+    Text(String),
+    Expr(Expr),
+}
+
+#[derive(Debug, Clone)]
+pub struct MatchArm {
+    pub patterns: Vec<Spanned<Pattern>>,
+    pub body: Expr,
+}
+
+#[derive(Debug, Clone)]
+pub enum ExprKind {
+    Int(i64),
+    Text(Vec<StrPart>),
+    Bool(bool),
+    None,
+    CardRef(CardId),
+    Name(String),
+    List(Vec<Expr>),
+    Tuple(Vec<Expr>),
+    Unary(UnOp, Box<Expr>),
+    Binary(BinOp, Box<Expr>, Box<Expr>),
+    Field(Box<Expr>, Ident),
+    Index(Box<Expr>, Vec<Expr>),
+    Call(Box<Expr>, Vec<Expr>),
+    If(Box<Expr>, Block, Option<Box<Expr>>),
+    Match(Box<Expr>, Vec<MatchArm>),
+    Agg {
+        kind: AggKind,
+        var: Ident,
+        source: Box<Expr>,
+        filter: Option<Box<Expr>>,
+        map: Option<Box<Expr>>,
+    },
+    Block(Block),
+}
+
+#[derive(Debug, Clone)]
+pub struct Expr {
+    pub kind: ExprKind,
+    pub span: Span,
+}

@@ -1,0 +1,68 @@
+//! `rules`: a declarative card-and-rules language with a checker and an interpreter.
+//! See `src/README.md` for a map of the modules and `grammar/README.md` for the language.
+
+pub mod agent;
+pub mod ast;
+pub mod check;
+pub mod diag;
+pub mod events;
+pub mod interp;
+pub mod limits;
+pub mod loader;
+pub mod parser;
+pub mod program;
+pub mod rng;
+pub mod value;
+
+use diag::{Diag, Sources};
+use limits::Limits;
+use program::Program;
+use std::path::Path;
+
+/// The result of loading and checking a game.
+pub struct Checked {
+    pub program: Option<Program>,
+    pub diags: Vec<Diag>,
+    pub sources: Sources,
+}
+
+impl Checked {
+    pub fn errors(&self) -> usize {
+        self.diags.iter().filter(|d| d.is_error()).count()
+    }
+    /// Every diagnostic rendered without colour, in order.
+    pub fn render(&self) -> String {
+        self.diags.iter().map(|d| d.render(&self.sources)).collect()
+    }
+}
+
+/// Load a game from a file or folder and check it.
+pub fn check_path(path: &Path, limits: &Limits) -> Checked {
+    let loaded = loader::load(path, limits);
+    let (program, diags, sources) = check::check(loaded);
+    Checked {
+        program,
+        diags,
+        sources,
+    }
+}
+
+/// Check a game held in memory (tests).
+pub fn check_text(name: &str, text: &str, limits: &Limits) -> Checked {
+    let loaded = loader::load_text(name, text, limits);
+    let (program, diags, sources) = check::check(loaded);
+    Checked {
+        program,
+        diags,
+        sources,
+    }
+}
+
+/// The number of players used when none is given: 4 if the game allows it, else its minimum.
+pub fn default_players(p: &Program) -> u32 {
+    if p.game.min_players <= 4 && 4 <= p.game.max_players {
+        4
+    } else {
+        p.game.min_players.max(1)
+    }
+}

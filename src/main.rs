@@ -1,0 +1,199 @@
+//! The `rules` command line: check, run and benchmark games.
+
+use clap::{Parser, Subcommand};
+use rules::diag::Diag;
+use rules::interp::Interp;
+use rules::limits::Limits;
+use std::io::{IsTerminal, Write};
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Instant;
+
+#[derive(Parser)]
+#[command(name = "rules", version, about = "Check, run and explore card games written in the rules language")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Check games (files or folders); exit 0 when clean, 1 with errors
+    Check {
+        #[arg(required = true)]
+        paths: Vec<PathBuf>,
+    },
+    /// Play a game and print an account of it
+    Run {
+        /// A `.rules` file or a folder of them
+        game: PathBuf,
+        /// Number of players (default: 4 when the game allows it, else its minimum)
+        #[arg(long)]
+        players: Option<u32>,
+        /// Seed of the game's random generator
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Who answers the choices: random, first, human or script:FILE
+        #[arg(long, default_value = "random")]
+        agent: String,
+        /// Write every answered choice to FILE; `--agent script:FILE` replays it
+        #[arg(long)]
+        log: Option<PathBuf>,
+        /// Print one JSON event per line instead of the readable account
+        #[arg(long)]
+        json: bool,
+    },
+    /// Measure full random games per second on one core, and the time to check the game
+    Bench {
+        game: PathBuf,
+        #[arg(long)]
+        players: Option<u32>,
+        /// How many games to play
+        #[arg(long, default_value_t = 2000)]
+        games: u64,
+    },
+}
+
+fn print_diags(diags: &[Diag], sources: &rules::diag::Sources) {
+    let color = std::io::stderr().is_terminal() && std::env::var_os("NO_COLOR").is_none();
+    let mut err = std::io::stderr().lock();
+    for d in diags {
+        let _ = write!(err, "{}", d.render_with(sources, color));
+    }
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let limits = Limits::default();
+    match cli.command {
+        Command::Check { paths } => {
+            let mut failed = false;
+            for p in &paths {
+                if !p.exists() {
+                    eprintln!("error: `{}` does not exist", p.display());
+                    return ExitCode::from(2);
+                }
+                let c = rules::check_path(p, &limits);
+                print_diags(&c.diags, &c.sources);
+                let errors = c.errors();
+                let warnings = c.diags.len() - errors;
+                if errors > 0 {
+                    failed = true;
+                    eprintln!(
+                        "{}: {errors} error{}{}",
+                        p.display(),
+                        if errors == 1 { "" } else { "s" },
+                        if warnings > 0 { format!(", {warnings} warning(s)") } else { String::new() }
+                    );
+                } else if let Some(prog) = &c.program {
+                    println!(
+                        "{}: ok ({} files, {} cards, {} phases{})",
+                        p.display(),
+                        c.sources.files.len(),
+                        prog.cards.len(),
+                        prog.phases.len(),
+                        if warnings > 0 { format!(", {warnings} warning(s)") } else { String::new() }
+                    );
+                }
+            }
+            if failed {
+                ExitCode::from(1)
+            } else {
+                ExitCode::SUCCESS
+            }
+        }
+        Command::Run { game, players, seed, agent, log, json } => {
+            let c = rules::check_path(&game, &limits);
+            print_diags(&c.diags, &c.sources);
+            let Some(prog) = c.program else {
+                eprintln!("{}: the game has errors; nothing was run", game.display());
+                return ExitCode::from(1);
+            };
+            if prog.phases.is_empty() || prog.game.round_phases.is_empty() {
+                eprintln!("{}: this is not a playable game (no `game` block with phases)", game.display());
+                return ExitCode::from(2);
+            }
+            let n = players.unwrap_or_else(|| rules::default_players(&prog));
+            let agents = match rules::agent::make_agents(&agent, n.min(64), seed) {
+                Ok(a) => a,
+                Err(e) => {
+                    eprintln!("error: {e}");
+                    return ExitCode::from(2);
+                }
+            };
+            let mut interp = match Interp::new(&prog, n, seed, agents, limits) {
+                Ok(i) => i,
+                Err(d) => {
+                    print_diags(&[*d], &c.sources);
+                    return ExitCode::from(2);
+                }
+            };
+            let result = interp.run();
+            let mut out = std::io::stdout().lock();
+            for ev in &interp.events {
+                if json {
+                    let _ = writeln!(out, "{}", serde_json::to_string(ev).unwrap_or_default());
+                } else if let Some(t) = ev.text() {
+                    let _ = writeln!(out, "{t}");
+                }
+            }
+            if let Some(path) = log {
+                let mut text = String::from("# rules choice log: player, option number (1-based), option\n");
+                for r in &interp.choice_log {
+                    text.push_str(&format!("P{} {} {}\n", r.player + 1, r.index + 1, r.label.replace('\n', " ")));
+                }
+                if let Err(e) = std::fs::write(&path, text) {
+                    eprintln!("error: cannot write `{}`: {e}", path.display());
+                    return ExitCode::from(2);
+                }
+            }
+            match result {
+                Ok(_) => ExitCode::SUCCESS,
+                Err(d) => {
+                    print_diags(&[*d], &c.sources);
+                    ExitCode::from(1)
+                }
+            }
+        }
+        Command::Bench { game, players, games } => {
+            let t0 = Instant::now();
+            let c = rules::check_path(&game, &limits);
+            let check_time = t0.elapsed();
+            print_diags(&c.diags, &c.sources);
+            let Some(prog) = c.program else { return ExitCode::from(1) };
+            let n = players.unwrap_or_else(|| rules::default_players(&prog));
+            let t1 = Instant::now();
+            let mut steps = 0u64;
+            for seed in 0..games {
+                let agents = match rules::agent::make_agents("random", n, seed) {
+                    Ok(a) => a,
+                    Err(e) => {
+                        eprintln!("error: {e}");
+                        return ExitCode::from(2);
+                    }
+                };
+                let mut interp = match Interp::new(&prog, n, seed, agents, limits) {
+                    Ok(i) => i,
+                    Err(d) => {
+                        print_diags(&[*d], &c.sources);
+                        return ExitCode::from(2);
+                    }
+                };
+                interp.record = false;
+                if let Err(d) = interp.run() {
+                    print_diags(&[*d], &c.sources);
+                    return ExitCode::from(1);
+                }
+                steps += interp.state.steps;
+            }
+            let secs = t1.elapsed().as_secs_f64();
+            println!("check {}: {:.2} ms", game.display(), check_time.as_secs_f64() * 1000.0);
+            println!(
+                "{games} random {n}-player games in {secs:.3} s: {:.0} games/s on one core ({:.0} steps/game)",
+                games as f64 / secs.max(1e-9),
+                steps as f64 / games.max(1) as f64
+            );
+            ExitCode::SUCCESS
+        }
+    }
+}

@@ -1,0 +1,1283 @@
+//! Text to syntax tree: the pre-pass that bounds nesting, pest, and pairs to AST.
+//! One function per grammar rule; operator precedence with pest's `PrattParser`.
+
+use crate::ast::*;
+use crate::diag::{Diag, Span};
+use crate::limits::Limits;
+use pest::iterators::{Pair, Pairs};
+use pest::pratt_parser::{Assoc, Op, PrattParser};
+use pest::Parser as _;
+use std::sync::LazyLock;
+
+#[derive(pest_derive::Parser)]
+#[grammar = "../grammar/rules.pest"]
+pub struct RulesParser;
+
+static PRATT: LazyLock<PrattParser<Rule>> = LazyLock::new(|| {
+    PrattParser::new()
+        .op(Op::infix(Rule::range_op, Assoc::Left))
+        .op(Op::infix(Rule::or_op, Assoc::Left))
+        .op(Op::infix(Rule::and_op, Assoc::Left))
+        .op(Op::prefix(Rule::not_op))
+        .op(Op::infix(Rule::eq, Assoc::Left)
+            | Op::infix(Rule::ne, Assoc::Left)
+            | Op::infix(Rule::lt, Assoc::Left)
+            | Op::infix(Rule::le, Assoc::Left)
+            | Op::infix(Rule::gt, Assoc::Left)
+            | Op::infix(Rule::ge, Assoc::Left))
+        .op(Op::infix(Rule::add, Assoc::Left) | Op::infix(Rule::sub, Assoc::Left))
+        .op(Op::infix(Rule::mul, Assoc::Left)
+            | Op::infix(Rule::div, Assoc::Left)
+            | Op::infix(Rule::rem, Assoc::Left))
+        .op(Op::prefix(Rule::neg))
+});
+
+/// What a parse produced: the tree (when the text parsed) and every problem found.
+pub struct Parsed<T> {
+    pub value: Option<T>,
+    pub diags: Vec<Diag>,
+}
+
+/// Parse a whole `.rules` file.
+pub fn parse_file(text: &str, file: u32, limits: &Limits) -> Parsed<File> {
+    parse_with(text, file, limits, Rule::file, |b, pair| b.file(pair))
+}
+
+/// Parse a block of statements (a REPL line): the text is wrapped as `{ ... }`.
+pub fn parse_repl_line(text: &str, file: u32, limits: &Limits) -> Parsed<Block> {
+    parse_with(text, file, limits, Rule::block, |b, pair| b.block(pair))
+}
+
+fn parse_with<T>(
+    text: &str,
+    file: u32,
+    limits: &Limits,
+    rule: Rule,
+    build: impl FnOnce(&mut Builder, Pair<Rule>) -> T,
+) -> Parsed<T> {
+    if text.len() > limits.max_file_bytes {
+        return Parsed {
+            value: None,
+            diags: vec![Diag::error(
+                "limit::file_size",
+                format!(
+                    "this file is {} bytes; the limit is {} bytes",
+                    text.len(),
+                    limits.max_file_bytes
+                ),
+            )
+            .label(Span::new(file, 0, 0), "file starts here")
+            .help("split the card sets into several files and import them")],
+        };
+    }
+    if let Some(d) = nesting_prepass(text, file, limits.max_depth) {
+        return Parsed {
+            value: None,
+            diags: vec![d],
+        };
+    }
+    pest::set_error_detail(true);
+    match RulesParser::parse(rule, text) {
+        Ok(mut pairs) => {
+            let Some(pair) = pairs.next() else {
+                return Parsed {
+                    value: None,
+                    diags: vec![Diag::error("parse::empty", "nothing to parse")],
+                };
+            };
+            let mut b = Builder {
+                file,
+                depth: 0,
+                max_depth: limits.max_depth,
+                diags: Vec::new(),
+            };
+            let value = build(&mut b, pair);
+            let ok = !b.diags.iter().any(|d| d.is_error());
+            Parsed {
+                value: ok.then_some(value),
+                diags: b.diags,
+            }
+        }
+        Err(e) => Parsed {
+            value: None,
+            diags: vec![syntax_error(&e, text, file)],
+        },
+    }
+}
+
+/// Bounds nesting on the raw text before pest runs, so pest's recursion is bounded too.
+/// Counts brackets (outside strings and comments) and runs of prefix operators.
+fn nesting_prepass(text: &str, file: u32, max_depth: usize) -> Option<Diag> {
+    let bytes = text.as_bytes();
+    let mut depth = 0usize;
+    let mut i = 0usize;
+    let mut prefix_run = 0usize;
+    while i < bytes.len() {
+        let c = bytes[i];
+        match c {
+            b'#' => {
+                while i < bytes.len() && bytes[i] != b'\n' {
+                    i += 1;
+                }
+                continue;
+            }
+            b'"' => {
+                i += 1;
+                while i < bytes.len() && bytes[i] != b'"' {
+                    if bytes[i] == b'\\' {
+                        i += 1;
+                    } else if bytes[i] == b'{' {
+                        depth += 1;
+                        if depth > max_depth {
+                            return Some(too_deep(file, i, max_depth));
+                        }
+                    } else if bytes[i] == b'}' {
+                        depth = depth.saturating_sub(1);
+                    }
+                    i += 1;
+                }
+                prefix_run = 0;
+            }
+            b'(' | b'[' | b'{' => {
+                depth += 1;
+                if depth + prefix_run > max_depth {
+                    return Some(too_deep(file, i, max_depth));
+                }
+            }
+            b')' | b']' | b'}' => {
+                depth = depth.saturating_sub(1);
+                prefix_run = 0;
+            }
+            b'-' => {
+                prefix_run += 1;
+                if depth + prefix_run > max_depth {
+                    return Some(too_deep(file, i, max_depth));
+                }
+            }
+            b' ' | b'\t' | b'\r' | b'\n' => {}
+            _ => {
+                if text.get(i..i + 4) == Some("not ") {
+                    prefix_run += 1;
+                    if depth + prefix_run > max_depth {
+                        return Some(too_deep(file, i, max_depth));
+                    }
+                    i += 3;
+                } else {
+                    prefix_run = 0;
+                }
+            }
+        }
+        i += 1;
+    }
+    None
+}
+
+fn too_deep(file: u32, at: usize, max: usize) -> Diag {
+    Diag::error(
+        "limit::nesting",
+        format!("this is nested more than {max} levels deep"),
+    )
+    .label(Span::new(file, at, at + 1), "too deep here")
+    .help("split the expression with `let` bindings or helper functions")
+}
+
+/// A human name for a grammar rule, used in syntax errors.
+pub fn rule_name(rule: Rule) -> &'static str {
+    use Rule::*;
+    match rule {
+        EOI => "end of file",
+        file | item => "a declaration",
+        import_decl => "an `import`",
+        game_decl => "a `game` block",
+        game_entry => "a game setting like `players: 3..5`",
+        enum_decl => "an `enum`",
+        kind_decl => "a `kind`",
+        field_decl => "a field like `rating: int`",
+        var_kw => "`var`",
+        type_expr | list_type => "a type",
+        card_decl => "a `card`",
+        field_init => "a field like `rating: 3`",
+        card_id => "a card id",
+        cards_decl => "a `cards` table",
+        card_row => "a table row like `id: value, value`",
+        zone_decl => "a `zone`",
+        per_clause => "`per`",
+        key_type | key_range => "a key type",
+        visibility => "`public`, `owner` or `hidden`",
+        var_decl => "a `var`",
+        bounds => "bounds like `in 0..7`",
+        const_decl => "a `const`",
+        fn_decl => "a `fn`",
+        params | param => "a parameter",
+        fn_body => "`=` or `{`",
+        phase_decl => "a `phase`",
+        setup_decl => "a `setup` block",
+        trigger_decl => "an `on` trigger",
+        event_pat | ev_name => "an event (`enter`, `flip`, `phase_start`, ...)",
+        table_decl => "a `table`",
+        table_entry => "a table entry like `1..3: value`",
+        block => "a block `{ ... }`",
+        stmt => "a statement",
+        let_stmt | set_stmt | move_stmt | draw_stmt | shuffle_stmt | flip_stmt | reveal_stmt
+        | for_stmt | repeat_stmt | say_stmt | return_stmt | secretly_stmt | step_stmt
+        | expr_stmt => "a statement",
+        assign_op => "`=`, `+=` or `-=`",
+        position => "`top` or `bottom`",
+        flip_dir => "`up` or `down`",
+        expr | postfix_expr | primary | paren | prefix => "an expression",
+        infix | range_op | add | sub | mul | div | rem | eq | ne | le | ge | lt | gt | and_op
+        | or_op => "an operator",
+        neg | not_op => "an expression",
+        postfix | field_access | index | call_args => "`.`, `[` or `(`",
+        ident | ident_char => "a name",
+        keyword => "a keyword",
+        int | neg_int => "a number",
+        card_ref => "a card reference like `@12`",
+        string | str_part | str_text | interp => "text in quotes",
+        true_lit | false_lit => "`true` or `false`",
+        none_lit => "`none`",
+        if_expr => "`if`",
+        match_expr => "`match`",
+        match_arm => "a match arm like `Left => 1`",
+        pattern | wildcard | pat_range => "a pattern",
+        aggregate | agg_kw => "an aggregate like `count(c in hand where ...)`",
+        list_lit => "a list `[...]`",
+        WHITESPACE | COMMENT => "whitespace",
+    }
+}
+
+fn syntax_error(e: &pest::error::Error<Rule>, text: &str, file: u32) -> Diag {
+    let pos = match e.location {
+        pest::error::InputLocation::Pos(p) => p,
+        pest::error::InputLocation::Span((s, _)) => s,
+    };
+    let mut expected: Vec<String> = Vec::new();
+    if let Some(attempts) = e.parse_attempts() {
+        for t in attempts.expected_tokens() {
+            // `ParsingToken` is not exported by pest; its `Display` is the token itself.
+            let token = t.to_string();
+            {
+                let tok = token.trim();
+                if tok.is_empty()
+                    || tok == "#"
+                    || tok == "\\"
+                    || tok == "BUILTIN_RULE"
+                    || (tok.len() > 1 && tok.contains(".."))
+                {
+                    continue;
+                }
+                let s = format!("`{tok}`");
+                if !expected.contains(&s) {
+                    expected.push(s);
+                }
+            }
+        }
+    }
+    if let pest::error::ErrorVariant::ParsingError { positives, .. } = &e.variant {
+        for r in positives {
+            let n = rule_name(*r).to_string();
+            if n != "whitespace" && !expected.contains(&n) {
+                expected.push(n);
+            }
+        }
+    }
+    // Keep the message short: the most useful few.
+    expected.truncate(8);
+    let found = found_token(text, pos);
+    let at_end = pos >= text.trim_end().len();
+    let what = match expected.len() {
+        0 => "something else".to_string(),
+        1 => expected[0].clone(),
+        n => format!("{} or {}", expected[..n - 1].join(", "), expected[n - 1]),
+    };
+    let code = if at_end {
+        "parse::unexpected_end"
+    } else {
+        "parse::syntax"
+    };
+    let msg = if at_end {
+        format!("unexpected end of input; expected {what}")
+    } else {
+        format!("syntax error: expected {what}, found {found}")
+    };
+    let end = (pos + found_len(text, pos)).min(text.len());
+    Diag::error(code, msg).label(
+        Span::new(file, pos.min(text.len()), end),
+        format!("expected {what}"),
+    )
+}
+
+fn found_token(text: &str, pos: usize) -> String {
+    let rest = text.get(pos..).unwrap_or("");
+    let tok: String = if rest.starts_with(|c: char| c.is_alphanumeric() || c == '_') {
+        rest.chars()
+            .take_while(|c| c.is_alphanumeric() || *c == '_')
+            .collect()
+    } else {
+        rest.chars().take(1).collect()
+    };
+    if tok.is_empty() {
+        "end of input".into()
+    } else if tok == "\n" {
+        "end of line".into()
+    } else {
+        format!("`{tok}`")
+    }
+}
+
+fn found_len(text: &str, pos: usize) -> usize {
+    let rest = text.get(pos..).unwrap_or("");
+    if rest.starts_with(|c: char| c.is_alphanumeric() || c == '_') {
+        rest.chars()
+            .take_while(|c| c.is_alphanumeric() || *c == '_')
+            .map(|c| c.len_utf8())
+            .sum()
+    } else {
+        rest.chars().next().map(|c| c.len_utf8()).unwrap_or(0)
+    }
+}
+
+struct Builder {
+    file: u32,
+    depth: usize,
+    max_depth: usize,
+    diags: Vec<Diag>,
+}
+
+fn children(pair: Pair<Rule>) -> Pairs<Rule> {
+    pair.into_inner()
+}
+
+impl Builder {
+    fn span(&self, pair: &Pair<Rule>) -> Span {
+        let s = pair.as_span();
+        Span::new(self.file, s.start(), s.end())
+    }
+
+    fn ident(&self, pair: Pair<Rule>) -> Ident {
+        Spanned::new(pair.as_str().to_string(), self.span(&pair))
+    }
+
+    fn int_value(&mut self, pair: &Pair<Rule>) -> i64 {
+        match pair.as_str().parse::<i64>() {
+            Ok(n) => n,
+            Err(_) => {
+                self.diags.push(
+                    Diag::error("parse::number", "this number is too large")
+                        .label(self.span(pair), "does not fit in 64 bits"),
+                );
+                0
+            }
+        }
+    }
+
+    fn enter(&mut self, span: Span) -> bool {
+        self.depth += 1;
+        if self.depth > self.max_depth {
+            if !self.diags.iter().any(|d| d.code == "limit::nesting") {
+                self.diags.push(
+                    Diag::error(
+                        "limit::nesting",
+                        format!("this is nested more than {} levels deep", self.max_depth),
+                    )
+                    .label(span, "too deep here")
+                    .help("split the expression with `let` bindings or helper functions"),
+                );
+            }
+            return false;
+        }
+        true
+    }
+
+    fn leave(&mut self) {
+        self.depth = self.depth.saturating_sub(1);
+    }
+
+    // ------------------------------------------------------------ items
+
+    fn file(&mut self, pair: Pair<Rule>) -> File {
+        let mut items = Vec::new();
+        for p in children(pair) {
+            if p.as_rule() == Rule::EOI {
+                continue;
+            }
+            if p.as_rule() == Rule::cards_decl {
+                items.extend(self.cards_decl(p).into_iter().map(Item::Card));
+            } else if let Some(item) = self.item(p) {
+                items.push(item);
+            }
+        }
+        File { items }
+    }
+
+    fn item(&mut self, pair: Pair<Rule>) -> Option<Item> {
+        Some(match pair.as_rule() {
+            Rule::import_decl => Item::Import(self.import_decl(pair)),
+            Rule::game_decl => Item::Game(self.game_decl(pair)),
+            Rule::enum_decl => Item::Enum(self.enum_decl(pair)),
+            Rule::kind_decl => Item::Kind(self.kind_decl(pair)),
+            Rule::card_decl => Item::Card(self.card_decl(pair)),
+            Rule::zone_decl => Item::Zone(self.zone_decl(pair)),
+            Rule::var_decl => Item::Var(self.var_decl(pair)),
+            Rule::const_decl => Item::Const(self.const_decl(pair)),
+            Rule::fn_decl => Item::Fn(self.fn_decl(pair)),
+            Rule::phase_decl => Item::Phase(self.phase_decl(pair)),
+            Rule::setup_decl => Item::Setup(self.setup_decl(pair)),
+            Rule::trigger_decl => Item::Trigger(self.trigger_decl(pair)),
+            Rule::table_decl => Item::Table(self.table_decl(pair)),
+            _ => return None,
+        })
+    }
+
+    fn import_decl(&mut self, pair: Pair<Rule>) -> Spanned<String> {
+        let span = self.span(&pair);
+        let s = children(pair).next().map(|p| self.plain_string(p));
+        Spanned::new(s.unwrap_or_default(), span)
+    }
+
+    fn plain_string(&mut self, pair: Pair<Rule>) -> String {
+        let mut out = String::new();
+        for p in children(pair) {
+            match p.as_rule() {
+                Rule::str_text => out.push_str(&unescape(p.as_str())),
+                _ => {
+                    self.diags.push(
+                        Diag::error("parse::interpolation", "interpolation is not allowed here")
+                            .label(self.span(&p), "a plain text is expected"),
+                    );
+                }
+            }
+        }
+        out
+    }
+
+    fn game_decl(&mut self, pair: Pair<Rule>) -> GameDecl {
+        let span = self.span(&pair);
+        let mut it = children(pair);
+        let name_pair = it.next();
+        let name = match name_pair {
+            Some(p) => {
+                let sp = self.span(&p);
+                Spanned::new(self.plain_string(p), sp)
+            }
+            None => Spanned::new(String::new(), span),
+        };
+        let mut entries = Vec::new();
+        for e in it {
+            let mut inner = children(e);
+            if let (Some(k), Some(v)) = (inner.next(), inner.next()) {
+                let k = self.ident(k);
+                entries.push((k, self.expr(v)));
+            }
+        }
+        GameDecl {
+            name,
+            entries,
+            span,
+        }
+    }
+
+    fn enum_decl(&mut self, pair: Pair<Rule>) -> EnumDecl {
+        let mut it = children(pair).map(|p| self.ident(p));
+        let name = it.next().unwrap_or_else(|| Spanned::new(String::new(), Span::default()));
+        EnumDecl {
+            name,
+            variants: it.collect(),
+        }
+    }
+
+    fn type_expr(&mut self, pair: Pair<Rule>) -> Spanned<TypeExpr> {
+        let span = self.span(&pair);
+        let Some(inner) = children(pair).next() else {
+            return Spanned::new(TypeExpr::Named(Spanned::new(String::new(), span)), span);
+        };
+        match inner.as_rule() {
+            Rule::list_type => {
+                let elem = children(inner)
+                    .next()
+                    .map(|p| self.type_expr(p))
+                    .unwrap_or_else(|| {
+                        Spanned::new(TypeExpr::Named(Spanned::new("any".into(), span)), span)
+                    });
+                Spanned::new(TypeExpr::List(Box::new(elem)), span)
+            }
+            _ => Spanned::new(TypeExpr::Named(self.ident(inner)), span),
+        }
+    }
+
+    fn kind_decl(&mut self, pair: Pair<Rule>) -> KindDecl {
+        let mut it = children(pair);
+        let name = it.next().map(|p| self.ident(p)).unwrap_or_default_ident();
+        let fields = it.map(|p| self.field_decl(p)).collect();
+        KindDecl { name, fields }
+    }
+
+    fn field_decl(&mut self, pair: Pair<Rule>) -> FieldDecl {
+        let span = self.span(&pair);
+        let mut mutable = false;
+        let mut name = Spanned::new(String::new(), span);
+        let mut ty = None;
+        let mut default = None;
+        for p in children(pair) {
+            match p.as_rule() {
+                Rule::var_kw => mutable = true,
+                Rule::ident => name = self.ident(p),
+                Rule::type_expr => ty = Some(self.type_expr(p)),
+                Rule::expr => default = Some(self.expr(p)),
+                _ => {}
+            }
+        }
+        FieldDecl {
+            mutable,
+            name,
+            ty: ty.unwrap_or_else(|| {
+                Spanned::new(TypeExpr::Named(Spanned::new("any".into(), span)), span)
+            }),
+            default,
+        }
+    }
+
+    fn card_id(&mut self, pair: Pair<Rule>) -> Spanned<CardId> {
+        let span = self.span(&pair);
+        let inner = children(pair).next();
+        let id = match inner {
+            Some(p) if p.as_rule() == Rule::int => CardId::Num(self.int_value(&p)),
+            Some(p) => CardId::Name(p.as_str().to_string()),
+            None => CardId::Name(String::new()),
+        };
+        Spanned::new(id, span)
+    }
+
+    fn card_decl(&mut self, pair: Pair<Rule>) -> CardDecl {
+        let span = self.span(&pair);
+        let mut it = children(pair);
+        let kind = it.next().map(|p| self.ident(p)).unwrap_or_default_ident();
+        let id = match it.next() {
+            Some(p) => self.card_id(p),
+            None => Spanned::new(CardId::Name(String::new()), span),
+        };
+        let mut fields = Vec::new();
+        for f in it {
+            let mut inner = children(f);
+            if let (Some(k), Some(v)) = (inner.next(), inner.next()) {
+                let k = self.ident(k);
+                fields.push((k, self.expr(v)));
+            }
+        }
+        CardDecl {
+            kind,
+            id,
+            fields,
+            span,
+        }
+    }
+
+    /// A `cards` table becomes one card declaration per row.
+    fn cards_decl(&mut self, pair: Pair<Rule>) -> Vec<CardDecl> {
+        let mut kind = None;
+        let mut columns: Vec<Ident> = Vec::new();
+        let mut out = Vec::new();
+        for p in children(pair) {
+            match p.as_rule() {
+                Rule::ident if kind.is_none() => kind = Some(self.ident(p)),
+                Rule::ident => columns.push(self.ident(p)),
+                Rule::card_row => {
+                    let span = self.span(&p);
+                    let mut it = children(p);
+                    let id = match it.next() {
+                        Some(idp) => self.card_id(idp),
+                        None => continue,
+                    };
+                    let values: Vec<Expr> = it.map(|v| self.expr(v)).collect();
+                    if values.len() != columns.len() {
+                        self.diags.push(
+                            Diag::error(
+                                "parse::row_width",
+                                format!(
+                                    "this row has {} values but the table has {} columns",
+                                    values.len(),
+                                    columns.len()
+                                ),
+                            )
+                            .label(span, "in this row")
+                            .help(format!(
+                                "the columns are: {}",
+                                columns
+                                    .iter()
+                                    .map(|c| c.node.as_str())
+                                    .collect::<Vec<_>>()
+                                    .join(", ")
+                            )),
+                        );
+                        continue;
+                    }
+                    let fields = columns.iter().cloned().zip(values).collect();
+                    out.push(CardDecl {
+                        kind: kind.clone().unwrap_or_default_ident(),
+                        id,
+                        fields,
+                        span,
+                    });
+                }
+                _ => {}
+            }
+        }
+        out
+    }
+
+    fn per_clause(&mut self, pair: Pair<Rule>) -> Vec<KeyType> {
+        let mut keys = Vec::new();
+        for k in children(pair) {
+            let span = self.span(&k);
+            let Some(inner) = children(k).next() else {
+                continue;
+            };
+            match inner.as_rule() {
+                Rule::key_range => {
+                    let nums: Vec<Pair<Rule>> = children(inner).collect();
+                    let lo = nums.first().map(|p| self.int_value(p)).unwrap_or(0);
+                    let hi = nums.get(1).map(|p| self.int_value(p)).unwrap_or(0);
+                    keys.push(KeyType::Range(lo, hi, span));
+                }
+                _ => keys.push(KeyType::Named(self.ident(inner))),
+            }
+        }
+        keys
+    }
+
+    fn zone_decl(&mut self, pair: Pair<Rule>) -> ZoneDecl {
+        let mut name = None;
+        let mut kind = None;
+        let mut per = Vec::new();
+        let mut visibility = Visibility::Public;
+        for p in children(pair) {
+            match p.as_rule() {
+                Rule::ident if name.is_none() => name = Some(self.ident(p)),
+                Rule::ident => kind = Some(self.ident(p)),
+                Rule::per_clause => per = self.per_clause(p),
+                Rule::visibility => {
+                    visibility = match p.as_str() {
+                        "owner" => Visibility::Owner,
+                        "hidden" => Visibility::Hidden,
+                        _ => Visibility::Public,
+                    }
+                }
+                _ => {}
+            }
+        }
+        ZoneDecl {
+            name: name.unwrap_or_default_ident(),
+            kind,
+            per,
+            visibility,
+        }
+    }
+
+    fn var_decl(&mut self, pair: Pair<Rule>) -> VarDecl {
+        let span = self.span(&pair);
+        let mut name = None;
+        let mut ty = None;
+        let mut bounds = None;
+        let mut per = Vec::new();
+        let mut init = None;
+        for p in children(pair) {
+            match p.as_rule() {
+                Rule::ident => name = Some(self.ident(p)),
+                Rule::type_expr => ty = Some(self.type_expr(p)),
+                Rule::bounds => {
+                    let bspan = self.span(&p);
+                    let nums: Vec<Pair<Rule>> = children(p).collect();
+                    let lo = nums.first().map(|p| self.int_value(p)).unwrap_or(0);
+                    let hi = nums.get(1).map(|p| self.int_value(p)).unwrap_or(0);
+                    bounds = Some((lo, hi, bspan));
+                }
+                Rule::per_clause => per = self.per_clause(p),
+                Rule::expr => init = Some(self.expr(p)),
+                _ => {}
+            }
+        }
+        VarDecl {
+            name: name.unwrap_or_default_ident(),
+            ty: ty.unwrap_or_else(|| {
+                Spanned::new(TypeExpr::Named(Spanned::new("any".into(), span)), span)
+            }),
+            bounds,
+            per,
+            init: init.unwrap_or(Expr {
+                kind: ExprKind::None,
+                span,
+            }),
+        }
+    }
+
+    fn const_decl(&mut self, pair: Pair<Rule>) -> ConstDecl {
+        let span = self.span(&pair);
+        let mut it = children(pair);
+        let name = it.next().map(|p| self.ident(p)).unwrap_or_default_ident();
+        let value = it.next().map(|p| self.expr(p)).unwrap_or(Expr {
+            kind: ExprKind::None,
+            span,
+        });
+        ConstDecl { name, value }
+    }
+
+    fn fn_decl(&mut self, pair: Pair<Rule>) -> FnDecl {
+        let span = self.span(&pair);
+        let mut name = None;
+        let mut params = Vec::new();
+        let mut ret = None;
+        let mut body = None;
+        for p in children(pair) {
+            match p.as_rule() {
+                Rule::ident => name = Some(self.ident(p)),
+                Rule::params => {
+                    for param in children(p) {
+                        let mut it = children(param);
+                        let pname = it.next().map(|p| self.ident(p)).unwrap_or_default_ident();
+                        let ty = it.next().map(|t| self.type_expr(t));
+                        params.push(Param { name: pname, ty });
+                    }
+                }
+                Rule::type_expr => ret = Some(self.type_expr(p)),
+                Rule::fn_body => {
+                    let bspan = self.span(&p);
+                    if let Some(inner) = children(p).next() {
+                        body = Some(match inner.as_rule() {
+                            Rule::block => Expr {
+                                kind: ExprKind::Block(self.block(inner)),
+                                span: bspan,
+                            },
+                            _ => self.expr(inner),
+                        });
+                    }
+                }
+                _ => {}
+            }
+        }
+        FnDecl {
+            name: name.unwrap_or_default_ident(),
+            params,
+            ret,
+            body: body.unwrap_or(Expr {
+                kind: ExprKind::None,
+                span,
+            }),
+        }
+    }
+
+    fn phase_decl(&mut self, pair: Pair<Rule>) -> PhaseDecl {
+        let span = self.span(&pair);
+        let mut it = children(pair);
+        let name = it.next().map(|p| self.ident(p)).unwrap_or_default_ident();
+        let body = it.next().map(|b| self.block(b)).unwrap_or(Block {
+            stmts: vec![],
+            span,
+        });
+        PhaseDecl { name, body }
+    }
+
+    fn setup_decl(&mut self, pair: Pair<Rule>) -> Block {
+        let span = self.span(&pair);
+        children(pair)
+            .next()
+            .map(|b| self.block(b))
+            .unwrap_or(Block {
+                stmts: vec![],
+                span,
+            })
+    }
+
+    fn trigger_decl(&mut self, pair: Pair<Rule>) -> TriggerDecl {
+        let span = self.span(&pair);
+        let mut event = Spanned::new(EventKind::RoundStart, span);
+        let mut target = None;
+        let mut binding = None;
+        let mut condition = None;
+        let mut body = Block {
+            stmts: vec![],
+            span,
+        };
+        for p in children(pair) {
+            match p.as_rule() {
+                Rule::event_pat => {
+                    let ev_text = p.as_str().to_string();
+                    let ev_start = p.as_span().start();
+                    for q in children(p) {
+                        match q.as_rule() {
+                            Rule::ev_name => {
+                                let k = match q.as_str() {
+                                    "enter" => EventKind::Enter,
+                                    "flip" => EventKind::Flip,
+                                    "phase_start" => EventKind::PhaseStart,
+                                    "phase_end" => EventKind::PhaseEnd,
+                                    "round_end" => EventKind::RoundEnd,
+                                    _ => EventKind::RoundStart,
+                                };
+                                event = Spanned::new(k, self.span(&q));
+                            }
+                            Rule::ident => {
+                                // The target comes before `as`, the binding after it.
+                                let start = q.as_span().start() - ev_start;
+                                let before = ev_text.get(..start).unwrap_or("").trim_end();
+                                if before.ends_with("as") {
+                                    binding = Some(self.ident(q));
+                                } else {
+                                    target = Some(self.ident(q));
+                                }
+                            }
+                            _ => {}
+                        }
+                    }
+                }
+                Rule::expr => condition = Some(self.expr(p)),
+                Rule::block => body = self.block(p),
+                _ => {}
+            }
+        }
+        TriggerDecl {
+            event,
+            target,
+            binding,
+            condition,
+            body,
+        }
+    }
+
+    fn table_decl(&mut self, pair: Pair<Rule>) -> TableDecl {
+        let span = self.span(&pair);
+        let mut name = None;
+        let mut types = Vec::new();
+        let mut entries = Vec::new();
+        for p in children(pair) {
+            match p.as_rule() {
+                Rule::ident => name = Some(self.ident(p)),
+                Rule::type_expr => types.push(self.type_expr(p)),
+                Rule::table_entry => {
+                    let mut it = children(p);
+                    if let (Some(pat), Some(v)) = (it.next(), it.next()) {
+                        let pat = self.pattern(pat);
+                        entries.push((pat, self.expr(v)));
+                    }
+                }
+                _ => {}
+            }
+        }
+        let any = || Spanned::new(TypeExpr::Named(Spanned::new("any".into(), span)), span);
+        let mut types = types.into_iter();
+        TableDecl {
+            name: name.unwrap_or_default_ident(),
+            key_ty: types.next().unwrap_or_else(any),
+            val_ty: types.next().unwrap_or_else(any),
+            entries,
+        }
+    }
+
+    fn pattern(&mut self, pair: Pair<Rule>) -> Spanned<Pattern> {
+        let span = self.span(&pair);
+        let Some(inner) = children(pair).next() else {
+            return Spanned::new(Pattern::Wildcard, span);
+        };
+        let pat = match inner.as_rule() {
+            Rule::wildcard => Pattern::Wildcard,
+            Rule::pat_range => {
+                let nums: Vec<Pair<Rule>> = children(inner).collect();
+                let lo = nums.first().map(|p| self.int_value(p)).unwrap_or(0);
+                match nums.get(1) {
+                    Some(h) => Pattern::Range(lo, self.int_value(h)),
+                    None => Pattern::Int(lo),
+                }
+            }
+            Rule::string => Pattern::Text(self.plain_string(inner)),
+            _ => Pattern::Name(inner.as_str().to_string()),
+        };
+        Spanned::new(pat, span)
+    }
+
+    // ------------------------------------------------------------ statements
+
+    fn block(&mut self, pair: Pair<Rule>) -> Block {
+        let span = self.span(&pair);
+        if !self.enter(span) {
+            return Block {
+                stmts: vec![],
+                span,
+            };
+        }
+        let stmts = children(pair).filter_map(|p| self.stmt(p)).collect();
+        self.leave();
+        Block { stmts, span }
+    }
+
+    fn stmt(&mut self, pair: Pair<Rule>) -> Option<Stmt> {
+        let span = self.span(&pair);
+        let rule = pair.as_rule();
+        let mut it = children(pair);
+        let kind = match rule {
+            Rule::let_stmt => {
+                let name = self.ident(it.next()?);
+                StmtKind::Let(name, self.expr(it.next()?))
+            }
+            Rule::set_stmt => {
+                let target = self.expr(it.next()?);
+                let op = match it.next()?.as_str() {
+                    "+=" => AssignOp::Add,
+                    "-=" => AssignOp::Sub,
+                    _ => AssignOp::Set,
+                };
+                StmtKind::Set(target, op, self.expr(it.next()?))
+            }
+            Rule::move_stmt => {
+                let what = self.expr(it.next()?);
+                let to = self.expr(it.next()?);
+                let pos = match it.next().map(|p| p.as_str().to_string()) {
+                    Some(s) if s == "bottom" => Position::Bottom,
+                    Some(s) if s == "top" => Position::Top,
+                    _ => Position::Bottom,
+                };
+                StmtKind::Move(what, to, pos)
+            }
+            Rule::draw_stmt => {
+                let n = self.expr(it.next()?);
+                let from = self.expr(it.next()?);
+                StmtKind::Draw(n, from, self.expr(it.next()?))
+            }
+            Rule::shuffle_stmt => StmtKind::Shuffle(self.expr(it.next()?)),
+            Rule::flip_stmt => {
+                let what = self.expr(it.next()?);
+                let dir = it.next().map(|p| p.as_str() == "up");
+                StmtKind::Flip(what, dir)
+            }
+            Rule::reveal_stmt => StmtKind::Reveal(self.expr(it.next()?)),
+            Rule::for_stmt => {
+                let var = self.ident(it.next()?);
+                let src = self.expr(it.next()?);
+                StmtKind::For(var, src, self.block(it.next()?))
+            }
+            Rule::repeat_stmt => {
+                let n = self.expr(it.next()?);
+                StmtKind::Repeat(n, self.block(it.next()?))
+            }
+            Rule::say_stmt => StmtKind::Say(self.expr(it.next()?)),
+            Rule::return_stmt => StmtKind::Return(it.next().map(|p| self.expr(p))),
+            Rule::secretly_stmt => StmtKind::Secretly(self.block(it.next()?)),
+            Rule::step_stmt => {
+                let name = self.ident(it.next()?);
+                StmtKind::Step(name, self.block(it.next()?))
+            }
+            Rule::expr_stmt => StmtKind::Expr(self.expr(it.next()?)),
+            _ => return None,
+        };
+        Some(Stmt { kind, span })
+    }
+
+    // ------------------------------------------------------------ expressions
+
+    fn expr(&mut self, pair: Pair<Rule>) -> Expr {
+        let span = self.span(&pair);
+        if !self.enter(span) {
+            return Expr {
+                kind: ExprKind::None,
+                span,
+            };
+        }
+        let file = self.file;
+        let result = PRATT
+            .map_primary(|p| self.postfix_expr(p))
+            .map_prefix(|op, rhs| {
+                let sp = Span::new(file, op.as_span().start(), 0).to(rhs.span);
+                let sp = Span {
+                    start: op.as_span().start() as u32,
+                    ..sp
+                };
+                let op = if op.as_rule() == Rule::neg {
+                    UnOp::Neg
+                } else {
+                    UnOp::Not
+                };
+                Expr {
+                    kind: ExprKind::Unary(op, Box::new(rhs)),
+                    span: sp,
+                }
+            })
+            .map_infix(|lhs, op, rhs| {
+                let bop = match op.as_rule() {
+                    Rule::add => BinOp::Add,
+                    Rule::sub => BinOp::Sub,
+                    Rule::mul => BinOp::Mul,
+                    Rule::div => BinOp::Div,
+                    Rule::rem => BinOp::Rem,
+                    Rule::eq => BinOp::Eq,
+                    Rule::ne => BinOp::Ne,
+                    Rule::lt => BinOp::Lt,
+                    Rule::le => BinOp::Le,
+                    Rule::gt => BinOp::Gt,
+                    Rule::ge => BinOp::Ge,
+                    Rule::and_op => BinOp::And,
+                    Rule::or_op => BinOp::Or,
+                    _ => BinOp::Range,
+                };
+                let sp = lhs.span.to(rhs.span);
+                Expr {
+                    kind: ExprKind::Binary(bop, Box::new(lhs), Box::new(rhs)),
+                    span: sp,
+                }
+            })
+            .parse(pair.into_inner());
+        self.leave();
+        result
+    }
+
+    fn postfix_expr(&mut self, pair: Pair<Rule>) -> Expr {
+        let mut it = children(pair);
+        let Some(first) = it.next() else {
+            return Expr {
+                kind: ExprKind::None,
+                span: Span::default(),
+            };
+        };
+        let mut e = self.primary(first);
+        for post in it {
+            let pspan = self.span(&post);
+            let span = e.span.to(pspan);
+            let kind = match post.as_rule() {
+                Rule::field_access => {
+                    let Some(name) = children(post).next() else {
+                        continue;
+                    };
+                    let name = self.ident(name);
+                    ExprKind::Field(Box::new(e), name)
+                }
+                Rule::index => {
+                    let args = children(post).map(|p| self.expr(p)).collect();
+                    ExprKind::Index(Box::new(e), args)
+                }
+                Rule::call_args => {
+                    let args = children(post).map(|p| self.expr(p)).collect();
+                    ExprKind::Call(Box::new(e), args)
+                }
+                _ => continue,
+            };
+            e = Expr { kind, span };
+        }
+        e
+    }
+
+    fn primary(&mut self, pair: Pair<Rule>) -> Expr {
+        let span = self.span(&pair);
+        let kind = match pair.as_rule() {
+            Rule::int => ExprKind::Int(self.int_value(&pair)),
+            Rule::string => ExprKind::Text(self.string(pair)),
+            Rule::true_lit => ExprKind::Bool(true),
+            Rule::false_lit => ExprKind::Bool(false),
+            Rule::none_lit => ExprKind::None,
+            Rule::card_ref => {
+                let body = pair.as_str().get(1..).unwrap_or("");
+                ExprKind::CardRef(match body.parse::<i64>() {
+                    Ok(n) if body.bytes().all(|b| b.is_ascii_digit()) => CardId::Num(n),
+                    _ => CardId::Name(body.to_string()),
+                })
+            }
+            Rule::if_expr => return self.if_expr(pair),
+            Rule::match_expr => {
+                let mut it = children(pair);
+                let Some(scrut) = it.next() else {
+                    return Expr {
+                        kind: ExprKind::None,
+                        span,
+                    };
+                };
+                let scrut = self.expr(scrut);
+                let mut arms = Vec::new();
+                for arm in it {
+                    let mut patterns = Vec::new();
+                    let mut body = None;
+                    for p in children(arm) {
+                        match p.as_rule() {
+                            Rule::pattern => patterns.push(self.pattern(p)),
+                            _ => body = Some(self.expr(p)),
+                        }
+                    }
+                    if let Some(body) = body {
+                        arms.push(MatchArm { patterns, body });
+                    }
+                }
+                ExprKind::Match(Box::new(scrut), arms)
+            }
+            Rule::aggregate => {
+                let mut kind = AggKind::Count;
+                let mut var = None;
+                let mut exprs: Vec<(Rule, Expr)> = Vec::new();
+                let mut saw_where = false;
+                // Distinguish `where` from `=>` by the text between the parts.
+                let text = pair.as_str().to_string();
+                let base = pair.as_span().start();
+                for p in children(pair) {
+                    match p.as_rule() {
+                        Rule::agg_kw => {
+                            kind = match p.as_str() {
+                                "sum" => AggKind::Sum,
+                                "min" => AggKind::Min,
+                                "max" => AggKind::Max,
+                                "any" => AggKind::Any,
+                                "all" => AggKind::All,
+                                "filter" => AggKind::Filter,
+                                "map" => AggKind::Map,
+                                "best" => AggKind::Best,
+                                "first" => AggKind::First,
+                                "sort" => AggKind::Sort,
+                                _ => AggKind::Count,
+                            }
+                        }
+                        Rule::ident => var = Some(self.ident(p)),
+                        Rule::expr => {
+                            let start = p.as_span().start() - base;
+                            let before = text.get(..start).unwrap_or("").trim_end();
+                            let r = if before.ends_with("where") {
+                                saw_where = true;
+                                Rule::and_op
+                            } else if before.ends_with("=>") {
+                                Rule::or_op
+                            } else {
+                                Rule::expr
+                            };
+                            let e = self.expr(p);
+                            exprs.push((r, e));
+                        }
+                        _ => {}
+                    }
+                }
+                let _ = saw_where;
+                let mut source = None;
+                let mut filter = None;
+                let mut map = None;
+                for (r, e) in exprs {
+                    match r {
+                        Rule::and_op => filter = Some(Box::new(e)),
+                        Rule::or_op => map = Some(Box::new(e)),
+                        _ => source = Some(Box::new(e)),
+                    }
+                }
+                ExprKind::Agg {
+                    kind,
+                    var: var.unwrap_or_default_ident(),
+                    source: source.unwrap_or_else(|| {
+                        Box::new(Expr {
+                            kind: ExprKind::None,
+                            span,
+                        })
+                    }),
+                    filter,
+                    map,
+                }
+            }
+            Rule::block => ExprKind::Block(self.block(pair)),
+            Rule::list_lit => {
+                if !self.enter(span) {
+                    return Expr {
+                        kind: ExprKind::None,
+                        span,
+                    };
+                }
+                let items = children(pair).map(|p| self.expr(p)).collect();
+                self.leave();
+                ExprKind::List(items)
+            }
+            Rule::paren => {
+                let text = pair.as_str().to_string();
+                let mut items: Vec<Expr> = children(pair).map(|p| self.expr(p)).collect();
+                let trailing_comma = text.trim_end_matches(')').trim_end().ends_with(',');
+                if items.len() == 1 && !trailing_comma {
+                    let mut e = items.remove(0);
+                    e.span = span;
+                    return e;
+                }
+                ExprKind::Tuple(items)
+            }
+            Rule::ident => ExprKind::Name(pair.as_str().to_string()),
+            _ => ExprKind::None,
+        };
+        Expr { kind, span }
+    }
+
+    fn if_expr(&mut self, pair: Pair<Rule>) -> Expr {
+        let span = self.span(&pair);
+        let mut it = children(pair);
+        let (Some(c), Some(b)) = (it.next(), it.next()) else {
+            return Expr {
+                kind: ExprKind::None,
+                span,
+            };
+        };
+        let cond = self.expr(c);
+        let then = self.block(b);
+        let els = it.next().map(|p| {
+            let pspan = self.span(&p);
+            Box::new(match p.as_rule() {
+                Rule::if_expr => {
+                    if self.enter(pspan) {
+                        let e = self.if_expr(p);
+                        self.leave();
+                        e
+                    } else {
+                        Expr {
+                            kind: ExprKind::None,
+                            span: pspan,
+                        }
+                    }
+                }
+                _ => Expr {
+                    kind: ExprKind::Block(self.block(p)),
+                    span: pspan,
+                },
+            })
+        });
+        Expr {
+            kind: ExprKind::If(Box::new(cond), then, els),
+            span,
+        }
+    }
+
+    fn string(&mut self, pair: Pair<Rule>) -> Vec<StrPart> {
+        let mut parts = Vec::new();
+        for p in children(pair) {
+            match p.as_rule() {
+                Rule::str_text => parts.push(StrPart::Text(unescape(p.as_str()))),
+                Rule::interp => {
+                    if let Some(e) = children(p).next() {
+                        parts.push(StrPart::Expr(self.expr(e)));
+                    }
+                }
+                _ => {}
+            }
+        }
+        parts
+    }
+}
+
+fn unescape(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    let mut chars = s.chars();
+    while let Some(c) = chars.next() {
+        if c == '\\' {
+            match chars.next() {
+                Some('n') => out.push('\n'),
+                Some('t') => out.push('\t'),
+                Some(other) => out.push(other),
+                None => {}
+            }
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+trait DefaultIdent {
+    fn unwrap_or_default_ident(self) -> Ident;
+}
+
+impl DefaultIdent for Option<Ident> {
+    fn unwrap_or_default_ident(self) -> Ident {
+        self.unwrap_or_else(|| Spanned::new(String::new(), Span::default()))
+    }
+}

@@ -1,0 +1,379 @@
+//! The checked program: every name resolved to a slot, ready for the interpreter.
+
+use crate::ast::{AggKind, AssignOp, BinOp, CardId, EventKind, Position, UnOp, Visibility};
+use crate::diag::{Sources, Span};
+use crate::value::Value;
+
+pub type Id = u32;
+
+/// Static types, used by the checker. `Any` accepts everything.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Ty {
+    Any,
+    Int,
+    Bool,
+    Text,
+    Player,
+    Enum(Id),
+    /// A card, of a known kind or any kind.
+    Card(Option<Id>),
+    Zone(Option<Id>),
+    List(Box<Ty>),
+    Tuple(Vec<Ty>),
+    None,
+}
+
+impl Ty {
+    pub fn elem(&self) -> Ty {
+        match self {
+            Ty::List(t) => (**t).clone(),
+            Ty::Zone(k) => Ty::Card(*k),
+            _ => Ty::Any,
+        }
+    }
+}
+
+#[derive(Debug, Clone)]
+pub struct EnumDef {
+    pub name: String,
+    pub variants: Vec<String>,
+    pub span: Span,
+}
+
+#[derive(Debug, Clone)]
+pub struct FieldDef {
+    pub name: String,
+    pub sym: Id,
+    pub ty: Ty,
+    pub mutable: bool,
+    /// The default value, if the field is optional.
+    pub default: Option<Value>,
+    pub span: Span,
+}
+
+#[derive(Debug, Clone)]
+pub struct KindDef {
+    pub name: String,
+    pub fields: Vec<FieldDef>,
+    /// For each field symbol: (is mutable, index into the card's static or var values).
+    pub slot_of: Vec<Option<(bool, u32)>>,
+    pub var_count: u32,
+    pub span: Span,
+}
+
+#[derive(Debug, Clone)]
+pub struct CardDef {
+    pub id: CardId,
+    pub kind: Id,
+    /// Values of the immutable fields, in field order (vars excluded).
+    pub fields: Vec<Value>,
+    /// Initial values of the `var` fields.
+    pub vars: Vec<Value>,
+    pub span: Span,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum KeyDomain {
+    Player,
+    Enum(Id),
+    Range(i64, i64),
+}
+
+#[derive(Debug, Clone)]
+pub struct ZoneDef {
+    pub name: String,
+    pub kind: Option<Id>,
+    pub keys: Vec<KeyDomain>,
+    pub visibility: Visibility,
+    pub span: Span,
+}
+
+#[derive(Debug, Clone)]
+pub struct VarDef {
+    pub name: String,
+    pub ty: Ty,
+    pub bounds: Option<(i64, i64)>,
+    pub keys: Vec<KeyDomain>,
+    pub init: Expr,
+    pub locals: u32,
+    pub span: Span,
+}
+
+#[derive(Debug, Clone)]
+pub struct ConstDef {
+    pub name: String,
+    pub value: Expr,
+    pub locals: u32,
+    pub span: Span,
+}
+
+#[derive(Debug, Clone)]
+pub struct FnDef {
+    pub name: String,
+    pub params: Vec<(String, Ty)>,
+    pub ret: Ty,
+    pub body: Expr,
+    pub locals: u32,
+    pub span: Span,
+}
+
+#[derive(Debug, Clone)]
+pub struct PhaseDef {
+    pub name: String,
+    pub body: Block,
+    pub locals: u32,
+    pub span: Span,
+}
+
+#[derive(Debug, Clone)]
+pub struct TriggerDef {
+    pub event: EventKind,
+    /// Zone family for `enter`, phase for `phase_start` / `phase_end`.
+    pub target: Option<Id>,
+    pub binding: Option<u32>,
+    pub condition: Option<Expr>,
+    pub body: Block,
+    pub locals: u32,
+    pub span: Span,
+}
+
+#[derive(Debug, Clone)]
+pub enum Pat {
+    Wildcard,
+    Int(i64),
+    Range(i64, i64),
+    Value(Value),
+}
+
+#[derive(Debug, Clone)]
+pub struct TableDef {
+    pub name: String,
+    pub entries: Vec<(Pat, Expr, Span)>,
+    pub locals: u32,
+    pub span: Span,
+}
+
+#[derive(Debug, Clone, Default)]
+pub struct GameInfo {
+    pub name: String,
+    pub min_players: u32,
+    pub max_players: u32,
+    pub rounds: Option<i64>,
+    pub round_phases: Vec<Id>,
+    pub end_when: Option<(Expr, u32)>,
+    pub finish: Option<Id>,
+    pub score: Option<Id>,
+    pub tiebreaks: Vec<Id>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Builtin {
+    Len,
+    Top,
+    Reverse,
+    Concat,
+    Flatten,
+    Rotate,
+    Take,
+    Drop,
+    Contains,
+    IndexOf,
+    Abs,
+    Min2,
+    Max2,
+    Clamp,
+    Roll,
+    RollDice,
+    Shuffled,
+    PickRandom,
+    ZoneOf,
+    Text,
+    Seat,
+    Next,
+    FinishGame,
+    Choose,
+    ChooseMany,
+    ChooseNumber,
+    Ask,
+    ChoosePlayer,
+    Allocate,
+}
+
+pub struct BuiltinSig {
+    pub name: &'static str,
+    pub builtin: Builtin,
+    pub params: &'static [&'static str],
+    pub min_args: usize,
+}
+
+pub const BUILTINS: &[BuiltinSig] = &[
+    BuiltinSig { name: "len", builtin: Builtin::Len, params: &["list"], min_args: 1 },
+    BuiltinSig { name: "top", builtin: Builtin::Top, params: &["list"], min_args: 1 },
+    BuiltinSig { name: "reverse", builtin: Builtin::Reverse, params: &["list"], min_args: 1 },
+    BuiltinSig { name: "concat", builtin: Builtin::Concat, params: &["list", "list"], min_args: 2 },
+    BuiltinSig { name: "flatten", builtin: Builtin::Flatten, params: &["list"], min_args: 1 },
+    BuiltinSig { name: "rotate", builtin: Builtin::Rotate, params: &["list", "int"], min_args: 2 },
+    BuiltinSig { name: "take", builtin: Builtin::Take, params: &["list", "int"], min_args: 2 },
+    BuiltinSig { name: "drop", builtin: Builtin::Drop, params: &["list", "int"], min_args: 2 },
+    BuiltinSig { name: "contains", builtin: Builtin::Contains, params: &["list", "any"], min_args: 2 },
+    BuiltinSig { name: "index_of", builtin: Builtin::IndexOf, params: &["list", "any"], min_args: 2 },
+    BuiltinSig { name: "abs", builtin: Builtin::Abs, params: &["int"], min_args: 1 },
+    BuiltinSig { name: "min", builtin: Builtin::Min2, params: &["int", "int"], min_args: 2 },
+    BuiltinSig { name: "max", builtin: Builtin::Max2, params: &["int", "int"], min_args: 2 },
+    BuiltinSig { name: "clamp", builtin: Builtin::Clamp, params: &["int", "int", "int"], min_args: 3 },
+    BuiltinSig { name: "roll", builtin: Builtin::Roll, params: &["int"], min_args: 1 },
+    BuiltinSig { name: "roll_dice", builtin: Builtin::RollDice, params: &["int", "int"], min_args: 2 },
+    BuiltinSig { name: "shuffled", builtin: Builtin::Shuffled, params: &["list"], min_args: 1 },
+    BuiltinSig { name: "pick_random", builtin: Builtin::PickRandom, params: &["list"], min_args: 1 },
+    BuiltinSig { name: "zone_of", builtin: Builtin::ZoneOf, params: &["card"], min_args: 1 },
+    BuiltinSig { name: "text", builtin: Builtin::Text, params: &["any"], min_args: 1 },
+    BuiltinSig { name: "seat", builtin: Builtin::Seat, params: &["player"], min_args: 1 },
+    BuiltinSig { name: "next", builtin: Builtin::Next, params: &["player"], min_args: 1 },
+    BuiltinSig { name: "finish_game", builtin: Builtin::FinishGame, params: &[], min_args: 0 },
+    BuiltinSig { name: "choose", builtin: Builtin::Choose, params: &["player", "list", "text"], min_args: 2 },
+    BuiltinSig { name: "choose_many", builtin: Builtin::ChooseMany, params: &["player", "list", "int", "text"], min_args: 3 },
+    BuiltinSig { name: "choose_number", builtin: Builtin::ChooseNumber, params: &["player", "int", "int", "text"], min_args: 3 },
+    BuiltinSig { name: "ask", builtin: Builtin::Ask, params: &["player", "text"], min_args: 1 },
+    BuiltinSig { name: "choose_player", builtin: Builtin::ChoosePlayer, params: &["player", "text"], min_args: 1 },
+    BuiltinSig { name: "allocate", builtin: Builtin::Allocate, params: &["player", "int", "list", "text"], min_args: 3 },
+];
+
+/// Names that read game state without arguments.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Special {
+    Players,
+    PlayerCount,
+    Round,
+}
+
+#[derive(Debug, Clone)]
+pub enum TextPart {
+    Lit(String),
+    Expr(Expr),
+}
+
+#[derive(Debug, Clone)]
+pub enum ExprKind {
+    Const(Value),
+    Local(u32),
+    /// A `var` (keys evaluated at run time).
+    Var(Id, Vec<Expr>),
+    /// A zone (keys evaluated at run time).
+    Zone(Id, Vec<Expr>),
+    ConstRef(Id),
+    KindCards(Id),
+    Special(Special),
+    /// Field access by symbol; resolved against the card's kind at run time.
+    Field(Box<Expr>, Id),
+    CardBuiltinField(Box<Expr>, CardField),
+    TupleIndex(Box<Expr>, usize),
+    Index(Box<Expr>, Box<Expr>),
+    Table(Id, Box<Expr>),
+    Call(Id, Vec<Expr>),
+    Builtin(Builtin, Vec<Expr>),
+    Unary(UnOp, Box<Expr>),
+    Binary(BinOp, Box<Expr>, Box<Expr>),
+    If(Box<Expr>, Block, Option<Box<Expr>>),
+    Match(Box<Expr>, Vec<(Vec<Pat>, Expr)>),
+    Agg {
+        kind: AggKind,
+        slot: u32,
+        source: Box<Expr>,
+        filter: Option<Box<Expr>>,
+        map: Option<Box<Expr>>,
+    },
+    List(Vec<Expr>),
+    Tuple(Vec<Expr>),
+    Text(Vec<TextPart>),
+    Block(Block),
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CardField {
+    Id,
+    FaceUp,
+    Kind,
+}
+
+#[derive(Debug, Clone)]
+pub struct Expr {
+    pub kind: ExprKind,
+    pub span: Span,
+}
+
+#[derive(Debug, Clone)]
+pub enum Place {
+    Local(u32),
+    Var(Id, Vec<Expr>),
+    Field(Expr, Id),
+}
+
+#[derive(Debug, Clone)]
+pub enum StmtKind {
+    Let(u32, Expr),
+    Assign(Place, AssignOp, Expr),
+    Move(Expr, Expr, Position),
+    Draw(Expr, Expr, Expr),
+    Shuffle(Expr),
+    Flip(Expr, Option<bool>),
+    Reveal(Expr),
+    For(u32, Expr, Block),
+    Repeat(Expr, Block),
+    Say(Expr),
+    Return(Option<Expr>),
+    Secretly(Block),
+    Step(String, Block),
+    Expr(Expr),
+}
+
+#[derive(Debug, Clone)]
+pub struct Stmt {
+    pub kind: StmtKind,
+    pub span: Span,
+}
+
+#[derive(Debug, Clone, Default)]
+pub struct Block {
+    pub stmts: Vec<Stmt>,
+    pub span: Span,
+}
+
+/// A whole checked game.
+#[derive(Debug, Clone, Default)]
+pub struct Program {
+    pub sources: Sources,
+    pub game: GameInfo,
+    pub enums: Vec<EnumDef>,
+    pub kinds: Vec<KindDef>,
+    pub cards: Vec<CardDef>,
+    pub zones: Vec<ZoneDef>,
+    pub vars: Vec<VarDef>,
+    pub consts: Vec<ConstDef>,
+    /// Constants in the order they must be evaluated.
+    pub const_order: Vec<Id>,
+    pub fns: Vec<FnDef>,
+    pub phases: Vec<PhaseDef>,
+    pub triggers: Vec<TriggerDef>,
+    pub tables: Vec<TableDef>,
+    pub setup: Vec<(Block, u32)>,
+    /// Field names by symbol.
+    pub symbols: Vec<String>,
+}
+
+impl Program {
+    pub fn symbol(&self, name: &str) -> Option<Id> {
+        self.symbols.iter().position(|s| s == name).map(|i| i as Id)
+    }
+    pub fn card_by_id(&self, id: &CardId) -> Option<Id> {
+        self.cards.iter().position(|c| &c.id == id).map(|i| i as Id)
+    }
+    pub fn zone_by_name(&self, name: &str) -> Option<Id> {
+        self.zones.iter().position(|z| z.name == name).map(|i| i as Id)
+    }
+    pub fn phase_by_name(&self, name: &str) -> Option<Id> {
+        self.phases.iter().position(|z| z.name == name).map(|i| i as Id)
+    }
+    pub fn kind_by_name(&self, name: &str) -> Option<Id> {
+        self.kinds.iter().position(|z| z.name == name).map(|i| i as Id)
+    }
+}
