@@ -47,6 +47,17 @@ pub fn check_path(path: &Path, limits: &Limits) -> Checked {
     }
 }
 
+/// Load a game plus extra in-memory files (scenarios) and check them together.
+pub fn check_path_with(path: &Path, extra: &[(String, String)], limits: &Limits) -> Checked {
+    let loaded = loader::load_with_extra(path, extra, limits);
+    let (program, diags, sources) = check::check(loaded);
+    Checked {
+        program,
+        diags,
+        sources,
+    }
+}
+
 /// Check a game held in memory (tests).
 pub fn check_text(name: &str, text: &str, limits: &Limits) -> Checked {
     let loaded = loader::load_text(name, text, limits);

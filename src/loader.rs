@@ -86,6 +86,28 @@ pub fn load(path: &Path, limits: &Limits) -> Loaded {
     }
 }
 
+/// Load a game and then extra files held in memory (test scenarios), which see all its names.
+pub fn load_with_extra(path: &Path, extra: &[(String, String)], limits: &Limits) -> Loaded {
+    let mut loaded = load(path, limits);
+    let mut l = Loader {
+        limits,
+        root: PathBuf::from("/nonexistent-root-for-text"),
+        sources: std::mem::take(&mut loaded.sources),
+        files: std::mem::take(&mut loaded.files),
+        diags: std::mem::take(&mut loaded.diags),
+        seen: Vec::new(),
+        count: 0,
+    };
+    for (name, text) in extra {
+        l.load_source(name.clone(), text.clone(), None);
+    }
+    Loaded {
+        sources: l.sources,
+        files: l.files,
+        diags: l.diags,
+    }
+}
+
 /// Load a game from text held in memory (tests, the REPL); imports may name only the stdlib.
 pub fn load_text(name: &str, text: &str, limits: &Limits) -> Loaded {
     let mut l = Loader {

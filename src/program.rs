@@ -373,6 +373,9 @@ impl Program {
     pub fn phase_by_name(&self, name: &str) -> Option<Id> {
         self.phases.iter().position(|z| z.name == name).map(|i| i as Id)
     }
+    pub fn fn_by_name(&self, name: &str) -> Option<Id> {
+        self.fns.iter().position(|z| z.name == name).map(|i| i as Id)
+    }
     pub fn kind_by_name(&self, name: &str) -> Option<Id> {
         self.kinds.iter().position(|z| z.name == name).map(|i| i as Id)
     }

@@ -1,0 +1,90 @@
+//! The `rules` binary, run as a user would run it.
+
+use std::process::Command;
+
+fn rules(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_rules"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .expect("run rules");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).to_string(),
+        String::from_utf8_lossy(&out.stderr).to_string(),
+    )
+}
+
+#[test]
+fn check_is_clean_on_the_game() {
+    let (code, out, err) = rules(&["check", "games/the-establishment.rules"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("ok"), "{out}");
+}
+
+#[test]
+fn check_fails_with_diagnostics_and_exit_1() {
+    let (code, _, err) = rules(&["check", "tests/broken/unknown_realm.rules"]);
+    assert_eq!(code, 1);
+    assert!(err.contains("Elit"), "{err}");
+    assert!(err.contains("did you mean"), "{err}");
+}
+
+#[test]
+fn usage_errors_exit_2() {
+    assert_eq!(rules(&["check"]).0, 2);
+    assert_eq!(rules(&["frobnicate"]).0, 2);
+    assert_eq!(rules(&["check", "no/such/file.rules"]).0, 2);
+    let (code, _, err) = rules(&["run", "games/the-establishment.rules", "--agent", "psychic"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("unknown agent"), "{err}");
+}
+
+#[test]
+fn a_player_count_the_game_does_not_allow_is_a_clear_error() {
+    let (code, _, err) = rules(&["run", "games/the-establishment.rules", "--players", "7"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("3 to 5 players, not 7"), "{err}");
+}
+
+#[test]
+fn run_prints_an_account_of_the_game() {
+    let (code, out, err) = rules(&["run", "games/the-establishment.rules", "--players", "4", "--seed", "1"]);
+    assert_eq!(code, 0, "{err}");
+    for needle in ["=== Round 1 ===", "=== Round 4 ===", "Society:", "rating", "wins; pull card #", "Epilogue 3:"] {
+        assert!(out.contains(needle), "missing {needle:?} in:\n{out}");
+    }
+}
+
+#[test]
+fn json_is_one_event_per_line() {
+    let (code, out, err) = rules(&["run", "games/the-establishment.rules", "--seed", "5", "--json"]);
+    assert_eq!(code, 0, "{err}");
+    let mut kinds = std::collections::BTreeSet::new();
+    for line in out.lines() {
+        let v: serde_json::Value = serde_json::from_str(line).expect("each line is JSON");
+        kinds.insert(v["event"].as_str().unwrap_or("").to_string());
+    }
+    for k in ["start", "round", "phase", "choice", "say", "move", "shuffle", "end"] {
+        assert!(kinds.contains(k), "no {k} event");
+    }
+}
+
+#[test]
+fn a_log_replays_the_same_game() {
+    let dir = std::env::temp_dir();
+    let log = dir.join(format!("rules-cli-log-{}.txt", std::process::id()));
+    let log_s = log.to_str().unwrap();
+    let (c1, first, _) = rules(&["run", "games/the-establishment.rules", "--seed", "8", "--json", "--log", log_s]);
+    assert_eq!(c1, 0);
+    let script = format!("script:{log_s}");
+    let (c2, second, err) = rules(&["run", "games/the-establishment.rules", "--seed", "8", "--json", "--agent", &script]);
+    assert_eq!(c2, 0, "{err}");
+    assert_eq!(first, second);
+    // A script that runs out is a clear error.
+    std::fs::write(&log, "P1 1\n").unwrap();
+    let (c3, _, err) = rules(&["run", "games/the-establishment.rules", "--seed", "8", "--agent", &script]);
+    assert_eq!(c3, 1);
+    assert!(err.contains("ran out of answers"), "{err}");
+    std::fs::remove_file(&log).ok();
+}

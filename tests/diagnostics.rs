@@ -1,0 +1,42 @@
+//! Snapshot tests of the rendered diagnostics: one broken `.rules` file per mistake.
+//! `tests/broken/*.rules` must fail `rules check`; `tests/runtime/*.rules` must check clean and
+//! then stop with a runtime diagnostic.
+
+use rules::interp::Interp;
+use rules::limits::Limits;
+use std::path::Path;
+
+fn relative(path: &Path) -> &Path {
+    path.strip_prefix(env!("CARGO_MANIFEST_DIR")).unwrap_or(path)
+}
+
+#[test]
+fn broken_files_are_reported() {
+    insta::glob!("broken/*.rules", |path| {
+        let c = rules::check_path(relative(path), &Limits::default());
+        assert!(c.errors() > 0, "{} should not check clean", path.display());
+        insta::assert_snapshot!(c.render());
+    });
+}
+
+#[test]
+fn runtime_failures_are_reported() {
+    // A small step budget so the runaway cases end quickly.
+    let limits = Limits {
+        max_steps: 200_000,
+        ..Limits::default()
+    };
+    insta::glob!("runtime/*.rules", |path| {
+        let c = rules::check_path(relative(path), &limits);
+        assert_eq!(c.errors(), 0, "{} should check clean:\n{}", path.display(), c.render());
+        let prog = c.program.expect("checked");
+        let n = rules::default_players(&prog);
+        let agents = rules::agent::make_agents("first", n, 1).expect("agents");
+        let mut interp = Interp::new(&prog, n, 1, agents, limits).expect("interp");
+        let err = match interp.run() {
+            Ok(_) => panic!("{} should fail at run time", path.display()),
+            Err(d) => d,
+        };
+        insta::assert_snapshot!(err.render(&c.sources));
+    });
+}

@@ -1,0 +1,58 @@
+//! The rulebooks' worked examples. Each file in `tests/examples/<game>/` is loaded together with
+//! the real game (`games/<game>.rules` or `games/<game>/`), so it can call the game's real rules.
+//! It defines `fn example()`, which sets up the position the rulebook describes and returns what
+//! the rulebook prints; `# expect: ...` lines hold the printed result (as the REPL would show it).
+//! Optional `# players: N`. Every choice is answered by the `first` agent.
+
+use rules::interp::Interp;
+use rules::limits::Limits;
+use std::path::{Path, PathBuf};
+
+fn game_path(game: &str) -> PathBuf {
+    let file = Path::new("games").join(format!("{game}.rules"));
+    if file.exists() {
+        file
+    } else {
+        Path::new("games").join(game)
+    }
+}
+
+#[test]
+fn worked_examples() {
+    let mut ran = 0;
+    insta::glob!("examples/*/*.rules", |path| {
+        let text = std::fs::read_to_string(path).expect("read example");
+        let game = path
+            .parent()
+            .and_then(|p| p.file_name())
+            .and_then(|n| n.to_str())
+            .expect("game folder");
+        let expect: Vec<String> = text
+            .lines()
+            .filter_map(|l| l.trim().strip_prefix("# expect:"))
+            .map(|s| s.trim().to_string())
+            .collect();
+        assert!(!expect.is_empty(), "{} has no `# expect:` line", path.display());
+        let players = text
+            .lines()
+            .find_map(|l| l.trim().strip_prefix("# players:"))
+            .and_then(|s| s.trim().parse().ok());
+        let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("example").to_string();
+        let c = rules::check_path_with(&game_path(game), &[(name, text.clone())], &Limits::default());
+        assert_eq!(c.errors(), 0, "{}:\n{}", path.display(), c.render());
+        let prog = c.program.expect("checked");
+        let n = players.unwrap_or_else(|| rules::default_players(&prog));
+        let agents = rules::agent::make_agents("first", n, 1).expect("agents");
+        let mut interp = Interp::new(&prog, n, 1, agents, Limits::default()).expect("interp");
+        interp.init().expect("init");
+        let f = prog.fn_by_name("example").expect("the example defines `fn example()`");
+        let value = match interp.call_fn(f, vec![], prog.fns[f as usize].span) {
+            Ok(v) => v,
+            Err(d) => panic!("{}:\n{}", path.display(), d.render(&c.sources)),
+        };
+        let shown = interp.show(&value);
+        assert_eq!(shown, expect.join(" "), "{}", path.display());
+        ran += 1;
+    });
+    assert!(ran >= 5, "expected the worked examples to run, ran {ran}");
+}

@@ -1,0 +1,83 @@
+//! Untrusted input: generated inputs that must end in a diagnostic, never a crash.
+
+use rules::limits::Limits;
+
+fn codes(name: &str, text: &str) -> Vec<&'static str> {
+    let c = rules::check_text(name, text, &Limits::default());
+    c.diags.iter().map(|d| d.code).collect()
+}
+
+#[test]
+fn deep_brackets_are_a_diagnostic_not_a_stack_overflow() {
+    for depth in [65usize, 1000, 200_000] {
+        let text = format!("const x = {}1{}", "(".repeat(depth), ")".repeat(depth));
+        assert_eq!(codes("deep.rules", &text), vec!["limit::nesting"], "depth {depth}");
+    }
+}
+
+#[test]
+fn long_prefix_chains_are_a_diagnostic() {
+    let text = format!("const x = {}1", "-".repeat(100_000));
+    assert_eq!(codes("neg.rules", &text), vec!["limit::nesting"]);
+    let text = format!("const x = {}true", "not ".repeat(100_000));
+    assert_eq!(codes("not.rules", &text), vec!["limit::nesting"]);
+}
+
+#[test]
+fn deep_blocks_and_if_chains_are_a_diagnostic() {
+    let text = format!("fn f() {{ {} 1 {} }}", "if true { ".repeat(5000), "}".repeat(5000));
+    assert_eq!(codes("ifs.rules", &text), vec!["limit::nesting"]);
+}
+
+#[test]
+fn nesting_within_the_limit_is_fine() {
+    let text = format!("const x = {}1{}", "(".repeat(40), ")".repeat(40));
+    assert!(codes("ok.rules", &text).is_empty());
+}
+
+#[test]
+fn huge_files_are_refused() {
+    let limits = Limits::default();
+    let text = format!("# {}\n", "x".repeat(limits.max_file_bytes + 10));
+    assert_eq!(codes("huge.rules", &text), vec!["limit::file_size"]);
+}
+
+#[test]
+fn imports_cannot_leave_the_game_folder() {
+    let dir = std::env::temp_dir().join(format!("rules-escape-{}", std::process::id()));
+    let game = dir.join("game");
+    std::fs::create_dir_all(&game).unwrap();
+    std::fs::write(dir.join("secret.rules"), "const secret = 1\n").unwrap();
+    std::fs::write(game.join("main.rules"), "import \"../secret.rules\"\nimport \"/etc/passwd\"\nimport \"notes.txt\"\n").unwrap();
+    let c = rules::check_path(&game.join("main.rules"), &Limits::default());
+    let codes: Vec<&str> = c.diags.iter().map(|d| d.code).collect();
+    assert_eq!(codes, vec!["import::escape", "import::escape", "import::not_rules"]);
+    // A symbolic link inside the folder that points outside is refused as well.
+    #[cfg(unix)]
+    {
+        std::os::unix::fs::symlink(dir.join("secret.rules"), game.join("link.rules")).unwrap();
+        std::fs::write(game.join("main.rules"), "import \"link.rules\"\n").unwrap();
+        let c = rules::check_path(&game.join("main.rules"), &Limits::default());
+        let codes: Vec<&str> = c.diags.iter().map(|d| d.code).collect();
+        assert_eq!(codes, vec!["import::escape"]);
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn arbitrary_bytes_never_panic() {
+    // A cheap deterministic fuzz: mangled versions of the real game must only produce diagnostics.
+    let base = std::fs::read_to_string("games/the-establishment.rules").unwrap();
+    let bytes = base.as_bytes();
+    let mut x: u64 = 0x2545_F491_4F6C_DD1D;
+    for _ in 0..300 {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        let cut = (x as usize) % bytes.len();
+        let keep = ((x >> 20) as usize) % 200;
+        let mut s = String::from_utf8_lossy(&bytes[..cut]).to_string();
+        s.push_str(&String::from_utf8_lossy(&bytes[(cut + keep).min(bytes.len())..]));
+        let _ = rules::check_text("fuzz.rules", &s, &Limits::default());
+    }
+}
