@@ -361,19 +361,25 @@ impl<'p> Interp<'p> {
         self.stack.get(self.bp + slot as usize).cloned().unwrap_or(Value::None)
     }
 
+    #[inline(always)]
     fn tick(&mut self, span: Span) -> R<()> {
         self.state.steps += 1;
         if self.state.steps > self.limits.max_steps {
-            return Err(Box::new(
+            return Err(self.out_of_steps(span));
+        }
+        Ok(())
+    }
+
+    #[cold]
+    fn out_of_steps(&self, span: Span) -> Box<Diag> {
+        Box::new(
                 Diag::error(
                     "limit::steps",
                     format!("the game took more than {} evaluation steps", self.limits.max_steps),
                 )
                 .label(span, "the budget ran out here")
                 .help("a loop or trigger probably runs far more often than intended"),
-            ));
-        }
-        Ok(())
+        )
     }
 
     // ================================================================ statements
@@ -440,11 +446,15 @@ impl<'p> Interp<'p> {
                 self.emit(|me| Event::Reveal { cards: items.iter().map(|v| me.show(v)).collect() });
             }
             StmtKind::For(slot, src, body) => {
-                let v = self.eval(src)?;
-                let items = self.as_list(&v, src.span)?;
-                for item in items.iter() {
+                // `for` walks a snapshot: the body may move the cards it iterates over.
+                let items = match self.eval_source(src)? {
+                    Source::Zone(z) => Source::Cards(self.state.zones[z as usize].clone()),
+                    other => other,
+                };
+                for i in 0..items.len(&self.state) {
+                    let Some(item) = items.get(&self.state, i) else { break };
                     self.tick(s.span)?;
-                    self.set_local(*slot, item.clone());
+                    self.set_local(*slot, item);
                     self.exec_block(body)?;
                 }
             }
@@ -468,7 +478,14 @@ impl<'p> Interp<'p> {
                     None => Value::None,
                 };
                 self.returning = Some(v);
-                return Err(Box::new(Diag::error(RETURN_CODE, "`return` outside a function").label(s.span, "here")));
+                // The signal carries no text: `call_fn` catches it by its code.
+                return Err(Box::new(Diag {
+                    severity: crate::diag::Severity::Error,
+                    code: RETURN_CODE,
+                    message: String::new(),
+                    labels: Vec::new(),
+                    help: None,
+                }));
             }
             StmtKind::Secretly(b) => {
                 self.secret_depth += 1;
@@ -676,6 +693,22 @@ impl<'p> Interp<'p> {
         Ok(())
     }
 
+    /// What an aggregate or `for` walks: a list, a zone (read live) or an integer range,
+    /// without building a list for the last two.
+    fn eval_source(&mut self, e: &Expr) -> R<Source> {
+        if let ExprKind::Binary(BinOp::Range, a, b) = &e.kind {
+            let lo = self.int(a)?;
+            let hi = self.int(b)?;
+            return Ok(Source::Range(lo, hi));
+        }
+        Ok(match self.eval(e)? {
+            Value::Zone(z) => Source::Zone(z),
+            Value::List(l) => Source::List(l),
+            Value::None => Source::Cards(Vec::new()),
+            other => return Err(rt(e.span, format!("expected a list, found {}", other.type_name()))),
+        })
+    }
+
     fn as_list(&self, v: &Value, span: Span) -> R<Rc<Vec<Value>>> {
         match v {
             Value::List(l) => Ok(l.clone()),
@@ -731,7 +764,35 @@ impl<'p> Interp<'p> {
     // ================================================================ expressions
 
     pub fn eval(&mut self, e: &Expr) -> R<Value> {
-        self.tick(e.span)?;
+        // Steps are counted on statements, loop iterations and calls: an expression without
+        // those is bounded by its own size, so this still bounds every runaway.
+        match &e.kind {
+            ExprKind::Const(v) => Ok(v.clone()),
+            ExprKind::Local(slot) => Ok(self.local(*slot)),
+            ExprKind::Field(base, sym) => match self.eval(base)? {
+                Value::Card(c) => self.field(c, *sym, e.span),
+                other => Err(self.not_a_card(base, &other, *sym)),
+            },
+            ExprKind::Call(f, args) => self.call_with_args(*f, args, e.span),
+            ExprKind::Binary(op, a, b) => self.binary(*op, a, b, e.span),
+            _ => self.eval_slow(e),
+        }
+    }
+
+    #[cold]
+    fn not_a_card(&self, base: &Expr, v: &Value, sym: Id) -> Box<Diag> {
+        match v {
+            Value::None => rt(
+                base.span,
+                format!("this is `none`, so it has no field `{}`", self.prog.symbols[sym as usize]),
+            ),
+            other => rt(base.span, format!("expected a card, found {}", other.type_name())),
+        }
+    }
+
+    /// The less frequent expression forms, kept out of `eval` so its frame stays small.
+    #[inline(never)]
+    fn eval_slow(&mut self, e: &Expr) -> R<Value> {
         Ok(match &e.kind {
             ExprKind::Const(v) => v.clone(),
             ExprKind::Local(s) => self.local(*s),
@@ -815,13 +876,7 @@ impl<'p> Interp<'p> {
                     }
                 }
             }
-            ExprKind::Call(f, args) => {
-                let mut vals = Vec::with_capacity(args.len());
-                for a in args {
-                    vals.push(self.eval(a)?);
-                }
-                self.call_fn(*f, vals, e.span)?
-            }
+            ExprKind::Call(f, args) => self.call_with_args(*f, args, e.span)?,
             ExprKind::Builtin(b, args) => self.builtin(*b, args, e.span)?,
             ExprKind::Unary(op, x) => match op {
                 UnOp::Neg => Value::Int(self.int(x)?.checked_neg().ok_or_else(|| rt(e.span, "number overflow"))?),
@@ -878,6 +933,43 @@ impl<'p> Interp<'p> {
             }
             ExprKind::Block(b) => self.exec_block(b)?,
         })
+    }
+
+    /// Call a user function, evaluating its arguments straight into the new frame.
+    fn call_with_args(&mut self, f: Id, args: &[Expr], span: Span) -> R<Value> {
+        self.tick(span)?;
+        if self.call_depth >= self.limits.max_call_depth {
+            return Err(Box::new(
+                Diag::error("limit::calls", format!("calls nested more than {} deep", self.limits.max_call_depth))
+                    .label(span, "this call"),
+            ));
+        }
+        let prog = self.prog;
+        let fd = &prog.fns[f as usize];
+        let new_bp = self.stack.len();
+        self.stack.resize(new_bp + (fd.locals as usize).max(args.len()), Value::None);
+        for (i, a) in args.iter().enumerate() {
+            // Arguments are evaluated in the caller's frame; nested calls push above ours.
+            let v = match self.eval(a) {
+                Ok(v) => v,
+                Err(e) => {
+                    self.stack.truncate(new_bp);
+                    return Err(e);
+                }
+            };
+            self.stack[new_bp + i] = v;
+        }
+        let old_bp = self.bp;
+        self.bp = new_bp;
+        self.call_depth += 1;
+        let r = match self.eval(&fd.body) {
+            Err(d) if d.code == RETURN_CODE => Ok(self.returning.take().unwrap_or(Value::None)),
+            other => other,
+        };
+        self.call_depth -= 1;
+        self.stack.truncate(new_bp);
+        self.bp = old_bp;
+        r
     }
 
     pub fn call_fn(&mut self, f: Id, args: Vec<Value>, span: Span) -> R<Value> {
@@ -977,15 +1069,17 @@ impl<'p> Interp<'p> {
         map: Option<&Expr>,
         span: Span,
     ) -> R<Value> {
-        let src = self.eval(source)?;
-        let items = self.as_list(&src, source.span)?;
+        let src = self.eval_source(source)?;
+        let items = &src;
         let mut count = 0i64;
         let mut sum = 0i64;
         let mut extreme: Option<i64> = None;
         let mut out: Vec<Value> = Vec::new();
         let mut keyed: Vec<(Value, Value)> = Vec::new();
         let mut best: Option<(Value, Value)> = None;
-        for item in items.iter() {
+        for i in 0..items.len(&self.state) {
+            let Some(item) = items.get(&self.state, i) else { break };
+            let item = &item;
             self.tick(span)?;
             self.set_local(slot, item.clone());
             if let Some(f) = filter {
@@ -1051,8 +1145,9 @@ impl<'p> Interp<'p> {
             AggKind::All => {
                 // `all(x in l where c)`: true when every element satisfies c.
                 let Some(f) = filter else { return Ok(Value::Bool(true)) };
-                for item in items.iter() {
-                    self.set_local(slot, item.clone());
+                for i in 0..items.len(&self.state) {
+                    let Some(item) = items.get(&self.state, i) else { break };
+                    self.set_local(slot, item);
                     if !self.boolean(f)? {
                         return Ok(Value::Bool(false));
                     }
@@ -1082,10 +1177,33 @@ impl<'p> Interp<'p> {
     }
 
     fn builtin(&mut self, b: Builtin, args: &[Expr], span: Span) -> R<Value> {
-        let mut vals = Vec::with_capacity(args.len());
-        for a in args {
-            vals.push(self.eval(a)?);
+        // Fast paths that need no list: the size or top of a zone.
+        if let (Builtin::Len | Builtin::Top, [arg]) = (b, args) {
+            match self.eval(arg)? {
+                Value::Zone(z) => {
+                    let zone = &self.state.zones[z as usize];
+                    return Ok(if b == Builtin::Len {
+                        Value::Int(zone.len() as i64)
+                    } else {
+                        zone.first().map(|&c| Value::Card(c)).unwrap_or(Value::None)
+                    });
+                }
+                other => {
+                    let l = self.as_list(&other, arg.span)?;
+                    return Ok(if b == Builtin::Len {
+                        Value::Int(l.len() as i64)
+                    } else {
+                        l.first().cloned().unwrap_or(Value::None)
+                    });
+                }
+            }
         }
+        // Builtins take at most four arguments (checked), so they fit on the stack.
+        let mut buf: [Value; 4] = [Value::None, Value::None, Value::None, Value::None];
+        for (i, a) in args.iter().enumerate().take(4) {
+            buf[i] = self.eval(a)?;
+        }
+        let vals = &buf[..args.len().min(4)];
         let arg_span = |i: usize| args.get(i).map(|a| a.span).unwrap_or(span);
         let int_at = |vals: &[Value], i: usize| -> R<i64> {
             match vals.get(i) {
@@ -1362,6 +1480,59 @@ impl<'p> Interp<'p> {
         }
         Ok(Some(idx))
     }
+}
+
+/// The elements an aggregate or a `for` loop walks.
+enum Source {
+    List(Rc<Vec<Value>>),
+    Zone(u32),
+    Cards(Vec<u32>),
+    Range(i64, i64),
+}
+
+impl Source {
+    fn len(&self, st: &State) -> usize {
+        match self {
+            Source::List(l) => l.len(),
+            Source::Zone(z) => st.zones.get(*z as usize).map_or(0, |z| z.len()),
+            Source::Cards(c) => c.len(),
+            Source::Range(lo, hi) => {
+                if hi < lo {
+                    0
+                } else {
+                    usize::try_from(hi.saturating_sub(*lo).saturating_add(1)).unwrap_or(usize::MAX)
+                }
+            }
+        }
+    }
+    fn get(&self, st: &State, i: usize) -> Option<Value> {
+        match self {
+            Source::List(l) => l.get(i).cloned(),
+            Source::Zone(z) => st.zones.get(*z as usize)?.get(i).map(|&c| Value::Card(c)),
+            Source::Cards(c) => c.get(i).map(|&c| Value::Card(c)),
+            Source::Range(lo, _) => Some(Value::Int(lo + i as i64)),
+        }
+    }
+}
+
+/// Approximate bytes of game state held in memory (vectors and their contents).
+pub fn state_size(s: &State) -> usize {
+    use std::mem::size_of;
+    let value = size_of::<Value>();
+    let deep = |v: &Value| -> usize {
+        match v {
+            Value::List(l) | Value::Tuple(l) => l.len() * value,
+            Value::Text(t) => t.len(),
+            _ => 0,
+        }
+    };
+    size_of::<State>()
+        + s.vars.iter().map(|v| value + deep(v)).sum::<usize>()
+        + s.card_vars.iter().map(|v| value + deep(v)).sum::<usize>()
+        + s.consts.iter().map(|v| value + deep(v)).sum::<usize>()
+        + s.zones.iter().map(|z| size_of::<Vec<u32>>() + z.capacity() * 4).sum::<usize>()
+        + (s.var_base.len() + s.zone_base.len() + s.card_zone.len() + s.card_var_base.len()) * 4
+        + s.face_up.len()
 }
 
 /// Display of values, needing only the program and the zone layout.

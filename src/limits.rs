@@ -13,7 +13,7 @@ pub struct Limits {
     /// Most files one game may import, directly or not (default 256).
     pub max_imports: usize,
     /// Evaluation steps one game may take from setup to the end (default 50 million).
-    /// Every expression node evaluated and every loop iteration counts one step.
+    /// Every statement, loop iteration, aggregate element and function call counts one step.
     pub max_steps: u64,
     /// Deepest chain of function calls at run time (default 64). The checker already rejects
     /// recursion; this guards the interpreter as well.

@@ -7,7 +7,7 @@ pub enum Value {
     None,
     Int(i64),
     Bool(bool),
-    Text(Rc<str>),
+    Text(Rc<String>),
     /// (enum id, variant index)
     Enum(u32, u32),
     Card(u32),
@@ -37,7 +37,7 @@ impl Value {
         Value::List(Rc::new(v))
     }
     pub fn text(s: &str) -> Value {
-        Value::Text(Rc::from(s))
+        Value::Text(Rc::new(s.to_string()))
     }
     pub fn truthy(&self) -> Option<bool> {
         match self {
@@ -46,3 +46,6 @@ impl Value {
         }
     }
 }
+
+// Values are moved constantly; keep them two words.
+const _: () = assert!(std::mem::size_of::<Value>() == 16);
