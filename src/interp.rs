@@ -62,12 +62,20 @@ pub struct Interp<'p> {
     pub events: Vec<Event>,
     pub record: bool,
     pub choice_log: Vec<ChoiceRecord>,
+    /// Locals of every active frame. It only grows; `sp` marks its live top. The checker
+    /// guarantees a local is written before it is read, so frames are not cleared.
     stack: Vec<Value>,
+    sp: usize,
     bp: usize,
     call_depth: usize,
     trigger_depth: usize,
     secret_depth: usize,
     enter_triggers: Vec<Vec<usize>>,
+    /// The size of each key domain of each zone family and var family, for this player count.
+    zone_dims: Vec<Vec<u32>>,
+    /// `players`, built once.
+    players: Rc<Vec<Value>>,
+    var_dims: Vec<Vec<u32>>,
     seed: u64,
     /// The value of a `return` on its way out to `call_fn`.
     returning: Option<Value>,
@@ -163,12 +171,24 @@ impl<'p> Interp<'p> {
             events: Vec::new(),
             record: true,
             choice_log: Vec::new(),
-            stack: Vec::with_capacity(256),
+            stack: vec![Value::None; 256],
+            sp: 0,
             bp: 0,
             call_depth: 0,
             trigger_depth: 0,
             secret_depth: 0,
             enter_triggers,
+            players: Rc::new((0..n_players).map(Value::Player).collect()),
+            zone_dims: prog
+                .zones
+                .iter()
+                .map(|z| z.keys.iter().map(|k| key_count(k, n_players, prog)).collect())
+                .collect(),
+            var_dims: prog
+                .vars
+                .iter()
+                .map(|v| v.keys.iter().map(|k| key_count(k, n_players, prog)).collect())
+                .collect(),
             seed,
             returning: None,
         })
@@ -339,17 +359,27 @@ impl<'p> Interp<'p> {
 
     // ================================================================ frames
 
+    #[inline(always)]
+    fn push_frame(&mut self, locals: usize) -> usize {
+        let new_bp = self.sp;
+        self.sp = new_bp + locals;
+        if self.sp > self.stack.len() {
+            self.stack.resize(self.sp.max(self.stack.len() * 2), Value::None);
+        }
+        new_bp
+    }
+
     pub fn with_frame(&mut self, locals: u32, f: impl FnOnce(&mut Self) -> R<Value>) -> R<Value> {
         let old_bp = self.bp;
-        let new_bp = self.stack.len();
-        self.stack.resize(new_bp + locals as usize, Value::None);
+        let new_bp = self.push_frame(locals as usize);
         self.bp = new_bp;
         let r = f(self);
-        self.stack.truncate(new_bp);
+        self.sp = new_bp;
         self.bp = old_bp;
         r
     }
 
+    #[inline(always)]
     fn set_local(&mut self, slot: u32, v: Value) {
         let i = self.bp + slot as usize;
         if let Some(cell) = self.stack.get_mut(i) {
@@ -357,6 +387,7 @@ impl<'p> Interp<'p> {
         }
     }
 
+    #[inline(always)]
     fn local(&self, slot: u32) -> Value {
         self.stack.get(self.bp + slot as usize).cloned().unwrap_or(Value::None)
     }
@@ -404,9 +435,15 @@ impl<'p> Interp<'p> {
                 self.assign(place, *op, v, s.span)?;
             }
             StmtKind::Move(what, to, pos) => {
-                let cards = self.cards_of(what)?;
+                let v = self.eval(what)?;
                 let dest = self.zone_slot(to)?;
-                self.move_cards(&cards, dest, *pos, to.span)?;
+                if let Value::Card(c) = v {
+                    self.move_cards(&[c], dest, *pos, to.span)?;
+                } else {
+                    let mut cards = Vec::new();
+                    self.collect_cards(&v, &mut cards, what.span)?;
+                    self.move_cards(&cards, dest, *pos, to.span)?;
+                }
             }
             StmtKind::Draw(n, from, to) => {
                 let n = self.int(n)?;
@@ -600,8 +637,8 @@ impl<'p> Interp<'p> {
                 to: me.zone_name(dest),
             });
         }
-        let triggers = self.enter_triggers[dest_def as usize].clone();
-        if !triggers.is_empty() {
+        if !self.enter_triggers[dest_def as usize].is_empty() {
+            let triggers = self.enter_triggers[dest_def as usize].clone();
             for &c in cards {
                 for &t in &triggers {
                     let td = &prog.triggers[t];
@@ -645,22 +682,37 @@ impl<'p> Interp<'p> {
         Ok(i as u32)
     }
 
-    fn flat_key(&mut self, domains: &[KeyDomain], keys: &[Expr], span: Span) -> R<u32> {
-        let mut idx = 0u32;
-        for (d, k) in domains.iter().zip(keys) {
-            let v = self.eval(k)?;
-            let i = self.key_index(d, &v, k.span)?;
-            idx = idx * key_count(d, self.state.n_players, self.prog) + i;
-        }
+    fn flat_key(&mut self, domains: &[KeyDomain], dims_of: (bool, Id), keys: &[Expr], span: Span) -> R<u32> {
         if keys.len() != domains.len() {
             return Err(rt(span, "wrong number of keys"));
+        }
+        let mut idx = 0u32;
+        for (i, (d, k)) in domains.iter().zip(keys).enumerate() {
+            let v = self.eval(k)?;
+            let dims = if dims_of.0 { &self.zone_dims } else { &self.var_dims };
+            let n = dims[dims_of.1 as usize][i];
+            let j = match (d, &v) {
+                (KeyDomain::Player, Value::Player(p)) if *p < n => *p,
+                (KeyDomain::Enum(e), Value::Enum(e2, x)) if e == e2 && *x < n => *x,
+                (KeyDomain::Range(lo, _), Value::Int(x)) if *x >= *lo && x - lo < n as i64 => (x - lo) as u32,
+                _ => return Err(self.bad_key(d, &v, k.span)),
+            };
+            idx = idx * n + j;
         }
         Ok(idx)
     }
 
+    #[cold]
+    fn bad_key(&self, d: &KeyDomain, v: &Value, span: Span) -> Box<Diag> {
+        match self.key_index(d, v, span) {
+            Err(e) => e,
+            Ok(_) => rt(span, "bad key"),
+        }
+    }
+
     fn var_slot(&mut self, id: Id, keys: &[Expr], span: Span) -> R<usize> {
         let prog = self.prog;
-        let off = self.flat_key(&prog.vars[id as usize].keys, keys, span)?;
+        let off = self.flat_key(&prog.vars[id as usize].keys, (false, id), keys, span)?;
         Ok((self.state.var_base[id as usize] + off) as usize)
     }
 
@@ -802,7 +854,7 @@ impl<'p> Interp<'p> {
             }
             ExprKind::Zone(id, keys) => {
                 let prog = self.prog;
-                let off = self.flat_key(&prog.zones[*id as usize].keys, keys, e.span)?;
+                let off = self.flat_key(&prog.zones[*id as usize].keys, (true, *id), keys, e.span)?;
                 Value::Zone(self.state.zone_base[*id as usize] + off)
             }
             ExprKind::ConstRef(c) => self.state.consts[*c as usize].clone(),
@@ -816,7 +868,7 @@ impl<'p> Interp<'p> {
                     .collect(),
             ),
             ExprKind::Special(s) => match s {
-                Special::Players => Value::list((0..self.state.n_players).map(Value::Player).collect()),
+                Special::Players => Value::List(self.players.clone()),
                 Special::PlayerCount => Value::Int(self.state.n_players as i64),
                 Special::Round => Value::Int(self.state.round),
             },
@@ -946,14 +998,13 @@ impl<'p> Interp<'p> {
         }
         let prog = self.prog;
         let fd = &prog.fns[f as usize];
-        let new_bp = self.stack.len();
-        self.stack.resize(new_bp + (fd.locals as usize).max(args.len()), Value::None);
+        let new_bp = self.push_frame((fd.locals as usize).max(args.len()));
         for (i, a) in args.iter().enumerate() {
             // Arguments are evaluated in the caller's frame; nested calls push above ours.
             let v = match self.eval(a) {
                 Ok(v) => v,
                 Err(e) => {
-                    self.stack.truncate(new_bp);
+                    self.sp = new_bp;
                     return Err(e);
                 }
             };
@@ -967,7 +1018,7 @@ impl<'p> Interp<'p> {
             other => other,
         };
         self.call_depth -= 1;
-        self.stack.truncate(new_bp);
+        self.sp = new_bp;
         self.bp = old_bp;
         r
     }
@@ -1079,9 +1130,15 @@ impl<'p> Interp<'p> {
         let mut best: Option<(Value, Value)> = None;
         for i in 0..items.len(&self.state) {
             let Some(item) = items.get(&self.state, i) else { break };
-            let item = &item;
             self.tick(span)?;
-            self.set_local(slot, item.clone());
+            // Only the forms that keep or return the element need a copy of it.
+            let keep = if matches!(kind, AggKind::First | AggKind::Filter | AggKind::Best | AggKind::Sort | AggKind::Sum | AggKind::Min | AggKind::Max | AggKind::Map) {
+                Some(item.clone())
+            } else {
+                None
+            };
+            self.set_local(slot, item);
+            let item = &keep.unwrap_or(Value::None);
             if let Some(f) = filter {
                 if !self.boolean(f)? {
                     continue;

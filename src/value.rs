@@ -3,6 +3,7 @@
 use std::rc::Rc;
 
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[repr(u32)]
 pub enum Value {
     None,
     Int(i64),
