@@ -62,6 +62,8 @@ pub struct Checker {
     const_refs: Vec<Vec<Id>>,
     cur_const: Option<Id>,
     referenced_phases: Vec<bool>,
+    /// Whether any rule calls `finish_game()`, a way for a game to end.
+    calls_finish: bool,
 }
 
 /// Check a loaded game. Returns the program when there were no errors.
@@ -119,6 +121,7 @@ impl Checker {
             const_refs: Vec::new(),
             cur_const: None,
             referenced_phases: Vec::new(),
+            calls_finish: false,
         }
     }
 
@@ -1140,11 +1143,11 @@ impl Checker {
                     .help("add `round: [phase_a, phase_b]` to the `game` block"),
             );
         }
-        if info.rounds.is_none() && info.end_when.is_none() {
+        if info.rounds.is_none() && info.end_when.is_none() && !self.calls_finish {
             self.err(
                 Diag::error("check::endless", "the game never ends")
                     .label(g.name.span, "this game")
-                    .help("add `rounds: N` or `end_when: condition` to the `game` block"),
+                    .help("add `rounds: N` or `end_when: condition` to the `game` block, or call `finish_game()` from a rule"),
             );
         }
         self.prog.game = info;
@@ -1695,12 +1698,17 @@ impl Checker {
             E::List(items) => {
                 let mut out = Vec::new();
                 let mut elem = Ty::Any;
-                for (i, it) in items.iter().enumerate() {
+                let mut first = true;
+                for it in items {
                     let (x, t) = self.expr(it);
-                    if i == 0 {
-                        elem = t;
-                    } else if !compatible(&elem, &t) {
-                        elem = Ty::Any;
+                    // `none` fits any element type, so it does not decide the list's.
+                    if t != Ty::None {
+                        if first {
+                            elem = t;
+                            first = false;
+                        } else if !compatible(&elem, &t) {
+                            elem = Ty::Any;
+                        }
                     }
                     out.push(x);
                 }
@@ -2096,6 +2104,9 @@ impl Checker {
                         );
                     }
                 }
+                if sig.builtin == Builtin::FinishGame {
+                    self.calls_finish = true;
+                }
                 let tys: Vec<Ty> = lowered.iter().map(|l| l.1.clone()).collect();
                 let ret = builtin_ret(sig.builtin, &tys);
                 return (mk(ExprKind::Builtin(sig.builtin, lowered.into_iter().map(|l| l.0).collect())), ret);
@@ -2122,7 +2133,10 @@ fn builtin_ret(b: Builtin, args: &[Ty]) -> Ty {
             Ty::Zone(k) => Ty::List(Box::new(Ty::Card(k))),
             t => t,
         },
-        Builtin::Concat => a0,
+        Builtin::Concat => match (a0.elem(), args.get(1).map(|t| t.elem())) {
+            (Ty::Any | Ty::None, Some(b)) => Ty::List(Box::new(b)),
+            (a, _) => Ty::List(Box::new(a)),
+        },
         Builtin::Flatten => a0.elem(),
         Builtin::Contains | Builtin::Ask => Ty::Bool,
         Builtin::IndexOf => Ty::Any,
