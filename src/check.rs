@@ -554,7 +554,16 @@ impl Checker {
                             .collect();
                         names.extend(self.prog.enums.iter().map(|e| e.name.clone()));
                         names.extend(self.prog.kinds.iter().map(|k| k.name.clone()));
-                        let help = did_you_mean(other, names.iter().map(|s| s.as_str()));
+                        let alias = match other {
+                            "integer" | "number" | "i64" | "usize" => Some("int"),
+                            "string" | "str" | "String" => Some("text"),
+                            "boolean" => Some("bool"),
+                            "Player" => Some("player"),
+                            _ => None,
+                        };
+                        let help = alias
+                            .map(|a| format!("did you mean `{a}`?"))
+                            .or_else(|| did_you_mean(other, names.iter().map(|s| s.as_str())));
                         self.err(
                             Diag::error("check::unknown_type", format!("unknown type `{other}`"))
                                 .label(n.span, "not a type")
@@ -689,7 +698,8 @@ impl Checker {
                 );
                 continue;
             };
-            let Some(v) = self.const_value(e) else { continue };
+            // A bad value is reported once; the field still counts as given.
+            let v = self.const_value(e).unwrap_or(Value::None);
             self.check_value_ty(&v, &fd.ty, e.span, &fd.name);
             if let Some(Some((m, slot))) = kd.slot_of.get(fd.sym as usize) {
                 if *m {
@@ -842,7 +852,7 @@ impl Checker {
             Ty::Player => "player".into(),
             Ty::None => "none".into(),
             Ty::Enum(e) => self.prog.enums.get(*e as usize).map(|e| e.name.clone()).unwrap_or_default(),
-            Ty::Card(Some(k)) => format!("{} card", self.prog.kinds.get(*k as usize).map(|k| k.name.as_str()).unwrap_or("")),
+            Ty::Card(Some(k)) => self.prog.kinds.get(*k as usize).map(|k| k.name.clone()).unwrap_or_default(),
             Ty::Card(None) => "card".into(),
             Ty::Zone(Some(k)) => format!("zone of {}", self.prog.kinds.get(*k as usize).map(|k| k.name.as_str()).unwrap_or("")),
             Ty::Zone(None) => "zone".into(),
@@ -1472,7 +1482,19 @@ impl Checker {
             }
             S::Secretly(b) => StmtKind::Secretly(self.block(b)),
             S::Step(name, b) => StmtKind::Step(name.node.clone(), self.block(b)),
-            S::Expr(e) => StmtKind::Expr(self.expr(e).0),
+            S::Expr(e) => {
+                if matches!(
+                    e.kind,
+                    ast::ExprKind::Name(_) | ast::ExprKind::Int(_) | ast::ExprKind::Text(_) | ast::ExprKind::CardRef(_)
+                ) {
+                    self.err(
+                        Diag::warning("check::no_effect", "this statement does nothing")
+                            .label(e.span, "a value on its own, not an action")
+                            .help("did you mean a statement such as `shuffle ...`, `move ... to ...` or a call `name(...)`?"),
+                    );
+                }
+                StmtKind::Expr(self.expr(e).0)
+            }
         };
         Some(Stmt { kind, span: s.span })
     }
@@ -1521,9 +1543,16 @@ impl Checker {
             }
             E::Index(base, keys) => {
                 if let E::Name(n) = &base.kind {
-                    if let Some((Global::Var(v), _)) = self.globals.get(n).copied() {
-                        let ks = self.keys(v, keys, target.span, false);
-                        return Some(Place::Var(v, ks));
+                    match self.globals.get(n).copied() {
+                        Some((Global::Var(v), _)) => {
+                            let ks = self.keys(v, keys, target.span, false);
+                            return Some(Place::Var(v, ks));
+                        }
+                        None if self.lookup_local(n).is_none() => {
+                            self.unknown_name(n, base.span);
+                            return None;
+                        }
+                        _ => {}
                     }
                 }
                 self.err(
@@ -1645,6 +1674,12 @@ impl Checker {
             }
         }
         names.extend(["players", "player_count", "round"].iter().map(|s| s.to_string()));
+        // A misspelt statement keyword reads as an unknown name: offer the keywords too.
+        names.extend(
+            ["let", "set", "move", "draw", "shuffle", "flip", "reveal", "for", "repeat", "say", "return", "secretly", "step", "match"]
+                .iter()
+                .map(|s| s.to_string()),
+        );
         let help = did_you_mean(n, names.iter().map(|s| s.as_str()));
         self.err(
             Diag::error("check::unknown_name", format!("unknown name `{n}`"))
@@ -1889,7 +1924,7 @@ impl Checker {
                 let mut out = Vec::new();
                 let mut ty: Option<Ty> = None;
                 for arm in arms {
-                    let pats = arm.patterns.iter().map(|p| self.pattern(p, &st)).collect();
+                    let pats: Vec<Pat> = arm.patterns.iter().map(|p| self.pattern(p, &st)).collect();
                     let (bx, bt) = self.expr(&arm.body);
                     ty = Some(match ty {
                         None => bt,
@@ -1897,6 +1932,36 @@ impl Checker {
                         Some(_) => Ty::Any,
                     });
                     out.push((pats, bx));
+                }
+                // A `match` on an enum without `_` must name every variant.
+                if let Ty::Enum(en) = st {
+                    let has_wild = out.iter().any(|(ps, _)| ps.iter().any(|p| matches!(p, Pat::Wildcard)));
+                    if !has_wild {
+                        let mut covered: Vec<u32> = Vec::new();
+                        for (ps, _) in &out {
+                            for p in ps {
+                                if let Pat::Value(Value::Enum(e2, v)) = p {
+                                    if *e2 == en {
+                                        covered.push(*v);
+                                    }
+                                }
+                            }
+                        }
+                        let missing: Vec<String> = self.prog.enums[en as usize]
+                            .variants
+                            .iter()
+                            .enumerate()
+                            .filter(|(i, _)| !covered.contains(&(*i as u32)))
+                            .map(|(_, v)| format!("`{v}`"))
+                            .collect();
+                        if !missing.is_empty() {
+                            self.err(
+                                Diag::error("check::match", format!("this `match` does not cover {}", missing.join(", ")))
+                                    .label(scrut.span, format!("a `{}`", self.prog.enums[en as usize].name))
+                                    .help("add an arm for each, or a last arm `_ => ...`"),
+                            );
+                        }
+                    }
                 }
                 (mk(ExprKind::Match(Box::new(sx), out)), ty.unwrap_or(Ty::Any))
             }
@@ -2082,7 +2147,10 @@ impl Checker {
                         format!("{} to {}", sig.min_args, sig.params.len())
                     };
                     self.err(
-                        Diag::error("check::arity", format!("`{n}` takes {want} arguments, found {}", lowered.len()))
+                        Diag::error(
+                            "check::arity",
+                            format!("`{n}` takes {want} argument{}, found {}", if want == "1" { "" } else { "s" }, lowered.len()),
+                        )
                             .label(span, "wrong number of arguments")
                             .help(format!("`{n}({})`", sig.params.join(", "))),
                     );

@@ -249,27 +249,43 @@ impl Diagnostic for Report<'_> {
     }
 }
 
-/// Edit distance, for "did you mean" suggestions.
+/// Edit distance (optimal string alignment: a swap of neighbours counts one), for
+/// "did you mean" suggestions. Case differences are free.
 pub fn levenshtein(a: &str, b: &str) -> usize {
-    let a: Vec<char> = a.chars().collect();
-    let b: Vec<char> = b.chars().collect();
-    let mut prev: Vec<usize> = (0..=b.len()).collect();
-    let mut cur = vec![0; b.len() + 1];
-    for (i, ca) in a.iter().enumerate() {
-        cur[0] = i + 1;
-        for (j, cb) in b.iter().enumerate() {
-            let cost = if ca.eq_ignore_ascii_case(cb) { 0 } else { 1 };
-            cur[j + 1] = (prev[j] + cost).min(prev[j + 1] + 1).min(cur[j] + 1);
-        }
-        std::mem::swap(&mut prev, &mut cur);
+    let a: Vec<char> = a.chars().map(|c| c.to_ascii_lowercase()).collect();
+    let b: Vec<char> = b.chars().map(|c| c.to_ascii_lowercase()).collect();
+    let w = b.len() + 1;
+    let mut d = vec![0usize; (a.len() + 1) * w];
+    for i in 0..=a.len() {
+        d[i * w] = i;
     }
-    prev[b.len()]
+    for (j, cell) in d.iter_mut().enumerate().take(w) {
+        *cell = j;
+    }
+    for i in 1..=a.len() {
+        for j in 1..=b.len() {
+            let cost = usize::from(a[i - 1] != b[j - 1]);
+            let mut v = (d[(i - 1) * w + j] + 1)
+                .min(d[i * w + j - 1] + 1)
+                .min(d[(i - 1) * w + j - 1] + cost);
+            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
+                v = v.min(d[(i - 2) * w + j - 2] + 1);
+            }
+            d[i * w + j] = v;
+        }
+    }
+    d[a.len() * w + b.len()]
 }
 
 /// The closest candidate to `name`, if one is close enough to be a likely typo.
 pub fn suggest<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<String> {
     let mut best: Option<(usize, &str)> = None;
+    let mut by_prefix: Vec<&str> = Vec::new();
     for c in candidates {
+        let shared = name.chars().zip(c.chars()).take_while(|(a, b)| a == b).count();
+        if shared >= 4 && c != name {
+            by_prefix.push(c);
+        }
         if c == name {
             continue;
         }
@@ -279,7 +295,9 @@ pub fn suggest<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>) ->
             best = Some((d, c));
         }
     }
+    // `scoring` for `score`: a long shared start is a likely slip too, when only one shares it.
     best.map(|(_, c)| c.to_string())
+        .or_else(|| (by_prefix.len() == 1).then(|| by_prefix[0].to_string()))
 }
 
 pub fn did_you_mean<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<String> {

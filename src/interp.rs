@@ -69,6 +69,8 @@ pub struct Interp<'p> {
     bp: usize,
     call_depth: usize,
     trigger_depth: usize,
+    /// Spans of the triggers now running, innermost last.
+    trigger_chain: Vec<Span>,
     secret_depth: usize,
     enter_triggers: Vec<Vec<usize>>,
     /// The size of each key domain of each zone family and var family, for this player count.
@@ -176,6 +178,7 @@ impl<'p> Interp<'p> {
             bp: 0,
             call_depth: 0,
             trigger_depth: 0,
+            trigger_chain: Vec::new(),
             secret_depth: 0,
             enter_triggers,
             players: Rc::new((0..n_players).map(Value::Player).collect()),
@@ -332,16 +335,28 @@ impl<'p> Interp<'p> {
 
     fn run_trigger(&mut self, t: &TriggerDef, bound: Option<Value>) -> R<()> {
         if self.trigger_depth >= self.limits.max_trigger_depth {
-            return Err(Box::new(
-                Diag::error(
-                    "limit::triggers",
-                    format!("triggers fired triggers more than {} deep", self.limits.max_trigger_depth),
-                )
-                .label(t.span, "this trigger fired once too often")
-                .help("a trigger probably causes its own event; add a `where` condition"),
-            ));
+            let mut d = Diag::error(
+                "limit::triggers",
+                format!("triggers fired triggers more than {} deep", self.limits.max_trigger_depth),
+            )
+            .label(t.span, "this trigger fired once too often");
+            // Every distinct trigger in the running chain, so a loop of several shows whole.
+            let mut seen = vec![t.span];
+            for s in self.trigger_chain.iter().rev() {
+                if !seen.contains(s) {
+                    seen.push(*s);
+                    d = d.label(*s, "part of the same chain");
+                }
+            }
+            let help = if seen.len() > 1 {
+                "these triggers keep causing each other's events; add a `where` condition to one"
+            } else {
+                "this trigger causes its own event; add a `where` condition"
+            };
+            return Err(Box::new(d.help(help)));
         }
         self.trigger_depth += 1;
+        self.trigger_chain.push(t.span);
         let r = self.with_frame(t.locals, |me| {
             if let (Some(slot), Some(v)) = (t.binding, bound) {
                 me.set_local(slot, v);
@@ -354,6 +369,7 @@ impl<'p> Interp<'p> {
             me.exec_block(&t.body).map(|_| Value::None)
         });
         self.trigger_depth -= 1;
+        self.trigger_chain.pop();
         r.map(|_| ())
     }
 
@@ -663,25 +679,6 @@ impl<'p> Interp<'p> {
         self.view().zone_def_of_slot(slot)
     }
 
-    fn key_index(&self, d: &KeyDomain, v: &Value, span: Span) -> R<u32> {
-        let n = key_count(d, self.state.n_players, self.prog);
-        let i = match (d, v) {
-            (KeyDomain::Player, Value::Player(p)) => *p as i64,
-            (KeyDomain::Enum(e), Value::Enum(e2, x)) if e == e2 => *x as i64,
-            (KeyDomain::Range(lo, _), Value::Int(x)) => x - lo,
-            _ => {
-                return Err(rt(
-                    span,
-                    format!("`{}` is not a valid key here", self.show(v)),
-                ))
-            }
-        };
-        if i < 0 || i >= n as i64 {
-            return Err(rt(span, format!("key `{}` is out of range", self.show(v))));
-        }
-        Ok(i as u32)
-    }
-
     fn flat_key(&mut self, domains: &[KeyDomain], dims_of: (bool, Id), keys: &[Expr], span: Span) -> R<u32> {
         if keys.len() != domains.len() {
             return Err(rt(span, "wrong number of keys"));
@@ -695,7 +692,7 @@ impl<'p> Interp<'p> {
                 (KeyDomain::Player, Value::Player(p)) if *p < n => *p,
                 (KeyDomain::Enum(e), Value::Enum(e2, x)) if e == e2 && *x < n => *x,
                 (KeyDomain::Range(lo, _), Value::Int(x)) if *x >= *lo && x - lo < n as i64 => (x - lo) as u32,
-                _ => return Err(self.bad_key(d, &v, k.span)),
+                _ => return Err(self.bad_key(d, &v, k.span, dims_of)),
             };
             idx = idx * n + j;
         }
@@ -703,11 +700,22 @@ impl<'p> Interp<'p> {
     }
 
     #[cold]
-    fn bad_key(&self, d: &KeyDomain, v: &Value, span: Span) -> Box<Diag> {
-        match self.key_index(d, v, span) {
-            Err(e) => e,
-            Ok(_) => rt(span, "bad key"),
-        }
+    fn bad_key(&self, d: &KeyDomain, v: &Value, span: Span, family: (bool, Id)) -> Box<Diag> {
+        let name = if family.0 {
+            &self.prog.zones[family.1 as usize].name
+        } else {
+            &self.prog.vars[family.1 as usize].name
+        };
+        let domain = match d {
+            KeyDomain::Player => format!("the players P1..P{}", self.state.n_players),
+            KeyDomain::Enum(e) => format!("`{}`", self.prog.enums[*e as usize].name),
+            KeyDomain::Range(a, b) => format!("{a}..{b}"),
+        };
+        Box::new(
+            Diag::error("run::key", format!("`{}` is not a key of `{name}`", self.show(v)))
+                .label(span, format!("this is {}", self.show(v)))
+                .help(format!("`{name}` is kept per {domain}")),
+        )
     }
 
     fn var_slot(&mut self, id: Id, keys: &[Expr], span: Span) -> R<usize> {
@@ -834,9 +842,13 @@ impl<'p> Interp<'p> {
     #[cold]
     fn not_a_card(&self, base: &Expr, v: &Value, sym: Id) -> Box<Diag> {
         match v {
-            Value::None => rt(
-                base.span,
-                format!("this is `none`, so it has no field `{}`", self.prog.symbols[sym as usize]),
+            Value::None => Box::new(
+                Diag::error(
+                    "run::none",
+                    format!("this is `none`, so it has no field `{}`", self.prog.symbols[sym as usize]),
+                )
+                .label(base.span, "this is `none`")
+                .help("an empty zone's `top` or an empty choice gives `none`; check with `if x != none { ... }`"),
             ),
             other => rt(base.span, format!("expected a card, found {}", other.type_name())),
         }
@@ -902,7 +914,15 @@ impl<'p> Interp<'p> {
                 let i = self.int(idx)?;
                 let list = self.as_list(&b, base.span)?;
                 if i < 0 || i as usize >= list.len() {
-                    return Err(rt(idx.span, format!("index {i} is outside a list of {}", list.len())));
+                    return Err(Box::new(
+                        Diag::error("run::index", format!("index {i} is outside a list of {}", list.len()))
+                            .label(idx.span, format!("this is {i}"))
+                            .help(if list.is_empty() {
+                                "the list is empty".to_string()
+                            } else {
+                                format!("lists count from 0: the indexes here are 0 to {}", list.len() - 1)
+                            }),
+                    ));
                 }
                 list[i as usize].clone()
             }
@@ -923,7 +943,8 @@ impl<'p> Interp<'p> {
                         return Err(Box::new(
                             Diag::error("run::table", format!("table `{}` has no entry for `{}`", td.name, self.show(&k)))
                                 .label(e.span, "looked up here")
-                                .label(td.span, "table declared here"),
+                                .label(td.span, "table declared here")
+                                .help(format!("add an entry for `{}` to `{}`, or a catch-all `_: ...`", self.show(&k), td.name)),
                         ))
                     }
                 }
