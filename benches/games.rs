@@ -45,7 +45,10 @@ fn bench_game(path: &str, players: Option<u32>, games: u64) {
 
 fn main() {
     // `cargo bench` passes `--bench`; any other argument filters by game path.
-    let filter: Vec<String> = std::env::args().skip(1).filter(|a| !a.starts_with("--")).collect();
+    let filter: Vec<String> = std::env::args()
+        .skip(1)
+        .filter(|a| !a.starts_with("--"))
+        .collect();
     let games = [("games/the-establishment.rules", Some(4u32), 5000u64)];
     for (path, players, n) in games {
         if filter.is_empty() || filter.iter().any(|f| path.contains(f.as_str())) {

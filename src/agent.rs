@@ -17,8 +17,11 @@ pub struct ChoiceRequest<'a> {
 
 pub trait Agent {
     /// Return the 0-based index of the chosen option. `label(i)` renders option i.
-    fn decide(&mut self, req: &ChoiceRequest, label: &dyn Fn(usize) -> String)
-        -> Result<usize, String>;
+    fn decide(
+        &mut self,
+        req: &ChoiceRequest,
+        label: &dyn Fn(usize) -> String,
+    ) -> Result<usize, String>;
 }
 
 pub struct FirstAgent;
@@ -46,7 +49,11 @@ impl RandomAgent {
 }
 
 impl Agent for RandomAgent {
-    fn decide(&mut self, req: &ChoiceRequest, _: &dyn Fn(usize) -> String) -> Result<usize, String> {
+    fn decide(
+        &mut self,
+        req: &ChoiceRequest,
+        _: &dyn Fn(usize) -> String,
+    ) -> Result<usize, String> {
         Ok(rng::below(&mut self.rng, req.count.min(u32::MAX as usize) as u32) as usize)
     }
 }
@@ -81,7 +88,11 @@ impl Script {
 pub struct ScriptAgent(pub Rc<RefCell<Script>>);
 
 impl Agent for ScriptAgent {
-    fn decide(&mut self, req: &ChoiceRequest, _: &dyn Fn(usize) -> String) -> Result<usize, String> {
+    fn decide(
+        &mut self,
+        req: &ChoiceRequest,
+        _: &dyn Fn(usize) -> String,
+    ) -> Result<usize, String> {
         let mut s = self.0.borrow_mut();
         let Some((line_no, line)) = s.lines.get(s.next).cloned() else {
             return Err(format!(
@@ -113,7 +124,11 @@ impl Agent for ScriptAgent {
 pub struct HumanAgent;
 
 impl Agent for HumanAgent {
-    fn decide(&mut self, req: &ChoiceRequest, label: &dyn Fn(usize) -> String) -> Result<usize, String> {
+    fn decide(
+        &mut self,
+        req: &ChoiceRequest,
+        label: &dyn Fn(usize) -> String,
+    ) -> Result<usize, String> {
         let stdin = std::io::stdin();
         loop {
             let mut out = std::io::stderr();
@@ -138,7 +153,11 @@ impl Agent for HumanAgent {
             if let Some(i) = (0..req.count).find(|&i| label(i).eq_ignore_ascii_case(t)) {
                 return Ok(i);
             }
-            let _ = writeln!(out, "`{t}` is not an option; type a number from 1 to {}", req.count);
+            let _ = writeln!(
+                out,
+                "`{t}` is not an option; type a number from 1 to {}",
+                req.count
+            );
         }
     }
 }

@@ -86,7 +86,10 @@ pub fn check(loaded: Loaded) -> (Option<Program>, Vec<Diag>, Sources) {
 fn dedup(diags: &mut Vec<Diag>) {
     let mut seen: Vec<(String, Vec<(Span, String)>)> = Vec::new();
     diags.retain(|d| {
-        let key = (d.message.clone(), d.labels.iter().map(|l| (l.span, l.text.clone())).collect());
+        let key = (
+            d.message.clone(),
+            d.labels.iter().map(|l| (l.span, l.text.clone())).collect(),
+        );
         if seen.contains(&key) {
             false
         } else {
@@ -364,7 +367,10 @@ impl Checker {
                 Item::Fn(f) => {
                     let mut params = Vec::new();
                     for p in &f.params {
-                        let ty = p.ty.as_ref().map(|t| self.resolve_type(t)).unwrap_or(Ty::Any);
+                        let ty =
+                            p.ty.as_ref()
+                                .map(|t| self.resolve_type(t))
+                                .unwrap_or(Ty::Any);
                         if params.iter().any(|(n, _): &(String, Ty)| *n == p.name.node) {
                             self.err(
                                 Diag::error(
@@ -376,7 +382,11 @@ impl Checker {
                         }
                         params.push((p.name.node.clone(), ty));
                     }
-                    let ret = f.ret.as_ref().map(|t| self.resolve_type(t)).unwrap_or(Ty::Any);
+                    let ret = f
+                        .ret
+                        .as_ref()
+                        .map(|t| self.resolve_type(t))
+                        .unwrap_or(Ty::Any);
                     let fd = &mut self.prog.fns[fn_id];
                     fd.params = params;
                     fd.ret = ret;
@@ -521,11 +531,15 @@ impl Checker {
                 None
             }
             None => {
-                let help = did_you_mean(&name.node, self.prog.kinds.iter().map(|k| k.name.as_str()));
+                let help =
+                    did_you_mean(&name.node, self.prog.kinds.iter().map(|k| k.name.as_str()));
                 self.err(
-                    Diag::error("check::unknown_kind", format!("unknown card kind `{}`", name.node))
-                        .label(name.span, "no `kind` has this name")
-                        .maybe_help(help),
+                    Diag::error(
+                        "check::unknown_kind",
+                        format!("unknown card kind `{}`", name.node),
+                    )
+                    .label(name.span, "no `kind` has this name")
+                    .maybe_help(help),
                 );
                 None
             }
@@ -548,10 +562,12 @@ impl Checker {
                     Some((Global::Enum(e), _)) => Ty::Enum(*e),
                     Some((Global::Kind(k), _)) => Ty::Card(Some(*k)),
                     _ => {
-                        let mut names: Vec<String> = ["int", "bool", "text", "player", "card", "zone", "any", "list"]
-                            .iter()
-                            .map(|s| s.to_string())
-                            .collect();
+                        let mut names: Vec<String> = [
+                            "int", "bool", "text", "player", "card", "zone", "any", "list",
+                        ]
+                        .iter()
+                        .map(|s| s.to_string())
+                        .collect();
                         names.extend(self.prog.enums.iter().map(|e| e.name.clone()));
                         names.extend(self.prog.kinds.iter().map(|k| k.name.clone()));
                         let alias = match other {
@@ -600,9 +616,12 @@ impl Checker {
                         names.extend(self.prog.enums.iter().map(|e| e.name.clone()));
                         let help = did_you_mean(&n.node, names.iter().map(|s| s.as_str()));
                         self.err(
-                            Diag::error("check::unknown_key", format!("`{}` cannot key a zone or var", n.node))
-                                .label(n.span, "keys are `player`, an enum or a range like `1..3`")
-                                .maybe_help(help),
+                            Diag::error(
+                                "check::unknown_key",
+                                format!("`{}` cannot key a zone or var", n.node),
+                            )
+                            .label(n.span, "keys are `player`, an enum or a range like `1..3`")
+                            .maybe_help(help),
                         );
                     }
                 },
@@ -616,15 +635,21 @@ impl Checker {
         for f in &k.fields {
             if fields.iter().any(|x| x.name == f.name.node) {
                 self.err(
-                    Diag::error("check::duplicate_field", format!("field `{}` is declared twice", f.name.node))
-                        .label(f.name.span, "again here"),
+                    Diag::error(
+                        "check::duplicate_field",
+                        format!("field `{}` is declared twice", f.name.node),
+                    )
+                    .label(f.name.span, "again here"),
                 );
                 continue;
             }
             if ["id", "face_up", "kind"].contains(&f.name.node.as_str()) {
                 self.err(
-                    Diag::error("check::builtin_field", format!("`{}` is a built-in field of every card", f.name.node))
-                        .label(f.name.span, "choose another name"),
+                    Diag::error(
+                        "check::builtin_field",
+                        format!("`{}` is a built-in field of every card", f.name.node),
+                    )
+                    .label(f.name.span, "choose another name"),
                 );
                 continue;
             }
@@ -668,14 +693,18 @@ impl Checker {
             return;
         };
         let kd = self.prog.kinds[kind as usize].clone();
-        let mut statics: Vec<Option<Value>> = vec![None; kd.fields.iter().filter(|f| !f.mutable).count()];
+        let mut statics: Vec<Option<Value>> =
+            vec![None; kd.fields.iter().filter(|f| !f.mutable).count()];
         let mut vars: Vec<Option<Value>> = vec![None; kd.var_count as usize];
         let mut seen: Vec<&str> = Vec::new();
         for (name, e) in &c.fields {
             if seen.contains(&name.node.as_str()) {
                 self.err(
-                    Diag::error("check::duplicate_field", format!("field `{}` is given twice", name.node))
-                        .label(name.span, "again here"),
+                    Diag::error(
+                        "check::duplicate_field",
+                        format!("field `{}` is given twice", name.node),
+                    )
+                    .label(name.span, "again here"),
                 );
                 continue;
             }
@@ -692,7 +721,11 @@ impl Checker {
                         Some(format!(
                             "the fields of `{}` are: {}",
                             kd.name,
-                            kd.fields.iter().map(|f| f.name.as_str()).collect::<Vec<_>>().join(", ")
+                            kd.fields
+                                .iter()
+                                .map(|f| f.name.as_str())
+                                .collect::<Vec<_>>()
+                                .join(", ")
                         ))
                     })),
                 );
@@ -711,8 +744,14 @@ impl Checker {
         }
         let mut missing = Vec::new();
         for fd in &kd.fields {
-            let Some(Some((m, slot))) = kd.slot_of.get(fd.sym as usize).copied() else { continue };
-            let cell = if m { &mut vars[slot as usize] } else { &mut statics[slot as usize] };
+            let Some(Some((m, slot))) = kd.slot_of.get(fd.sym as usize).copied() else {
+                continue;
+            };
+            let cell = if m {
+                &mut vars[slot as usize]
+            } else {
+                &mut statics[slot as usize]
+            };
             if cell.is_none() {
                 match &fd.default {
                     Some(d) => *cell = Some(d.clone()),
@@ -722,19 +761,33 @@ impl Checker {
             }
         }
         if !missing.is_empty() {
-            let list = missing.iter().map(|m| format!("`{m}`")).collect::<Vec<_>>().join(", ");
+            let list = missing
+                .iter()
+                .map(|m| format!("`{m}`"))
+                .collect::<Vec<_>>()
+                .join(", ");
             self.err(
                 Diag::error(
                     "check::missing_field",
-                    format!("card `{}` is missing required field{} {list}", c.id.node, if missing.len() > 1 { "s" } else { "" }),
+                    format!(
+                        "card `{}` is missing required field{} {list}",
+                        c.id.node,
+                        if missing.len() > 1 { "s" } else { "" }
+                    ),
                 )
                 .label(c.id.span, format!("this `{}` card", kd.name))
-                .help(format!("add {} or give the field a default in `kind {}`", list, kd.name)),
+                .help(format!(
+                    "add {} or give the field a default in `kind {}`",
+                    list, kd.name
+                )),
             );
         }
         let cd = &mut self.prog.cards[id as usize];
         cd.kind = kind;
-        cd.fields = statics.into_iter().map(|v| v.unwrap_or(Value::None)).collect();
+        cd.fields = statics
+            .into_iter()
+            .map(|v| v.unwrap_or(Value::None))
+            .collect();
         cd.vars = vars.into_iter().map(|v| v.unwrap_or(Value::None)).collect();
     }
 
@@ -752,8 +805,11 @@ impl Checker {
                         ast::StrPart::Text(t) => s.push_str(t),
                         ast::StrPart::Expr(x) => {
                             self.err(
-                                Diag::error("check::not_constant", "card fields cannot interpolate")
-                                    .label(x.span, "a constant text is expected"),
+                                Diag::error(
+                                    "check::not_constant",
+                                    "card fields cannot interpolate",
+                                )
+                                .label(x.span, "a constant text is expected"),
                             );
                             return None;
                         }
@@ -764,7 +820,10 @@ impl Checker {
             E::Unary(UnOp::Neg, inner) => match self.const_value(inner)? {
                 Value::Int(n) => Value::Int(n.checked_neg().unwrap_or(i64::MAX)),
                 _ => {
-                    self.err(Diag::error("check::type", "only numbers can be negated").label(e.span, "here"));
+                    self.err(
+                        Diag::error("check::type", "only numbers can be negated")
+                            .label(e.span, "here"),
+                    );
                     return None;
                 }
             },
@@ -830,7 +889,9 @@ impl Checker {
                         .collect();
                     nums.sort();
                     if let (Some(lo), Some(hi)) = (nums.first(), nums.last()) {
-                        help = Some(format!("numbered cards run from {lo} to {hi}; there is no card {n}"));
+                        help = Some(format!(
+                            "numbered cards run from {lo} to {hi}; there is no card {n}"
+                        ));
                     }
                 }
                 self.err(
@@ -851,13 +912,36 @@ impl Checker {
             Ty::Text => "text".into(),
             Ty::Player => "player".into(),
             Ty::None => "none".into(),
-            Ty::Enum(e) => self.prog.enums.get(*e as usize).map(|e| e.name.clone()).unwrap_or_default(),
-            Ty::Card(Some(k)) => self.prog.kinds.get(*k as usize).map(|k| k.name.clone()).unwrap_or_default(),
+            Ty::Enum(e) => self
+                .prog
+                .enums
+                .get(*e as usize)
+                .map(|e| e.name.clone())
+                .unwrap_or_default(),
+            Ty::Card(Some(k)) => self
+                .prog
+                .kinds
+                .get(*k as usize)
+                .map(|k| k.name.clone())
+                .unwrap_or_default(),
             Ty::Card(None) => "card".into(),
-            Ty::Zone(Some(k)) => format!("zone of {}", self.prog.kinds.get(*k as usize).map(|k| k.name.as_str()).unwrap_or("")),
+            Ty::Zone(Some(k)) => format!(
+                "zone of {}",
+                self.prog
+                    .kinds
+                    .get(*k as usize)
+                    .map(|k| k.name.as_str())
+                    .unwrap_or("")
+            ),
             Ty::Zone(None) => "zone".into(),
             Ty::List(t) => format!("list of {}", self.ty_name(t)),
-            Ty::Tuple(ts) => format!("({})", ts.iter().map(|t| self.ty_name(t)).collect::<Vec<_>>().join(", ")),
+            Ty::Tuple(ts) => format!(
+                "({})",
+                ts.iter()
+                    .map(|t| self.ty_name(t))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
         }
     }
 
@@ -868,10 +952,18 @@ impl Checker {
             Value::Bool(_) => Ty::Bool,
             Value::Text(_) => Ty::Text,
             Value::Enum(e, _) => Ty::Enum(*e),
-            Value::Card(c) => Ty::Card(self.prog.cards.get(*c as usize).map(|c| c.kind).filter(|k| *k != u32::MAX)),
+            Value::Card(c) => Ty::Card(
+                self.prog
+                    .cards
+                    .get(*c as usize)
+                    .map(|c| c.kind)
+                    .filter(|k| *k != u32::MAX),
+            ),
             Value::Player(_) => Ty::Player,
             Value::Zone(_) => Ty::Zone(None),
-            Value::List(items) => Ty::List(Box::new(items.first().map(|i| self.value_ty(i)).unwrap_or(Ty::Any))),
+            Value::List(items) => Ty::List(Box::new(
+                items.first().map(|i| self.value_ty(i)).unwrap_or(Ty::Any),
+            )),
             Value::Tuple(items) => Ty::Tuple(items.iter().map(|i| self.value_ty(i)).collect()),
         }
     }
@@ -896,9 +988,12 @@ impl Checker {
                 _ => None,
             };
             self.err(
-                Diag::error("check::field_type", format!("field `{field}` must be {w}, found {g}"))
-                    .label(span, format!("this is {g}"))
-                    .maybe_help(help),
+                Diag::error(
+                    "check::field_type",
+                    format!("field `{field}` must be {w}, found {g}"),
+                )
+                .label(span, format!("this is {g}"))
+                .maybe_help(help),
             );
         }
     }
@@ -927,9 +1022,12 @@ impl Checker {
             if let [a, b] = w {
                 if b.0 <= a.1 {
                     self.err(
-                        Diag::error("check::table_overlap", format!("table `{}` covers key {} twice", t.name.node, b.0))
-                            .label(b.2, "this entry")
-                            .label(a.2, "overlaps this one"),
+                        Diag::error(
+                            "check::table_overlap",
+                            format!("table `{}` covers key {} twice", t.name.node, b.0),
+                        )
+                        .label(b.2, "this entry")
+                        .label(a.2, "overlaps this one"),
                     );
                 }
             }
@@ -946,7 +1044,9 @@ impl Checker {
             ast::Pattern::Int(n) => Pat::Int(*n),
             ast::Pattern::Range(a, b) => {
                 if a > b {
-                    self.err(Diag::error("check::pattern", "this range is empty").label(p.span, "here"));
+                    self.err(
+                        Diag::error("check::pattern", "this range is empty").label(p.span, "here"),
+                    );
                 }
                 Pat::Range(*a, *b)
             }
@@ -956,12 +1056,24 @@ impl Checker {
                     let (e, v) = (&e, &v);
                     if let Ty::Enum(want) = scrut {
                         if want != e {
-                            let (w, g) = (self.prog.enums[*want as usize].name.clone(), self.prog.enums[*e as usize].name.clone());
-                            let help = did_you_mean(n, self.prog.enums[*want as usize].variants.iter().map(|s| s.as_str()));
+                            let (w, g) = (
+                                self.prog.enums[*want as usize].name.clone(),
+                                self.prog.enums[*e as usize].name.clone(),
+                            );
+                            let help = did_you_mean(
+                                n,
+                                self.prog.enums[*want as usize]
+                                    .variants
+                                    .iter()
+                                    .map(|s| s.as_str()),
+                            );
                             self.err(
-                                Diag::error("check::pattern", format!("`{n}` is a `{g}`, but this matches a `{w}`"))
-                                    .label(p.span, "wrong enum")
-                                    .maybe_help(help),
+                                Diag::error(
+                                    "check::pattern",
+                                    format!("`{n}` is a `{g}`, but this matches a `{w}`"),
+                                )
+                                .label(p.span, "wrong enum")
+                                .maybe_help(help),
                             );
                         }
                     }
@@ -970,7 +1082,12 @@ impl Checker {
                 _ => {
                     let names: Vec<String> = match scrut {
                         Ty::Enum(e) => self.prog.enums[*e as usize].variants.clone(),
-                        _ => self.prog.enums.iter().flat_map(|e| e.variants.iter().cloned()).collect(),
+                        _ => self
+                            .prog
+                            .enums
+                            .iter()
+                            .flat_map(|e| e.variants.iter().cloned())
+                            .collect(),
                     };
                     let help = did_you_mean(n, names.iter().map(|s| s.as_str()));
                     self.err(
@@ -996,28 +1113,39 @@ impl Checker {
                         bind_ty = Ty::Card(self.prog.zones[*id as usize].kind);
                     }
                     _ => {
-                        let help = did_you_mean(&z.node, self.prog.zones.iter().map(|z| z.name.as_str()));
+                        let help =
+                            did_you_mean(&z.node, self.prog.zones.iter().map(|z| z.name.as_str()));
                         self.err(
-                            Diag::error("check::unknown_zone", format!("unknown zone `{}`", z.node))
-                                .label(z.span, "not a zone")
-                                .maybe_help(help),
+                            Diag::error(
+                                "check::unknown_zone",
+                                format!("unknown zone `{}`", z.node),
+                            )
+                            .label(z.span, "not a zone")
+                            .maybe_help(help),
                         );
                     }
                 },
                 None => self.err(
-                    Diag::error("check::trigger", "`on enter` needs a zone: `on enter ZONE as c`")
-                        .label(t.event.span, "which zone?"),
+                    Diag::error(
+                        "check::trigger",
+                        "`on enter` needs a zone: `on enter ZONE as c`",
+                    )
+                    .label(t.event.span, "which zone?"),
                 ),
             },
             EventKind::PhaseStart | EventKind::PhaseEnd => match &t.target {
                 Some(p) => match self.globals.get(&p.node) {
                     Some((Global::Phase(id), _)) => target = Some(*id),
                     _ => {
-                        let help = did_you_mean(&p.node, self.prog.phases.iter().map(|z| z.name.as_str()));
+                        let help =
+                            did_you_mean(&p.node, self.prog.phases.iter().map(|z| z.name.as_str()));
                         self.err(
-                            Diag::error("check::unknown_phase", format!("unknown phase `{}`", p.node))
-                                .label(p.span, "not a phase")
-                                .maybe_help(help),
+                            Diag::error(
+                                "check::unknown_phase",
+                                format!("unknown phase `{}`", p.node),
+                            )
+                            .label(p.span, "not a phase")
+                            .maybe_help(help),
                         );
                     }
                 },
@@ -1042,8 +1170,11 @@ impl Checker {
                     Some(self.bind(&b.node, bind_ty))
                 } else {
                     self.err(
-                        Diag::error("check::trigger", "only `enter` and `flip` events bind a card")
-                            .label(b.span, "nothing to bind"),
+                        Diag::error(
+                            "check::trigger",
+                            "only `enter` and `flip` events bind a card",
+                        )
+                        .label(b.span, "nothing to bind"),
                     );
                     None
                 }
@@ -1074,7 +1205,9 @@ impl Checker {
             ..GameInfo::default()
         };
         let mut have_players = false;
-        let keys = ["players", "rounds", "round", "end_when", "finish", "score", "tiebreak"];
+        let keys = [
+            "players", "rounds", "round", "end_when", "finish", "score", "tiebreak",
+        ];
         for (k, e) in &g.entries {
             match k.node.as_str() {
                 "players" => {
@@ -1085,8 +1218,11 @@ impl Checker {
                             info.max_players = hi as u32;
                         }
                         _ => self.err(
-                            Diag::error("check::players", "`players` must be a count or a range within 1..64")
-                                .label(e.span, "like `3..5`"),
+                            Diag::error(
+                                "check::players",
+                                "`players` must be a count or a range within 1..64",
+                            )
+                            .label(e.span, "like `3..5`"),
                         ),
                     }
                 }
@@ -1132,18 +1268,26 @@ impl Checker {
                 other => {
                     let help = did_you_mean(other, keys.iter().copied());
                     self.err(
-                        Diag::error("check::game_entry", format!("unknown game setting `{other}`"))
-                            .label(k.span, "not a game setting")
-                            .maybe_help(help.or(Some(format!("the settings are: {}", keys.join(", "))))),
+                        Diag::error(
+                            "check::game_entry",
+                            format!("unknown game setting `{other}`"),
+                        )
+                        .label(k.span, "not a game setting")
+                        .maybe_help(
+                            help.or(Some(format!("the settings are: {}", keys.join(", ")))),
+                        ),
                     );
                 }
             }
         }
         if !have_players {
             self.err(
-                Diag::error("check::players", "the game does not say how many players it takes")
-                    .label(g.name.span, "this game")
-                    .help("add `players: 3..5` (or one number) to the `game` block"),
+                Diag::error(
+                    "check::players",
+                    "the game does not say how many players it takes",
+                )
+                .label(g.name.span, "this game")
+                .help("add `players: 3..5` (or one number) to the `game` block"),
             );
         }
         if info.round_phases.is_empty() {
@@ -1179,7 +1323,10 @@ impl Checker {
             ast::ExprKind::Name(n) => vec![(n.clone(), e.span)],
             ast::ExprKind::List(items) => items.iter().flat_map(|i| self.name_list(i)).collect(),
             _ => {
-                self.err(Diag::error("check::game_entry", "expected a name or a list of names").label(e.span, "here"));
+                self.err(
+                    Diag::error("check::game_entry", "expected a name or a list of names")
+                        .label(e.span, "here"),
+                );
                 vec![]
             }
         }
@@ -1210,8 +1357,11 @@ impl Checker {
                 let got = self.prog.fns[*f as usize].params.len();
                 if got != arity {
                     self.err(
-                        Diag::error("check::arity", format!("`{n}` must take {arity} argument (a player), it takes {got}"))
-                            .label(span, "here"),
+                        Diag::error(
+                            "check::arity",
+                            format!("`{n}` must take {arity} argument (a player), it takes {got}"),
+                        )
+                        .label(span, "here"),
                     );
                 }
                 Some(*f)
@@ -1243,7 +1393,8 @@ impl Checker {
                     stack.push((f, i + 1));
                     let g = g as usize;
                     if state[g] == 1 {
-                        let (fname, gname) = (self.prog.fns[f].name.clone(), self.prog.fns[g].name.clone());
+                        let (fname, gname) =
+                            (self.prog.fns[f].name.clone(), self.prog.fns[g].name.clone());
                         let msg = if f == g {
                             format!("function `{fname}` calls itself")
                         } else {
@@ -1270,7 +1421,13 @@ impl Checker {
         let n = self.prog.consts.len();
         let mut state = vec![0u8; n];
         let mut order = Vec::new();
-        fn visit(c: usize, refs: &[Vec<Id>], state: &mut [u8], order: &mut Vec<Id>, cyc: &mut Option<usize>) {
+        fn visit(
+            c: usize,
+            refs: &[Vec<Id>],
+            state: &mut [u8],
+            order: &mut Vec<Id>,
+            cyc: &mut Option<usize>,
+        ) {
             if state[c] == 2 {
                 return;
             }
@@ -1294,8 +1451,11 @@ impl Checker {
         if let Some(c) = cyc {
             let (name, span) = (self.prog.consts[c].name.clone(), self.prog.consts[c].span);
             self.err(
-                Diag::error("check::const_cycle", format!("constant `{name}` depends on itself"))
-                    .label(span, "here"),
+                Diag::error(
+                    "check::const_cycle",
+                    format!("constant `{name}` depends on itself"),
+                )
+                .label(span, "here"),
             );
         }
         self.prog.const_order = order;
@@ -1369,7 +1529,10 @@ impl Checker {
         self.push_scope();
         let stmts = b.stmts.iter().filter_map(|s| self.stmt(s)).collect();
         self.pop_scope();
-        Block { stmts, span: b.span }
+        Block {
+            stmts,
+            span: b.span,
+        }
     }
 
     /// The block's value type: its last statement's, when that is an expression.
@@ -1395,7 +1558,13 @@ impl Checker {
             }
         }
         self.pop_scope();
-        (Block { stmts, span: b.span }, ty)
+        (
+            Block {
+                stmts,
+                span: b.span,
+            },
+            ty,
+        )
     }
 
     fn stmt(&mut self, s: &ast::Stmt) -> Option<Stmt> {
@@ -1416,7 +1585,10 @@ impl Checker {
             }
             S::Move(what, to, pos) => {
                 let (w, wt) = self.expr(what);
-                if !matches!(wt, Ty::Any | Ty::Card(_) | Ty::List(_) | Ty::Zone(_) | Ty::None) {
+                if !matches!(
+                    wt,
+                    Ty::Any | Ty::Card(_) | Ty::List(_) | Ty::Zone(_) | Ty::None
+                ) {
                     let g = self.ty_name(&wt);
                     self.err(
                         Diag::error("check::type", format!("`move` moves cards, found {g}"))
@@ -1445,7 +1617,10 @@ impl Checker {
                 let (x, t) = self.expr(e);
                 if !matches!(t, Ty::Any | Ty::Card(_) | Ty::List(_) | Ty::Zone(_)) {
                     let g = self.ty_name(&t);
-                    self.err(Diag::error("check::type", format!("`flip` turns cards over, found {g}")).label(e.span, format!("this is {g}")));
+                    self.err(
+                        Diag::error("check::type", format!("`flip` turns cards over, found {g}"))
+                            .label(e.span, format!("this is {g}")),
+                    );
                 }
                 StmtKind::Flip(x, *dir)
             }
@@ -1455,8 +1630,11 @@ impl Checker {
                 if !matches!(t, Ty::Any | Ty::List(_) | Ty::Zone(_)) {
                     let g = self.ty_name(&t);
                     self.err(
-                        Diag::error("check::type", format!("`for` needs a list, a zone or a range, found {g}"))
-                            .label(src.span, format!("this is {g}")),
+                        Diag::error(
+                            "check::type",
+                            format!("`for` needs a list, a zone or a range, found {g}"),
+                        )
+                        .label(src.span, format!("this is {g}")),
                     );
                 }
                 self.push_scope();
@@ -1485,7 +1663,10 @@ impl Checker {
             S::Expr(e) => {
                 if matches!(
                     e.kind,
-                    ast::ExprKind::Name(_) | ast::ExprKind::Int(_) | ast::ExprKind::Text(_) | ast::ExprKind::CardRef(_)
+                    ast::ExprKind::Name(_)
+                        | ast::ExprKind::Int(_)
+                        | ast::ExprKind::Text(_)
+                        | ast::ExprKind::CardRef(_)
                 ) {
                     self.err(
                         Diag::warning("check::no_effect", "this statement does nothing")
@@ -1530,8 +1711,14 @@ impl Checker {
                     }
                     Some((g, _)) => {
                         self.err(
-                            Diag::error("check::assign", format!("`{n}` is {}; only vars, var fields and locals can be set", g.what()))
-                                .label(target.span, "cannot be set"),
+                            Diag::error(
+                                "check::assign",
+                                format!(
+                                    "`{n}` is {}; only vars, var fields and locals can be set",
+                                    g.what()
+                                ),
+                            )
+                            .label(target.span, "cannot be set"),
                         );
                         None
                     }
@@ -1556,8 +1743,11 @@ impl Checker {
                     }
                 }
                 self.err(
-                    Diag::error("check::assign", "only vars, var fields and locals can be set")
-                        .label(target.span, "cannot be set"),
+                    Diag::error(
+                        "check::assign",
+                        "only vars, var fields and locals can be set",
+                    )
+                    .label(target.span, "cannot be set"),
                 );
                 None
             }
@@ -1585,7 +1775,11 @@ impl Checker {
         };
         let mut found = None;
         for k in &kinds {
-            if let Some(f) = self.prog.kinds[*k as usize].fields.iter().find(|f| f.name == name.node) {
+            if let Some(f) = self.prog.kinds[*k as usize]
+                .fields
+                .iter()
+                .find(|f| f.name == name.node)
+            {
                 found = Some((f.sym, f.mutable, *k));
                 if !mutating || f.mutable {
                     break;
@@ -1597,9 +1791,15 @@ impl Checker {
                 if mutating && !m {
                     let kname = self.prog.kinds[k as usize].name.clone();
                     self.err(
-                        Diag::error("check::not_var", format!("field `{}` of `{kname}` cannot change", name.node))
-                            .label(name.span, "not a `var` field")
-                            .help(format!("declare it as `var {}: ...` in `kind {kname}` if rules may change it", name.node)),
+                        Diag::error(
+                            "check::not_var",
+                            format!("field `{}` of `{kname}` cannot change", name.node),
+                        )
+                        .label(name.span, "not a `var` field")
+                        .help(format!(
+                            "declare it as `var {}: ...` in `kind {kname}` if rules may change it",
+                            name.node
+                        )),
                     );
                     return None;
                 }
@@ -1608,15 +1808,27 @@ impl Checker {
             None => {
                 let candidates: Vec<String> = kinds
                     .iter()
-                    .flat_map(|k| self.prog.kinds[*k as usize].fields.iter().map(|f| f.name.clone()))
+                    .flat_map(|k| {
+                        self.prog.kinds[*k as usize]
+                            .fields
+                            .iter()
+                            .map(|f| f.name.clone())
+                    })
                     .chain(["id", "face_up", "kind"].iter().map(|s| s.to_string()))
                     .collect();
                 let help = did_you_mean(&name.node, candidates.iter().map(|s| s.as_str()));
                 let msg = match t {
-                    Ty::Card(Some(k)) => format!("kind `{}` has no field `{}`", self.prog.kinds[*k as usize].name, name.node),
+                    Ty::Card(Some(k)) => format!(
+                        "kind `{}` has no field `{}`",
+                        self.prog.kinds[*k as usize].name, name.node
+                    ),
                     _ => format!("no card kind has a field `{}`", name.node),
                 };
-                self.err(Diag::error("check::unknown_field", msg).label(name.span, "unknown field").maybe_help(help));
+                self.err(
+                    Diag::error("check::unknown_field", msg)
+                        .label(name.span, "unknown field")
+                        .maybe_help(help),
+                );
                 None
             }
         }
@@ -1635,10 +1847,21 @@ impl Checker {
             self.err(
                 Diag::error(
                     "check::keys",
-                    format!("`{name}` takes {want} key{}, found {}", if want == 1 { "" } else { "s" }, keys.len()),
+                    format!(
+                        "`{name}` takes {want} key{}, found {}",
+                        if want == 1 { "" } else { "s" },
+                        keys.len()
+                    ),
                 )
                 .label(span, "wrong number of keys")
-                .help(format!("`{name}` is kept per {}", domains.iter().map(|d| self.domain_name(d)).collect::<Vec<_>>().join(", "))),
+                .help(format!(
+                    "`{name}` is kept per {}",
+                    domains
+                        .iter()
+                        .map(|d| self.domain_name(d))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                )),
             );
         }
         let mut out = Vec::new();
@@ -1673,12 +1896,19 @@ impl Checker {
                 names.push(l.name.clone());
             }
         }
-        names.extend(["players", "player_count", "round"].iter().map(|s| s.to_string()));
-        // A misspelt statement keyword reads as an unknown name: offer the keywords too.
         names.extend(
-            ["let", "set", "move", "draw", "shuffle", "flip", "reveal", "for", "repeat", "say", "return", "secretly", "step", "match"]
+            ["players", "player_count", "round"]
                 .iter()
                 .map(|s| s.to_string()),
+        );
+        // A misspelt statement keyword reads as an unknown name: offer the keywords too.
+        names.extend(
+            [
+                "let", "set", "move", "draw", "shuffle", "flip", "reveal", "for", "repeat", "say",
+                "return", "secretly", "step", "match",
+            ]
+            .iter()
+            .map(|s| s.to_string()),
         );
         let help = did_you_mean(n, names.iter().map(|s| s.as_str()));
         self.err(
@@ -1725,7 +1955,10 @@ impl Checker {
             E::CardRef(id) => match self.card_ref(id, span) {
                 Some(c) => {
                     let k = self.prog.cards[c as usize].kind;
-                    (mk(ExprKind::Const(Value::Card(c))), Ty::Card((k != u32::MAX).then_some(k)))
+                    (
+                        mk(ExprKind::Const(Value::Card(c))),
+                        Ty::Card((k != u32::MAX).then_some(k)),
+                    )
                 }
                 None => (mk(ExprKind::Const(Value::None)), Ty::Any),
             },
@@ -1762,7 +1995,11 @@ impl Checker {
             E::Unary(op, inner) => {
                 let (x, t) = self.expr(inner);
                 let want = if *op == UnOp::Neg { Ty::Int } else { Ty::Bool };
-                let what = if *op == UnOp::Neg { "`-`'s operand" } else { "`not`'s operand" };
+                let what = if *op == UnOp::Neg {
+                    "`-`'s operand"
+                } else {
+                    "`not`'s operand"
+                };
                 self.expect_ty(&want, &t, inner.span, what);
                 (mk(ExprKind::Unary(*op, Box::new(x))), want)
             }
@@ -1791,13 +2028,21 @@ impl Checker {
                         if !compatible(&ta, &tb) && !compatible(&tb, &ta) {
                             let (l, r) = (self.ty_name(&ta), self.ty_name(&tb));
                             self.err(
-                                Diag::error("check::compare", format!("cannot compare {l} with {r}"))
-                                    .label(a.span, l)
-                                    .label(b.span, r),
+                                Diag::error(
+                                    "check::compare",
+                                    format!("cannot compare {l} with {r}"),
+                                )
+                                .label(a.span, l)
+                                .label(b.span, r),
                             );
                         }
                         if !matches!(op, BinOp::Eq | BinOp::Ne) {
-                            self.expect_ty(&Ty::Int, &ta, a.span, &format!("the operands of `{}`", op.symbol()));
+                            self.expect_ty(
+                                &Ty::Int,
+                                &ta,
+                                a.span,
+                                &format!("the operands of `{}`", op.symbol()),
+                            );
                         }
                         Ty::Bool
                     }
@@ -1812,8 +2057,11 @@ impl Checker {
                             Some(t) => t.clone(),
                             None => {
                                 self.err(
-                                    Diag::error("check::tuple", format!("this tuple has {} elements", ts.len()))
-                                        .label(name.span, "no such element"),
+                                    Diag::error(
+                                        "check::tuple",
+                                        format!("this tuple has {} elements", ts.len()),
+                                    )
+                                    .label(name.span, "no such element"),
                                 );
                                 Ty::Any
                             }
@@ -1823,9 +2071,24 @@ impl Checker {
                     return (mk(ExprKind::TupleIndex(Box::new(b), i)), t);
                 }
                 match name.node.as_str() {
-                    "id" => return (mk(ExprKind::CardBuiltinField(Box::new(b), CardField::Id)), Ty::Text),
-                    "face_up" => return (mk(ExprKind::CardBuiltinField(Box::new(b), CardField::FaceUp)), Ty::Bool),
-                    "kind" => return (mk(ExprKind::CardBuiltinField(Box::new(b), CardField::Kind)), Ty::Text),
+                    "id" => {
+                        return (
+                            mk(ExprKind::CardBuiltinField(Box::new(b), CardField::Id)),
+                            Ty::Text,
+                        )
+                    }
+                    "face_up" => {
+                        return (
+                            mk(ExprKind::CardBuiltinField(Box::new(b), CardField::FaceUp)),
+                            Ty::Bool,
+                        )
+                    }
+                    "kind" => {
+                        return (
+                            mk(ExprKind::CardBuiltinField(Box::new(b), CardField::Kind)),
+                            Ty::Text,
+                        )
+                    }
                     _ => {}
                 }
                 if !matches!(bt, Ty::Any | Ty::Card(_)) {
@@ -1853,7 +2116,9 @@ impl Checker {
                             .prog
                             .kinds
                             .iter()
-                            .filter_map(|k| k.fields.iter().find(|f| f.sym == sym).map(|f| f.ty.clone()))
+                            .filter_map(|k| {
+                                k.fields.iter().find(|f| f.sym == sym).map(|f| f.ty.clone())
+                            })
                             .collect();
                         if tys.windows(2).all(|w| w[0] == w[1]) {
                             tys.into_iter().next().unwrap_or(Ty::Any)
@@ -1880,9 +2145,15 @@ impl Checker {
                             }
                             Some((Global::Table(t), _)) => {
                                 if keys.len() != 1 {
-                                    self.err(Diag::error("check::keys", "a table takes one key").label(span, "here"));
+                                    self.err(
+                                        Diag::error("check::keys", "a table takes one key")
+                                            .label(span, "here"),
+                                    );
                                 }
-                                let k = keys.first().map(|k| self.expr(k).0).unwrap_or(const_expr(Value::None, span));
+                                let k = keys
+                                    .first()
+                                    .map(|k| self.expr(k).0)
+                                    .unwrap_or(const_expr(Value::None, span));
                                 return (mk(ExprKind::Table(t, Box::new(k))), Ty::Any);
                             }
                             _ => {}
@@ -1891,7 +2162,9 @@ impl Checker {
                 }
                 let (b, bt) = self.expr(base);
                 if keys.len() != 1 {
-                    self.err(Diag::error("check::keys", "a list takes one index").label(span, "here"));
+                    self.err(
+                        Diag::error("check::keys", "a list takes one index").label(span, "here"),
+                    );
                 }
                 let Some(k) = keys.first() else {
                     return (mk(ExprKind::Const(Value::None)), Ty::Any);
@@ -1900,7 +2173,10 @@ impl Checker {
                 self.expect_ty(&Ty::Int, &kt, k.span, "a list index");
                 if !matches!(bt, Ty::Any | Ty::List(_) | Ty::Zone(_)) {
                     let g = self.ty_name(&bt);
-                    self.err(Diag::error("check::type", format!("{g} cannot be indexed")).label(base.span, format!("this is {g}")));
+                    self.err(
+                        Diag::error("check::type", format!("{g} cannot be indexed"))
+                            .label(base.span, format!("this is {g}")),
+                    );
                 }
                 (mk(ExprKind::Index(Box::new(b), Box::new(kx))), bt.elem())
             }
@@ -1916,7 +2192,13 @@ impl Checker {
                     }
                     None => (None, Ty::None),
                 };
-                let ty = if compatible(&tt, &et) && tt != Ty::None { tt } else if et != Ty::None && compatible(&et, &tt) { et } else { Ty::Any };
+                let ty = if compatible(&tt, &et) && tt != Ty::None {
+                    tt
+                } else if et != Ty::None && compatible(&et, &tt) {
+                    et
+                } else {
+                    Ty::Any
+                };
                 (mk(ExprKind::If(Box::new(cx), tb, ex)), ty)
             }
             E::Match(scrut, arms) => {
@@ -1924,7 +2206,8 @@ impl Checker {
                 let mut out = Vec::new();
                 let mut ty: Option<Ty> = None;
                 for arm in arms {
-                    let pats: Vec<Pat> = arm.patterns.iter().map(|p| self.pattern(p, &st)).collect();
+                    let pats: Vec<Pat> =
+                        arm.patterns.iter().map(|p| self.pattern(p, &st)).collect();
                     let (bx, bt) = self.expr(&arm.body);
                     ty = Some(match ty {
                         None => bt,
@@ -1935,7 +2218,9 @@ impl Checker {
                 }
                 // A `match` on an enum without `_` must name every variant.
                 if let Ty::Enum(en) = st {
-                    let has_wild = out.iter().any(|(ps, _)| ps.iter().any(|p| matches!(p, Pat::Wildcard)));
+                    let has_wild = out
+                        .iter()
+                        .any(|(ps, _)| ps.iter().any(|p| matches!(p, Pat::Wildcard)));
                     if !has_wild {
                         let mut covered: Vec<u32> = Vec::new();
                         for (ps, _) in &out {
@@ -1956,22 +2241,43 @@ impl Checker {
                             .collect();
                         if !missing.is_empty() {
                             self.err(
-                                Diag::error("check::match", format!("this `match` does not cover {}", missing.join(", ")))
-                                    .label(scrut.span, format!("a `{}`", self.prog.enums[en as usize].name))
-                                    .help("add an arm for each, or a last arm `_ => ...`"),
+                                Diag::error(
+                                    "check::match",
+                                    format!("this `match` does not cover {}", missing.join(", ")),
+                                )
+                                .label(
+                                    scrut.span,
+                                    format!("a `{}`", self.prog.enums[en as usize].name),
+                                )
+                                .help("add an arm for each, or a last arm `_ => ...`"),
                             );
                         }
                     }
                 }
-                (mk(ExprKind::Match(Box::new(sx), out)), ty.unwrap_or(Ty::Any))
+                (
+                    mk(ExprKind::Match(Box::new(sx), out)),
+                    ty.unwrap_or(Ty::Any),
+                )
             }
-            E::Agg { kind, var, source, filter, map } => {
+            E::Agg {
+                kind,
+                var,
+                source,
+                filter,
+                map,
+            } => {
                 let (src, st) = self.expr(source);
                 if !matches!(st, Ty::Any | Ty::List(_) | Ty::Zone(_)) {
                     let g = self.ty_name(&st);
                     self.err(
-                        Diag::error("check::type", format!("`{}` needs a list, a zone or a range, found {g}", kind.name()))
-                            .label(source.span, format!("this is {g}")),
+                        Diag::error(
+                            "check::type",
+                            format!(
+                                "`{}` needs a list, a zone or a range, found {g}",
+                                kind.name()
+                            ),
+                        )
+                        .label(source.span, format!("this is {g}")),
                     );
                 }
                 self.push_scope();
@@ -1994,30 +2300,59 @@ impl Checker {
                     AggKind::Count => Ty::Int,
                     AggKind::Any | AggKind::All => Ty::Bool,
                     AggKind::Sum => {
-                        self.expect_ty(&Ty::Int, &mt, map.as_ref().map(|m| m.span).unwrap_or(span), "`sum`'s values");
+                        self.expect_ty(
+                            &Ty::Int,
+                            &mt,
+                            map.as_ref().map(|m| m.span).unwrap_or(span),
+                            "`sum`'s values",
+                        );
                         Ty::Int
                     }
                     AggKind::Min | AggKind::Max => {
-                        self.expect_ty(&Ty::Int, &mt, map.as_ref().map(|m| m.span).unwrap_or(span), "the values compared");
+                        self.expect_ty(
+                            &Ty::Int,
+                            &mt,
+                            map.as_ref().map(|m| m.span).unwrap_or(span),
+                            "the values compared",
+                        );
                         Ty::Int
                     }
                     AggKind::Filter | AggKind::Sort => Ty::List(Box::new(elem.clone())),
                     AggKind::Map => Ty::List(Box::new(mt)),
                     AggKind::Best | AggKind::First => elem,
                 };
-                if matches!(kind, AggKind::Count | AggKind::Any | AggKind::All | AggKind::Filter | AggKind::First) && map.is_some() {
+                if matches!(
+                    kind,
+                    AggKind::Count | AggKind::Any | AggKind::All | AggKind::Filter | AggKind::First
+                ) && map.is_some()
+                {
                     self.err(
-                        Diag::error("check::aggregate", format!("`{}` takes no `=>` value", kind.name()))
-                            .label(map.as_ref().map(|m| m.span).unwrap_or(span), "remove this"),
+                        Diag::error(
+                            "check::aggregate",
+                            format!("`{}` takes no `=>` value", kind.name()),
+                        )
+                        .label(map.as_ref().map(|m| m.span).unwrap_or(span), "remove this"),
                     );
                 }
                 if matches!(kind, AggKind::Map | AggKind::Sort | AggKind::Best) && map.is_none() {
                     self.err(
-                        Diag::error("check::aggregate", format!("`{}` needs a `=> value`", kind.name()))
-                            .label(span, "add `=> ...`"),
+                        Diag::error(
+                            "check::aggregate",
+                            format!("`{}` needs a `=> value`", kind.name()),
+                        )
+                        .label(span, "add `=> ...`"),
                     );
                 }
-                (mk(ExprKind::Agg { kind: *kind, slot, source: Box::new(src), filter: f, map: m }), ty)
+                (
+                    mk(ExprKind::Agg {
+                        kind: *kind,
+                        slot,
+                        source: Box::new(src),
+                        filter: f,
+                        map: m,
+                    }),
+                    ty,
+                )
             }
             E::Block(b) => {
                 let (bx, t) = self.block_expr(b);
@@ -2032,40 +2367,72 @@ impl Checker {
             return (mk(ExprKind::Local(slot)), ty);
         }
         match n {
-            "players" => return (mk(ExprKind::Special(Special::Players)), Ty::List(Box::new(Ty::Player))),
+            "players" => {
+                return (
+                    mk(ExprKind::Special(Special::Players)),
+                    Ty::List(Box::new(Ty::Player)),
+                )
+            }
             "player_count" => return (mk(ExprKind::Special(Special::PlayerCount)), Ty::Int),
             "round" => return (mk(ExprKind::Special(Special::Round)), Ty::Int),
             _ => {}
         }
         match self.globals.get(n).copied() {
-            Some((Global::Variant(e, v), _)) => (mk(ExprKind::Const(Value::Enum(e, v))), Ty::Enum(e)),
-            Some((Global::Enum(e), _)) => {
-                let vs = (0..self.prog.enums[e as usize].variants.len() as u32).map(|v| Value::Enum(e, v)).collect();
-                (mk(ExprKind::Const(Value::list(vs))), Ty::List(Box::new(Ty::Enum(e))))
+            Some((Global::Variant(e, v), _)) => {
+                (mk(ExprKind::Const(Value::Enum(e, v))), Ty::Enum(e))
             }
-            Some((Global::Kind(k), _)) => (mk(ExprKind::KindCards(k)), Ty::List(Box::new(Ty::Card(Some(k))))),
+            Some((Global::Enum(e), _)) => {
+                let vs = (0..self.prog.enums[e as usize].variants.len() as u32)
+                    .map(|v| Value::Enum(e, v))
+                    .collect();
+                (
+                    mk(ExprKind::Const(Value::list(vs))),
+                    Ty::List(Box::new(Ty::Enum(e))),
+                )
+            }
+            Some((Global::Kind(k), _)) => (
+                mk(ExprKind::KindCards(k)),
+                Ty::List(Box::new(Ty::Card(Some(k)))),
+            ),
             Some((Global::Var(v), _)) => {
                 if !self.prog.vars[v as usize].keys.is_empty() {
                     self.err(
-                        Diag::error("check::keys", format!("`{n}` is kept per key; say which: `{n}[...]`"))
-                            .label(span, "which one?"),
+                        Diag::error(
+                            "check::keys",
+                            format!("`{n}` is kept per key; say which: `{n}[...]`"),
+                        )
+                        .label(span, "which one?"),
                     );
                 }
-                (mk(ExprKind::Var(v, vec![])), self.prog.vars[v as usize].ty.clone())
+                (
+                    mk(ExprKind::Var(v, vec![])),
+                    self.prog.vars[v as usize].ty.clone(),
+                )
             }
             Some((Global::Zone(z), _)) => {
                 if !self.prog.zones[z as usize].keys.is_empty() {
                     let help = format!(
                         "`{n}` is kept per {}",
-                        self.prog.zones[z as usize].keys.iter().map(|d| self.domain_name(d)).collect::<Vec<_>>().join(", ")
+                        self.prog.zones[z as usize]
+                            .keys
+                            .iter()
+                            .map(|d| self.domain_name(d))
+                            .collect::<Vec<_>>()
+                            .join(", ")
                     );
                     self.err(
-                        Diag::error("check::keys", format!("`{n}` is one zone per key; say which: `{n}[...]`"))
-                            .label(span, "which one?")
-                            .help(help),
+                        Diag::error(
+                            "check::keys",
+                            format!("`{n}` is one zone per key; say which: `{n}[...]`"),
+                        )
+                        .label(span, "which one?")
+                        .help(help),
                     );
                 }
-                (mk(ExprKind::Zone(z, vec![])), Ty::Zone(self.prog.zones[z as usize].kind))
+                (
+                    mk(ExprKind::Zone(z, vec![])),
+                    Ty::Zone(self.prog.zones[z as usize].kind),
+                )
             }
             Some((Global::Const(c), _)) => {
                 if let Some(cur) = self.cur_const {
@@ -2080,9 +2447,12 @@ impl Checker {
                     _ => "phases run from the `game` block's `round:` list".to_string(),
                 };
                 self.err(
-                    Diag::error("check::not_a_value", format!("`{n}` is {}, not a value", g.what()))
-                        .label(span, "used as a value here")
-                        .help(help),
+                    Diag::error(
+                        "check::not_a_value",
+                        format!("`{n}` is {}, not a value", g.what()),
+                    )
+                    .label(span, "used as a value here")
+                    .help(help),
                 );
                 (mk(ExprKind::Const(Value::None)), Ty::Any)
             }
@@ -2115,11 +2485,20 @@ impl Checker {
             }
             let params = self.prog.fns[f as usize].params.clone();
             if params.len() != lowered.len() {
-                let sig = params.iter().map(|(p, t)| format!("{p}: {}", self.ty_name(t))).collect::<Vec<_>>().join(", ");
+                let sig = params
+                    .iter()
+                    .map(|(p, t)| format!("{p}: {}", self.ty_name(t)))
+                    .collect::<Vec<_>>()
+                    .join(", ");
                 self.err(
                     Diag::error(
                         "check::arity",
-                        format!("`{n}` takes {} argument{}, found {}", params.len(), if params.len() == 1 { "" } else { "s" }, lowered.len()),
+                        format!(
+                            "`{n}` takes {} argument{}, found {}",
+                            params.len(),
+                            if params.len() == 1 { "" } else { "s" },
+                            lowered.len()
+                        ),
                     )
                     .label(span, "wrong number of arguments")
                     .label(self.prog.fns[f as usize].span, "declared here")
@@ -2130,13 +2509,22 @@ impl Checker {
                 if !compatible(pty, aty) {
                     let (w, g) = (self.ty_name(pty), self.ty_name(aty));
                     self.err(
-                        Diag::error("check::arg_type", format!("argument `{pname}` of `{n}` must be {w}, found {g}"))
-                            .label(*aspan, format!("this is {g}")),
+                        Diag::error(
+                            "check::arg_type",
+                            format!("argument `{pname}` of `{n}` must be {w}, found {g}"),
+                        )
+                        .label(*aspan, format!("this is {g}")),
                     );
                 }
             }
             let ret = self.prog.fns[f as usize].ret.clone();
-            return (mk(ExprKind::Call(f, lowered.into_iter().map(|l| l.0).collect())), ret);
+            return (
+                mk(ExprKind::Call(
+                    f,
+                    lowered.into_iter().map(|l| l.0).collect(),
+                )),
+                ret,
+            );
         }
         if self.lookup_local(n).is_none() && !self.globals.contains_key(n) {
             if let Some(sig) = BUILTINS.iter().find(|b| b.name == n) {
@@ -2149,10 +2537,14 @@ impl Checker {
                     self.err(
                         Diag::error(
                             "check::arity",
-                            format!("`{n}` takes {want} argument{}, found {}", if want == "1" { "" } else { "s" }, lowered.len()),
+                            format!(
+                                "`{n}` takes {want} argument{}, found {}",
+                                if want == "1" { "" } else { "s" },
+                                lowered.len()
+                            ),
                         )
-                            .label(span, "wrong number of arguments")
-                            .help(format!("`{n}({})`", sig.params.join(", "))),
+                        .label(span, "wrong number of arguments")
+                        .help(format!("`{n}({})`", sig.params.join(", "))),
                     );
                 }
                 for (i, (_, aty, aspan)) in lowered.iter().enumerate() {
@@ -2167,8 +2559,11 @@ impl Checker {
                     if !compatible(&want, aty) {
                         let (w, g) = (self.ty_name(&want), self.ty_name(aty));
                         self.err(
-                            Diag::error("check::arg_type", format!("argument {} of `{n}` must be {w}, found {g}", i + 1))
-                                .label(*aspan, format!("this is {g}")),
+                            Diag::error(
+                                "check::arg_type",
+                                format!("argument {} of `{n}` must be {w}, found {g}", i + 1),
+                            )
+                            .label(*aspan, format!("this is {g}")),
                         );
                     }
                 }
@@ -2177,7 +2572,13 @@ impl Checker {
                 }
                 let tys: Vec<Ty> = lowered.iter().map(|l| l.1.clone()).collect();
                 let ret = builtin_ret(sig.builtin, &tys);
-                return (mk(ExprKind::Builtin(sig.builtin, lowered.into_iter().map(|l| l.0).collect())), ret);
+                return (
+                    mk(ExprKind::Builtin(
+                        sig.builtin,
+                        lowered.into_iter().map(|l| l.0).collect(),
+                    )),
+                    ret,
+                );
             }
         }
         let mut names: Vec<&str> = self.prog.fns.iter().map(|f| f.name.as_str()).collect();
@@ -2187,7 +2588,11 @@ impl Checker {
             Some((g, _)) => format!("`{n}` is {}, not a function", g.what()),
             None => format!("unknown function `{n}`"),
         };
-        self.err(Diag::error("check::unknown_fn", msg).label(callee.span, "cannot be called").maybe_help(help));
+        self.err(
+            Diag::error("check::unknown_fn", msg)
+                .label(callee.span, "cannot be called")
+                .maybe_help(help),
+        );
         (mk(ExprKind::Const(Value::None)), Ty::Any)
     }
 }
@@ -2195,12 +2600,22 @@ impl Checker {
 fn builtin_ret(b: Builtin, args: &[Ty]) -> Ty {
     let a0 = args.first().cloned().unwrap_or(Ty::Any);
     match b {
-        Builtin::Len | Builtin::Abs | Builtin::Min2 | Builtin::Max2 | Builtin::Clamp | Builtin::Roll | Builtin::RollDice | Builtin::Seat | Builtin::ChooseNumber => Ty::Int,
+        Builtin::Len
+        | Builtin::Abs
+        | Builtin::Min2
+        | Builtin::Max2
+        | Builtin::Clamp
+        | Builtin::Roll
+        | Builtin::RollDice
+        | Builtin::Seat
+        | Builtin::ChooseNumber => Ty::Int,
         Builtin::Top | Builtin::PickRandom => a0.elem(),
-        Builtin::Reverse | Builtin::Rotate | Builtin::Take | Builtin::Drop | Builtin::Shuffled => match a0 {
-            Ty::Zone(k) => Ty::List(Box::new(Ty::Card(k))),
-            t => t,
-        },
+        Builtin::Reverse | Builtin::Rotate | Builtin::Take | Builtin::Drop | Builtin::Shuffled => {
+            match a0 {
+                Ty::Zone(k) => Ty::List(Box::new(Ty::Card(k))),
+                t => t,
+            }
+        }
         Builtin::Concat => match (a0.elem(), args.get(1).map(|t| t.elem())) {
             (Ty::Any | Ty::None, Some(b)) => Ty::List(Box::new(b)),
             (a, _) => Ty::List(Box::new(a)),
@@ -2223,7 +2638,20 @@ fn builtin_ret(b: Builtin, args: &[Ty]) -> Ty {
 }
 
 fn is_reserved_global(n: &str) -> bool {
-    ["players", "player_count", "round", "player", "int", "bool", "text", "card", "zone", "any", "list"].contains(&n)
+    [
+        "players",
+        "player_count",
+        "round",
+        "player",
+        "int",
+        "bool",
+        "text",
+        "card",
+        "zone",
+        "any",
+        "list",
+    ]
+    .contains(&n)
         || BUILTINS.iter().any(|b| b.name == n)
 }
 
@@ -2242,7 +2670,9 @@ pub fn compatible(want: &Ty, got: &Ty) -> bool {
         (Ty::Zone(a), Ty::Zone(b)) => a.is_none() || b.is_none() || a == b,
         (Ty::List(a), Ty::List(b)) => compatible(a, b),
         (Ty::List(a), Ty::Zone(k)) => compatible(a, &Ty::Card(*k)),
-        (Ty::Tuple(a), Ty::Tuple(b)) => a.len() == b.len() && a.iter().zip(b).all(|(x, y)| compatible(x, y)),
+        (Ty::Tuple(a), Ty::Tuple(b)) => {
+            a.len() == b.len() && a.iter().zip(b).all(|(x, y)| compatible(x, y))
+        }
         (a, b) => a == b,
     }
 }

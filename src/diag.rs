@@ -75,7 +75,12 @@ impl Sources {
         };
         let upto = f.text.get(..span.start as usize).unwrap_or(&f.text);
         let line = upto.matches('\n').count() + 1;
-        let col = upto.rsplit('\n').next().map(|s| s.chars().count()).unwrap_or(0) + 1;
+        let col = upto
+            .rsplit('\n')
+            .next()
+            .map(|s| s.chars().count())
+            .unwrap_or(0)
+            + 1;
         (line, col)
     }
 }
@@ -282,7 +287,11 @@ pub fn suggest<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>) ->
     let mut best: Option<(usize, &str)> = None;
     let mut by_prefix: Vec<&str> = Vec::new();
     for c in candidates {
-        let shared = name.chars().zip(c.chars()).take_while(|(a, b)| a == b).count();
+        let shared = name
+            .chars()
+            .zip(c.chars())
+            .take_while(|(a, b)| a == b)
+            .count();
         if shared >= 4 && c != name {
             by_prefix.push(c);
         }
@@ -300,6 +309,9 @@ pub fn suggest<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>) ->
         .or_else(|| (by_prefix.len() == 1).then(|| by_prefix[0].to_string()))
 }
 
-pub fn did_you_mean<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<String> {
+pub fn did_you_mean<'a>(
+    name: &str,
+    candidates: impl IntoIterator<Item = &'a str>,
+) -> Option<String> {
     suggest(name, candidates).map(|s| format!("did you mean `{s}`?"))
 }

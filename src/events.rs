@@ -5,11 +5,23 @@ use serde::Serialize;
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(tag = "event", rename_all = "snake_case")]
 pub enum Event {
-    Start { game: String, players: u32, seed: u64 },
-    Round { round: i64 },
-    Phase { phase: String },
-    Step { step: String },
-    Say { text: String },
+    Start {
+        game: String,
+        players: u32,
+        seed: u64,
+    },
+    Round {
+        round: i64,
+    },
+    Phase {
+        phase: String,
+    },
+    Step {
+        step: String,
+    },
+    Say {
+        text: String,
+    },
     Choice {
         player: String,
         prompt: String,
@@ -18,20 +30,35 @@ pub enum Event {
         options: usize,
         secret: bool,
     },
-    Move { cards: Vec<String>, to: String },
-    Shuffle { zone: String },
-    Flip { card: String, face_up: bool },
-    Reveal { cards: Vec<String> },
-    End { winners: Vec<String>, scores: Vec<(String, i64)> },
+    Move {
+        cards: Vec<String>,
+        to: String,
+    },
+    Shuffle {
+        zone: String,
+    },
+    Flip {
+        card: String,
+        face_up: bool,
+    },
+    Reveal {
+        cards: Vec<String>,
+    },
+    End {
+        winners: Vec<String>,
+        scores: Vec<(String, i64)>,
+    },
 }
 
 impl Event {
     /// The line of the readable account for this event, if it has one.
     pub fn text(&self) -> Option<String> {
         match self {
-            Event::Start { game, players, seed } => {
-                Some(format!("== {game}: {players} players, seed {seed} =="))
-            }
+            Event::Start {
+                game,
+                players,
+                seed,
+            } => Some(format!("== {game}: {players} players, seed {seed} ==")),
             Event::Round { round } => Some(format!("\n=== Round {round} ===")),
             Event::Phase { phase } => Some(format!("-- {} --", phase.replace('_', " "))),
             Event::Step { .. } => None,

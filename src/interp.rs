@@ -94,7 +94,10 @@ fn key_count(d: &KeyDomain, n_players: u32, prog: &Program) -> u32 {
 }
 
 fn family_size(keys: &[KeyDomain], n: u32, prog: &Program) -> u32 {
-    keys.iter().map(|k| key_count(k, n, prog)).product::<u32>().max(1)
+    keys.iter()
+        .map(|k| key_count(k, n, prog))
+        .product::<u32>()
+        .max(1)
 }
 
 impl<'p> Interp<'p> {
@@ -185,12 +188,22 @@ impl<'p> Interp<'p> {
             zone_dims: prog
                 .zones
                 .iter()
-                .map(|z| z.keys.iter().map(|k| key_count(k, n_players, prog)).collect())
+                .map(|z| {
+                    z.keys
+                        .iter()
+                        .map(|k| key_count(k, n_players, prog))
+                        .collect()
+                })
                 .collect(),
             var_dims: prog
                 .vars
                 .iter()
-                .map(|v| v.keys.iter().map(|k| key_count(k, n_players, prog)).collect())
+                .map(|v| {
+                    v.keys
+                        .iter()
+                        .map(|k| key_count(k, n_players, prog))
+                        .collect()
+                })
                 .collect(),
             seed,
             returning: None,
@@ -210,7 +223,11 @@ impl<'p> Interp<'p> {
     pub fn init(&mut self) -> R<()> {
         let prog = self.prog;
         let (name, n, seed) = (prog.game.name.clone(), self.state.n_players, self.seed);
-        self.emit(|_| Event::Start { game: name, players: n, seed });
+        self.emit(|_| Event::Start {
+            game: name,
+            players: n,
+            seed,
+        });
         for &c in &prog.const_order {
             let cd = &prog.consts[c as usize];
             let v = self.with_frame(cd.locals, |me| me.eval(&cd.value))?;
@@ -296,8 +313,14 @@ impl<'p> Interp<'p> {
         let prog = self.prog;
         let n = self.state.n_players;
         let Some(score) = prog.game.score else {
-            self.emit(|_| Event::End { winners: vec![], scores: vec![] });
-            return Ok(Outcome { winners: vec![], scores: vec![] });
+            self.emit(|_| Event::End {
+                winners: vec![],
+                scores: vec![],
+            });
+            return Ok(Outcome {
+                winners: vec![],
+                scores: vec![],
+            });
         };
         let mut keys: Vec<Vec<i64>> = Vec::new();
         for p in 0..n {
@@ -314,12 +337,22 @@ impl<'p> Interp<'p> {
         }
         let best = keys.iter().max().cloned().unwrap_or_default();
         let winners: Vec<u32> = (0..n).filter(|&p| keys[p as usize] == best).collect();
-        let scores: Vec<i64> = keys.iter().map(|k| k.first().copied().unwrap_or(0)).collect();
+        let scores: Vec<i64> = keys
+            .iter()
+            .map(|k| k.first().copied().unwrap_or(0))
+            .collect();
         let (wn, sc) = (
             winners.iter().map(|p| format!("P{}", p + 1)).collect(),
-            scores.iter().enumerate().map(|(p, s)| (format!("P{}", p + 1), *s)).collect(),
+            scores
+                .iter()
+                .enumerate()
+                .map(|(p, s)| (format!("P{}", p + 1), *s))
+                .collect(),
         );
-        self.emit(|_| Event::End { winners: wn, scores: sc });
+        self.emit(|_| Event::End {
+            winners: wn,
+            scores: sc,
+        });
         Ok(Outcome { winners, scores })
     }
 
@@ -337,7 +370,10 @@ impl<'p> Interp<'p> {
         if self.trigger_depth >= self.limits.max_trigger_depth {
             let mut d = Diag::error(
                 "limit::triggers",
-                format!("triggers fired triggers more than {} deep", self.limits.max_trigger_depth),
+                format!(
+                    "triggers fired triggers more than {} deep",
+                    self.limits.max_trigger_depth
+                ),
             )
             .label(t.span, "this trigger fired once too often");
             // Every distinct trigger in the running chain, so a loop of several shows whole.
@@ -380,7 +416,8 @@ impl<'p> Interp<'p> {
         let new_bp = self.sp;
         self.sp = new_bp + locals;
         if self.sp > self.stack.len() {
-            self.stack.resize(self.sp.max(self.stack.len() * 2), Value::None);
+            self.stack
+                .resize(self.sp.max(self.stack.len() * 2), Value::None);
         }
         new_bp
     }
@@ -405,7 +442,10 @@ impl<'p> Interp<'p> {
 
     #[inline(always)]
     fn local(&self, slot: u32) -> Value {
-        self.stack.get(self.bp + slot as usize).cloned().unwrap_or(Value::None)
+        self.stack
+            .get(self.bp + slot as usize)
+            .cloned()
+            .unwrap_or(Value::None)
     }
 
     #[inline(always)]
@@ -420,12 +460,15 @@ impl<'p> Interp<'p> {
     #[cold]
     fn out_of_steps(&self, span: Span) -> Box<Diag> {
         Box::new(
-                Diag::error(
-                    "limit::steps",
-                    format!("the game took more than {} evaluation steps", self.limits.max_steps),
-                )
-                .label(span, "the budget ran out here")
-                .help("a loop or trigger probably runs far more often than intended"),
+            Diag::error(
+                "limit::steps",
+                format!(
+                    "the game took more than {} evaluation steps",
+                    self.limits.max_steps
+                ),
+            )
+            .label(span, "the budget ran out here")
+            .help("a loop or trigger probably runs far more often than intended"),
         )
     }
 
@@ -474,7 +517,9 @@ impl<'p> Interp<'p> {
                 let mut cards = std::mem::take(&mut self.state.zones[slot as usize]);
                 rng::shuffle(&mut self.state.rng, &mut cards);
                 self.state.zones[slot as usize] = cards;
-                self.emit(|me| Event::Shuffle { zone: me.zone_name(slot) });
+                self.emit(|me| Event::Shuffle {
+                    zone: me.zone_name(slot),
+                });
             }
             StmtKind::Flip(what, dir) => {
                 let cards = self.cards_of(what)?;
@@ -484,7 +529,10 @@ impl<'p> Interp<'p> {
                         None => !self.state.face_up[c as usize],
                     };
                     self.state.face_up[c as usize] = now;
-                    self.emit(|me| Event::Flip { card: me.card_name(c), face_up: now });
+                    self.emit(|me| Event::Flip {
+                        card: me.card_name(c),
+                        face_up: now,
+                    });
                     let prog = self.prog;
                     for t in &prog.triggers {
                         if t.event == EventKind::Flip {
@@ -496,7 +544,9 @@ impl<'p> Interp<'p> {
             StmtKind::Reveal(what) => {
                 let v = self.eval(what)?;
                 let items = self.as_list(&v, what.span)?;
-                self.emit(|me| Event::Reveal { cards: items.iter().map(|v| me.show(v)).collect() });
+                self.emit(|me| Event::Reveal {
+                    cards: items.iter().map(|v| me.show(v)).collect(),
+                });
             }
             StmtKind::For(slot, src, body) => {
                 // `for` walks a snapshot: the body may move the cards it iterates over.
@@ -505,7 +555,9 @@ impl<'p> Interp<'p> {
                     other => other,
                 };
                 for i in 0..items.len(&self.state) {
-                    let Some(item) = items.get(&self.state, i) else { break };
+                    let Some(item) = items.get(&self.state, i) else {
+                        break;
+                    };
                     self.tick(s.span)?;
                     self.set_local(*slot, item);
                     self.exec_block(body)?;
@@ -562,10 +614,17 @@ impl<'p> Interp<'p> {
                 AssignOp::Set => Ok(v),
                 AssignOp::Add | AssignOp::Sub => match (old, &v) {
                     (Value::Int(a), Value::Int(b)) => {
-                        let r = if op == AssignOp::Add { a.checked_add(*b) } else { a.checked_sub(*b) };
+                        let r = if op == AssignOp::Add {
+                            a.checked_add(*b)
+                        } else {
+                            a.checked_sub(*b)
+                        };
                         r.map(Value::Int).ok_or_else(|| rt(span, "number overflow"))
                     }
-                    _ => Err(rt(span, format!("cannot add {} to {}", v.type_name(), old.type_name()))),
+                    _ => Err(rt(
+                        span,
+                        format!("cannot add {} to {}", v.type_name(), old.type_name()),
+                    )),
                 },
             }
         };
@@ -579,7 +638,8 @@ impl<'p> Interp<'p> {
                 let slot = self.var_slot(*id, keys, span)?;
                 let old = self.state.vars[slot].clone();
                 let mut nv = combine(&old, v)?;
-                if let (Some((lo, hi)), Value::Int(x)) = (self.prog.vars[*id as usize].bounds, &nv) {
+                if let (Some((lo, hi)), Value::Int(x)) = (self.prog.vars[*id as usize].bounds, &nv)
+                {
                     nv = Value::Int((*x).clamp(lo, hi));
                 }
                 self.state.vars[slot] = nv;
@@ -587,7 +647,12 @@ impl<'p> Interp<'p> {
             Place::Field(card, sym) => {
                 let c = match self.eval(card)? {
                     Value::Card(c) => c,
-                    other => return Err(rt(card.span, format!("expected a card, found {}", other.type_name()))),
+                    other => {
+                        return Err(rt(
+                            card.span,
+                            format!("expected a card, found {}", other.type_name()),
+                        ))
+                    }
                 };
                 let prog = self.prog;
                 let cd = &prog.cards[c as usize];
@@ -679,19 +744,31 @@ impl<'p> Interp<'p> {
         self.view().zone_def_of_slot(slot)
     }
 
-    fn flat_key(&mut self, domains: &[KeyDomain], dims_of: (bool, Id), keys: &[Expr], span: Span) -> R<u32> {
+    fn flat_key(
+        &mut self,
+        domains: &[KeyDomain],
+        dims_of: (bool, Id),
+        keys: &[Expr],
+        span: Span,
+    ) -> R<u32> {
         if keys.len() != domains.len() {
             return Err(rt(span, "wrong number of keys"));
         }
         let mut idx = 0u32;
         for (i, (d, k)) in domains.iter().zip(keys).enumerate() {
             let v = self.eval(k)?;
-            let dims = if dims_of.0 { &self.zone_dims } else { &self.var_dims };
+            let dims = if dims_of.0 {
+                &self.zone_dims
+            } else {
+                &self.var_dims
+            };
             let n = dims[dims_of.1 as usize][i];
             let j = match (d, &v) {
                 (KeyDomain::Player, Value::Player(p)) if *p < n => *p,
                 (KeyDomain::Enum(e), Value::Enum(e2, x)) if e == e2 && *x < n => *x,
-                (KeyDomain::Range(lo, _), Value::Int(x)) if *x >= *lo && x - lo < n as i64 => (x - lo) as u32,
+                (KeyDomain::Range(lo, _), Value::Int(x)) if *x >= *lo && x - lo < n as i64 => {
+                    (x - lo) as u32
+                }
                 _ => return Err(self.bad_key(d, &v, k.span, dims_of)),
             };
             idx = idx * n + j;
@@ -712,9 +789,12 @@ impl<'p> Interp<'p> {
             KeyDomain::Range(a, b) => format!("{a}..{b}"),
         };
         Box::new(
-            Diag::error("run::key", format!("`{}` is not a key of `{name}`", self.show(v)))
-                .label(span, format!("this is {}", self.show(v)))
-                .help(format!("`{name}` is kept per {domain}")),
+            Diag::error(
+                "run::key",
+                format!("`{}` is not a key of `{name}`", self.show(v)),
+            )
+            .label(span, format!("this is {}", self.show(v)))
+            .help(format!("`{name}` is kept per {domain}")),
         )
     }
 
@@ -727,7 +807,10 @@ impl<'p> Interp<'p> {
     fn zone_slot(&mut self, e: &Expr) -> R<u32> {
         match self.eval(e)? {
             Value::Zone(z) => Ok(z),
-            other => Err(rt(e.span, format!("expected a zone, found {}", other.type_name()))),
+            other => Err(rt(
+                e.span,
+                format!("expected a zone, found {}", other.type_name()),
+            )),
         }
     }
 
@@ -748,7 +831,12 @@ impl<'p> Interp<'p> {
                     self.collect_cards(i, out, span)?;
                 }
             }
-            other => return Err(rt(span, format!("expected cards, found {}", other.type_name()))),
+            other => {
+                return Err(rt(
+                    span,
+                    format!("expected cards, found {}", other.type_name()),
+                ))
+            }
         }
         Ok(())
     }
@@ -765,7 +853,12 @@ impl<'p> Interp<'p> {
             Value::Zone(z) => Source::Zone(z),
             Value::List(l) => Source::List(l),
             Value::None => Source::Cards(Vec::new()),
-            other => return Err(rt(e.span, format!("expected a list, found {}", other.type_name()))),
+            other => {
+                return Err(rt(
+                    e.span,
+                    format!("expected a list, found {}", other.type_name()),
+                ))
+            }
         })
     }
 
@@ -773,24 +866,36 @@ impl<'p> Interp<'p> {
         match v {
             Value::List(l) => Ok(l.clone()),
             Value::Zone(z) => Ok(Rc::new(
-                self.state.zones[*z as usize].iter().map(|&c| Value::Card(c)).collect(),
+                self.state.zones[*z as usize]
+                    .iter()
+                    .map(|&c| Value::Card(c))
+                    .collect(),
             )),
             Value::None => Ok(Rc::new(Vec::new())),
-            other => Err(rt(span, format!("expected a list, found {}", other.type_name()))),
+            other => Err(rt(
+                span,
+                format!("expected a list, found {}", other.type_name()),
+            )),
         }
     }
 
     fn int(&mut self, e: &Expr) -> R<i64> {
         match self.eval(e)? {
             Value::Int(n) => Ok(n),
-            other => Err(rt(e.span, format!("expected a number, found {}", other.type_name()))),
+            other => Err(rt(
+                e.span,
+                format!("expected a number, found {}", other.type_name()),
+            )),
         }
     }
 
     fn boolean(&mut self, e: &Expr) -> R<bool> {
         match self.eval(e)? {
             Value::Bool(b) => Ok(b),
-            other => Err(rt(e.span, format!("expected true or false, found {}", other.type_name()))),
+            other => Err(rt(
+                e.span,
+                format!("expected true or false, found {}", other.type_name()),
+            )),
         }
     }
 
@@ -813,10 +918,15 @@ impl<'p> Interp<'p> {
         let kd = &prog.kinds[cd.kind as usize];
         match kd.slot_of.get(sym as usize).copied().flatten() {
             Some((false, i)) => Ok(cd.fields[i as usize].clone()),
-            Some((true, i)) => Ok(self.state.card_vars[(self.state.card_var_base[c as usize] + i) as usize].clone()),
+            Some((true, i)) => Ok(self.state.card_vars
+                [(self.state.card_var_base[c as usize] + i) as usize]
+                .clone()),
             None => Err(rt(
                 span,
-                format!("card `{}` ({}) has no field `{}`", cd.id, kd.name, prog.symbols[sym as usize]),
+                format!(
+                    "card `{}` ({}) has no field `{}`",
+                    cd.id, kd.name, prog.symbols[sym as usize]
+                ),
             )),
         }
     }
@@ -866,7 +976,8 @@ impl<'p> Interp<'p> {
             }
             ExprKind::Zone(id, keys) => {
                 let prog = self.prog;
-                let off = self.flat_key(&prog.zones[*id as usize].keys, (true, *id), keys, e.span)?;
+                let off =
+                    self.flat_key(&prog.zones[*id as usize].keys, (true, *id), keys, e.span)?;
                 Value::Zone(self.state.zone_base[*id as usize] + off)
             }
             ExprKind::ConstRef(c) => self.state.consts[*c as usize].clone(),
@@ -889,25 +1000,45 @@ impl<'p> Interp<'p> {
                 Value::None => {
                     return Err(rt(
                         base.span,
-                        format!("this is `none`, so it has no field `{}`", self.prog.symbols[*sym as usize]),
+                        format!(
+                            "this is `none`, so it has no field `{}`",
+                            self.prog.symbols[*sym as usize]
+                        ),
                     ))
                 }
-                other => return Err(rt(base.span, format!("expected a card, found {}", other.type_name()))),
+                other => {
+                    return Err(rt(
+                        base.span,
+                        format!("expected a card, found {}", other.type_name()),
+                    ))
+                }
             },
             ExprKind::CardBuiltinField(base, f) => match self.eval(base)? {
                 Value::Card(c) => match f {
                     CardField::Id => Value::text(&self.prog.cards[c as usize].id.to_string()),
                     CardField::FaceUp => Value::Bool(self.state.face_up[c as usize]),
-                    CardField::Kind => Value::text(&self.prog.kinds[self.prog.cards[c as usize].kind as usize].name),
+                    CardField::Kind => Value::text(
+                        &self.prog.kinds[self.prog.cards[c as usize].kind as usize].name,
+                    ),
                 },
-                other => return Err(rt(base.span, format!("expected a card, found {}", other.type_name()))),
+                other => {
+                    return Err(rt(
+                        base.span,
+                        format!("expected a card, found {}", other.type_name()),
+                    ))
+                }
             },
             ExprKind::TupleIndex(base, i) => match self.eval(base)? {
                 Value::Tuple(items) => items
                     .get(*i)
                     .cloned()
                     .ok_or_else(|| rt(e.span, format!("this tuple has no element {i}")))?,
-                other => return Err(rt(base.span, format!("expected a tuple, found {}", other.type_name()))),
+                other => {
+                    return Err(rt(
+                        base.span,
+                        format!("expected a tuple, found {}", other.type_name()),
+                    ))
+                }
             },
             ExprKind::Index(base, idx) => {
                 let b = self.eval(base)?;
@@ -915,13 +1046,19 @@ impl<'p> Interp<'p> {
                 let list = self.as_list(&b, base.span)?;
                 if i < 0 || i as usize >= list.len() {
                     return Err(Box::new(
-                        Diag::error("run::index", format!("index {i} is outside a list of {}", list.len()))
-                            .label(idx.span, format!("this is {i}"))
-                            .help(if list.is_empty() {
-                                "the list is empty".to_string()
-                            } else {
-                                format!("lists count from 0: the indexes here are 0 to {}", list.len() - 1)
-                            }),
+                        Diag::error(
+                            "run::index",
+                            format!("index {i} is outside a list of {}", list.len()),
+                        )
+                        .label(idx.span, format!("this is {i}"))
+                        .help(if list.is_empty() {
+                            "the list is empty".to_string()
+                        } else {
+                            format!(
+                                "lists count from 0: the indexes here are 0 to {}",
+                                list.len() - 1
+                            )
+                        }),
                     ));
                 }
                 list[i as usize].clone()
@@ -941,10 +1078,17 @@ impl<'p> Interp<'p> {
                     Some(val) => self.with_frame(td.locals, |me| me.eval(val))?,
                     None => {
                         return Err(Box::new(
-                            Diag::error("run::table", format!("table `{}` has no entry for `{}`", td.name, self.show(&k)))
-                                .label(e.span, "looked up here")
-                                .label(td.span, "table declared here")
-                                .help(format!("add an entry for `{}` to `{}`, or a catch-all `_: ...`", self.show(&k), td.name)),
+                            Diag::error(
+                                "run::table",
+                                format!("table `{}` has no entry for `{}`", td.name, self.show(&k)),
+                            )
+                            .label(e.span, "looked up here")
+                            .label(td.span, "table declared here")
+                            .help(format!(
+                                "add an entry for `{}` to `{}`, or a catch-all `_: ...`",
+                                self.show(&k),
+                                td.name
+                            )),
                         ))
                     }
                 }
@@ -952,7 +1096,11 @@ impl<'p> Interp<'p> {
             ExprKind::Call(f, args) => self.call_with_args(*f, args, e.span)?,
             ExprKind::Builtin(b, args) => self.builtin(*b, args, e.span)?,
             ExprKind::Unary(op, x) => match op {
-                UnOp::Neg => Value::Int(self.int(x)?.checked_neg().ok_or_else(|| rt(e.span, "number overflow"))?),
+                UnOp::Neg => Value::Int(
+                    self.int(x)?
+                        .checked_neg()
+                        .ok_or_else(|| rt(e.span, "number overflow"))?,
+                ),
                 UnOp::Not => Value::Bool(!self.boolean(x)?),
             },
             ExprKind::Binary(op, a, b) => self.binary(*op, a, b, e.span)?,
@@ -974,9 +1122,20 @@ impl<'p> Interp<'p> {
                 }
                 return Err(rt(e.span, format!("no arm matches `{}`", self.show(&v))));
             }
-            ExprKind::Agg { kind, slot, source, filter, map } => {
-                self.aggregate(*kind, *slot, source, filter.as_deref(), map.as_deref(), e.span)?
-            }
+            ExprKind::Agg {
+                kind,
+                slot,
+                source,
+                filter,
+                map,
+            } => self.aggregate(
+                *kind,
+                *slot,
+                source,
+                filter.as_deref(),
+                map.as_deref(),
+                e.span,
+            )?,
             ExprKind::List(items) => {
                 let mut out = Vec::with_capacity(items.len());
                 for i in items {
@@ -1013,8 +1172,11 @@ impl<'p> Interp<'p> {
         self.tick(span)?;
         if self.call_depth >= self.limits.max_call_depth {
             return Err(Box::new(
-                Diag::error("limit::calls", format!("calls nested more than {} deep", self.limits.max_call_depth))
-                    .label(span, "this call"),
+                Diag::error(
+                    "limit::calls",
+                    format!("calls nested more than {} deep", self.limits.max_call_depth),
+                )
+                .label(span, "this call"),
             ));
         }
         let prog = self.prog;
@@ -1047,8 +1209,11 @@ impl<'p> Interp<'p> {
     pub fn call_fn(&mut self, f: Id, args: Vec<Value>, span: Span) -> R<Value> {
         if self.call_depth >= self.limits.max_call_depth {
             return Err(Box::new(
-                Diag::error("limit::calls", format!("calls nested more than {} deep", self.limits.max_call_depth))
-                    .label(span, "this call"),
+                Diag::error(
+                    "limit::calls",
+                    format!("calls nested more than {} deep", self.limits.max_call_depth),
+                )
+                .label(span, "this call"),
             ));
         }
         let prog = self.prog;
@@ -1080,7 +1245,12 @@ impl<'p> Interp<'p> {
                 (Value::Int(p), Value::Int(q)) => Ok((*p, *q)),
                 _ => Err(rt(
                     span,
-                    format!("`{}` needs two numbers, found {} and {}", op.symbol(), x.type_name(), y.type_name()),
+                    format!(
+                        "`{}` needs two numbers, found {} and {}",
+                        op.symbol(),
+                        x.type_name(),
+                        y.type_name()
+                    ),
                 )),
             }
         };
@@ -1105,7 +1275,11 @@ impl<'p> Interp<'p> {
                         Diag::error("run::div_zero", "division by zero").label(b.span, "this is 0"),
                     ));
                 }
-                Value::Int(if op == BinOp::Div { p.div_euclid(q) } else { p.rem_euclid(q) })
+                Value::Int(if op == BinOp::Div {
+                    p.div_euclid(q)
+                } else {
+                    p.rem_euclid(q)
+                })
             }
             BinOp::Eq => Value::Bool(x == y),
             BinOp::Ne => Value::Bool(x != y),
@@ -1122,8 +1296,14 @@ impl<'p> Interp<'p> {
                 let (p, q) = ints(&x, &y)?;
                 if q >= p && (q - p) as u64 >= self.limits.max_list_len as u64 {
                     return Err(Box::new(
-                        Diag::error("limit::list", format!("the range {p}..{q} is longer than {} elements", self.limits.max_list_len))
-                            .label(span, "this range"),
+                        Diag::error(
+                            "limit::list",
+                            format!(
+                                "the range {p}..{q} is longer than {} elements",
+                                self.limits.max_list_len
+                            ),
+                        )
+                        .label(span, "this range"),
                     ));
                 }
                 Value::list((p..=q).map(Value::Int).collect())
@@ -1150,10 +1330,22 @@ impl<'p> Interp<'p> {
         let mut keyed: Vec<(Value, Value)> = Vec::new();
         let mut best: Option<(Value, Value)> = None;
         for i in 0..items.len(&self.state) {
-            let Some(item) = items.get(&self.state, i) else { break };
+            let Some(item) = items.get(&self.state, i) else {
+                break;
+            };
             self.tick(span)?;
             // Only the forms that keep or return the element need a copy of it.
-            let keep = if matches!(kind, AggKind::First | AggKind::Filter | AggKind::Best | AggKind::Sort | AggKind::Sum | AggKind::Min | AggKind::Max | AggKind::Map) {
+            let keep = if matches!(
+                kind,
+                AggKind::First
+                    | AggKind::Filter
+                    | AggKind::Best
+                    | AggKind::Sort
+                    | AggKind::Sum
+                    | AggKind::Min
+                    | AggKind::Max
+                    | AggKind::Map
+            ) {
                 Some(item.clone())
             } else {
                 None
@@ -1176,11 +1368,24 @@ impl<'p> Interp<'p> {
                         Some(m) => self.int(m)?,
                         None => match item {
                             Value::Int(n) => *n,
-                            other => return Err(rt(span, format!("`{}` needs numbers, found {}", kind.name(), other.type_name()))),
+                            other => {
+                                return Err(rt(
+                                    span,
+                                    format!(
+                                        "`{}` needs numbers, found {}",
+                                        kind.name(),
+                                        other.type_name()
+                                    ),
+                                ))
+                            }
                         },
                     };
                     match kind {
-                        AggKind::Sum => sum = sum.checked_add(v).ok_or_else(|| rt(span, "number overflow"))?,
+                        AggKind::Sum => {
+                            sum = sum
+                                .checked_add(v)
+                                .ok_or_else(|| rt(span, "number overflow"))?
+                        }
                         AggKind::Min => extreme = Some(extreme.map_or(v, |e| e.min(v))),
                         _ => extreme = Some(extreme.map_or(v, |e| e.max(v))),
                     }
@@ -1222,9 +1427,13 @@ impl<'p> Interp<'p> {
             AggKind::Any => Value::Bool(false),
             AggKind::All => {
                 // `all(x in l where c)`: true when every element satisfies c.
-                let Some(f) = filter else { return Ok(Value::Bool(true)) };
+                let Some(f) = filter else {
+                    return Ok(Value::Bool(true));
+                };
                 for i in 0..items.len(&self.state) {
-                    let Some(item) = items.get(&self.state, i) else { break };
+                    let Some(item) = items.get(&self.state, i) else {
+                        break;
+                    };
                     self.set_local(slot, item);
                     if !self.boolean(f)? {
                         return Ok(Value::Bool(false));
@@ -1286,14 +1495,20 @@ impl<'p> Interp<'p> {
         let int_at = |vals: &[Value], i: usize| -> R<i64> {
             match vals.get(i) {
                 Some(Value::Int(n)) => Ok(*n),
-                Some(other) => Err(rt(arg_span(i), format!("expected a number, found {}", other.type_name()))),
+                Some(other) => Err(rt(
+                    arg_span(i),
+                    format!("expected a number, found {}", other.type_name()),
+                )),
                 None => Err(rt(span, "missing argument")),
             }
         };
         let player_at = |vals: &[Value], i: usize| -> R<u32> {
             match vals.get(i) {
                 Some(Value::Player(p)) => Ok(*p),
-                Some(other) => Err(rt(arg_span(i), format!("expected a player, found {}", other.type_name()))),
+                Some(other) => Err(rt(
+                    arg_span(i),
+                    format!("expected a player, found {}", other.type_name()),
+                )),
                 None => Err(rt(span, "missing argument")),
             }
         };
@@ -1310,30 +1525,33 @@ impl<'p> Interp<'p> {
             }
         };
         Ok(match b {
-            Builtin::Len => Value::Int(list_at(self, &vals, 0)?.len() as i64),
-            Builtin::Top => list_at(self, &vals, 0)?.first().cloned().unwrap_or(Value::None),
+            Builtin::Len => Value::Int(list_at(self, vals, 0)?.len() as i64),
+            Builtin::Top => list_at(self, vals, 0)?
+                .first()
+                .cloned()
+                .unwrap_or(Value::None),
             Builtin::Reverse => {
-                let mut l = (*list_at(self, &vals, 0)?).clone();
+                let mut l = (*list_at(self, vals, 0)?).clone();
                 l.reverse();
                 Value::list(l)
             }
             Builtin::Concat => {
-                let mut l = (*list_at(self, &vals, 0)?).clone();
-                l.extend(list_at(self, &vals, 1)?.iter().cloned());
+                let mut l = (*list_at(self, vals, 0)?).clone();
+                l.extend(list_at(self, vals, 1)?.iter().cloned());
                 self.check_len(l.len(), span)?;
                 Value::list(l)
             }
             Builtin::Flatten => {
                 let mut out = Vec::new();
-                for inner in list_at(self, &vals, 0)?.iter() {
+                for inner in list_at(self, vals, 0)?.iter() {
                     out.extend(self.as_list(inner, arg_span(0))?.iter().cloned());
                     self.check_len(out.len(), span)?;
                 }
                 Value::list(out)
             }
             Builtin::Rotate => {
-                let mut l = (*list_at(self, &vals, 0)?).clone();
-                let k = int_at(&vals, 1)?;
+                let mut l = (*list_at(self, vals, 0)?).clone();
+                let k = int_at(vals, 1)?;
                 if !l.is_empty() {
                     let k = k.rem_euclid(l.len() as i64) as usize;
                     l.rotate_left(k);
@@ -1341,40 +1559,51 @@ impl<'p> Interp<'p> {
                 Value::list(l)
             }
             Builtin::Take | Builtin::Drop => {
-                let l = list_at(self, &vals, 0)?;
-                let k = (int_at(&vals, 1)?.max(0) as usize).min(l.len());
-                Value::list(if b == Builtin::Take { l[..k].to_vec() } else { l[k..].to_vec() })
+                let l = list_at(self, vals, 0)?;
+                let k = (int_at(vals, 1)?.max(0) as usize).min(l.len());
+                Value::list(if b == Builtin::Take {
+                    l[..k].to_vec()
+                } else {
+                    l[k..].to_vec()
+                })
             }
             Builtin::Contains => {
-                let l = list_at(self, &vals, 0)?;
+                let l = list_at(self, vals, 0)?;
                 Value::Bool(vals.get(1).is_some_and(|x| l.contains(x)))
             }
             Builtin::IndexOf => {
-                let l = list_at(self, &vals, 0)?;
+                let l = list_at(self, vals, 0)?;
                 match vals.get(1).and_then(|x| l.iter().position(|y| y == x)) {
                     Some(i) => Value::Int(i as i64),
                     None => Value::None,
                 }
             }
-            Builtin::Abs => Value::Int(int_at(&vals, 0)?.checked_abs().ok_or_else(|| rt(span, "number overflow"))?),
-            Builtin::Min2 => Value::Int(int_at(&vals, 0)?.min(int_at(&vals, 1)?)),
-            Builtin::Max2 => Value::Int(int_at(&vals, 0)?.max(int_at(&vals, 1)?)),
+            Builtin::Abs => Value::Int(
+                int_at(vals, 0)?
+                    .checked_abs()
+                    .ok_or_else(|| rt(span, "number overflow"))?,
+            ),
+            Builtin::Min2 => Value::Int(int_at(vals, 0)?.min(int_at(vals, 1)?)),
+            Builtin::Max2 => Value::Int(int_at(vals, 0)?.max(int_at(vals, 1)?)),
             Builtin::Clamp => {
-                let (x, lo, hi) = (int_at(&vals, 0)?, int_at(&vals, 1)?, int_at(&vals, 2)?);
+                let (x, lo, hi) = (int_at(vals, 0)?, int_at(vals, 1)?, int_at(vals, 2)?);
                 if lo > hi {
                     return Err(rt(span, format!("clamp bounds {lo} > {hi}")));
                 }
                 Value::Int(x.clamp(lo, hi))
             }
             Builtin::Roll => {
-                let n = int_at(&vals, 0)?;
+                let n = int_at(vals, 0)?;
                 if !(1..=1_000_000).contains(&n) {
-                    return Err(rt(arg_span(0), format!("a die needs 1 to 1000000 sides, not {n}")));
+                    return Err(rt(
+                        arg_span(0),
+                        format!("a die needs 1 to 1000000 sides, not {n}"),
+                    ));
                 }
                 Value::Int(rng::below(&mut self.state.rng, n as u32) as i64 + 1)
             }
             Builtin::RollDice => {
-                let (n, s) = (int_at(&vals, 0)?, int_at(&vals, 1)?);
+                let (n, s) = (int_at(vals, 0)?, int_at(vals, 1)?);
                 if !(0..=1000).contains(&n) || !(1..=1_000_000).contains(&s) {
                     return Err(rt(span, format!("cannot roll {n} dice of {s} sides")));
                 }
@@ -1385,12 +1614,12 @@ impl<'p> Interp<'p> {
                 Value::Int(t)
             }
             Builtin::Shuffled => {
-                let mut l = (*list_at(self, &vals, 0)?).clone();
+                let mut l = (*list_at(self, vals, 0)?).clone();
                 rng::shuffle(&mut self.state.rng, &mut l);
                 Value::list(l)
             }
             Builtin::PickRandom => {
-                let l = list_at(self, &vals, 0)?;
+                let l = list_at(self, vals, 0)?;
                 if l.is_empty() {
                     Value::None
                 } else {
@@ -1404,27 +1633,27 @@ impl<'p> Interp<'p> {
                 },
                 _ => Value::None,
             },
-            Builtin::Text => Value::text(&text_at(self, &vals, 0, "")),
-            Builtin::Seat => Value::Int(player_at(&vals, 0)? as i64),
-            Builtin::Next => Value::Player((player_at(&vals, 0)? + 1) % self.state.n_players.max(1)),
+            Builtin::Text => Value::text(&text_at(self, vals, 0, "")),
+            Builtin::Seat => Value::Int(player_at(vals, 0)? as i64),
+            Builtin::Next => Value::Player((player_at(vals, 0)? + 1) % self.state.n_players.max(1)),
             Builtin::FinishGame => {
                 self.state.finished = true;
                 Value::None
             }
             Builtin::Choose => {
-                let p = player_at(&vals, 0)?;
-                let options = list_at(self, &vals, 1)?;
-                let prompt = text_at(self, &vals, 2, "Choose");
+                let p = player_at(vals, 0)?;
+                let options = list_at(self, vals, 1)?;
+                let prompt = text_at(self, vals, 2, "Choose");
                 match self.decide(p, &options, &prompt, span)? {
                     Some(i) => options[i].clone(),
                     None => Value::None,
                 }
             }
             Builtin::ChooseMany => {
-                let p = player_at(&vals, 0)?;
-                let mut options = (*list_at(self, &vals, 1)?).clone();
-                let k = int_at(&vals, 2)?.max(0) as usize;
-                let prompt = text_at(self, &vals, 3, "Choose");
+                let p = player_at(vals, 0)?;
+                let mut options = (*list_at(self, vals, 1)?).clone();
+                let k = int_at(vals, 2)?.max(0) as usize;
+                let prompt = text_at(self, vals, 3, "Choose");
                 let mut out = Vec::new();
                 for n in 0..k.min(options.len()) {
                     let pr = format!("{prompt} ({} of {k})", n + 1);
@@ -1436,27 +1665,27 @@ impl<'p> Interp<'p> {
                 Value::list(out)
             }
             Builtin::ChooseNumber => {
-                let p = player_at(&vals, 0)?;
-                let (lo, hi) = (int_at(&vals, 1)?, int_at(&vals, 2)?);
+                let p = player_at(vals, 0)?;
+                let (lo, hi) = (int_at(vals, 1)?, int_at(vals, 2)?);
                 if hi < lo || (hi - lo) as u64 >= self.limits.max_options as u64 {
                     return Err(rt(span, format!("cannot offer the numbers {lo}..{hi}")));
                 }
                 let options: Vec<Value> = (lo..=hi).map(Value::Int).collect();
-                let prompt = text_at(self, &vals, 3, "Choose a number");
+                let prompt = text_at(self, vals, 3, "Choose a number");
                 match self.decide(p, &options, &prompt, span)? {
                     Some(i) => options[i].clone(),
                     None => Value::None,
                 }
             }
             Builtin::Ask => {
-                let p = player_at(&vals, 0)?;
-                let prompt = text_at(self, &vals, 1, "Yes or no?");
+                let p = player_at(vals, 0)?;
+                let prompt = text_at(self, vals, 1, "Yes or no?");
                 let options = [Value::Bool(true), Value::Bool(false)];
                 Value::Bool(self.decide(p, &options, &prompt, span)? == Some(0))
             }
             Builtin::ChoosePlayer => {
-                let p = player_at(&vals, 0)?;
-                let prompt = text_at(self, &vals, 1, "Choose a player");
+                let p = player_at(vals, 0)?;
+                let prompt = text_at(self, vals, 1, "Choose a player");
                 let options: Vec<Value> = (0..self.state.n_players).map(Value::Player).collect();
                 match self.decide(p, &options, &prompt, span)? {
                     Some(i) => options[i].clone(),
@@ -1464,10 +1693,10 @@ impl<'p> Interp<'p> {
                 }
             }
             Builtin::Allocate => {
-                let p = player_at(&vals, 0)?;
-                let total = int_at(&vals, 1)?;
-                let cats = list_at(self, &vals, 2)?;
-                let prompt = text_at(self, &vals, 3, "Allocate");
+                let p = player_at(vals, 0)?;
+                let total = int_at(vals, 1)?;
+                let cats = list_at(self, vals, 2)?;
+                let prompt = text_at(self, vals, 3, "Allocate");
                 if total < 0 || total as u64 > self.limits.max_options as u64 {
                     return Err(rt(arg_span(1), format!("cannot allocate {total} points")));
                 }
@@ -1495,22 +1724,38 @@ impl<'p> Interp<'p> {
     fn check_len(&self, n: usize, span: Span) -> R<()> {
         if n > self.limits.max_list_len {
             return Err(Box::new(
-                Diag::error("limit::list", format!("a list grew past {} elements", self.limits.max_list_len))
-                    .label(span, "here"),
+                Diag::error(
+                    "limit::list",
+                    format!("a list grew past {} elements", self.limits.max_list_len),
+                )
+                .label(span, "here"),
             ));
         }
         Ok(())
     }
 
     /// Ask a player's agent. Forced choices (one option) are taken without asking.
-    fn decide(&mut self, player: u32, options: &[Value], prompt: &str, span: Span) -> R<Option<usize>> {
+    fn decide(
+        &mut self,
+        player: u32,
+        options: &[Value],
+        prompt: &str,
+        span: Span,
+    ) -> R<Option<usize>> {
         if options.is_empty() {
             return Ok(None);
         }
         if options.len() > self.limits.max_options {
             return Err(Box::new(
-                Diag::error("limit::options", format!("a choice of {} options is more than {}", options.len(), self.limits.max_options))
-                    .label(span, "this choice"),
+                Diag::error(
+                    "limit::options",
+                    format!(
+                        "a choice of {} options is more than {}",
+                        options.len(),
+                        self.limits.max_options
+                    ),
+                )
+                .label(span, "this choice"),
             ));
         }
         let secret = self.secret_depth > 0;
@@ -1541,8 +1786,16 @@ impl<'p> Interp<'p> {
                 return Err(rt(span, "the agent answered an option that does not exist"));
             }
             self.state.choices_made += 1;
-            let label = if self.record { self.show(&options[i]) } else { String::new() };
-            self.choice_log.push(ChoiceRecord { player, index: i, label });
+            let label = if self.record {
+                self.show(&options[i])
+            } else {
+                String::new()
+            };
+            self.choice_log.push(ChoiceRecord {
+                player,
+                index: i,
+                label,
+            });
             i
         };
         if self.record {
@@ -1608,7 +1861,10 @@ pub fn state_size(s: &State) -> usize {
         + s.vars.iter().map(|v| value + deep(v)).sum::<usize>()
         + s.card_vars.iter().map(|v| value + deep(v)).sum::<usize>()
         + s.consts.iter().map(|v| value + deep(v)).sum::<usize>()
-        + s.zones.iter().map(|z| size_of::<Vec<u32>>() + z.capacity() * 4).sum::<usize>()
+        + s.zones
+            .iter()
+            .map(|z| size_of::<Vec<u32>>() + z.capacity() * 4)
+            .sum::<usize>()
         + (s.var_base.len() + s.zone_base.len() + s.card_zone.len() + s.card_var_base.len()) * 4
         + s.face_up.len()
 }
@@ -1643,7 +1899,11 @@ impl View<'_> {
             off /= n;
             parts.push(match d {
                 KeyDomain::Player => format!("P{}", i + 1),
-                KeyDomain::Enum(e) => self.prog.enums[*e as usize].variants.get(i as usize).cloned().unwrap_or_default(),
+                KeyDomain::Enum(e) => self.prog.enums[*e as usize]
+                    .variants
+                    .get(i as usize)
+                    .cloned()
+                    .unwrap_or_default(),
                 KeyDomain::Range(lo, _) => (lo + i as i64).to_string(),
             });
         }
@@ -1678,14 +1938,35 @@ impl View<'_> {
         match v {
             Value::None => "none".into(),
             Value::Int(n) => n.to_string(),
-            Value::Bool(b) => if *b { "yes".into() } else { "no".into() },
+            Value::Bool(b) => {
+                if *b {
+                    "yes".into()
+                } else {
+                    "no".into()
+                }
+            }
             Value::Text(t) => t.to_string(),
-            Value::Enum(e, x) => self.prog.enums[*e as usize].variants.get(*x as usize).cloned().unwrap_or_default(),
+            Value::Enum(e, x) => self.prog.enums[*e as usize]
+                .variants
+                .get(*x as usize)
+                .cloned()
+                .unwrap_or_default(),
             Value::Card(c) => self.card_name(*c),
             Value::Player(p) => format!("P{}", p + 1),
             Value::Zone(z) => self.zone_name(*z),
-            Value::List(items) => format!("[{}]", items.iter().map(|i| self.show(i)).collect::<Vec<_>>().join(", ")),
-            Value::Tuple(items) => items.iter().map(|i| self.show(i)).collect::<Vec<_>>().join(" / "),
+            Value::List(items) => format!(
+                "[{}]",
+                items
+                    .iter()
+                    .map(|i| self.show(i))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+            Value::Tuple(items) => items
+                .iter()
+                .map(|i| self.show(i))
+                .collect::<Vec<_>>()
+                .join(" / "),
         }
     }
 }
@@ -1715,7 +1996,9 @@ fn compare(a: &Value, b: &Value, span: Span) -> R<std::cmp::Ordering> {
         (Value::Bool(x), Value::Bool(y)) => Ok(x.cmp(y)),
         (Value::Text(x), Value::Text(y)) => Ok(x.cmp(y)),
         (Value::Enum(_, x), Value::Enum(_, y)) => Ok(x.cmp(y)),
-        _ => Err(rt(span, format!("cannot order {} against {}", a.type_name(), b.type_name()))),
+        _ => Err(rt(
+            span,
+            format!("cannot order {} against {}", a.type_name(), b.type_name()),
+        )),
     }
 }
-

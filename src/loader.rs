@@ -11,7 +11,10 @@ use std::path::{Component, Path, PathBuf};
 pub const STDLIB: &[(&str, &str)] = &[
     ("turns.rules", include_str!("../stdlib/turns.rules")),
     ("dice.rules", include_str!("../stdlib/dice.rules")),
-    ("playing_cards.rules", include_str!("../stdlib/playing_cards.rules")),
+    (
+        "playing_cards.rules",
+        include_str!("../stdlib/playing_cards.rules"),
+    ),
     ("scoring.rules", include_str!("../stdlib/scoring.rules")),
 ];
 
@@ -69,7 +72,9 @@ pub fn load(path: &Path, limits: &Limits) -> Loaded {
         } else {
             parent
         };
-        l.root = parent.canonicalize().unwrap_or_else(|_| parent.to_path_buf());
+        l.root = parent
+            .canonicalize()
+            .unwrap_or_else(|_| parent.to_path_buf());
         if path.extension().and_then(|e| e.to_str()) != Some("rules") {
             l.diags.push(Diag::error(
                 "load::not_rules",
@@ -268,8 +273,11 @@ impl Loader<'_> {
         if let Some(std_name) = path.strip_prefix("std/") {
             if std_name.contains('/') || !std_name.ends_with(".rules") {
                 self.diags.push(
-                    Diag::error("import::path", format!("`{path}` is not a standard library file"))
-                        .label(span, "here"),
+                    Diag::error(
+                        "import::path",
+                        format!("`{path}` is not a standard library file"),
+                    )
+                    .label(span, "here"),
                 );
                 return;
             }
@@ -278,8 +286,11 @@ impl Loader<'_> {
         }
         if from_std {
             self.diags.push(
-                Diag::error("import::path", "the standard library imports only `std/` files")
-                    .label(span, "here"),
+                Diag::error(
+                    "import::path",
+                    "the standard library imports only `std/` files",
+                )
+                .label(span, "here"),
             );
             return;
         }
@@ -304,8 +315,11 @@ impl Loader<'_> {
         }
         if p.extension().and_then(|e| e.to_str()) != Some("rules") {
             self.diags.push(
-                Diag::error("import::not_rules", format!("`{path}` is not a `.rules` file"))
-                    .label(span, "only `.rules` files can be imported"),
+                Diag::error(
+                    "import::not_rules",
+                    format!("`{path}` is not a `.rules` file"),
+                )
+                .label(span, "only `.rules` files can be imported"),
             );
             return;
         }

@@ -10,7 +10,11 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 #[derive(Parser)]
-#[command(name = "rules", version, about = "Check, run and explore card games written in the rules language")]
+#[command(
+    name = "rules",
+    version,
+    about = "Check, run and explore card games written in the rules language"
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -83,7 +87,11 @@ fn main() -> ExitCode {
                         "{}: {errors} error{}{}",
                         p.display(),
                         if errors == 1 { "" } else { "s" },
-                        if warnings > 0 { format!(", {warnings} warning(s)") } else { String::new() }
+                        if warnings > 0 {
+                            format!(", {warnings} warning(s)")
+                        } else {
+                            String::new()
+                        }
                     );
                 } else if let Some(prog) = &c.program {
                     println!(
@@ -92,7 +100,11 @@ fn main() -> ExitCode {
                         c.sources.files.len(),
                         prog.cards.len(),
                         prog.phases.len(),
-                        if warnings > 0 { format!(", {warnings} warning(s)") } else { String::new() }
+                        if warnings > 0 {
+                            format!(", {warnings} warning(s)")
+                        } else {
+                            String::new()
+                        }
                     );
                 }
             }
@@ -102,7 +114,14 @@ fn main() -> ExitCode {
                 ExitCode::SUCCESS
             }
         }
-        Command::Run { game, players, seed, agent, log, json } => {
+        Command::Run {
+            game,
+            players,
+            seed,
+            agent,
+            log,
+            json,
+        } => {
             let c = rules::check_path(&game, &limits);
             print_diags(&c.diags, &c.sources);
             let Some(prog) = c.program else {
@@ -110,7 +129,10 @@ fn main() -> ExitCode {
                 return ExitCode::from(1);
             };
             if prog.phases.is_empty() || prog.game.round_phases.is_empty() {
-                eprintln!("{}: this is not a playable game (no `game` block with phases)", game.display());
+                eprintln!(
+                    "{}: this is not a playable game (no `game` block with phases)",
+                    game.display()
+                );
                 return ExitCode::from(2);
             }
             let n = players.unwrap_or_else(|| rules::default_players(&prog));
@@ -138,9 +160,15 @@ fn main() -> ExitCode {
                 }
             }
             if let Some(path) = log {
-                let mut text = String::from("# rules choice log: player, option number (1-based), option\n");
+                let mut text =
+                    String::from("# rules choice log: player, option number (1-based), option\n");
                 for r in &interp.choice_log {
-                    text.push_str(&format!("P{} {} {}\n", r.player + 1, r.index + 1, r.label.replace('\n', " ")));
+                    text.push_str(&format!(
+                        "P{} {} {}\n",
+                        r.player + 1,
+                        r.index + 1,
+                        r.label.replace('\n', " ")
+                    ));
                 }
                 if let Err(e) = std::fs::write(&path, text) {
                     eprintln!("error: cannot write `{}`: {e}", path.display());
@@ -155,12 +183,18 @@ fn main() -> ExitCode {
                 }
             }
         }
-        Command::Bench { game, players, games } => {
+        Command::Bench {
+            game,
+            players,
+            games,
+        } => {
             let t0 = Instant::now();
             let c = rules::check_path(&game, &limits);
             let check_time = t0.elapsed();
             print_diags(&c.diags, &c.sources);
-            let Some(prog) = c.program else { return ExitCode::from(1) };
+            let Some(prog) = c.program else {
+                return ExitCode::from(1);
+            };
             let n = players.unwrap_or_else(|| rules::default_players(&prog));
             let t1 = Instant::now();
             let mut steps = 0u64;
@@ -187,7 +221,11 @@ fn main() -> ExitCode {
                 steps += interp.state.steps;
             }
             let secs = t1.elapsed().as_secs_f64();
-            println!("check {}: {:.2} ms", game.display(), check_time.as_secs_f64() * 1000.0);
+            println!(
+                "check {}: {:.2} ms",
+                game.display(),
+                check_time.as_secs_f64() * 1000.0
+            );
             println!(
                 "{games} random {n}-player games in {secs:.3} s: {:.0} games/s on one core ({:.0} steps/game)",
                 games as f64 / secs.max(1e-9),

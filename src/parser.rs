@@ -293,8 +293,16 @@ fn syntax_error(e: &pest::error::Error<Rule>, text: &str, file: u32) -> Diag {
     let mut expected: Vec<String> = Vec::new();
     let mut operator = false;
     // At the top level every item keyword is expected: say "a declaration" once.
-    const ITEMS: &[&str] = &["import", "game", "enum", "kind", "card", "cards", "zone", "var", "const", "fn", "phase", "setup", "on", "table"];
-    if tokens.iter().filter(|t| ITEMS.contains(&t.as_str())).count() >= 3 {
+    const ITEMS: &[&str] = &[
+        "import", "game", "enum", "kind", "card", "cards", "zone", "var", "const", "fn", "phase",
+        "setup", "on", "table",
+    ];
+    if tokens
+        .iter()
+        .filter(|t| ITEMS.contains(&t.as_str()))
+        .count()
+        >= 3
+    {
         tokens.retain(|t| !ITEMS.contains(&t.as_str()));
         expected.push(DECLARATION.into());
     }
@@ -340,7 +348,10 @@ fn syntax_error(e: &pest::error::Error<Rule>, text: &str, file: u32) -> Diag {
     } else if rest.starts_with('!') && !rest.starts_with("!=") {
         Some("write `not` instead of `!`".to_string())
     } else if rest.starts_with("per ") {
-        Some("in a `var`, `per` comes before the initial value: `var name: int per Key = 0`".to_string())
+        Some(
+            "in a `var`, `per` comes before the initial value: `var name: int per Key = 0`"
+                .to_string(),
+        )
     } else if rest.starts_with('=') && !rest.starts_with("==") && operator {
         Some("to compare, write `==`; to change a value, write `set name = value`".to_string())
     } else {
@@ -365,18 +376,30 @@ fn syntax_error(e: &pest::error::Error<Rule>, text: &str, file: u32) -> Diag {
                     _ => '}',
                 };
                 d = d
-                    .label(Span::new(file, at, at + 1), format!("this `{c}` is never closed"))
+                    .label(
+                        Span::new(file, at, at + 1),
+                        format!("this `{c}` is never closed"),
+                    )
                     .help(format!("add the matching `{close}`"));
             }
             None => {
-                d = d.label(Span::new(file, pos.min(text.len()), end), format!("expected {what}"));
+                d = d.label(
+                    Span::new(file, pos.min(text.len()), end),
+                    format!("expected {what}"),
+                );
             }
         }
         return d.maybe_help(help);
     }
-    Diag::error("parse::syntax", format!("syntax error: expected {what}, found {found}"))
-        .label(Span::new(file, pos.min(text.len()), end), format!("expected {what}"))
-        .maybe_help(help)
+    Diag::error(
+        "parse::syntax",
+        format!("syntax error: expected {what}, found {found}"),
+    )
+    .label(
+        Span::new(file, pos.min(text.len()), end),
+        format!("expected {what}"),
+    )
+    .maybe_help(help)
 }
 
 /// The innermost bracket or quote left open at the end of the text, if any.
@@ -587,7 +610,9 @@ impl Builder {
 
     fn enum_decl(&mut self, pair: Pair<Rule>) -> EnumDecl {
         let mut it = children(pair).map(|p| self.ident(p));
-        let name = it.next().unwrap_or_else(|| Spanned::new(String::new(), Span::default()));
+        let name = it
+            .next()
+            .unwrap_or_else(|| Spanned::new(String::new(), Span::default()));
         EnumDecl {
             name,
             variants: it.collect(),

@@ -207,35 +207,180 @@ pub struct BuiltinSig {
 }
 
 pub const BUILTINS: &[BuiltinSig] = &[
-    BuiltinSig { name: "len", builtin: Builtin::Len, params: &["list"], min_args: 1 },
-    BuiltinSig { name: "top", builtin: Builtin::Top, params: &["list"], min_args: 1 },
-    BuiltinSig { name: "reverse", builtin: Builtin::Reverse, params: &["list"], min_args: 1 },
-    BuiltinSig { name: "concat", builtin: Builtin::Concat, params: &["list", "list"], min_args: 2 },
-    BuiltinSig { name: "flatten", builtin: Builtin::Flatten, params: &["list"], min_args: 1 },
-    BuiltinSig { name: "rotate", builtin: Builtin::Rotate, params: &["list", "int"], min_args: 2 },
-    BuiltinSig { name: "take", builtin: Builtin::Take, params: &["list", "int"], min_args: 2 },
-    BuiltinSig { name: "drop", builtin: Builtin::Drop, params: &["list", "int"], min_args: 2 },
-    BuiltinSig { name: "contains", builtin: Builtin::Contains, params: &["list", "any"], min_args: 2 },
-    BuiltinSig { name: "index_of", builtin: Builtin::IndexOf, params: &["list", "any"], min_args: 2 },
-    BuiltinSig { name: "abs", builtin: Builtin::Abs, params: &["int"], min_args: 1 },
-    BuiltinSig { name: "min", builtin: Builtin::Min2, params: &["int", "int"], min_args: 2 },
-    BuiltinSig { name: "max", builtin: Builtin::Max2, params: &["int", "int"], min_args: 2 },
-    BuiltinSig { name: "clamp", builtin: Builtin::Clamp, params: &["int", "int", "int"], min_args: 3 },
-    BuiltinSig { name: "roll", builtin: Builtin::Roll, params: &["int"], min_args: 1 },
-    BuiltinSig { name: "roll_dice", builtin: Builtin::RollDice, params: &["int", "int"], min_args: 2 },
-    BuiltinSig { name: "shuffled", builtin: Builtin::Shuffled, params: &["list"], min_args: 1 },
-    BuiltinSig { name: "pick_random", builtin: Builtin::PickRandom, params: &["list"], min_args: 1 },
-    BuiltinSig { name: "zone_of", builtin: Builtin::ZoneOf, params: &["card"], min_args: 1 },
-    BuiltinSig { name: "text", builtin: Builtin::Text, params: &["any"], min_args: 1 },
-    BuiltinSig { name: "seat", builtin: Builtin::Seat, params: &["player"], min_args: 1 },
-    BuiltinSig { name: "next", builtin: Builtin::Next, params: &["player"], min_args: 1 },
-    BuiltinSig { name: "finish_game", builtin: Builtin::FinishGame, params: &[], min_args: 0 },
-    BuiltinSig { name: "choose", builtin: Builtin::Choose, params: &["player", "list", "text"], min_args: 2 },
-    BuiltinSig { name: "choose_many", builtin: Builtin::ChooseMany, params: &["player", "list", "int", "text"], min_args: 3 },
-    BuiltinSig { name: "choose_number", builtin: Builtin::ChooseNumber, params: &["player", "int", "int", "text"], min_args: 3 },
-    BuiltinSig { name: "ask", builtin: Builtin::Ask, params: &["player", "text"], min_args: 1 },
-    BuiltinSig { name: "choose_player", builtin: Builtin::ChoosePlayer, params: &["player", "text"], min_args: 1 },
-    BuiltinSig { name: "allocate", builtin: Builtin::Allocate, params: &["player", "int", "list", "text"], min_args: 3 },
+    BuiltinSig {
+        name: "len",
+        builtin: Builtin::Len,
+        params: &["list"],
+        min_args: 1,
+    },
+    BuiltinSig {
+        name: "top",
+        builtin: Builtin::Top,
+        params: &["list"],
+        min_args: 1,
+    },
+    BuiltinSig {
+        name: "reverse",
+        builtin: Builtin::Reverse,
+        params: &["list"],
+        min_args: 1,
+    },
+    BuiltinSig {
+        name: "concat",
+        builtin: Builtin::Concat,
+        params: &["list", "list"],
+        min_args: 2,
+    },
+    BuiltinSig {
+        name: "flatten",
+        builtin: Builtin::Flatten,
+        params: &["list"],
+        min_args: 1,
+    },
+    BuiltinSig {
+        name: "rotate",
+        builtin: Builtin::Rotate,
+        params: &["list", "int"],
+        min_args: 2,
+    },
+    BuiltinSig {
+        name: "take",
+        builtin: Builtin::Take,
+        params: &["list", "int"],
+        min_args: 2,
+    },
+    BuiltinSig {
+        name: "drop",
+        builtin: Builtin::Drop,
+        params: &["list", "int"],
+        min_args: 2,
+    },
+    BuiltinSig {
+        name: "contains",
+        builtin: Builtin::Contains,
+        params: &["list", "any"],
+        min_args: 2,
+    },
+    BuiltinSig {
+        name: "index_of",
+        builtin: Builtin::IndexOf,
+        params: &["list", "any"],
+        min_args: 2,
+    },
+    BuiltinSig {
+        name: "abs",
+        builtin: Builtin::Abs,
+        params: &["int"],
+        min_args: 1,
+    },
+    BuiltinSig {
+        name: "min",
+        builtin: Builtin::Min2,
+        params: &["int", "int"],
+        min_args: 2,
+    },
+    BuiltinSig {
+        name: "max",
+        builtin: Builtin::Max2,
+        params: &["int", "int"],
+        min_args: 2,
+    },
+    BuiltinSig {
+        name: "clamp",
+        builtin: Builtin::Clamp,
+        params: &["int", "int", "int"],
+        min_args: 3,
+    },
+    BuiltinSig {
+        name: "roll",
+        builtin: Builtin::Roll,
+        params: &["int"],
+        min_args: 1,
+    },
+    BuiltinSig {
+        name: "roll_dice",
+        builtin: Builtin::RollDice,
+        params: &["int", "int"],
+        min_args: 2,
+    },
+    BuiltinSig {
+        name: "shuffled",
+        builtin: Builtin::Shuffled,
+        params: &["list"],
+        min_args: 1,
+    },
+    BuiltinSig {
+        name: "pick_random",
+        builtin: Builtin::PickRandom,
+        params: &["list"],
+        min_args: 1,
+    },
+    BuiltinSig {
+        name: "zone_of",
+        builtin: Builtin::ZoneOf,
+        params: &["card"],
+        min_args: 1,
+    },
+    BuiltinSig {
+        name: "text",
+        builtin: Builtin::Text,
+        params: &["any"],
+        min_args: 1,
+    },
+    BuiltinSig {
+        name: "seat",
+        builtin: Builtin::Seat,
+        params: &["player"],
+        min_args: 1,
+    },
+    BuiltinSig {
+        name: "next",
+        builtin: Builtin::Next,
+        params: &["player"],
+        min_args: 1,
+    },
+    BuiltinSig {
+        name: "finish_game",
+        builtin: Builtin::FinishGame,
+        params: &[],
+        min_args: 0,
+    },
+    BuiltinSig {
+        name: "choose",
+        builtin: Builtin::Choose,
+        params: &["player", "list", "text"],
+        min_args: 2,
+    },
+    BuiltinSig {
+        name: "choose_many",
+        builtin: Builtin::ChooseMany,
+        params: &["player", "list", "int", "text"],
+        min_args: 3,
+    },
+    BuiltinSig {
+        name: "choose_number",
+        builtin: Builtin::ChooseNumber,
+        params: &["player", "int", "int", "text"],
+        min_args: 3,
+    },
+    BuiltinSig {
+        name: "ask",
+        builtin: Builtin::Ask,
+        params: &["player", "text"],
+        min_args: 1,
+    },
+    BuiltinSig {
+        name: "choose_player",
+        builtin: Builtin::ChoosePlayer,
+        params: &["player", "text"],
+        min_args: 1,
+    },
+    BuiltinSig {
+        name: "allocate",
+        builtin: Builtin::Allocate,
+        params: &["player", "int", "list", "text"],
+        min_args: 3,
+    },
 ];
 
 /// Names that read game state without arguments.
@@ -368,15 +513,27 @@ impl Program {
         self.cards.iter().position(|c| &c.id == id).map(|i| i as Id)
     }
     pub fn zone_by_name(&self, name: &str) -> Option<Id> {
-        self.zones.iter().position(|z| z.name == name).map(|i| i as Id)
+        self.zones
+            .iter()
+            .position(|z| z.name == name)
+            .map(|i| i as Id)
     }
     pub fn phase_by_name(&self, name: &str) -> Option<Id> {
-        self.phases.iter().position(|z| z.name == name).map(|i| i as Id)
+        self.phases
+            .iter()
+            .position(|z| z.name == name)
+            .map(|i| i as Id)
     }
     pub fn fn_by_name(&self, name: &str) -> Option<Id> {
-        self.fns.iter().position(|z| z.name == name).map(|i| i as Id)
+        self.fns
+            .iter()
+            .position(|z| z.name == name)
+            .map(|i| i as Id)
     }
     pub fn kind_by_name(&self, name: &str) -> Option<Id> {
-        self.kinds.iter().position(|z| z.name == name).map(|i| i as Id)
+        self.kinds
+            .iter()
+            .position(|z| z.name == name)
+            .map(|i| i as Id)
     }
 }

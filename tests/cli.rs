@@ -49,23 +49,45 @@ fn a_player_count_the_game_does_not_allow_is_a_clear_error() {
 
 #[test]
 fn run_prints_an_account_of_the_game() {
-    let (code, out, err) = rules(&["run", "games/the-establishment.rules", "--players", "4", "--seed", "1"]);
+    let (code, out, err) = rules(&[
+        "run",
+        "games/the-establishment.rules",
+        "--players",
+        "4",
+        "--seed",
+        "1",
+    ]);
     assert_eq!(code, 0, "{err}");
-    for needle in ["=== Round 1 ===", "=== Round 4 ===", "Society:", "rating", "wins; pull card #", "Epilogue 3:"] {
+    for needle in [
+        "=== Round 1 ===",
+        "=== Round 4 ===",
+        "Society:",
+        "rating",
+        "wins; pull card #",
+        "Epilogue 3:",
+    ] {
         assert!(out.contains(needle), "missing {needle:?} in:\n{out}");
     }
 }
 
 #[test]
 fn json_is_one_event_per_line() {
-    let (code, out, err) = rules(&["run", "games/the-establishment.rules", "--seed", "5", "--json"]);
+    let (code, out, err) = rules(&[
+        "run",
+        "games/the-establishment.rules",
+        "--seed",
+        "5",
+        "--json",
+    ]);
     assert_eq!(code, 0, "{err}");
     let mut kinds = std::collections::BTreeSet::new();
     for line in out.lines() {
         let v: serde_json::Value = serde_json::from_str(line).expect("each line is JSON");
         kinds.insert(v["event"].as_str().unwrap_or("").to_string());
     }
-    for k in ["start", "round", "phase", "choice", "say", "move", "shuffle", "end"] {
+    for k in [
+        "start", "round", "phase", "choice", "say", "move", "shuffle", "end",
+    ] {
         assert!(kinds.contains(k), "no {k} event");
     }
 }
@@ -75,15 +97,38 @@ fn a_log_replays_the_same_game() {
     let dir = std::env::temp_dir();
     let log = dir.join(format!("rules-cli-log-{}.txt", std::process::id()));
     let log_s = log.to_str().unwrap();
-    let (c1, first, _) = rules(&["run", "games/the-establishment.rules", "--seed", "8", "--json", "--log", log_s]);
+    let (c1, first, _) = rules(&[
+        "run",
+        "games/the-establishment.rules",
+        "--seed",
+        "8",
+        "--json",
+        "--log",
+        log_s,
+    ]);
     assert_eq!(c1, 0);
     let script = format!("script:{log_s}");
-    let (c2, second, err) = rules(&["run", "games/the-establishment.rules", "--seed", "8", "--json", "--agent", &script]);
+    let (c2, second, err) = rules(&[
+        "run",
+        "games/the-establishment.rules",
+        "--seed",
+        "8",
+        "--json",
+        "--agent",
+        &script,
+    ]);
     assert_eq!(c2, 0, "{err}");
     assert_eq!(first, second);
     // A script that runs out is a clear error.
     std::fs::write(&log, "P1 1\n").unwrap();
-    let (c3, _, err) = rules(&["run", "games/the-establishment.rules", "--seed", "8", "--agent", &script]);
+    let (c3, _, err) = rules(&[
+        "run",
+        "games/the-establishment.rules",
+        "--seed",
+        "8",
+        "--agent",
+        &script,
+    ]);
     assert_eq!(c3, 1);
     assert!(err.contains("ran out of answers"), "{err}");
     std::fs::remove_file(&log).ok();

@@ -7,7 +7,8 @@ use rules::limits::Limits;
 use std::path::Path;
 
 fn relative(path: &Path) -> &Path {
-    path.strip_prefix(env!("CARGO_MANIFEST_DIR")).unwrap_or(path)
+    path.strip_prefix(env!("CARGO_MANIFEST_DIR"))
+        .unwrap_or(path)
 }
 
 #[test]
@@ -28,7 +29,13 @@ fn runtime_failures_are_reported() {
     };
     insta::glob!("runtime/*.rules", |path| {
         let c = rules::check_path(relative(path), &limits);
-        assert_eq!(c.errors(), 0, "{} should check clean:\n{}", path.display(), c.render());
+        assert_eq!(
+            c.errors(),
+            0,
+            "{} should check clean:\n{}",
+            path.display(),
+            c.render()
+        );
         let prog = c.program.expect("checked");
         let n = rules::default_players(&prog);
         let agents = rules::agent::make_agents("first", n, 1).expect("agents");

@@ -32,20 +32,34 @@ fn worked_examples() {
             .filter_map(|l| l.trim().strip_prefix("# expect:"))
             .map(|s| s.trim().to_string())
             .collect();
-        assert!(!expect.is_empty(), "{} has no `# expect:` line", path.display());
+        assert!(
+            !expect.is_empty(),
+            "{} has no `# expect:` line",
+            path.display()
+        );
         let players = text
             .lines()
             .find_map(|l| l.trim().strip_prefix("# players:"))
             .and_then(|s| s.trim().parse().ok());
-        let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("example").to_string();
-        let c = rules::check_path_with(&game_path(game), &[(name, text.clone())], &Limits::default());
+        let name = path
+            .file_name()
+            .and_then(|n| n.to_str())
+            .unwrap_or("example")
+            .to_string();
+        let c = rules::check_path_with(
+            &game_path(game),
+            &[(name, text.clone())],
+            &Limits::default(),
+        );
         assert_eq!(c.errors(), 0, "{}:\n{}", path.display(), c.render());
         let prog = c.program.expect("checked");
         let n = players.unwrap_or_else(|| rules::default_players(&prog));
         let agents = rules::agent::make_agents("first", n, 1).expect("agents");
         let mut interp = Interp::new(&prog, n, 1, agents, Limits::default()).expect("interp");
         interp.init().expect("init");
-        let f = prog.fn_by_name("example").expect("the example defines `fn example()`");
+        let f = prog
+            .fn_by_name("example")
+            .expect("the example defines `fn example()`");
         let value = match interp.call_fn(f, vec![], prog.fns[f as usize].span) {
             Ok(v) => v,
             Err(d) => panic!("{}:\n{}", path.display(), d.render(&c.sources)),

@@ -36,7 +36,10 @@ fn establishment_random_games_finish() {
         let agents = rules::agent::make_agents("random", n, seed).expect("agents");
         let (events, _) = play(&prog, n, seed, agents);
         // Four rounds, three resolutions each, three epilogues.
-        let rounds = events.iter().filter(|e| matches!(e, Event::Round { .. })).count();
+        let rounds = events
+            .iter()
+            .filter(|e| matches!(e, Event::Round { .. }))
+            .count();
         assert_eq!(rounds, 4, "seed {seed}");
         let epilogues = events
             .iter()
@@ -71,8 +74,9 @@ fn same_seed_and_log_replay_the_same_game() {
         assert_eq!(log, log2);
         // Replaying the log as a script gives the same stream too.
         let script = Rc::new(RefCell::new(Script::parse("log", &log)));
-        let agents: Vec<Box<dyn Agent>> =
-            (0..n).map(|_| Box::new(ScriptAgent(script.clone())) as Box<dyn Agent>).collect();
+        let agents: Vec<Box<dyn Agent>> = (0..n)
+            .map(|_| Box::new(ScriptAgent(script.clone())) as Box<dyn Agent>)
+            .collect();
         let (replayed, log3) = play(&prog, n, seed, agents);
         assert_eq!(events, replayed);
         assert_eq!(log, log3);
@@ -82,7 +86,19 @@ fn same_seed_and_log_replay_the_same_game() {
 #[test]
 fn different_seeds_give_different_games() {
     let prog = load("games/the-establishment.rules");
-    let a = play(&prog, 4, 1, rules::agent::make_agents("random", 4, 1).expect("agents")).0;
-    let b = play(&prog, 4, 2, rules::agent::make_agents("random", 4, 2).expect("agents")).0;
+    let a = play(
+        &prog,
+        4,
+        1,
+        rules::agent::make_agents("random", 4, 1).expect("agents"),
+    )
+    .0;
+    let b = play(
+        &prog,
+        4,
+        2,
+        rules::agent::make_agents("random", 4, 2).expect("agents"),
+    )
+    .0;
     assert_ne!(a, b);
 }

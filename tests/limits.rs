@@ -11,7 +11,11 @@ fn codes(name: &str, text: &str) -> Vec<&'static str> {
 fn deep_brackets_are_a_diagnostic_not_a_stack_overflow() {
     for depth in [65usize, 1000, 200_000] {
         let text = format!("const x = {}1{}", "(".repeat(depth), ")".repeat(depth));
-        assert_eq!(codes("deep.rules", &text), vec!["limit::nesting"], "depth {depth}");
+        assert_eq!(
+            codes("deep.rules", &text),
+            vec!["limit::nesting"],
+            "depth {depth}"
+        );
     }
 }
 
@@ -25,7 +29,11 @@ fn long_prefix_chains_are_a_diagnostic() {
 
 #[test]
 fn deep_blocks_and_if_chains_are_a_diagnostic() {
-    let text = format!("fn f() {{ {} 1 {} }}", "if true { ".repeat(5000), "}".repeat(5000));
+    let text = format!(
+        "fn f() {{ {} 1 {} }}",
+        "if true { ".repeat(5000),
+        "}".repeat(5000)
+    );
     assert_eq!(codes("ifs.rules", &text), vec!["limit::nesting"]);
 }
 
@@ -48,10 +56,17 @@ fn imports_cannot_leave_the_game_folder() {
     let game = dir.join("game");
     std::fs::create_dir_all(&game).unwrap();
     std::fs::write(dir.join("secret.rules"), "const secret = 1\n").unwrap();
-    std::fs::write(game.join("main.rules"), "import \"../secret.rules\"\nimport \"/etc/passwd\"\nimport \"notes.txt\"\n").unwrap();
+    std::fs::write(
+        game.join("main.rules"),
+        "import \"../secret.rules\"\nimport \"/etc/passwd\"\nimport \"notes.txt\"\n",
+    )
+    .unwrap();
     let c = rules::check_path(&game.join("main.rules"), &Limits::default());
     let codes: Vec<&str> = c.diags.iter().map(|d| d.code).collect();
-    assert_eq!(codes, vec!["import::escape", "import::escape", "import::not_rules"]);
+    assert_eq!(
+        codes,
+        vec!["import::escape", "import::escape", "import::not_rules"]
+    );
     // A symbolic link inside the folder that points outside is refused as well.
     #[cfg(unix)]
     {
@@ -77,7 +92,9 @@ fn arbitrary_bytes_never_panic() {
         let cut = (x as usize) % bytes.len();
         let keep = ((x >> 20) as usize) % 200;
         let mut s = String::from_utf8_lossy(&bytes[..cut]).to_string();
-        s.push_str(&String::from_utf8_lossy(&bytes[(cut + keep).min(bytes.len())..]));
+        s.push_str(&String::from_utf8_lossy(
+            &bytes[(cut + keep).min(bytes.len())..],
+        ));
         let _ = rules::check_text("fuzz.rules", &s, &Limits::default());
     }
 }
