@@ -13,6 +13,25 @@ pub struct ChoiceRequest<'a> {
     pub prompt: &'a str,
     pub count: usize,
     pub secret: bool,
+    /// The round and phase the choice is asked in, and how many choices came before it.
+    pub round: i64,
+    pub phase: Option<u32>,
+    pub number: usize,
+}
+
+/// What an agent answers to stop the game at a choice a person must make (the REPL's agents).
+pub const PENDING: &str = "run::pending";
+
+/// A stateless seeded draw for choice number `number`: the same game position always gets the
+/// same answer, however the game got there (replays, undo, save and load).
+pub fn seeded_pick(seed: u64, player: u32, number: usize, count: usize) -> usize {
+    let mixed = seed
+        .wrapping_mul(0x9E37_79B9_7F4A_7C15)
+        .wrapping_add(u64::from(player).wrapping_mul(0xD1B5_4A32_D192_ED03))
+        .wrapping_add((number as u64).wrapping_mul(0xA24B_AED4_963E_E407))
+        .wrapping_add(1);
+    let mut rng = rng::new_rng(mixed);
+    rng::below(&mut rng, count.min(u32::MAX as usize) as u32) as usize
 }
 
 pub trait Agent {

@@ -48,6 +48,23 @@ pub struct ChoiceRecord {
     pub label: String,
 }
 
+/// Where a game stands between segments.
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
+)]
+#[serde(tag = "at", rename_all = "snake_case")]
+pub enum Pos {
+    /// Before setup (constants and vars are initialised).
+    Setup,
+    /// Before phase `index` of the round's list in round `round`.
+    Phase { round: i64, index: usize },
+    /// Before the `finish` phase and the winner.
+    Finish,
+    /// The game is over.
+    Done,
+}
+
+#[derive(Debug, Clone)]
 pub struct Outcome {
     pub winners: Vec<u32>,
     pub scores: Vec<i64>,
@@ -81,6 +98,8 @@ pub struct Interp<'p> {
     seed: u64,
     /// The value of a `return` on its way out to `call_fn`.
     returning: Option<Value>,
+    /// The result, once the game is over.
+    pub outcome: Option<Outcome>,
 }
 
 const RETURN_CODE: &str = "run::return";
@@ -207,6 +226,7 @@ impl<'p> Interp<'p> {
                 .collect(),
             seed,
             returning: None,
+            outcome: None,
         })
     }
 
@@ -259,31 +279,69 @@ impl<'p> Interp<'p> {
     /// Play a whole game: init, setup, rounds, finish, winner.
     pub fn run(&mut self) -> R<Outcome> {
         self.init()?;
-        self.setup()?;
+        let mut pos = Pos::Setup;
+        while pos != Pos::Done {
+            pos = self.step(pos)?;
+        }
+        Ok(self.outcome.take().unwrap_or(Outcome {
+            winners: vec![],
+            scores: vec![],
+        }))
+    }
+
+    /// Run the segment of the game at `pos` (setup, one phase, or the finish) and return where
+    /// the game goes next. Between segments the whole game is its `State`, so a caller can
+    /// snapshot it there and resume later (the REPL's undo does).
+    pub fn step(&mut self, pos: Pos) -> R<Pos> {
         let prog = self.prog;
-        let mut round = 0i64;
-        'rounds: loop {
-            if let Some(max) = prog.game.rounds {
-                if round >= max {
-                    break;
-                }
+        match pos {
+            Pos::Setup => {
+                self.setup()?;
+                // Between segments the state already names the round about to start.
+                self.state.round = 1;
+                Ok(Pos::Phase { round: 1, index: 0 })
             }
-            round += 1;
-            self.state.round = round;
-            self.emit(|_| Event::Round { round });
-            self.fire_simple(EventKind::RoundStart, None)?;
-            for &p in &prog.game.round_phases {
-                self.run_phase(p)?;
+            Pos::Phase { round, index } => {
+                let Some(&phase) = prog.game.round_phases.get(index) else {
+                    return Ok(Pos::Finish);
+                };
+                if index == 0 {
+                    self.state.round = round;
+                    self.emit(|_| Event::Round { round });
+                    self.fire_simple(EventKind::RoundStart, None)?;
+                }
+                self.run_phase(phase)?;
                 if self.state.finished || self.end_reached()? {
-                    break 'rounds;
+                    return Ok(Pos::Finish);
+                }
+                if index + 1 < prog.game.round_phases.len() {
+                    return Ok(Pos::Phase {
+                        round,
+                        index: index + 1,
+                    });
+                }
+                self.fire_simple(EventKind::RoundEnd, None)?;
+                match prog.game.rounds {
+                    Some(max) if round >= max => Ok(Pos::Finish),
+                    _ => {
+                        self.state.round = round + 1;
+                        Ok(Pos::Phase {
+                            round: round + 1,
+                            index: 0,
+                        })
+                    }
                 }
             }
-            self.fire_simple(EventKind::RoundEnd, None)?;
+            Pos::Finish => {
+                if let Some(f) = prog.game.finish {
+                    self.run_phase(f)?;
+                }
+                let outcome = self.winner()?;
+                self.outcome = Some(outcome);
+                Ok(Pos::Done)
+            }
+            Pos::Done => Ok(Pos::Done),
         }
-        if let Some(f) = prog.game.finish {
-            self.run_phase(f)?;
-        }
-        self.winner()
     }
 
     fn end_reached(&mut self) -> R<bool> {
@@ -407,6 +465,11 @@ impl<'p> Interp<'p> {
         self.trigger_depth -= 1;
         self.trigger_chain.pop();
         r.map(|_| ())
+    }
+
+    /// Evaluate a block lowered on its own (a REPL line) in a fresh frame.
+    pub fn eval_block(&mut self, b: &Block, locals: u32) -> R<Value> {
+        self.with_frame(locals, |me| me.exec_block(b))
     }
 
     // ================================================================ frames
@@ -1769,6 +1832,9 @@ impl<'p> Interp<'p> {
                 prompt,
                 count: options.len(),
                 secret,
+                round: self.state.round,
+                phase: self.state.phase,
+                number: self.choice_log.len(),
             };
             let view = View {
                 prog: self.prog,
@@ -1780,7 +1846,14 @@ impl<'p> Interp<'p> {
                 return Err(rt(span, format!("no agent plays P{}", player + 1)));
             };
             let i = agent.decide(&req, &labeler).map_err(|m| {
-                Box::new(Diag::error("run::agent", m).label(span, "while asking for this choice"))
+                if m == crate::agent::PENDING {
+                    // Not an error: an interactive session stops here to ask a person.
+                    Box::new(Diag::error(crate::agent::PENDING, "a choice is waiting"))
+                } else {
+                    Box::new(
+                        Diag::error("run::agent", m).label(span, "while asking for this choice"),
+                    )
+                }
             })?;
             if i >= options.len() {
                 return Err(rt(span, "the agent answered an option that does not exist"));

@@ -12,6 +12,7 @@ pub mod loader;
 pub mod parser;
 pub mod program;
 pub mod rng;
+pub mod session;
 pub mod value;
 
 use diag::{Diag, Sources};

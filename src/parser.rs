@@ -43,9 +43,13 @@ pub fn parse_file(text: &str, file: u32, limits: &Limits) -> Parsed<File> {
     parse_with(text, file, limits, Rule::file, |b, pair| b.file(pair))
 }
 
-/// Parse a block of statements (a REPL line): the text is wrapped as `{ ... }`.
+/// Parse statements typed at the REPL as one block.
 pub fn parse_repl_line(text: &str, file: u32, limits: &Limits) -> Parsed<Block> {
-    parse_with(text, file, limits, Rule::block, |b, pair| b.block(pair))
+    parse_with(text, file, limits, Rule::repl_line, |b, pair| {
+        let span = b.span(&pair);
+        let stmts = children(pair).filter_map(|p| b.stmt(p)).collect();
+        Block { stmts, span }
+    })
 }
 
 fn parse_with<T>(
@@ -189,6 +193,7 @@ pub fn rule_name(rule: Rule) -> &'static str {
     match rule {
         EOI => "end of file",
         file | item => DECLARATION,
+        repl_line => "a statement or an expression",
         import_decl => DECLARATION,
         game_decl => DECLARATION,
         game_entry => "a game setting like `players: 3..5`",

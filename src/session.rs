@@ -1,0 +1,632 @@
+//! An interactive game: the REPL's model. A position is a function of (rules, seed, the list of
+//! answered choices, where it stopped), so undo, redo, save and load only change that list and
+//! replay. Replays are cheap: the game state is snapshotted at every phase start, and a snapshot
+//! taken after k choices depends on those k choices only, so a replay never runs more than the
+//! current phase.
+
+use crate::agent::{self, Agent, ChoiceRequest, PENDING};
+use crate::check::Checker;
+use crate::diag::{Diag, Sources, Span};
+use crate::events::Event;
+use crate::interp::{ChoiceRecord, Interp, Pos, State};
+use crate::limits::Limits;
+use crate::program::Program;
+use crate::value::Value;
+use serde::{Deserialize, Serialize};
+use std::cell::RefCell;
+use std::rc::Rc;
+
+/// Who answers a player's choices.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Mode {
+    Human,
+    Random,
+    First,
+}
+
+impl Mode {
+    pub fn parse(s: &str) -> Option<Mode> {
+        match s {
+            "human" => Some(Mode::Human),
+            "random" => Some(Mode::Random),
+            "first" => Some(Mode::First),
+            _ => None,
+        }
+    }
+    pub fn name(self) -> &'static str {
+        match self {
+            Mode::Human => "human",
+            Mode::Random => "random",
+            Mode::First => "first",
+        }
+    }
+}
+
+/// A choice waiting for a person.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Pending {
+    pub player: u32,
+    pub prompt: String,
+    pub options: Vec<String>,
+    pub secret: bool,
+}
+
+/// Where a session stands.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Stop {
+    /// At a phase boundary, before the segment `pos`.
+    Boundary { pos: Pos },
+    /// Waiting for the choice after the ones made so far.
+    Pending,
+    /// The game is over.
+    Done,
+}
+
+/// How far an advance goes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Until {
+    /// To the next choice a person must make.
+    Choice,
+    /// To the next phase boundary.
+    Phase,
+    /// To the start of the next round (or the finish).
+    Round,
+    /// To the end of the game.
+    End,
+}
+
+/// Agents answer every choice while an advance runs (`:auto`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Auto {
+    Off,
+    Choices(usize),
+    On,
+}
+
+#[derive(Clone)]
+struct Checkpoint {
+    pos: Pos,
+    state: State,
+    choices: usize,
+    events: usize,
+}
+
+/// One answered choice, kept with what it was so a reload can tell whether it still fits.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Answer {
+    pub player: u32,
+    pub index: usize,
+    pub label: String,
+}
+
+struct Shared {
+    script: Vec<Answer>,
+    cursor: usize,
+    base: usize,
+    modes: Vec<Mode>,
+    auto: Auto,
+    replay_only: bool,
+    /// Check each scripted answer's label (a reload): stop at the first that does not fit.
+    verify: bool,
+    misfit: Option<String>,
+    recorded: Vec<Answer>,
+    pending: Option<Pending>,
+    seed: u64,
+}
+
+struct SessionAgent(Rc<RefCell<Shared>>);
+
+impl Agent for SessionAgent {
+    fn decide(
+        &mut self,
+        req: &ChoiceRequest,
+        label: &dyn Fn(usize) -> String,
+    ) -> Result<usize, String> {
+        let mut s = self.0.borrow_mut();
+        if s.cursor < s.script.len() {
+            let a = s.script[s.cursor].clone();
+            let fits = a.player == req.player && a.index < req.count;
+            let same = fits && (!s.verify || label(a.index) == a.label);
+            if !same {
+                let n = s.base + s.cursor + 1;
+                let what = if a.player != req.player {
+                    format!(
+                        "the log has P{} answer, but the game now asks {}",
+                        a.player + 1,
+                        req.player_name
+                    )
+                } else if a.index >= req.count {
+                    format!(
+                        "the log chose option {} of `{}`, which now has {} options",
+                        a.index + 1,
+                        req.prompt,
+                        req.count
+                    )
+                } else {
+                    format!(
+                        "the log chose `{}` for `{}`, but that option is now `{}`",
+                        a.label,
+                        req.prompt,
+                        label(a.index)
+                    )
+                };
+                s.misfit = Some(format!("choice {n}: {what}"));
+                let cut = s.cursor;
+                s.script.truncate(cut);
+                return Err(PENDING.into());
+            }
+            s.cursor += 1;
+            s.recorded.push(a.clone());
+            return Ok(a.index);
+        }
+        let ask_person = |s: &mut Shared| {
+            s.pending = Some(Pending {
+                player: req.player,
+                prompt: req.prompt.to_string(),
+                options: (0..req.count).map(label).collect(),
+                secret: req.secret,
+            });
+            Err(PENDING.to_string())
+        };
+        if s.replay_only {
+            return ask_person(&mut s);
+        }
+        let own = s
+            .modes
+            .get(req.player as usize)
+            .copied()
+            .unwrap_or(Mode::Human);
+        let mode = match s.auto {
+            Auto::Off => own,
+            Auto::Choices(0) => own,
+            Auto::Choices(_) | Auto::On => {
+                if own == Mode::Human {
+                    Mode::Random
+                } else {
+                    own
+                }
+            }
+        };
+        let index = match mode {
+            Mode::Human => return ask_person(&mut s),
+            Mode::Random => agent::seeded_pick(s.seed, req.player, req.number, req.count),
+            Mode::First => 0,
+        };
+        if let Auto::Choices(n) = s.auto {
+            s.auto = Auto::Choices(n.saturating_sub(1));
+        }
+        s.recorded.push(Answer {
+            player: req.player,
+            index,
+            label: label(index),
+        });
+        Ok(index)
+    }
+}
+
+/// An interactive game.
+pub struct Session {
+    pub prog: Program,
+    pub players: u32,
+    pub seed: u64,
+    pub limits: Limits,
+    pub modes: Vec<Mode>,
+    /// Every answered choice; those past `len` are the redo material.
+    choices: Vec<Answer>,
+    /// How many of `choices` the current position has made.
+    len: usize,
+    pub stop: Stop,
+    pub pending: Option<Pending>,
+    pub state: State,
+    pub events: Vec<Event>,
+    pub error: Option<Diag>,
+    checkpoints: Vec<Checkpoint>,
+    undo: Vec<(usize, Stop)>,
+    redo: Vec<(usize, Stop)>,
+}
+
+/// A saved session (`:save`, `:load`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SaveFile {
+    pub format: u32,
+    pub game: String,
+    pub players: u32,
+    pub seed: u64,
+    pub agents: Vec<Mode>,
+    pub stop: Stop,
+    pub choices: Vec<Answer>,
+}
+
+pub const SAVE_FORMAT: u32 = 1;
+
+impl Session {
+    pub fn new(
+        prog: Program,
+        players: u32,
+        seed: u64,
+        limits: Limits,
+    ) -> Result<Session, Box<Diag>> {
+        let mut interp = Interp::new(&prog, players, seed, Vec::new(), limits)?;
+        interp.init()?;
+        let state = interp.state.clone();
+        let events = std::mem::take(&mut interp.events);
+        drop(interp);
+        let cp = Checkpoint {
+            pos: Pos::Setup,
+            state: state.clone(),
+            choices: 0,
+            events: events.len(),
+        };
+        Ok(Session {
+            prog,
+            players,
+            seed,
+            limits,
+            modes: vec![Mode::Human; players as usize],
+            choices: Vec::new(),
+            len: 0,
+            stop: Stop::Boundary { pos: Pos::Setup },
+            pending: None,
+            state,
+            events,
+            error: None,
+            checkpoints: vec![cp],
+            undo: Vec::new(),
+            redo: Vec::new(),
+        })
+    }
+
+    /// The choices made so far.
+    pub fn answers(&self) -> &[Answer] {
+        &self.choices[..self.len]
+    }
+
+    pub fn can_redo(&self) -> usize {
+        self.redo.len()
+    }
+
+    pub fn can_undo(&self) -> usize {
+        self.undo.len()
+    }
+
+    /// The latest checkpoint usable for a position that has made `len` choices and stops at
+    /// `stop`: made after at most `len` choices and not past a boundary target.
+    fn checkpoint_for(&self, len: usize, stop: &Stop) -> usize {
+        let mut best = 0;
+        for (i, c) in self.checkpoints.iter().enumerate() {
+            let before_target = match stop {
+                Stop::Boundary { pos } => c.choices < len || (c.choices == len && c.pos <= *pos),
+                _ => c.choices <= len,
+            };
+            if before_target {
+                best = i;
+            }
+        }
+        best
+    }
+
+    /// Run from the best checkpoint, replaying `choices[..len]`, then as `until` and `auto` say.
+    fn run(
+        &mut self,
+        until: Until,
+        auto: Auto,
+        replay_only: bool,
+        target: Option<Stop>,
+        verify: bool,
+    ) -> Option<String> {
+        let target_stop = target.clone().unwrap_or(Stop::Pending);
+        let ci = self.checkpoint_for(self.len, &target_stop);
+        let cp = self.checkpoints[ci].clone();
+        // Later checkpoints are taken again as the replay passes them.
+        self.checkpoints.truncate(ci);
+        let shared = Rc::new(RefCell::new(Shared {
+            script: self.choices[cp.choices..self.len].to_vec(),
+            cursor: 0,
+            base: cp.choices,
+            modes: self.modes.clone(),
+            auto,
+            replay_only,
+            verify,
+            misfit: None,
+            recorded: Vec::new(),
+            pending: None,
+            seed: self.seed,
+        }));
+        let agents: Vec<Box<dyn Agent>> = (0..self.players)
+            .map(|_| Box::new(SessionAgent(shared.clone())) as Box<dyn Agent>)
+            .collect();
+        let prog = &self.prog;
+        let mut interp = match Interp::new(prog, self.players, self.seed, agents, self.limits) {
+            Ok(i) => i,
+            Err(d) => {
+                self.error = Some(*d);
+                return None;
+            }
+        };
+        interp.state = cp.state.clone();
+        self.events.truncate(cp.events);
+        interp.events = std::mem::take(&mut self.events);
+        interp.choice_log = self.choices[..cp.choices]
+            .iter()
+            .map(|a| ChoiceRecord {
+                player: a.player,
+                index: a.index,
+                label: a.label.clone(),
+            })
+            .collect();
+        let start_round = cp.state.round;
+        let mut pos = cp.pos;
+        let mut first = true;
+        let mut new_checkpoints = Vec::new();
+        let mut error = None;
+        let stop = loop {
+            let made = cp.choices + shared.borrow().recorded.len();
+            if pos == Pos::Done {
+                break Stop::Done;
+            }
+            if !first {
+                // A boundary the caller asked for?
+                let replayed_all = made >= self.len;
+                let hit = match (&target, until) {
+                    (Some(Stop::Boundary { pos: t }), _) => made == self.len && pos == *t,
+                    (Some(_), _) => false,
+                    (None, Until::Phase) => replayed_all,
+                    (None, Until::Round) => {
+                        replayed_all
+                            && match pos {
+                                Pos::Phase { round, index } => index == 0 && round > start_round,
+                                Pos::Finish => true,
+                                _ => false,
+                            }
+                    }
+                    (None, _) => false,
+                };
+                if hit {
+                    new_checkpoints.push(Checkpoint {
+                        pos,
+                        state: interp.state.clone(),
+                        choices: made,
+                        events: interp.events.len(),
+                    });
+                    break Stop::Boundary { pos };
+                }
+            }
+            first = false;
+            new_checkpoints.push(Checkpoint {
+                pos,
+                state: interp.state.clone(),
+                choices: made,
+                events: interp.events.len(),
+            });
+            match interp.step(pos) {
+                Ok(next) => pos = next,
+                Err(d) if d.code == PENDING => break Stop::Pending,
+                Err(d) => {
+                    error = Some(*d);
+                    break Stop::Pending;
+                }
+            }
+        };
+        let mut sh = shared.borrow_mut();
+        // The choices this run made, scripted or not, replace the tail from the checkpoint on.
+        let recorded = std::mem::take(&mut sh.recorded);
+        let misfit = sh.misfit.take();
+        if replay_only {
+            // A replay reproduces `choices[..len]`; what lies past `len` is kept for redo,
+            // unless the replay stopped fitting.
+            self.len = cp.choices + recorded.len();
+            if misfit.is_some() {
+                self.choices.truncate(self.len);
+            }
+        } else {
+            self.choices.truncate(cp.choices);
+            self.choices.extend(recorded);
+            self.len = self.choices.len();
+        }
+        self.pending = if stop == Stop::Pending {
+            sh.pending.take()
+        } else {
+            None
+        };
+        drop(sh);
+        self.state = interp.state.clone();
+        self.events = std::mem::take(&mut interp.events);
+        self.checkpoints.extend(new_checkpoints);
+        self.stop = if error.is_some() { Stop::Pending } else { stop };
+        self.error = error;
+        misfit
+    }
+
+    fn remember(&mut self) {
+        self.undo.push((self.len, self.stop.clone()));
+        self.redo.clear();
+        self.choices.truncate(self.len);
+    }
+
+    /// Go on: to the next choice for a person, a phase, a round or the end.
+    pub fn advance(&mut self, until: Until, auto: Auto) {
+        if self.stop == Stop::Done {
+            return;
+        }
+        self.remember();
+        self.run(until, auto, false, None, false);
+    }
+
+    /// Answer the pending choice with option `index` (0-based), then go on to the next one.
+    pub fn choose(&mut self, index: usize) -> Result<(), String> {
+        let Some(p) = self.pending.clone() else {
+            return Err("no choice is waiting; `:step` runs to the next one".into());
+        };
+        if index >= p.options.len() {
+            return Err(format!("choose a number from 1 to {}", p.options.len()));
+        }
+        self.remember();
+        self.choices.push(Answer {
+            player: p.player,
+            index,
+            label: p.options[index].clone(),
+        });
+        self.len += 1;
+        self.run(Until::Choice, Auto::Off, false, None, false);
+        Ok(())
+    }
+
+    /// Bring back an earlier position exactly.
+    fn materialize(&mut self, len: usize, stop: Stop) {
+        self.len = len.min(self.choices.len());
+        self.checkpoints.retain(|c| c.choices <= self.len);
+        match stop {
+            Stop::Boundary { .. } => {
+                self.run(Until::Choice, Auto::Off, true, Some(stop), false);
+            }
+            Stop::Pending | Stop::Done => {
+                self.run(Until::Choice, Auto::Off, true, None, false);
+            }
+        }
+    }
+
+    /// Undo the last `n` commands that moved the game. Returns how many were undone.
+    pub fn undo(&mut self, n: usize) -> usize {
+        let mut done = 0;
+        while done < n {
+            let Some((len, stop)) = self.undo.pop() else {
+                break;
+            };
+            self.redo.push((self.len, self.stop.clone()));
+            self.materialize(len, stop);
+            done += 1;
+        }
+        done
+    }
+
+    pub fn redo(&mut self) -> bool {
+        let Some((len, stop)) = self.redo.pop() else {
+            return false;
+        };
+        self.undo.push((self.len, self.stop.clone()));
+        // The undone choices are still in `self.choices` past the current position.
+        self.materialize(len, stop);
+        true
+    }
+
+    pub fn save(&self, game: &str) -> SaveFile {
+        SaveFile {
+            format: SAVE_FORMAT,
+            game: game.to_string(),
+            players: self.players,
+            seed: self.seed,
+            agents: self.modes.clone(),
+            stop: self.stop.clone(),
+            choices: self.answers().to_vec(),
+        }
+    }
+
+    /// Rebuild a session from a save (the program must be the save's game).
+    pub fn load(
+        prog: Program,
+        save: &SaveFile,
+        limits: Limits,
+    ) -> Result<(Session, Option<String>), Box<Diag>> {
+        let mut s = Session::new(prog, save.players, save.seed, limits)?;
+        if save.agents.len() == s.modes.len() {
+            s.modes = save.agents.clone();
+        }
+        s.choices = save.choices.clone();
+        let misfit = s.replay_into(save.choices.len(), save.stop.clone());
+        Ok((s, misfit))
+    }
+
+    /// Replay `choices[..len]` checking every answer still fits; stop at the first that does not.
+    fn replay_into(&mut self, len: usize, stop: Stop) -> Option<String> {
+        self.len = len.min(self.choices.len());
+        self.checkpoints.truncate(1);
+        let target = match stop {
+            Stop::Boundary { .. } => Some(stop),
+            _ => None,
+        };
+        let misfit = self.run(Until::Choice, Auto::Off, true, target, true);
+        if misfit.is_some() {
+            self.undo.clear();
+            self.redo.clear();
+        }
+        misfit
+    }
+
+    /// Swap in re-read rules and replay the seed and choices into them. Returns where the
+    /// replay first stopped fitting, if it did.
+    pub fn reload(&mut self, prog: Program) -> Result<Option<String>, Box<Diag>> {
+        let mut fresh = Session::new(prog, self.players, self.seed, self.limits)?;
+        fresh.modes = self.modes.clone();
+        fresh.choices = self.answers().to_vec();
+        let misfit = fresh.replay_into(self.len, self.stop.clone());
+        *self = fresh;
+        Ok(misfit)
+    }
+
+    /// The round and phase names of the current position.
+    pub fn where_now(&self) -> (i64, Option<String>) {
+        let phase = match &self.stop {
+            Stop::Boundary { pos: Pos::Setup } => Some("setup".to_string()),
+            Stop::Boundary { pos: Pos::Finish } => Some("finish".to_string()),
+            Stop::Boundary {
+                pos: Pos::Phase { index, .. },
+            } => self
+                .prog
+                .game
+                .round_phases
+                .get(*index)
+                .map(|&p| self.prog.phases[p as usize].name.clone()),
+            _ => self
+                .state
+                .phase
+                .map(|p| self.prog.phases[p as usize].name.clone()),
+        };
+        let round = match &self.stop {
+            Stop::Boundary {
+                pos: Pos::Phase { round, .. },
+            } => *round,
+            _ => self.state.round,
+        };
+        (round, phase)
+    }
+
+    /// Evaluate statements typed at the REPL against a copy of the current state. Changes they
+    /// make are not kept: the game stays a function of its seed and choices.
+    pub fn eval(&self, line: &str) -> Result<String, (Vec<Diag>, Sources)> {
+        let mut sources = self.prog.sources.clone();
+        let file = sources.add("<repl>".into(), line.to_string());
+        let parsed = crate::parser::parse_repl_line(line, file, &self.limits);
+        let Some(block) = parsed.value else {
+            return Err((parsed.diags, sources));
+        };
+        let mut checker = Checker::from_program(&self.prog);
+        checker.prog.sources = sources.clone();
+        let (lowered, locals) = checker
+            .lower_repl(&block)
+            .map_err(|d| (d, sources.clone()))?;
+        let mut interp = Interp::new(&self.prog, self.players, self.seed, Vec::new(), self.limits)
+            .map_err(|d| (vec![*d], sources.clone()))?;
+        interp.state = self.state.clone();
+        interp.record = true;
+        match interp.eval_block(&lowered, locals) {
+            Ok(v) => {
+                let mut out: Vec<String> = interp.events.iter().filter_map(|e| e.text()).collect();
+                if v != Value::None || out.is_empty() {
+                    out.push(interp.show(&v));
+                }
+                Ok(out.join("\n"))
+            }
+            Err(d) if d.code == PENDING => Err((
+                vec![Diag::error(
+                    "repl::choice",
+                    "this would ask a player to choose; the REPL evaluates without choices",
+                )
+                .label(Span::new(file, 0, line.len()), "here")],
+                sources,
+            )),
+            Err(d) => Err((vec![*d], sources)),
+        }
+    }
+}

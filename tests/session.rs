@@ -1,0 +1,185 @@
+//! The REPL's model: undo, redo, save and load at random points of random games.
+
+use rules::limits::Limits;
+use rules::program::Program;
+use rules::session::{Auto, Mode, Session, Stop, Until};
+use std::path::Path;
+
+fn program() -> Program {
+    let c = rules::check_path(
+        Path::new("games/the-establishment.rules"),
+        &Limits::default(),
+    );
+    assert_eq!(c.errors(), 0, "{}", c.render());
+    c.program.expect("program")
+}
+
+/// A small deterministic generator for picking options and points in the tests.
+struct Pick(u64);
+impl Pick {
+    fn next(&mut self, n: usize) -> usize {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        (self.0 % n.max(1) as u64) as usize
+    }
+}
+
+/// What identifies a position: the choices, where it stopped, the account and the state's summary.
+fn fingerprint(s: &Session) -> String {
+    format!(
+        "{:?}|{:?}|{:?}|{}|{:?}",
+        s.answers(),
+        s.stop,
+        s.pending,
+        s.events.len(),
+        (
+            s.state.round,
+            s.state.phase,
+            &s.state.zones,
+            &s.state.card_vars,
+            &s.state.face_up
+        )
+    )
+}
+
+fn play_some(s: &mut Session, pick: &mut Pick, moves: usize) {
+    for _ in 0..moves {
+        match (&s.stop, &s.pending) {
+            (Stop::Done, _) => return,
+            (_, Some(p)) => {
+                let n = p.options.len();
+                s.choose(pick.next(n)).expect("choose");
+            }
+            _ => s.advance(Until::Choice, Auto::Off),
+        }
+        assert!(s.error.is_none(), "{:?}", s.error);
+    }
+}
+
+#[test]
+fn a_session_plays_to_the_end() {
+    let mut s = Session::new(program(), 4, 3, Limits::default()).expect("session");
+    s.modes = vec![Mode::Random; 4];
+    s.advance(Until::End, Auto::Off);
+    assert_eq!(s.stop, Stop::Done);
+    assert!(s.answers().len() > 40);
+    // Determinism: the same seed and agents give the same game.
+    let mut t = Session::new(program(), 4, 3, Limits::default()).expect("session");
+    t.modes = vec![Mode::Random; 4];
+    t.advance(Until::End, Auto::Off);
+    assert_eq!(fingerprint(&s), fingerprint(&t));
+}
+
+#[test]
+fn undo_and_redo_round_trip_at_random_points() {
+    let prog = program();
+    for seed in 0..6u64 {
+        let mut pick = Pick(0x9E37_79B9 ^ (seed + 1));
+        let mut s = Session::new(prog.clone(), 3 + (seed % 3) as u32, seed, Limits::default())
+            .expect("session");
+        let moves = 5 + pick.next(40);
+        play_some(&mut s, &mut pick, moves);
+        let before = fingerprint(&s);
+        let k = 1 + pick.next(s.can_undo().max(1));
+        let undone = s.undo(k);
+        assert_eq!(undone, k.min(undone));
+        for _ in 0..undone {
+            assert!(s.redo());
+        }
+        assert_eq!(fingerprint(&s), before, "seed {seed}: undo {k} then redo");
+        // Undo, then make the same choices again by hand: the same position.
+        let answers = s.answers().to_vec();
+        s.undo(1);
+        let replay: Vec<usize> = answers[s.answers().len()..]
+            .iter()
+            .map(|a| a.index)
+            .collect();
+        if let Some(&first) = replay.first() {
+            if s.pending.is_some() {
+                s.choose(first).expect("choose");
+                assert_eq!(s.answers().first(), answers.first());
+            }
+        }
+    }
+}
+
+#[test]
+fn undo_goes_back_to_the_same_pending_choice() {
+    let mut s = Session::new(program(), 4, 11, Limits::default()).expect("session");
+    s.advance(Until::Choice, Auto::Off);
+    let first = fingerprint(&s);
+    let pending = s.pending.clone().expect("a choice waits");
+    s.choose(0).expect("choose");
+    assert_ne!(fingerprint(&s), first);
+    s.undo(1);
+    assert_eq!(s.pending.as_ref(), Some(&pending));
+    assert_eq!(fingerprint(&s), first);
+}
+
+#[test]
+fn save_load_save_is_byte_identical_and_play_continues_the_same() {
+    let prog = program();
+    for seed in [1u64, 5, 9] {
+        let mut pick = Pick(seed * 7 + 3);
+        let mut s = Session::new(prog.clone(), 4, seed, Limits::default()).expect("session");
+        let moves = 10 + pick.next(30);
+        play_some(&mut s, &mut pick, moves);
+        let saved =
+            serde_json::to_string_pretty(&s.save("games/the-establishment.rules")).expect("json");
+        let file: rules::session::SaveFile = serde_json::from_str(&saved).expect("parse");
+        let (mut loaded, misfit) =
+            Session::load(prog.clone(), &file, Limits::default()).expect("load");
+        assert_eq!(misfit, None);
+        let again = serde_json::to_string_pretty(&loaded.save("games/the-establishment.rules"))
+            .expect("json");
+        assert_eq!(saved, again, "seed {seed}");
+        assert_eq!(fingerprint(&loaded), fingerprint(&s));
+        // Playing on from the loaded session matches playing on without saving.
+        let mut p1 = Pick(seed);
+        let mut p2 = Pick(seed);
+        play_some(&mut s, &mut p1, 15);
+        play_some(&mut loaded, &mut p2, 15);
+        assert_eq!(fingerprint(&s), fingerprint(&loaded), "seed {seed}");
+    }
+}
+
+#[test]
+fn steps_stop_at_phase_and_round_boundaries() {
+    let mut s = Session::new(program(), 3, 2, Limits::default()).expect("session");
+    s.modes = vec![Mode::First; 3];
+    s.advance(Until::Phase, Auto::Off);
+    assert!(matches!(s.stop, Stop::Boundary { .. }), "{:?}", s.stop);
+    s.advance(Until::Round, Auto::Off);
+    assert_eq!(s.where_now().0, 2, "{:?}", s.stop);
+    s.advance(Until::End, Auto::Off);
+    assert_eq!(s.stop, Stop::Done);
+}
+
+#[test]
+fn auto_answers_a_number_of_choices() {
+    let mut s = Session::new(program(), 4, 4, Limits::default()).expect("session");
+    s.advance(Until::Choice, Auto::Off);
+    let before = s.answers().len();
+    s.advance(Until::Choice, Auto::Choices(5));
+    assert_eq!(s.answers().len(), before + 5);
+    assert!(s.pending.is_some());
+}
+
+#[test]
+fn expressions_are_evaluated_against_the_position() {
+    let mut s = Session::new(program(), 4, 6, Limits::default()).expect("session");
+    s.modes = vec![Mode::Random; 4];
+    s.advance(Until::Round, Auto::Off); // from before setup: to the start of round 1
+    assert_eq!(s.eval("round").expect("eval"), "1");
+    s.advance(Until::Round, Auto::Off);
+    assert_eq!(s.eval("round").expect("eval"), "2");
+    assert_eq!(s.eval("len(players)").expect("eval"), "4");
+    let score = s.eval("side_score(1, Left)").expect("eval");
+    assert!(score.parse::<i64>().is_ok(), "{score}");
+    let err = s.eval("side_scor(1, Left)").expect_err("unknown name");
+    assert!(err
+        .0
+        .iter()
+        .any(|d| d.help.as_deref() == Some("did you mean `side_score`?")));
+}
