@@ -43,6 +43,34 @@ fn bench_game(path: &str, players: Option<u32>, games: u64) {
     );
 }
 
+/// The REPL's `:undo` at depth: play `choices` choices by hand, then time undo + redo pairs.
+fn bench_undo(path: &str, players: u32, choices: usize) {
+    use rules::session::{Auto, Session, Until};
+    let c = rules::check_path(Path::new(path), &Limits::default());
+    let Some(prog) = c.program else {
+        panic!("{}", c.render())
+    };
+    let mut s = Session::new(prog, players, 1, Limits::default()).expect("session");
+    s.advance(Until::Choice, Auto::Off);
+    let mut made = 0;
+    while made < choices {
+        let Some(p) = s.pending.clone() else { break };
+        s.choose(made % p.options.len()).expect("choose");
+        made += 1;
+    }
+    let rounds = 200;
+    let t = Instant::now();
+    for _ in 0..rounds {
+        assert_eq!(s.undo(1), 1);
+        assert!(s.redo());
+    }
+    let per = t.elapsed().as_secs_f64() / (2 * rounds) as f64;
+    println!(
+        "{path}: :undo (and :redo) after {made} choices: {:.3} ms each",
+        per * 1000.0
+    );
+}
+
 fn main() {
     // `cargo bench` passes `--bench`; any other argument filters by game path.
     let filter: Vec<String> = std::env::args()
@@ -54,5 +82,9 @@ fn main() {
         if filter.is_empty() || filter.iter().any(|f| path.contains(f.as_str())) {
             bench_game(path, players, n);
         }
+    }
+    if filter.is_empty() || filter.iter().any(|f| "undo".contains(f.as_str())) {
+        bench_undo("benches/long.rules", 2, 500);
+        bench_undo("games/the-establishment.rules", 4, 70);
     }
 }

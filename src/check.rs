@@ -904,6 +904,10 @@ impl Checker {
         }
     }
 
+    pub fn value_type(&self, v: &Value) -> Ty {
+        self.value_ty(v)
+    }
+
     fn ty_name(&self, t: &Ty) -> String {
         match t {
             Ty::Any => "any".into(),
@@ -2457,6 +2461,12 @@ impl Checker {
                 (mk(ExprKind::Const(Value::None)), Ty::Any)
             }
             None => {
+                // `P1`, `P2`, ... name the players by seat (unless a declaration uses the name).
+                if let Some(k) = n.strip_prefix('P').and_then(|d| d.parse::<u32>().ok()) {
+                    if (1..=64).contains(&k) && !n[1..].starts_with('0') {
+                        return (mk(ExprKind::Const(Value::Player(k - 1))), Ty::Player);
+                    }
+                }
                 self.unknown_name(n, span);
                 (mk(ExprKind::Const(Value::None)), Ty::Any)
             }
@@ -2597,6 +2607,9 @@ impl Checker {
     }
 }
 
+/// A REPL line lowered: its block, its number of locals, and the slot of each top-level `let`.
+pub type ReplLine = (Block, u32, Vec<(String, u32)>);
+
 impl Checker {
     /// A checker that knows every name of an already checked program (for REPL lines).
     pub fn from_program(prog: &Program) -> Checker {
@@ -2641,14 +2654,48 @@ impl Checker {
         c
     }
 
-    /// Lower statements typed at the REPL: the block, its number of locals, and its value type.
-    pub fn lower_repl(&mut self, block: &ast::Block) -> Result<(Block, u32), Vec<Diag>> {
+    /// Lower statements typed at the REPL. Names bound by earlier lines (`env`) are the first
+    /// locals; returns the block, its number of locals, and the slot of each top-level `let`.
+    pub fn lower_repl(
+        &mut self,
+        block: &ast::Block,
+        env: &[(String, Ty)],
+    ) -> Result<ReplLine, Vec<Diag>> {
         self.begin(Ctx::Other);
-        let (b, _) = self.block_expr(block);
+        for (name, ty) in env {
+            self.bind(name, ty.clone());
+        }
+        // The line's statements share the environment's scope, so its `let`s outlive it.
+        let mut stmts = Vec::new();
+        let mut lets = Vec::new();
+        for (i, st) in block.stmts.iter().enumerate() {
+            if i + 1 == block.stmts.len() {
+                if let ast::StmtKind::Expr(e) = &st.kind {
+                    let (x, _) = self.expr(e);
+                    stmts.push(Stmt {
+                        kind: StmtKind::Expr(x),
+                        span: st.span,
+                    });
+                    continue;
+                }
+            }
+            if let Some(lowered) = self.stmt(st) {
+                if let (StmtKind::Let(slot, _), ast::StmtKind::Let(name, _)) =
+                    (&lowered.kind, &st.kind)
+                {
+                    lets.push((name.node.clone(), *slot));
+                }
+                stmts.push(lowered);
+            }
+        }
+        let b = Block {
+            stmts,
+            span: block.span,
+        };
         let locals = self.end();
         let errors: Vec<Diag> = self.diags.drain(..).filter(|d| d.is_error()).collect();
         if errors.is_empty() {
-            Ok((b, locals))
+            Ok((b, locals, lets))
         } else {
             Err(errors)
         }

@@ -467,9 +467,21 @@ impl<'p> Interp<'p> {
         r.map(|_| ())
     }
 
-    /// Evaluate a block lowered on its own (a REPL line) in a fresh frame.
-    pub fn eval_block(&mut self, b: &Block, locals: u32) -> R<Value> {
-        self.with_frame(locals, |me| me.exec_block(b))
+    /// Evaluate a block lowered on its own (a REPL line) in a fresh frame whose first locals
+    /// are `init`; returns the value and the frame's locals afterwards.
+    pub fn eval_block(&mut self, b: &Block, locals: u32, init: &[Value]) -> R<(Value, Vec<Value>)> {
+        let n = (locals as usize).max(init.len());
+        let old_bp = self.bp;
+        let bp = self.push_frame(n);
+        self.bp = bp;
+        for (i, v) in init.iter().enumerate() {
+            self.stack[bp + i] = v.clone();
+        }
+        let r = self.exec_block(b);
+        let frame = self.stack[bp..bp + n].to_vec();
+        self.sp = bp;
+        self.bp = old_bp;
+        r.map(|v| (v, frame))
     }
 
     // ================================================================ frames

@@ -11,6 +11,7 @@ pub mod limits;
 pub mod loader;
 pub mod parser;
 pub mod program;
+pub mod repl;
 pub mod rng;
 pub mod session;
 pub mod value;

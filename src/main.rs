@@ -47,6 +47,17 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Step through a game at a prompt: choose, look inside, undo, save, reload edited rules
+    Repl {
+        game: PathBuf,
+        #[arg(long)]
+        players: Option<u32>,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Load a saved session instead of starting a new game
+        #[arg(long)]
+        load: Option<PathBuf>,
+    },
     /// Measure full random games per second on one core, and the time to check the game
     Bench {
         game: PathBuf,
@@ -179,6 +190,48 @@ fn main() -> ExitCode {
                 Ok(_) => ExitCode::SUCCESS,
                 Err(d) => {
                     print_diags(&[*d], &c.sources);
+                    ExitCode::from(1)
+                }
+            }
+        }
+        Command::Repl {
+            game,
+            players,
+            seed,
+            load,
+        } => {
+            let c = rules::check_path(&game, &limits);
+            print_diags(&c.diags, &c.sources);
+            let Some(prog) = c.program else {
+                eprintln!("{}: the game has errors; fix them first", game.display());
+                return ExitCode::from(1);
+            };
+            if prog.game.round_phases.is_empty() {
+                eprintln!(
+                    "{}: this is not a playable game (no `game` block with phases)",
+                    game.display()
+                );
+                return ExitCode::from(2);
+            }
+            let n = players.unwrap_or_else(|| rules::default_players(&prog));
+            let session = match rules::session::Session::new(prog, n, seed, limits) {
+                Ok(s) => s,
+                Err(d) => {
+                    print_diags(&[*d], &c.sources);
+                    return ExitCode::from(2);
+                }
+            };
+            let mut repl = rules::repl::Repl::new(session, game);
+            if let Some(f) = load {
+                let (_, lines) = repl.handle(&format!(":load {}", f.display()));
+                for l in lines {
+                    println!("{l}");
+                }
+            }
+            match rules::repl::run(repl) {
+                Ok(()) => ExitCode::SUCCESS,
+                Err(e) => {
+                    eprintln!("error: {e}");
                     ExitCode::from(1)
                 }
             }

@@ -594,7 +594,11 @@ impl Session {
 
     /// Evaluate statements typed at the REPL against a copy of the current state. Changes they
     /// make are not kept: the game stays a function of its seed and choices.
-    pub fn eval(&self, line: &str) -> Result<String, (Vec<Diag>, Sources)> {
+    pub fn eval(
+        &self,
+        line: &str,
+        env: &mut Vec<(String, Value)>,
+    ) -> Result<String, (Vec<Diag>, Sources)> {
         let mut sources = self.prog.sources.clone();
         let file = sources.add("<repl>".into(), line.to_string());
         let parsed = crate::parser::parse_repl_line(line, file, &self.limits);
@@ -603,17 +607,33 @@ impl Session {
         };
         let mut checker = Checker::from_program(&self.prog);
         checker.prog.sources = sources.clone();
-        let (lowered, locals) = checker
-            .lower_repl(&block)
+        let types: Vec<(String, crate::program::Ty)> = env
+            .iter()
+            .map(|(n, v)| (n.clone(), checker.value_type(v)))
+            .collect();
+        let (lowered, locals, lets) = checker
+            .lower_repl(&block, &types)
             .map_err(|d| (d, sources.clone()))?;
+        let ends_in_value = matches!(
+            lowered.stmts.last().map(|s| &s.kind),
+            Some(crate::program::StmtKind::Expr(_))
+        );
+        let init: Vec<Value> = env.iter().map(|(_, v)| v.clone()).collect();
         let mut interp = Interp::new(&self.prog, self.players, self.seed, Vec::new(), self.limits)
             .map_err(|d| (vec![*d], sources.clone()))?;
         interp.state = self.state.clone();
         interp.record = true;
-        match interp.eval_block(&lowered, locals) {
-            Ok(v) => {
+        match interp.eval_block(&lowered, locals, &init) {
+            Ok((v, frame)) => {
+                for (name, slot) in lets {
+                    let value = frame.get(slot as usize).cloned().unwrap_or(Value::None);
+                    match env.iter_mut().find(|(n, _)| *n == name) {
+                        Some(cell) => cell.1 = value,
+                        None => env.push((name, value)),
+                    }
+                }
                 let mut out: Vec<String> = interp.events.iter().filter_map(|e| e.text()).collect();
-                if v != Value::None || out.is_empty() {
+                if ends_in_value {
                     out.push(interp.show(&v));
                 }
                 Ok(out.join("\n"))

@@ -169,15 +169,18 @@ fn auto_answers_a_number_of_choices() {
 #[test]
 fn expressions_are_evaluated_against_the_position() {
     let mut s = Session::new(program(), 4, 6, Limits::default()).expect("session");
+    let mut env = Vec::new();
     s.modes = vec![Mode::Random; 4];
     s.advance(Until::Round, Auto::Off); // from before setup: to the start of round 1
-    assert_eq!(s.eval("round").expect("eval"), "1");
+    assert_eq!(s.eval("round", &mut env).expect("eval"), "1");
     s.advance(Until::Round, Auto::Off);
-    assert_eq!(s.eval("round").expect("eval"), "2");
-    assert_eq!(s.eval("len(players)").expect("eval"), "4");
-    let score = s.eval("side_score(1, Left)").expect("eval");
+    assert_eq!(s.eval("round", &mut env).expect("eval"), "2");
+    assert_eq!(s.eval("len(players)", &mut env).expect("eval"), "4");
+    let score = s.eval("side_score(1, Left)", &mut env).expect("eval");
     assert!(score.parse::<i64>().is_ok(), "{score}");
-    let err = s.eval("side_scor(1, Left)").expect_err("unknown name");
+    let err = s
+        .eval("side_scor(1, Left)", &mut env)
+        .expect_err("unknown name");
     assert!(err
         .0
         .iter()

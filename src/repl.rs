@@ -1,0 +1,992 @@
+//! `rules repl`: step through a game at a prompt. The model is `session::Session`; this module
+//! is the text interface: commands, tables, completion, history and multi-line input.
+
+use crate::ast::Visibility;
+use crate::diag::{Diag, Sources};
+use crate::events::Event;
+use crate::interp::{Pos, View};
+use crate::limits::Limits;
+use crate::program::KeyDomain;
+use crate::session::{Auto, Mode, SaveFile, Session, Stop, Until};
+use crate::value::Value;
+use std::io::{BufRead, IsTerminal, Write};
+use std::path::{Path, PathBuf};
+
+const HELP: &str = "\
+Commands (anything else is a rules-language expression or statement, evaluated on the position):
+  :help                     this list
+  :step [phase|round]       run to the next choice (or phase, or round)
+  :choices                  the waiting choice and its numbered options
+  :choose N | NAME          answer the waiting choice (a number or the option's text)
+  :auto [N|phase|round|end] let the agents answer (N choices; default 1)
+  :agent PLAYER MODE        who answers PLAYER: human, random or first
+  :state                    the whole position as tables
+  :show ZONE|PLAYER|CARD    one zone (all its keys), one player's things, or one card (@id)
+  :as PLAYER|all            whose eyes hidden information is shown to
+  :log                      the choices made so far
+  :undo [N]  :redo          take back or replay moves
+  :save FILE  :load FILE    save or load the session (JSON)
+  :reload                   re-read the rules files and replay into them
+  :quit                     leave (end of input does too)";
+
+const COMMANDS: &[&str] = &[
+    ":help", ":step", ":choices", ":choose", ":auto", ":agent", ":state", ":show", ":as", ":log",
+    ":undo", ":redo", ":save", ":load", ":reload", ":quit",
+];
+
+pub struct Repl {
+    pub session: Session,
+    pub game: PathBuf,
+    /// Whose eyes: `None` shows everything.
+    pub viewer: Option<u32>,
+    shown_events: usize,
+    out: Vec<String>,
+    /// Names bound with `let` at the prompt, kept between lines.
+    env: Vec<(String, Value)>,
+}
+
+fn player_of(s: &str, n: u32) -> Option<u32> {
+    let t = s.trim().trim_start_matches(['P', 'p']);
+    match t.parse::<u32>() {
+        Ok(k) if k >= 1 && k <= n => Some(k - 1),
+        _ => None,
+    }
+}
+
+impl Repl {
+    pub fn new(session: Session, game: PathBuf) -> Repl {
+        Repl {
+            session,
+            game,
+            viewer: None,
+            shown_events: 0,
+            out: Vec::new(),
+            env: Vec::new(),
+        }
+    }
+
+    fn say(&mut self, s: impl Into<String>) {
+        self.out.push(s.into());
+    }
+
+    fn view(&self) -> View<'_> {
+        View {
+            prog: &self.session.prog,
+            n_players: self.session.players,
+            zone_base: &self.session.state.zone_base,
+        }
+    }
+
+    /// The prompt: round, phase and whose choice is waiting.
+    pub fn prompt(&self) -> String {
+        let s = &self.session;
+        match (&s.stop, &s.pending) {
+            (Stop::Done, _) => "game over> ".into(),
+            (Stop::Boundary { pos: Pos::Setup }, _) => "before setup> ".into(),
+            (_, Some(p)) => {
+                let (round, phase) = s.where_now();
+                let phase = phase.unwrap_or_else(|| "setup".into());
+                if round == 0 {
+                    format!("setup · P{} to choose> ", p.player + 1)
+                } else {
+                    format!("r{round} {phase} · P{} to choose> ", p.player + 1)
+                }
+            }
+            _ => {
+                let (round, phase) = s.where_now();
+                format!("r{round} before {}> ", phase.unwrap_or_default())
+            }
+        }
+    }
+
+    /// New lines of the game's account since the last call.
+    fn flush_events(&mut self) {
+        let events: Vec<Event> = self
+            .session
+            .events
+            .iter()
+            .skip(self.shown_events)
+            .cloned()
+            .collect();
+        if self.session.events.len() < self.shown_events {
+            self.shown_events = self.session.events.len();
+            return;
+        }
+        self.shown_events = self.session.events.len();
+        for e in events {
+            if let Some(t) = e.text() {
+                self.say(t);
+            }
+        }
+    }
+
+    fn after_move(&mut self) {
+        self.flush_events();
+        if let Some(d) = self.session.error.clone() {
+            let rendered = d.render(&self.session.prog.sources);
+            self.say(rendered.trim_end().to_string());
+        }
+        self.describe_stop();
+    }
+
+    fn describe_stop(&mut self) {
+        match (&self.session.stop, self.session.pending.clone()) {
+            (Stop::Done, _) => {
+                self.say("The game is over. (:undo to go back, :log for the choices)")
+            }
+            (_, Some(p)) => self.show_choice(&p),
+            (Stop::Boundary { pos }, _) => {
+                let (round, phase) = self.session.where_now();
+                let what = match pos {
+                    Pos::Setup => "before setup".to_string(),
+                    Pos::Finish => "before the end of the game".to_string(),
+                    _ => format!("round {round}, before {}", phase.unwrap_or_default()),
+                };
+                self.say(format!("Stopped {what}. (:step to go on)"));
+            }
+            _ => {}
+        }
+    }
+
+    fn show_choice(&mut self, p: &crate::session::Pending) {
+        self.say(format!("P{} to choose: {}", p.player + 1, p.prompt));
+        for (i, o) in p.options.iter().enumerate() {
+            self.say(format!("  {:>3}) {o}", i + 1));
+        }
+        self.say("(:choose N, or :auto to let the agent answer)");
+    }
+
+    /// Run one input (a command or rules-language text). Returns false to quit.
+    pub fn handle(&mut self, line: &str) -> (bool, Vec<String>) {
+        self.out.clear();
+        let keep = self.handle_inner(line.trim());
+        (keep, std::mem::take(&mut self.out))
+    }
+
+    fn handle_inner(&mut self, line: &str) -> bool {
+        if line.is_empty() {
+            return true;
+        }
+        if !line.starts_with(':') {
+            self.eval(line);
+            return true;
+        }
+        let mut words = line.split_whitespace();
+        let cmd = words.next().unwrap_or("");
+        let args: Vec<&str> = words.collect();
+        match cmd {
+            ":help" | ":h" | ":?" => self.say(HELP),
+            ":quit" | ":q" | ":exit" => return false,
+            ":step" | ":s" => {
+                let until = match args.first().copied() {
+                    None => Until::Choice,
+                    Some("phase") => Until::Phase,
+                    Some("round") => Until::Round,
+                    Some(other) => {
+                        self.say(format!("`:step {other}`? Use `:step`, `:step phase` or `:step round`."));
+                        return true;
+                    }
+                };
+                if self.session.pending.is_some() && until == Until::Choice {
+                    self.say("A choice is waiting: answer it with :choose N, or :auto to let the agent answer.");
+                    let p = self.session.pending.clone();
+                    if let Some(p) = p {
+                        self.show_choice(&p);
+                    }
+                    return true;
+                }
+                self.session.advance(until, Auto::Off);
+                self.after_move();
+            }
+            ":choices" | ":c" => match self.session.pending.clone() {
+                Some(p) => self.show_choice(&p),
+                None => self.say("No choice is waiting. (:step runs to the next one)"),
+            },
+            ":choose" => self.choose(&args.join(" ")),
+            ":auto" | ":a" => {
+                let (until, auto) = match args.first().copied() {
+                    None => (Until::Choice, Auto::Choices(1)),
+                    Some("phase") => (Until::Phase, Auto::On),
+                    Some("round") => (Until::Round, Auto::On),
+                    Some("end") => (Until::End, Auto::On),
+                    Some(n) => match n.parse::<usize>() {
+                        Ok(k) => (Until::Choice, Auto::Choices(k)),
+                        Err(_) => {
+                            self.say(format!("`:auto {n}`? Use `:auto`, `:auto N`, `:auto phase`, `:auto round` or `:auto end`."));
+                            return true;
+                        }
+                    },
+                };
+                self.session.advance(until, auto);
+                self.after_move();
+            }
+            ":agent" => self.agent(&args),
+            ":state" => self.state(),
+            ":show" => match args.first() {
+                Some(what) => self.show(what),
+                None => self.say("`:show` what? A zone (`:show hand`), a player (`:show P2`) or a card (`:show @12`)."),
+            },
+            ":as" => match args.first().copied() {
+                Some("all") => {
+                    self.viewer = None;
+                    self.say("Showing everything.");
+                }
+                Some(p) => match player_of(p, self.session.players) {
+                    Some(k) => {
+                        self.viewer = Some(k);
+                        self.say(format!("Showing what P{} may see.", k + 1));
+                    }
+                    None => self.say(format!("`{p}` is not a player: use P1 to P{} or `all`.", self.session.players)),
+                },
+                None => self.say("`:as P2` or `:as all`."),
+            },
+            ":log" => self.log(),
+            ":undo" | ":u" => {
+                let n = args.first().and_then(|a| a.parse::<usize>().ok()).unwrap_or(1);
+                let done = self.session.undo(n);
+                if done == 0 {
+                    self.say("Nothing to undo.");
+                } else {
+                    self.shown_events = self.session.events.len();
+                    self.say(format!("Undid {done} move{}.", if done == 1 { "" } else { "s" }));
+                    self.describe_stop();
+                }
+            }
+            ":redo" => {
+                if self.session.redo() {
+                    self.shown_events = self.session.events.len();
+                    self.say("Redone.");
+                    self.describe_stop();
+                } else {
+                    self.say("Nothing to redo.");
+                }
+            }
+            ":save" => match args.first() {
+                Some(f) => self.save(f),
+                None => self.say("`:save FILE`"),
+            },
+            ":load" => match args.first() {
+                Some(f) => self.load(f),
+                None => self.say("`:load FILE`"),
+            },
+            ":reload" => self.reload(),
+            other => {
+                let help = crate::diag::did_you_mean(other, COMMANDS.iter().copied())
+                    .unwrap_or_else(|| ":help lists the commands".into());
+                self.say(format!("Unknown command `{other}`: {help}"));
+            }
+        }
+        true
+    }
+
+    fn eval(&mut self, text: &str) {
+        match self.session.eval(text, &mut self.env) {
+            Ok(v) if v.is_empty() => {}
+            Ok(v) => self.say(v),
+            Err((diags, sources)) => self.render(&diags, &sources),
+        }
+    }
+
+    fn render(&mut self, diags: &[Diag], sources: &Sources) {
+        for d in diags {
+            let r = d.render(sources);
+            self.say(r.trim_end().to_string());
+        }
+    }
+
+    fn choose(&mut self, arg: &str) {
+        let Some(p) = self.session.pending.clone() else {
+            self.say("No choice is waiting. (:step runs to the next one)");
+            return;
+        };
+        let arg = arg.trim();
+        let index = match arg.parse::<usize>() {
+            Ok(n) if n >= 1 && n <= p.options.len() => Some(n - 1),
+            Ok(_) => {
+                self.say(format!("Choose a number from 1 to {}.", p.options.len()));
+                return;
+            }
+            Err(_) if arg.is_empty() => {
+                self.say("`:choose N` or `:choose NAME`.");
+                return;
+            }
+            Err(_) => {
+                let lower = arg.to_lowercase();
+                let exact: Vec<usize> = (0..p.options.len())
+                    .filter(|&i| p.options[i].to_lowercase() == lower)
+                    .collect();
+                let starts: Vec<usize> = (0..p.options.len())
+                    .filter(|&i| p.options[i].to_lowercase().starts_with(&lower))
+                    .collect();
+                match (exact.as_slice(), starts.as_slice()) {
+                    ([i], _) | ([], [i]) => Some(*i),
+                    ([], []) => {
+                        self.say(format!("No option matches `{arg}`."));
+                        self.show_choice(&p);
+                        return;
+                    }
+                    _ => {
+                        self.say(format!("`{arg}` matches several options; use the number."));
+                        return;
+                    }
+                }
+            }
+        };
+        if let Some(i) = index {
+            if let Err(e) = self.session.choose(i) {
+                self.say(e);
+                return;
+            }
+            self.after_move();
+        }
+    }
+
+    fn agent(&mut self, args: &[&str]) {
+        let n = self.session.players;
+        match args {
+            [p, m] => match (player_of(p, n), Mode::parse(m)) {
+                (Some(k), Some(mode)) => {
+                    self.session.modes[k as usize] = mode;
+                    self.say(format!("P{} is now played by: {}", k + 1, mode.name()));
+                }
+                (None, _) if *p == "all" => match Mode::parse(m) {
+                    Some(mode) => {
+                        for x in self.session.modes.iter_mut() {
+                            *x = mode;
+                        }
+                        self.say(format!("Every player is now played by: {}", mode.name()));
+                    }
+                    None => self.say(format!("`{m}` is not an agent: human, random or first.")),
+                },
+                (None, _) => self.say(format!("`{p}` is not a player: use P1 to P{n} or `all`.")),
+                (_, None) => self.say(format!("`{m}` is not an agent: human, random or first.")),
+            },
+            _ => {
+                let list: Vec<String> = self
+                    .session
+                    .modes
+                    .iter()
+                    .enumerate()
+                    .map(|(i, m)| format!("P{}: {}", i + 1, m.name()))
+                    .collect();
+                self.say(format!(
+                    "{}   (`:agent P2 random` changes one)",
+                    list.join(", ")
+                ));
+            }
+        }
+    }
+
+    /// May the viewer see the cards of this zone slot?
+    fn can_see(&self, vis: Visibility, owner: Option<u32>) -> bool {
+        match (vis, self.viewer) {
+            (Visibility::Public, _) => true,
+            (_, None) => true,
+            (Visibility::Owner, Some(v)) => owner == Some(v),
+            (Visibility::Hidden, Some(_)) => false,
+        }
+    }
+
+    fn zone_lines(&self, zone: u32, only_player: Option<u32>) -> Vec<String> {
+        let s = &self.session;
+        let prog = &s.prog;
+        let z = &prog.zones[zone as usize];
+        let base = s.state.zone_base[zone as usize];
+        let size: u32 = z
+            .keys
+            .iter()
+            .map(|k| match k {
+                KeyDomain::Player => s.players,
+                KeyDomain::Enum(e) => prog.enums[*e as usize].variants.len() as u32,
+                KeyDomain::Range(a, b) => (b - a + 1) as u32,
+            })
+            .product::<u32>()
+            .max(1);
+        let player_key = z.keys.iter().position(|k| *k == KeyDomain::Player);
+        let mut lines = Vec::new();
+        for off in 0..size {
+            let slot = base + off;
+            // The player this slot belongs to, if the zone is kept per player.
+            let owner = player_key.map(|pk| {
+                let mut rest = off;
+                let mut owner = 0;
+                for (i, k) in z.keys.iter().enumerate().rev() {
+                    let n = match k {
+                        KeyDomain::Player => s.players,
+                        KeyDomain::Enum(e) => prog.enums[*e as usize].variants.len() as u32,
+                        KeyDomain::Range(a, b) => (b - a + 1) as u32,
+                    };
+                    if i == pk {
+                        owner = rest % n;
+                    }
+                    rest /= n.max(1);
+                }
+                owner
+            });
+            if only_player.is_some() && owner != only_player {
+                continue;
+            }
+            let cards = &s.state.zones[slot as usize];
+            let name = self.view().zone_name(slot);
+            let body = if cards.is_empty() {
+                "-".to_string()
+            } else if self.can_see(z.visibility, owner) {
+                const SHOWN: usize = 12;
+                let more = cards.len().saturating_sub(SHOWN);
+                let mut names: Vec<String> = cards
+                    .iter()
+                    .take(SHOWN)
+                    .map(|&c| {
+                        let n = self.view().card_name(c);
+                        if s.state.face_up[c as usize] {
+                            n
+                        } else {
+                            format!("{n} (face down)")
+                        }
+                    })
+                    .collect::<Vec<_>>();
+                if more > 0 {
+                    names.push(format!("... and {more} more (:show {} lists all)", z.name));
+                }
+                names.join(", ")
+            } else {
+                format!(
+                    "{} card{}, hidden",
+                    cards.len(),
+                    if cards.len() == 1 { "" } else { "s" }
+                )
+            };
+            lines.push(format!("  {:<28} {:>3} | {body}", name, cards.len()));
+        }
+        lines
+    }
+
+    fn var_lines(&self, only_player: Option<u32>) -> Vec<String> {
+        let s = &self.session;
+        let prog = &s.prog;
+        let mut lines = Vec::new();
+        for (i, v) in prog.vars.iter().enumerate() {
+            let base = s.state.var_base[i] as usize;
+            let next = s
+                .state
+                .var_base
+                .get(i + 1)
+                .map(|b| *b as usize)
+                .unwrap_or(s.state.vars.len());
+            if v.keys.is_empty() {
+                if only_player.is_none() {
+                    lines.push(format!(
+                        "  {:<28} {}",
+                        v.name,
+                        self.view().show(&s.state.vars[base])
+                    ));
+                }
+                continue;
+            }
+            // Keyed vars: one line each, `name[key]`.
+            let dims: Vec<u32> = v
+                .keys
+                .iter()
+                .map(|k| match k {
+                    KeyDomain::Player => s.players,
+                    KeyDomain::Enum(e) => prog.enums[*e as usize].variants.len() as u32,
+                    KeyDomain::Range(a, b) => (b - a + 1) as u32,
+                })
+                .collect();
+            for off in 0..(next - base) {
+                let mut rest = off as u32;
+                let mut parts = Vec::new();
+                let mut owner = None;
+                for (k, d) in v.keys.iter().zip(&dims).rev() {
+                    let j = rest % d.max(&1);
+                    rest /= d.max(&1);
+                    parts.push(match k {
+                        KeyDomain::Player => {
+                            owner = Some(j);
+                            format!("P{}", j + 1)
+                        }
+                        KeyDomain::Enum(e) => prog.enums[*e as usize]
+                            .variants
+                            .get(j as usize)
+                            .cloned()
+                            .unwrap_or_default(),
+                        KeyDomain::Range(a, _) => (a + j as i64).to_string(),
+                    });
+                }
+                if only_player.is_some() && owner != only_player {
+                    continue;
+                }
+                parts.reverse();
+                lines.push(format!(
+                    "  {:<28} {}",
+                    format!("{}[{}]", v.name, parts.join(", ")),
+                    self.view().show(&s.state.vars[base + off])
+                ));
+            }
+        }
+        lines
+    }
+
+    fn state(&mut self) {
+        let (round, phase) = self.session.where_now();
+        let who = match &self.viewer {
+            None => "everything".to_string(),
+            Some(p) => format!("what P{} may see", p + 1),
+        };
+        let place = match (&self.session.stop, phase) {
+            (Stop::Boundary { pos: Pos::Setup }, _) => "before setup".to_string(),
+            (Stop::Boundary { .. }, Some(p)) => format!("round {round}, before phase {p}"),
+            (Stop::Done, _) => "the game is over".to_string(),
+            (_, None) => "setup".to_string(),
+            (_, Some(p)) => format!("round {round}, phase {p}"),
+        };
+        let mut lines = vec![format!("{place} (showing {who})")];
+        let vars = self.var_lines(None);
+        if !vars.is_empty() {
+            lines.push("vars:".into());
+            lines.extend(vars);
+        }
+        lines.push("zones:".into());
+        for z in 0..self.session.prog.zones.len() {
+            lines.extend(self.zone_lines(z as u32, None));
+        }
+        if let Some(p) = self.session.pending.clone() {
+            lines.push(format!(
+                "waiting: P{} to choose: {}",
+                p.player + 1,
+                p.prompt
+            ));
+        }
+        for l in lines {
+            self.say(l);
+        }
+    }
+
+    fn show(&mut self, what: &str) {
+        let prog = &self.session.prog;
+        if let Some(p) =
+            player_of(what, self.session.players).filter(|_| what.starts_with(['P', 'p']))
+        {
+            let mut lines = vec![format!(
+                "P{} (agent: {})",
+                p + 1,
+                self.session.modes[p as usize].name()
+            )];
+            lines.extend(self.var_lines(Some(p)));
+            for z in 0..prog.zones.len() {
+                if prog.zones[z].keys.contains(&KeyDomain::Player) {
+                    lines.extend(self.zone_lines(z as u32, Some(p)));
+                }
+            }
+            for l in lines {
+                self.say(l);
+            }
+            return;
+        }
+        if let Some(z) = prog.zone_by_name(what) {
+            let lines = self.zone_lines(z, None);
+            for l in lines {
+                self.say(l);
+            }
+            return;
+        }
+        let id = what.trim_start_matches('@');
+        let card = prog
+            .cards
+            .iter()
+            .position(|c| c.id.to_string() == id)
+            .or_else(|| {
+                (0..prog.cards.len())
+                    .find(|&c| self.view().card_name(c as u32).eq_ignore_ascii_case(what))
+            });
+        if let Some(c) = card {
+            self.card(c as u32);
+            return;
+        }
+        let mut names: Vec<String> = prog.zones.iter().map(|z| z.name.clone()).collect();
+        names.extend(prog.cards.iter().map(|c| format!("@{}", c.id)));
+        let help =
+            crate::diag::did_you_mean(what, names.iter().map(|s| s.as_str())).unwrap_or_default();
+        self.say(format!("No zone, player or card `{what}`. {help}"));
+    }
+
+    fn card(&mut self, c: u32) {
+        let s = &self.session;
+        let prog = &s.prog;
+        let cd = &prog.cards[c as usize];
+        let kd = &prog.kinds[cd.kind as usize];
+        let zone = s.state.card_zone[c as usize];
+        let (where_, visible) = if zone == u32::MAX {
+            ("no zone (not in play)".to_string(), true)
+        } else {
+            let def = self.view().zone_def_of_slot(zone);
+            let zd = &prog.zones[def as usize];
+            let owner = if zd.keys == [KeyDomain::Player] {
+                Some(zone - s.state.zone_base[def as usize])
+            } else {
+                None
+            };
+            (
+                self.view().zone_name(zone),
+                self.can_see(zd.visibility, owner),
+            )
+        };
+        if !visible {
+            self.say(format!(
+                "@{}: a card of kind {} in {where_}, hidden from this viewer",
+                cd.id, kd.name
+            ));
+            return;
+        }
+        let mut lines = vec![format!(
+            "@{} ({}), in {where_}, {}",
+            cd.id,
+            kd.name,
+            if s.state.face_up[c as usize] {
+                "face up"
+            } else {
+                "face down"
+            }
+        )];
+        for f in &kd.fields {
+            let v = match kd.slot_of.get(f.sym as usize).copied().flatten() {
+                Some((false, i)) => cd.fields.get(i as usize).cloned().unwrap_or(Value::None),
+                Some((true, i)) => {
+                    s.state.card_vars[(s.state.card_var_base[c as usize] + i) as usize].clone()
+                }
+                None => Value::None,
+            };
+            lines.push(format!(
+                "  {:<14} {}{}",
+                f.name,
+                self.view().show(&v),
+                if f.mutable { "   (var)" } else { "" }
+            ));
+        }
+        for l in lines {
+            self.say(l);
+        }
+    }
+
+    fn log(&mut self) {
+        let lines: Vec<String> = self
+            .session
+            .events
+            .iter()
+            .filter_map(|e| match e {
+                Event::Choice {
+                    player,
+                    prompt,
+                    choice,
+                    secret,
+                    ..
+                } => Some(
+                    if *secret
+                        && self
+                            .viewer
+                            .is_some_and(|v| format!("P{}", v + 1) != *player)
+                    {
+                        format!("{player}: {prompt} -> (secret)")
+                    } else {
+                        format!("{player}: {prompt} -> {choice}")
+                    },
+                ),
+                _ => None,
+            })
+            .enumerate()
+            .map(|(i, l)| format!("{:>4}. {l}", i + 1))
+            .collect();
+        if lines.is_empty() {
+            self.say("No choices yet.");
+        }
+        for l in lines {
+            self.say(l);
+        }
+    }
+
+    fn save(&mut self, file: &str) {
+        let save = self.session.save(&self.game.display().to_string());
+        match serde_json::to_string_pretty(&save) {
+            Ok(text) => match std::fs::write(file, text + "\n") {
+                Ok(()) => self.say(format!("Saved to {file} ({} choices).", save.choices.len())),
+                Err(e) => self.say(format!("Cannot write {file}: {e}")),
+            },
+            Err(e) => self.say(format!("Cannot save: {e}")),
+        }
+    }
+
+    fn load(&mut self, file: &str) {
+        let text = match std::fs::read_to_string(file) {
+            Ok(t) => t,
+            Err(e) => {
+                self.say(format!("Cannot read {file}: {e}"));
+                return;
+            }
+        };
+        let save: SaveFile = match serde_json::from_str(&text) {
+            Ok(s) => s,
+            Err(e) => {
+                self.say(format!("{file} is not a rules save file: {e}"));
+                return;
+            }
+        };
+        if save.format != crate::session::SAVE_FORMAT {
+            self.say(format!(
+                "{file} is save format {}; this rules reads format {}.",
+                save.format,
+                crate::session::SAVE_FORMAT
+            ));
+            return;
+        }
+        let game = PathBuf::from(&save.game);
+        let checked = crate::check_path(&game, &Limits::default());
+        let Some(prog) = checked.program else {
+            let rendered = checked.render();
+            self.say(rendered.trim_end().to_string());
+            self.say(format!(
+                "The save's game {} has errors; nothing was loaded.",
+                save.game
+            ));
+            return;
+        };
+        match Session::load(prog, &save, Limits::default()) {
+            Ok((session, misfit)) => {
+                self.session = session;
+                self.game = game;
+                self.shown_events = self.session.events.len();
+                self.say(format!(
+                    "Loaded {file}: {} choices replayed.",
+                    self.session.answers().len()
+                ));
+                if let Some(m) = misfit {
+                    self.say(format!(
+                        "The rules have changed since the save; the replay stops at {m}."
+                    ));
+                }
+                self.describe_stop();
+            }
+            Err(d) => {
+                let r = d.render(&checked.sources);
+                self.say(r.trim_end().to_string());
+            }
+        }
+    }
+
+    fn reload(&mut self) {
+        let checked = crate::check_path(&self.game, &Limits::default());
+        let Some(prog) = checked.program else {
+            let rendered = checked.render();
+            self.say(rendered.trim_end().to_string());
+            self.say("The edited rules have errors; the game goes on with the old ones.");
+            return;
+        };
+        let before = self.session.answers().len();
+        match self.session.reload(prog) {
+            Ok(None) => {
+                self.shown_events = self.session.events.len();
+                self.say(format!(
+                    "Reloaded {}: all {before} choices replayed into the new rules.",
+                    self.game.display()
+                ));
+                self.describe_stop();
+            }
+            Ok(Some(m)) => {
+                self.shown_events = self.session.events.len();
+                self.say(format!(
+                    "Reloaded {}: the replay fits the first {} of {before} choices and stops at {m}.",
+                    self.game.display(),
+                    self.session.answers().len()
+                ));
+                self.describe_stop();
+            }
+            Err(d) => {
+                let r = d.render(&checked.sources);
+                self.say(r.trim_end().to_string());
+            }
+        }
+    }
+
+    /// Names for tab completion.
+    pub fn words(&self) -> Vec<String> {
+        let prog = &self.session.prog;
+        let mut w: Vec<String> = COMMANDS.iter().map(|s| s.to_string()).collect();
+        w.extend(prog.zones.iter().map(|z| z.name.clone()));
+        w.extend(prog.vars.iter().map(|v| v.name.clone()));
+        w.extend(prog.fns.iter().map(|f| f.name.clone()));
+        w.extend(prog.enums.iter().flat_map(|e| e.variants.iter().cloned()));
+        w.extend(prog.kinds.iter().map(|k| k.name.clone()));
+        w.extend(prog.cards.iter().map(|c| format!("@{}", c.id)));
+        w.extend((1..=self.session.players).map(|p| format!("P{p}")));
+        w.extend(
+            ["phase", "round", "end", "all", "human", "random", "first"]
+                .iter()
+                .map(|s| s.to_string()),
+        );
+        w.sort();
+        w.dedup();
+        w
+    }
+}
+
+/// Whether text typed so far is unfinished: the real parser ends with "unexpected end".
+pub fn incomplete(text: &str) -> bool {
+    if text.trim_start().starts_with(':') {
+        return false;
+    }
+    let parsed = crate::parser::parse_repl_line(text, 0, &Limits::default());
+    parsed
+        .diags
+        .iter()
+        .any(|d| d.code == "parse::unexpected_end")
+}
+
+mod editor {
+    use super::incomplete;
+    use rustyline::completion::Completer;
+    use rustyline::highlight::Highlighter;
+    use rustyline::hint::Hinter;
+    use rustyline::validate::{ValidationContext, ValidationResult, Validator};
+    use rustyline::{Context, Helper};
+
+    pub struct RulesHelper {
+        pub words: Vec<String>,
+    }
+
+    impl Completer for RulesHelper {
+        type Candidate = String;
+        fn complete(
+            &self,
+            line: &str,
+            pos: usize,
+            _: &Context<'_>,
+        ) -> rustyline::Result<(usize, Vec<String>)> {
+            let upto = line.get(..pos).unwrap_or(line);
+            let start = upto
+                .rfind(|c: char| !(c.is_alphanumeric() || c == '_' || c == '@' || c == ':'))
+                .map(|i| i + 1)
+                .unwrap_or(0);
+            let word = upto.get(start..).unwrap_or("");
+            let found = self
+                .words
+                .iter()
+                .filter(|w| w.starts_with(word))
+                .cloned()
+                .collect();
+            Ok((start, found))
+        }
+    }
+
+    impl Hinter for RulesHelper {
+        type Hint = String;
+    }
+
+    impl Highlighter for RulesHelper {}
+
+    impl Validator for RulesHelper {
+        fn validate(&self, ctx: &mut ValidationContext) -> rustyline::Result<ValidationResult> {
+            if incomplete(ctx.input()) {
+                Ok(ValidationResult::Incomplete)
+            } else {
+                Ok(ValidationResult::Valid(None))
+            }
+        }
+    }
+
+    impl Helper for RulesHelper {}
+}
+
+fn history_path() -> Option<PathBuf> {
+    std::env::var_os("RULES_HISTORY")
+        .map(PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|h| Path::new(&h).join(".rules_history")))
+}
+
+/// Run the REPL on the terminal (rustyline) or, when stdin is not a terminal, on plain lines
+/// with the prompt and input echoed, so a piped session reads as a transcript.
+pub fn run(mut repl: Repl) -> std::io::Result<()> {
+    let mut out = std::io::stdout();
+    let (game_name, players, seed) = (
+        repl.session.prog.game.name.clone(),
+        repl.session.players,
+        repl.session.seed,
+    );
+    writeln!(out, "{game_name}: {players} players, seed {seed}. Every player is yours to play (:agent changes that).")?;
+    writeln!(out, "Type :help for the commands, :step to start.")?;
+    if !std::io::stdin().is_terminal() {
+        let stdin = std::io::stdin();
+        let mut buffer = String::new();
+        for line in stdin.lock().lines() {
+            let line = line?;
+            let prompt = if buffer.is_empty() {
+                repl.prompt()
+            } else {
+                "... ".to_string()
+            };
+            writeln!(out, "{prompt}{line}")?;
+            if !buffer.is_empty() {
+                buffer.push('\n');
+            }
+            buffer.push_str(&line);
+            if incomplete(&buffer) {
+                continue;
+            }
+            let (keep, lines) = repl.handle(&buffer);
+            buffer.clear();
+            for l in lines {
+                writeln!(out, "{l}")?;
+            }
+            if !keep {
+                return Ok(());
+            }
+        }
+        if !buffer.is_empty() {
+            let (_, lines) = repl.handle(&buffer);
+            for l in lines {
+                writeln!(out, "{l}")?;
+            }
+        }
+        return Ok(());
+    }
+    let config = rustyline::Config::builder()
+        .auto_add_history(true)
+        .max_history_size(1000)
+        .map_err(std::io::Error::other)?
+        .build();
+    let mut editor: rustyline::Editor<editor::RulesHelper, rustyline::history::DefaultHistory> =
+        rustyline::Editor::with_config(config).map_err(std::io::Error::other)?;
+    editor.set_helper(Some(editor::RulesHelper {
+        words: repl.words(),
+    }));
+    let history = history_path();
+    if let Some(h) = &history {
+        let _ = editor.load_history(h);
+    }
+    loop {
+        match editor.readline(&repl.prompt()) {
+            Ok(line) => {
+                let (keep, lines) = repl.handle(&line);
+                for l in lines {
+                    writeln!(out, "{l}")?;
+                }
+                if !keep {
+                    break;
+                }
+                if let Some(h) = editor.helper_mut() {
+                    h.words = repl.words();
+                }
+            }
+            Err(rustyline::error::ReadlineError::Interrupted) => {
+                writeln!(out, "(Ctrl-C: type :quit to leave)")?;
+            }
+            Err(rustyline::error::ReadlineError::Eof) => break,
+            Err(e) => {
+                writeln!(out, "input error: {e}")?;
+                break;
+            }
+        }
+    }
+    if let Some(h) = &history {
+        let _ = editor.save_history(h);
+    }
+    Ok(())
+}
