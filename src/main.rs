@@ -221,14 +221,9 @@ fn main() -> ExitCode {
                     return ExitCode::from(2);
                 }
             };
-            let mut repl = rules::repl::Repl::new(session, game);
-            if let Some(f) = load {
-                let (_, lines) = repl.handle(&format!(":load {}", f.display()));
-                for l in lines {
-                    println!("{l}");
-                }
-            }
-            match rules::repl::run(repl) {
+            let repl = rules::repl::Repl::new(session, game);
+            let first = load.map(|f| format!(":load {}", f.display()));
+            match rules::repl::run(repl, first) {
                 Ok(()) => ExitCode::SUCCESS,
                 Err(e) => {
                     eprintln!("error: {e}");

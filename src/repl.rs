@@ -167,7 +167,23 @@ impl Repl {
         if line.is_empty() {
             return true;
         }
+        if let (Ok(n), Some(p)) = (line.parse::<usize>(), self.session.pending.as_ref()) {
+            // At a numbered menu, a bare number picks that option.
+            if n >= 1 && n <= p.options.len() {
+                self.choose(line);
+                return true;
+            }
+        }
         if !line.starts_with(':') {
+            // `help`, `quit`, `step 2`...: a command typed without its colon, unless the game
+            // declares that name.
+            let first = line.split_whitespace().next().unwrap_or("");
+            let as_command = format!(":{first}");
+            let declared = self.words().iter().any(|w| w == first);
+            if COMMANDS.contains(&as_command.as_str()) && !declared {
+                self.say(format!("(commands start with `:`; running `:{line}`)"));
+                return self.handle_inner(&format!(":{line}"));
+            }
             self.eval(line);
             return true;
         }
@@ -903,15 +919,24 @@ fn history_path() -> Option<PathBuf> {
 
 /// Run the REPL on the terminal (rustyline) or, when stdin is not a terminal, on plain lines
 /// with the prompt and input echoed, so a piped session reads as a transcript.
-pub fn run(mut repl: Repl) -> std::io::Result<()> {
+pub fn run(mut repl: Repl, first: Option<String>) -> std::io::Result<()> {
     let mut out = std::io::stdout();
     let (game_name, players, seed) = (
         repl.session.prog.game.name.clone(),
         repl.session.players,
         repl.session.seed,
     );
-    writeln!(out, "{game_name}: {players} players, seed {seed}. Every player is yours to play (:agent changes that).")?;
+    writeln!(
+        out,
+        "{game_name}: {players} players, seed {seed}. Every player is yours to play (:agent changes that)."
+    )?;
     writeln!(out, "Type :help for the commands, :step to start.")?;
+    if let Some(cmd) = first {
+        let (_, lines) = repl.handle(&cmd);
+        for l in lines {
+            writeln!(out, "{l}")?;
+        }
+    }
     if !std::io::stdin().is_terminal() {
         let stdin = std::io::stdin();
         let mut buffer = String::new();
