@@ -36,6 +36,21 @@ pub enum Item {
     Setup(Block),
     Trigger(TriggerDecl),
     Table(TableDecl),
+    Check(Box<CheckDecl>),
+}
+
+/// `check c in Kind where cond require cond else "message" at field help "..."`.
+#[derive(Debug, Clone)]
+pub struct CheckDecl {
+    pub warn: bool,
+    pub var: Ident,
+    pub source: Expr,
+    pub filter: Option<Expr>,
+    pub require: Expr,
+    pub message: Expr,
+    pub at: Option<Ident>,
+    pub help: Option<Expr>,
+    pub span: Span,
 }
 
 #[derive(Debug, Clone)]
@@ -55,6 +70,8 @@ pub struct EnumDecl {
 pub enum TypeExpr {
     Named(Ident),
     List(Box<Spanned<TypeExpr>>),
+    /// `table lo..hi of T`: a table literal covering every key in lo..hi exactly once.
+    Table(i64, i64, Box<Spanned<TypeExpr>>),
 }
 
 #[derive(Debug, Clone)]
@@ -62,6 +79,9 @@ pub struct FieldDecl {
     pub mutable: bool,
     pub name: Ident,
     pub ty: Spanned<TypeExpr>,
+    /// `in lo..hi` (hi open when absent).
+    pub bounds: Option<(i64, Option<i64>, Span)>,
+    pub unique: bool,
     pub default: Option<Expr>,
 }
 
@@ -120,7 +140,7 @@ pub struct ZoneDecl {
 pub struct VarDecl {
     pub name: Ident,
     pub ty: Spanned<TypeExpr>,
-    pub bounds: Option<(i64, i64, Span)>,
+    pub bounds: Option<(i64, Option<i64>, Span)>,
     pub per: Vec<KeyType>,
     pub init: Expr,
 }
@@ -183,6 +203,8 @@ pub enum Pattern {
     Wildcard,
     Int(i64),
     Range(i64, i64),
+    /// A range written with a name at either end, like `A..10` or `J..K` (card ranks).
+    NamedRange(String, String),
     Text(String),
     Name(String),
 }
@@ -345,6 +367,8 @@ pub enum ExprKind {
         map: Option<Box<Expr>>,
     },
     Block(Block),
+    /// `table { 1..2: a, 3: b }`
+    TableLit(Vec<(Spanned<Pattern>, Expr)>),
 }
 
 #[derive(Debug, Clone)]

@@ -302,6 +302,7 @@ impl Checker {
                         kind: u32::MAX,
                         fields: vec![],
                         vars: vec![],
+                        field_spans: vec![],
                         span: c.id.span,
                     });
                 }
@@ -344,10 +345,14 @@ impl Checker {
                     let ty = self.resolve_type(&v.ty);
                     let keys = self.key_domains(&v.per);
                     let bounds = v.bounds.map(|(lo, hi, span)| {
+                        let hi = hi.unwrap_or(i64::MAX);
                         if lo > hi {
                             self.err(
                                 Diag::error("check::bounds", "the lower bound is above the upper")
-                                    .label(span, format!("{lo} > {hi}")),
+                                    .label(span, format!("{lo} > {hi}"))
+                                    .help(format!(
+                                        "write the smaller bound first: `in {hi}..{lo}`"
+                                    )),
                             );
                         }
                         (lo, hi)
@@ -475,6 +480,7 @@ impl Checker {
                     self.prog.setup.push((body, locals));
                 }
                 Item::Trigger(t) => self.trigger(t),
+                Item::Check(c) => self.check_item(c),
                 Item::Game(g) => {
                     if let Some(prev) = game_seen {
                         self.err(
@@ -512,6 +518,51 @@ impl Checker {
         }
         self.check_recursion();
         self.order_consts();
+        self.check_unique();
+    }
+
+    fn check_item(&mut self, c: &ast::CheckDecl) {
+        self.begin(Ctx::Other);
+        let (source, st) = self.expr(&c.source);
+        if !matches!(st, Ty::Any | Ty::List(_) | Ty::Zone(_)) {
+            let g = self.ty_name(&st);
+            self.err(
+                Diag::error(
+                    "check::type",
+                    format!("`check` walks a list of cards, found {g}"),
+                )
+                .label(c.source.span, format!("this is {g}"))
+                .help("write `check c in KindName ...`"),
+            );
+        }
+        let elem = st.elem();
+        let slot = self.bind(&c.var.node, elem.clone());
+        let filter = c.filter.as_ref().map(|f| {
+            let (x, t) = self.expr(f);
+            self.expect_ty(&Ty::Bool, &t, f.span, "a `where` condition");
+            x
+        });
+        let (require, rt) = self.expr(&c.require);
+        self.expect_ty(&Ty::Bool, &rt, c.require.span, "a `require` condition");
+        let (message, _) = self.expr(&c.message);
+        let help = c.help.as_ref().map(|h| self.expr(h).0);
+        let at = match &c.at {
+            Some(name) => self.field_sym(&elem, name, false),
+            None => None,
+        };
+        let locals = self.end();
+        self.prog.checks.push(CheckDef {
+            warn: c.warn,
+            slot,
+            source,
+            filter,
+            require,
+            message,
+            at,
+            help,
+            locals,
+            span: c.span,
+        });
     }
 
     // ================================================================ declarations
@@ -549,6 +600,20 @@ impl Checker {
     fn resolve_type(&mut self, t: &ast::Spanned<ast::TypeExpr>) -> Ty {
         match &t.node {
             ast::TypeExpr::List(inner) => Ty::List(Box::new(self.resolve_type(inner))),
+            ast::TypeExpr::Table(lo, hi, inner) => {
+                if lo > hi {
+                    self.err(
+                        Diag::error("check::key_range", "this table's key range is empty")
+                            .label(t.span, format!("{lo} > {hi}")),
+                    );
+                }
+                // A table value is a list of (first key, last key, value) entries.
+                Ty::List(Box::new(Ty::Tuple(vec![
+                    Ty::Int,
+                    Ty::Int,
+                    self.resolve_type(inner),
+                ])))
+            }
             ast::TypeExpr::Named(n) => match n.node.as_str() {
                 "int" => Ty::Int,
                 "bool" => Ty::Bool,
@@ -662,11 +727,34 @@ impl Checker {
                 v.unwrap_or(Value::None)
             });
             let sym = self.symbol(&f.name.node);
+            let cover = match &f.ty.node {
+                ast::TypeExpr::Table(lo, hi, _) => Some((*lo, *hi)),
+                _ => None,
+            };
+            let bounds = f.bounds.map(|(lo, hi, span)| {
+                let hi = hi.unwrap_or(i64::MAX);
+                if lo > hi {
+                    self.err(
+                        Diag::error("check::bounds", "the lower bound is above the upper")
+                            .label(span, format!("{lo} > {hi}")),
+                    );
+                }
+                if !matches!(ty, Ty::Int) {
+                    self.err(
+                        Diag::error("check::bounds", "only `int` fields can have bounds")
+                            .label(span, "bounds on a field that is not an int"),
+                    );
+                }
+                (lo, hi)
+            });
             fields.push(FieldDef {
                 name: f.name.node.clone(),
                 sym,
                 ty,
                 mutable: f.mutable,
+                bounds,
+                unique: f.unique,
+                cover,
                 default,
                 span: f.name.span,
             });
@@ -697,6 +785,7 @@ impl Checker {
             vec![None; kd.fields.iter().filter(|f| !f.mutable).count()];
         let mut vars: Vec<Option<Value>> = vec![None; kd.var_count as usize];
         let mut seen: Vec<&str> = Vec::new();
+        let mut field_spans = Vec::new();
         for (name, e) in &c.fields {
             if seen.contains(&name.node.as_str()) {
                 self.err(
@@ -734,6 +823,35 @@ impl Checker {
             // A bad value is reported once; the field still counts as given.
             let v = self.const_value(e).unwrap_or(Value::None);
             self.check_value_ty(&v, &fd.ty, e.span, &fd.name);
+            field_spans.push((fd.sym, e.span));
+            if let (Some((lo, hi)), Value::Int(x)) = (fd.bounds, &v) {
+                if *x < lo || *x > hi {
+                    let range = if hi == i64::MAX {
+                        format!("at least {lo}")
+                    } else {
+                        format!("within {lo}..{hi}")
+                    };
+                    self.err(
+                        Diag::error(
+                            "check::field_bounds",
+                            format!("field `{}` must be {range}, found {x}", fd.name),
+                        )
+                        .label(e.span, format!("{x} is out of bounds"))
+                        .label(
+                            fd.span,
+                            format!("`{}` is declared with bounds here", fd.name),
+                        )
+                        .help(if *x < 0 && lo >= 0 {
+                            "costs and thresholds cannot be negative".to_string()
+                        } else {
+                            format!("use a value {range}")
+                        }),
+                    );
+                }
+            }
+            if let Some((lo, hi)) = fd.cover {
+                self.coverage(e, lo, hi, &fd.name);
+            }
             if let Some(Some((m, slot))) = kd.slot_of.get(fd.sym as usize) {
                 if *m {
                     vars[*slot as usize] = Some(v);
@@ -783,12 +901,255 @@ impl Checker {
             );
         }
         let cd = &mut self.prog.cards[id as usize];
+        cd.field_spans = field_spans;
         cd.kind = kind;
         cd.fields = statics
             .into_iter()
             .map(|v| v.unwrap_or(Value::None))
             .collect();
         cd.vars = vars.into_iter().map(|v| v.unwrap_or(Value::None)).collect();
+    }
+
+    /// The keys a table entry covers. In tables over card ranks 1..13, `A`, `J`, `Q` and `K`
+    /// name 1, 11, 12 and 13. `_` is every key no other entry covers.
+    fn table_key(
+        &mut self,
+        p: &ast::Spanned<ast::Pattern>,
+        domain: (i64, i64),
+    ) -> Option<(i64, i64)> {
+        match &p.node {
+            ast::Pattern::Int(n) => Some((*n, *n)),
+            ast::Pattern::Range(a, b) => {
+                if a > b {
+                    self.err(
+                        Diag::error("check::table_key", "this key range is empty")
+                            .label(p.span, format!("{a} > {b}")),
+                    );
+                    return None;
+                }
+                Some((*a, *b))
+            }
+            ast::Pattern::Wildcard => None,
+            ast::Pattern::Name(n) if domain == (1, 13) && rank(n).is_some() => {
+                rank(n).map(|k| (k, k))
+            }
+            ast::Pattern::NamedRange(a, b)
+                if domain == (1, 13) && rank(a).is_some() && rank(b).is_some() =>
+            {
+                let (x, y) = (rank(a).unwrap_or(0), rank(b).unwrap_or(0));
+                if x > y {
+                    self.err(
+                        Diag::error("check::table_key", "this key range is empty")
+                            .label(p.span, format!("{a} > {b}")),
+                    );
+                    return None;
+                }
+                Some((x, y))
+            }
+            _ => {
+                let help = if domain == (1, 13) {
+                    "keys are numbers, ranges like `2..10`, the ranks `A`, `J`, `Q`, `K`, or `_` for the rest"
+                } else {
+                    "keys are numbers, ranges like `2..4`, or `_` for the rest"
+                };
+                self.err(
+                    Diag::error("check::table_key", "this is not a table key")
+                        .label(p.span, "not a key")
+                        .help(help),
+                );
+                None
+            }
+        }
+    }
+
+    /// A table literal given for a `table lo..hi of T` field must cover every key exactly once.
+    fn coverage(&mut self, e: &ast::Expr, lo: i64, hi: i64, field: &str) {
+        let ast::ExprKind::TableLit(entries) = &e.kind else {
+            return;
+        };
+        let mut covered: Vec<(i64, i64, Span, bool)> = Vec::new();
+        let mut wildcard = false;
+        for (pat, _) in entries {
+            if matches!(pat.node, ast::Pattern::Wildcard) {
+                wildcard = true;
+                continue;
+            }
+            let Some((a, b)) = self.table_key(pat, (lo, hi)) else {
+                continue;
+            };
+            if a < lo || b > hi {
+                self.err(
+                    Diag::error(
+                        "check::table_key",
+                        format!(
+                            "field `{field}` is a table over {lo}..{hi}; this key is outside it"
+                        ),
+                    )
+                    .label(
+                        pat.span,
+                        format!(
+                            "{} is not in {lo}..{hi}",
+                            if a == b {
+                                a.to_string()
+                            } else {
+                                format!("{a}..{b}")
+                            }
+                        ),
+                    )
+                    .help(if (lo, hi) == (1, 6) {
+                        "a die has faces 1 to 6".to_string()
+                    } else {
+                        format!("keys run from {lo} to {hi}")
+                    }),
+                );
+                continue;
+            }
+            let as_ace = matches!(&pat.node, ast::Pattern::Name(n) if n == "A")
+                || matches!(&pat.node, ast::Pattern::NamedRange(n, _) if n == "A");
+            for (x, y, span, other_ace) in covered.clone() {
+                if a <= y && x <= b {
+                    if (lo, hi) == (1, 13)
+                        && a == 1
+                        && b == 1
+                        && x <= 1
+                        && (as_ace || other_ace)
+                        && as_ace != other_ace
+                    {
+                        let (ace, one) = if as_ace {
+                            (pat.span, span)
+                        } else {
+                            (span, pat.span)
+                        };
+                        self.err(
+                            Diag::warning("check::ace", "this table lists both `1` and `A`")
+                                .label(ace, "`A` is read as the Ace, rank 1")
+                                .label(one, "`1` is rank 1 too")
+                                .help("the checker reads `A` as rank 1, so both entries name the Ace and the first one listed is used; remove one, or give the other a different rank"),
+                        );
+                    } else {
+                        let (p, q) = (a.max(x), b.min(y));
+                        let keys = if p == q {
+                            format!("key {p} is")
+                        } else {
+                            format!("keys {p}..{q} are")
+                        };
+                        self.err(
+                            Diag::error(
+                                "check::table_overlap",
+                                format!("in field `{field}`, {keys} covered twice"),
+                            )
+                            .label(pat.span, "this entry")
+                            .label(span, "overlaps this one")
+                            .help("every key must be covered exactly once"),
+                        );
+                    }
+                }
+            }
+            covered.push((a, b, pat.span, as_ace));
+        }
+        if wildcard {
+            return;
+        }
+        let mut missing: Vec<String> = Vec::new();
+        let mut k = lo;
+        while k <= hi {
+            if covered.iter().any(|(a, b, _, _)| *a <= k && k <= *b) {
+                k += 1;
+                continue;
+            }
+            let start = k;
+            while k <= hi && !covered.iter().any(|(a, b, _, _)| *a <= k && k <= *b) {
+                k += 1;
+            }
+            let name = |n: i64| -> String {
+                match (lo, hi, n) {
+                    (1, 13, 1) => "A".into(),
+                    (1, 13, 11) => "J".into(),
+                    (1, 13, 12) => "Q".into(),
+                    (1, 13, 13) => "K".into(),
+                    _ => n.to_string(),
+                }
+            };
+            missing.push(if start == k - 1 {
+                name(start)
+            } else {
+                format!("{}..{}", name(start), name(k - 1))
+            });
+            if missing.len() > 8 {
+                break;
+            }
+        }
+        if !missing.is_empty() {
+            let what = match (lo, hi) {
+                (1, 6) => "die faces",
+                (1, 13) => "ranks",
+                _ => "keys",
+            };
+            self.err(
+                Diag::error(
+                    "check::table_gap",
+                    format!(
+                        "field `{field}` does not cover {what} {}",
+                        missing.join(", ")
+                    ),
+                )
+                .label(
+                    e.span,
+                    format!("this table must cover {lo}..{hi} exactly once"),
+                )
+                .help(format!(
+                    "add entries for {}, or `_: ...` for every key not listed",
+                    missing.join(", ")
+                )),
+            );
+        }
+    }
+
+    /// `unique` fields: no two cards of a kind may share a value.
+    fn check_unique(&mut self) {
+        for (k, kd) in self.prog.kinds.clone().iter().enumerate() {
+            for fd in kd.fields.iter().filter(|f| f.unique && !f.mutable) {
+                let Some(Some((false, slot))) = kd.slot_of.get(fd.sym as usize).copied() else {
+                    continue;
+                };
+                let mut seen: Vec<(Value, Span)> = Vec::new();
+                for cd in self.prog.cards.iter().filter(|c| c.kind == k as Id) {
+                    let Some(v) = cd.fields.get(slot as usize) else {
+                        continue;
+                    };
+                    if *v == Value::None {
+                        continue;
+                    }
+                    let span = cd
+                        .field_spans
+                        .iter()
+                        .find(|(s, _)| *s == fd.sym)
+                        .map(|(_, sp)| *sp)
+                        .unwrap_or(cd.span);
+                    if let Some((_, first)) = seen.iter().find(|(x, _)| x == v) {
+                        let shown = match v {
+                            Value::Text(t) => format!("\"{t}\""),
+                            Value::Int(n) => n.to_string(),
+                            _ => "this value".into(),
+                        };
+                        self.diags.push(
+                            Diag::error(
+                                "check::duplicate_value",
+                                format!("two `{}` cards have the {} {shown}", kd.name, fd.name),
+                            )
+                            .label(span, "again here")
+                            .label(*first, "first here")
+                            .help(format!(
+                                "`{}` is declared `unique` in `kind {}`",
+                                fd.name, kd.name
+                            )),
+                        );
+                    } else {
+                        seen.push((v.clone(), span));
+                    }
+                }
+            }
+        }
     }
 
     /// Card field values are constant: literals, variants, card references, lists, tuples.
@@ -859,6 +1220,22 @@ impl Checker {
                     out.push(self.const_value(i)?);
                 }
                 Value::Tuple(std::rc::Rc::new(out))
+            }
+            E::TableLit(entries) => {
+                let mut out = Vec::new();
+                for (pat, v) in entries {
+                    let (a, b) = match &pat.node {
+                        ast::Pattern::Wildcard => (i64::MIN, i64::MAX),
+                        _ => self.table_key(pat, (1, 13)).unwrap_or((i64::MIN, i64::MIN)),
+                    };
+                    let v = self.const_value(v)?;
+                    out.push(Value::Tuple(std::rc::Rc::new(vec![
+                        Value::Int(a),
+                        Value::Int(b),
+                        v,
+                    ])));
+                }
+                Value::list(out)
             }
             _ => {
                 self.err(
@@ -1055,6 +1432,17 @@ impl Checker {
                 Pat::Range(*a, *b)
             }
             ast::Pattern::Text(s) => Pat::Value(Value::text(s)),
+            ast::Pattern::NamedRange(..) => {
+                self.err(
+                    Diag::error(
+                        "check::pattern",
+                        "a range of names is only for table keys over card ranks",
+                    )
+                    .label(p.span, "here")
+                    .help("write the numbers, like `2..10`"),
+                );
+                Pat::Wildcard
+            }
             ast::Pattern::Name(n) => match self.globals.get(n).copied() {
                 Some((Global::Variant(e, v), _)) => {
                     let (e, v) = (&e, &v);
@@ -2362,6 +2750,30 @@ impl Checker {
                 let (bx, t) = self.block_expr(b);
                 (mk(ExprKind::Block(bx)), t)
             }
+            E::TableLit(entries) => {
+                let mut out = Vec::new();
+                let mut elem = Ty::Any;
+                for (pat, v) in entries {
+                    let (a, b) = match &pat.node {
+                        ast::Pattern::Wildcard => (i64::MIN, i64::MAX),
+                        _ => self.table_key(pat, (1, 13)).unwrap_or((i64::MIN, i64::MIN)),
+                    };
+                    let (x, t) = self.expr(v);
+                    elem = t;
+                    out.push(Expr {
+                        kind: ExprKind::Tuple(vec![
+                            const_expr(Value::Int(a), pat.span),
+                            const_expr(Value::Int(b), pat.span),
+                            x,
+                        ]),
+                        span: pat.span,
+                    });
+                }
+                (
+                    mk(ExprKind::List(out)),
+                    Ty::List(Box::new(Ty::Tuple(vec![Ty::Int, Ty::Int, elem]))),
+                )
+            }
         }
     }
 
@@ -2739,6 +3151,10 @@ fn builtin_ret(b: Builtin, args: &[Ty]) -> Ty {
             None => Ty::Any,
         },
         Builtin::Allocate => Ty::List(Box::new(Ty::Int)),
+        Builtin::Lookup => match a0.elem() {
+            Ty::Tuple(ts) => ts.get(2).cloned().unwrap_or(Ty::Any),
+            _ => Ty::Any,
+        },
     }
 }
 
@@ -2764,6 +3180,17 @@ fn const_expr(v: Value, span: Span) -> Expr {
     Expr {
         kind: ExprKind::Const(v),
         span,
+    }
+}
+
+/// A card rank written in a table key: a number, or `A`, `J`, `Q`, `K`.
+fn rank(s: &str) -> Option<i64> {
+    match s {
+        "A" => Some(1),
+        "J" => Some(11),
+        "Q" => Some(12),
+        "K" => Some(13),
+        n => n.parse().ok(),
     }
 }
 

@@ -128,7 +128,8 @@ impl<'p> Interp<'p> {
         limits: Limits,
     ) -> R<Self> {
         let g = &prog.game;
-        if n_players < g.min_players || n_players > g.max_players {
+        // A card set without a `game` block (max 0) can still be inspected and checked.
+        if g.max_players > 0 && (n_players < g.min_players || n_players > g.max_players) {
             let allowed = if g.min_players == g.max_players {
                 format!("{}", g.min_players)
             } else {
@@ -1767,6 +1768,26 @@ impl<'p> Interp<'p> {
                     None => Value::None,
                 }
             }
+            Builtin::Lookup => {
+                // A table value: a list of (first key, last key, value); the first entry
+                // covering the key wins.
+                let entries = list_at(self, vals, 0)?;
+                let key = int_at(vals, 1)?;
+                let mut found = Value::None;
+                for e in entries.iter() {
+                    if let Value::Tuple(t) = e {
+                        if let (Some(Value::Int(a)), Some(Value::Int(b)), Some(v)) =
+                            (t.first(), t.get(1), t.get(2))
+                        {
+                            if *a <= key && key <= *b {
+                                found = v.clone();
+                                break;
+                            }
+                        }
+                    }
+                }
+                found
+            }
             Builtin::Allocate => {
                 let p = player_at(vals, 0)?;
                 let total = int_at(vals, 1)?;
@@ -1929,6 +1950,83 @@ impl Source {
             Source::Range(lo, _) => Some(Value::Int(lo + i as i64)),
         }
     }
+}
+
+/// Run the program's `check` / `warn` rules over its cards. Each failure is a diagnostic
+/// labelled at the card field it names (`at field`), or at the card.
+pub fn run_checks(prog: &Program, limits: Limits) -> Vec<Diag> {
+    let mut out = Vec::new();
+    if prog.checks.is_empty() {
+        return out;
+    }
+    let n = prog.game.min_players.max(1);
+    let mut interp = match Interp::new(prog, n, 0, Vec::new(), limits) {
+        Ok(i) => i,
+        Err(d) => return vec![*d],
+    };
+    interp.record = false;
+    if let Err(d) = interp.init() {
+        return vec![*d];
+    }
+    for c in &prog.checks {
+        let r = interp.with_frame(c.locals, |me| {
+            let src = me.eval(&c.source)?;
+            let items = me.as_list(&src, c.source.span)?;
+            for item in items.iter() {
+                me.set_local(c.slot, item.clone());
+                if let Some(f) = &c.filter {
+                    if !me.boolean(f)? {
+                        continue;
+                    }
+                }
+                if me.boolean(&c.require)? {
+                    continue;
+                }
+                let message = match me.eval(&c.message)? {
+                    Value::Text(t) => t.to_string(),
+                    other => me.show(&other),
+                };
+                let help = match &c.help {
+                    Some(h) => {
+                        let v = me.eval(h)?;
+                        Some(me.show(&v))
+                    }
+                    None => None,
+                };
+                let (span, label) = match item {
+                    Value::Card(card) => {
+                        let cd = &prog.cards[*card as usize];
+                        let at = c.at.and_then(|sym| {
+                            cd.field_spans
+                                .iter()
+                                .find(|(s, _)| *s == sym)
+                                .map(|(_, sp)| *sp)
+                        });
+                        match at {
+                            Some(sp) => (sp, format!("on card `{}`", cd.id)),
+                            None => (cd.span, format!("card `{}`", cd.id)),
+                        }
+                    }
+                    other => (c.span, format!("for {}", me.show(other))),
+                };
+                let d = if c.warn {
+                    Diag::warning("check::rule", message)
+                } else {
+                    Diag::error("check::rule", message)
+                };
+                let d = d
+                    .label(span, label)
+                    .label(c.require.span, "required by this rule")
+                    .maybe_help(help);
+                out.push(d);
+            }
+            Ok(Value::None)
+        });
+        if let Err(d) = r {
+            out.push(*d);
+        }
+    }
+    out
 }
 
 /// Approximate bytes of game state held in memory (vectors and their contents).

@@ -42,33 +42,54 @@ impl Checked {
 pub fn check_path(path: &Path, limits: &Limits) -> Checked {
     let loaded = loader::load(path, limits);
     let (program, diags, sources) = check::check(loaded);
-    Checked {
-        program,
-        diags,
-        sources,
+    with_rules(
+        Checked {
+            program,
+            diags,
+            sources,
+        },
+        limits,
+    )
+}
+
+/// Run the game's own `check` / `warn` rules once the program checks clean.
+fn with_rules(mut c: Checked, limits: &Limits) -> Checked {
+    if let Some(prog) = &c.program {
+        let found = interp::run_checks(prog, *limits);
+        if found.iter().any(|d| d.is_error()) {
+            c.program = None;
+        }
+        c.diags.extend(found);
     }
+    c
 }
 
 /// Load a game plus extra in-memory files (scenarios) and check them together.
 pub fn check_path_with(path: &Path, extra: &[(String, String)], limits: &Limits) -> Checked {
     let loaded = loader::load_with_extra(path, extra, limits);
     let (program, diags, sources) = check::check(loaded);
-    Checked {
-        program,
-        diags,
-        sources,
-    }
+    with_rules(
+        Checked {
+            program,
+            diags,
+            sources,
+        },
+        limits,
+    )
 }
 
 /// Check a game held in memory (tests).
 pub fn check_text(name: &str, text: &str, limits: &Limits) -> Checked {
     let loaded = loader::load_text(name, text, limits);
     let (program, diags, sources) = check::check(loaded);
-    Checked {
-        program,
-        diags,
-        sources,
-    }
+    with_rules(
+        Checked {
+            program,
+            diags,
+            sources,
+        },
+        limits,
+    )
 }
 
 /// The number of players used when none is given: 4 if the game allows it, else its minimum.

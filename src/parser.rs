@@ -223,6 +223,11 @@ pub fn rule_name(rule: Rule) -> &'static str {
         event_pat | ev_name => "an event (`enter`, `flip`, `phase_start`, ...)",
         table_decl => DECLARATION,
         table_entry => "a table entry like `1..3: value`",
+        check_decl | check_kw => DECLARATION,
+        check_where | check_require | check_help => "an expression",
+        unique_kw => "`unique`",
+        table_type => "a type",
+        table_lit => "a table like `table { 1..3: value }`",
         block => "a block `{ ... }`",
         stmt => "a statement",
         let_stmt | set_stmt | move_stmt | draw_stmt | shuffle_stmt | flip_stmt | reveal_stmt
@@ -246,7 +251,7 @@ pub fn rule_name(rule: Rule) -> &'static str {
         if_expr => "`if`",
         match_expr => "`match`",
         match_arm => "a match arm like `Left => 1`",
-        pattern | wildcard | pat_range => "a pattern",
+        pattern | wildcard | pat_range | pat_atom => "a pattern",
         aggregate | agg_kw => "an aggregate like `count(c in hand where ...)`",
         list_lit => "a list `[...]`",
         WHITESPACE | COMMENT => "whitespace",
@@ -300,7 +305,7 @@ fn syntax_error(e: &pest::error::Error<Rule>, text: &str, file: u32) -> Diag {
     // At the top level every item keyword is expected: say "a declaration" once.
     const ITEMS: &[&str] = &[
         "import", "game", "enum", "kind", "card", "cards", "zone", "var", "const", "fn", "phase",
-        "setup", "on", "table",
+        "setup", "on", "table", "check", "warn",
     ];
     if tokens
         .iter()
@@ -561,6 +566,7 @@ impl Builder {
             Rule::setup_decl => Item::Setup(self.setup_decl(pair)),
             Rule::trigger_decl => Item::Trigger(self.trigger_decl(pair)),
             Rule::table_decl => Item::Table(self.table_decl(pair)),
+            Rule::check_decl => Item::Check(Box::new(self.check_decl(pair))),
             _ => return None,
         })
     }
@@ -630,6 +636,26 @@ impl Builder {
             return Spanned::new(TypeExpr::Named(Spanned::new(String::new(), span)), span);
         };
         match inner.as_rule() {
+            Rule::table_type => {
+                let mut lo = 0;
+                let mut hi = 0;
+                let mut elem = None;
+                for p in children(inner) {
+                    match p.as_rule() {
+                        Rule::key_range => {
+                            let nums: Vec<Pair<Rule>> = children(p).collect();
+                            lo = nums.first().map(|p| self.int_value(p)).unwrap_or(0);
+                            hi = nums.get(1).map(|p| self.int_value(p)).unwrap_or(0);
+                        }
+                        Rule::type_expr => elem = Some(self.type_expr(p)),
+                        _ => {}
+                    }
+                }
+                let elem = elem.unwrap_or_else(|| {
+                    Spanned::new(TypeExpr::Named(Spanned::new("any".into(), span)), span)
+                });
+                Spanned::new(TypeExpr::Table(lo, hi, Box::new(elem)), span)
+            }
             Rule::list_type => {
                 let elem = children(inner)
                     .next()
@@ -656,17 +682,23 @@ impl Builder {
         let mut name = Spanned::new(String::new(), span);
         let mut ty = None;
         let mut default = None;
+        let mut bounds = None;
+        let mut unique = false;
         for p in children(pair) {
             match p.as_rule() {
                 Rule::var_kw => mutable = true,
+                Rule::unique_kw => unique = true,
                 Rule::ident => name = self.ident(p),
                 Rule::type_expr => ty = Some(self.type_expr(p)),
+                Rule::bounds => bounds = Some(self.bounds(p)),
                 Rule::expr => default = Some(self.expr(p)),
                 _ => {}
             }
         }
         FieldDecl {
             mutable,
+            bounds,
+            unique,
             name,
             ty: ty.unwrap_or_else(|| {
                 Spanned::new(TypeExpr::Named(Spanned::new("any".into(), span)), span)
@@ -822,13 +854,7 @@ impl Builder {
             match p.as_rule() {
                 Rule::ident => name = Some(self.ident(p)),
                 Rule::type_expr => ty = Some(self.type_expr(p)),
-                Rule::bounds => {
-                    let bspan = self.span(&p);
-                    let nums: Vec<Pair<Rule>> = children(p).collect();
-                    let lo = nums.first().map(|p| self.int_value(p)).unwrap_or(0);
-                    let hi = nums.get(1).map(|p| self.int_value(p)).unwrap_or(0);
-                    bounds = Some((lo, hi, bspan));
-                }
+                Rule::bounds => bounds = Some(self.bounds(p)),
                 Rule::per_clause => per = self.per_clause(p),
                 Rule::expr => init = Some(self.expr(p)),
                 _ => {}
@@ -845,6 +871,55 @@ impl Builder {
                 kind: ExprKind::None,
                 span,
             }),
+        }
+    }
+
+    fn bounds(&mut self, pair: Pair<Rule>) -> (i64, Option<i64>, Span) {
+        let span = self.span(&pair);
+        let nums: Vec<Pair<Rule>> = children(pair).collect();
+        let lo = nums.first().map(|p| self.int_value(p)).unwrap_or(0);
+        let hi = nums.get(1).map(|p| self.int_value(p));
+        (lo, hi, span)
+    }
+
+    fn check_decl(&mut self, pair: Pair<Rule>) -> CheckDecl {
+        let span = self.span(&pair);
+        let mut warn = false;
+        let mut var = None;
+        let mut exprs: Vec<Expr> = Vec::new();
+        let mut filter = None;
+        let mut require = None;
+        let mut help = None;
+        let mut at = None;
+        for p in children(pair) {
+            match p.as_rule() {
+                Rule::check_kw => warn = p.as_str() == "warn",
+                Rule::ident if var.is_none() => var = Some(self.ident(p)),
+                Rule::ident => at = Some(self.ident(p)),
+                Rule::check_where => filter = children(p).next().map(|e| self.expr(e)),
+                Rule::check_require => require = children(p).next().map(|e| self.expr(e)),
+                Rule::check_help => help = children(p).next().map(|e| self.expr(e)),
+                Rule::expr => exprs.push(self.expr(p)),
+                _ => {}
+            }
+        }
+        let none = || Expr {
+            kind: ExprKind::None,
+            span,
+        };
+        let mut exprs = exprs.into_iter();
+        let source = exprs.next().unwrap_or_else(none);
+        let message = exprs.next().unwrap_or_else(none);
+        CheckDecl {
+            warn,
+            var: var.unwrap_or_default_ident(),
+            source,
+            filter,
+            require: require.unwrap_or_else(none),
+            message,
+            at,
+            help,
+            span,
         }
     }
 
@@ -1018,11 +1093,18 @@ impl Builder {
         let pat = match inner.as_rule() {
             Rule::wildcard => Pattern::Wildcard,
             Rule::pat_range => {
-                let nums: Vec<Pair<Rule>> = children(inner).collect();
-                let lo = nums.first().map(|p| self.int_value(p)).unwrap_or(0);
-                match nums.get(1) {
-                    Some(h) => Pattern::Range(lo, self.int_value(h)),
-                    None => Pattern::Int(lo),
+                let atoms: Vec<Pair<Rule>> =
+                    children(inner).filter_map(|a| children(a).next()).collect();
+                let is_int = |p: &Pair<Rule>| p.as_rule() == Rule::neg_int;
+                match atoms.as_slice() {
+                    [a] if is_int(a) => Pattern::Int(self.int_value(a)),
+                    [a] => Pattern::Name(a.as_str().to_string()),
+                    [a, b] if is_int(a) && is_int(b) => {
+                        let (x, y) = (self.int_value(a), self.int_value(b));
+                        Pattern::Range(x, y)
+                    }
+                    [a, b] => Pattern::NamedRange(a.as_str().to_string(), b.as_str().to_string()),
+                    _ => Pattern::Wildcard,
                 }
             }
             Rule::string => Pattern::Text(self.plain_string(inner)),
@@ -1309,6 +1391,17 @@ impl Builder {
                 }
             }
             Rule::block => ExprKind::Block(self.block(pair)),
+            Rule::table_lit => {
+                let mut entries = Vec::new();
+                for e in children(pair) {
+                    let mut it = children(e);
+                    if let (Some(pat), Some(v)) = (it.next(), it.next()) {
+                        let pat = self.pattern(pat);
+                        entries.push((pat, self.expr(v)));
+                    }
+                }
+                ExprKind::TableLit(entries)
+            }
             Rule::list_lit => {
                 if !self.enter(span) {
                     return Expr {

@@ -46,6 +46,12 @@ pub struct FieldDef {
     pub sym: Id,
     pub ty: Ty,
     pub mutable: bool,
+    /// `in lo..hi`: values must lie within (checked on every card).
+    pub bounds: Option<(i64, i64)>,
+    /// `unique`: no two cards of the kind may share a value.
+    pub unique: bool,
+    /// `table lo..hi of T`: every key in lo..hi covered exactly once.
+    pub cover: Option<(i64, i64)>,
     /// The default value, if the field is optional.
     pub default: Option<Value>,
     pub span: Span,
@@ -69,6 +75,23 @@ pub struct CardDef {
     pub fields: Vec<Value>,
     /// Initial values of the `var` fields.
     pub vars: Vec<Value>,
+    /// Where each given field's value was written, by field symbol.
+    pub field_spans: Vec<(Id, Span)>,
+    pub span: Span,
+}
+
+/// A validation rule over cards, run by `rules check` (`check` / `warn`).
+#[derive(Debug, Clone)]
+pub struct CheckDef {
+    pub warn: bool,
+    pub slot: u32,
+    pub source: Expr,
+    pub filter: Option<Expr>,
+    pub require: Expr,
+    pub message: Expr,
+    pub at: Option<Id>,
+    pub help: Option<Expr>,
+    pub locals: u32,
     pub span: Span,
 }
 
@@ -197,6 +220,7 @@ pub enum Builtin {
     Ask,
     ChoosePlayer,
     Allocate,
+    Lookup,
 }
 
 pub struct BuiltinSig {
@@ -500,6 +524,7 @@ pub struct Program {
     pub phases: Vec<PhaseDef>,
     pub triggers: Vec<TriggerDef>,
     pub tables: Vec<TableDef>,
+    pub checks: Vec<CheckDef>,
     pub setup: Vec<(Block, u32)>,
     /// Field names by symbol.
     pub symbols: Vec<String>,

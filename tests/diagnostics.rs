@@ -21,6 +21,22 @@ fn broken_files_are_reported() {
 }
 
 #[test]
+fn warnings_are_reported_without_failing() {
+    insta::glob!("warnings/*.rules", |path| {
+        let c = rules::check_path(relative(path), &Limits::default());
+        assert_eq!(
+            c.errors(),
+            0,
+            "{} should check without errors:\n{}",
+            path.display(),
+            c.render()
+        );
+        assert!(!c.diags.is_empty(), "{} should warn", path.display());
+        insta::assert_snapshot!(c.render());
+    });
+}
+
+#[test]
 fn runtime_failures_are_reported() {
     // A small step budget so the runaway cases end quickly.
     let limits = Limits {
