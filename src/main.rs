@@ -47,6 +47,12 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// List a game's cards as tables, one per kind (or only `--kind KIND`)
+    Cards {
+        game: PathBuf,
+        #[arg(long)]
+        kind: Option<String>,
+    },
     /// Step through a game at a prompt: choose, look inside, undo, save, reload edited rules
     Repl {
         game: PathBuf,
@@ -191,6 +197,24 @@ fn main() -> ExitCode {
                 Err(d) => {
                     print_diags(&[*d], &c.sources);
                     ExitCode::from(1)
+                }
+            }
+        }
+        Command::Cards { game, kind } => {
+            let c = rules::check_path(&game, &limits);
+            print_diags(&c.diags, &c.sources);
+            let Some(prog) = c.program else {
+                eprintln!("{}: the game has errors; fix them first", game.display());
+                return ExitCode::from(1);
+            };
+            match rules::cards::tables(&prog, kind.as_deref()) {
+                Ok(text) => {
+                    print!("{text}");
+                    ExitCode::SUCCESS
+                }
+                Err(e) => {
+                    eprintln!("error: {e}");
+                    ExitCode::from(2)
                 }
             }
         }

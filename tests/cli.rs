@@ -133,3 +133,14 @@ fn a_log_replays_the_same_game() {
     assert!(err.contains("ran out of answers"), "{err}");
     std::fs::remove_file(&log).ok();
 }
+
+#[test]
+fn cards_lists_a_kind_as_a_table() {
+    let (code, out, err) = rules(&["cards", "games/the-establishment.rules", "--kind", "SocietyCard"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.starts_with("SocietyCard (16 cards)"), "{out}");
+    assert!(out.contains("@soc1") && out.contains("Backlash against privilege") && out.contains("NotOpposite"), "{out}");
+    let (code, _, err) = rules(&["cards", "games/the-establishment.rules", "--kind", "Societycard"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("did you mean `SocietyCard`?"), "{err}");
+}
