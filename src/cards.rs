@@ -9,19 +9,25 @@ const WIDEST: usize = 34;
 fn cell(view: &View, v: &Value, ty: &Ty) -> String {
     let text = match (v, ty) {
         // A table field: its entries, compactly.
-        (Value::List(items), Ty::List(inner)) if matches!(**inner, Ty::Tuple(ref t) if t.len() == 3) => items
-            .iter()
-            .map(|e| match e {
-                Value::Tuple(t) => match (t.first(), t.get(1), t.get(2)) {
-                    (Some(Value::Int(a)), Some(Value::Int(b)), Some(x)) if a == b => format!("{a}:{}", view.show(x)),
-                    (Some(Value::Int(i64::MIN)), _, Some(x)) => format!("_:{}", view.show(x)),
-                    (Some(Value::Int(a)), Some(Value::Int(b)), Some(x)) => format!("{a}-{b}:{}", view.show(x)),
+        (Value::List(items), Ty::List(inner)) if matches!(**inner, Ty::Tuple(ref t) if t.len() == 3) => {
+            items
+                .iter()
+                .map(|e| match e {
+                    Value::Tuple(t) => match (t.first(), t.get(1), t.get(2)) {
+                        (Some(Value::Int(a)), Some(Value::Int(b)), Some(x)) if a == b => {
+                            format!("{a}:{}", view.show(x))
+                        }
+                        (Some(Value::Int(i64::MIN)), _, Some(x)) => format!("_:{}", view.show(x)),
+                        (Some(Value::Int(a)), Some(Value::Int(b)), Some(x)) => {
+                            format!("{a}-{b}:{}", view.show(x))
+                        }
+                        _ => view.show(e),
+                    },
                     _ => view.show(e),
-                },
-                _ => view.show(e),
-            })
-            .collect::<Vec<_>>()
-            .join(" "),
+                })
+                .collect::<Vec<_>>()
+                .join(" ")
+        }
         (Value::Card(c), _) => format!("@{}", view.prog.cards[*c as usize].id),
         (Value::None, _) => "-".into(),
         _ => view.show(v),
@@ -40,7 +46,16 @@ pub fn tables(prog: &Program, only: Option<&str>) -> Result<String, String> {
     if let Some(k) = only {
         if prog.kind_by_name(k).is_none() {
             let help = crate::diag::did_you_mean(k, prog.kinds.iter().map(|k| k.name.as_str()))
-                .unwrap_or_else(|| format!("the kinds are: {}", prog.kinds.iter().map(|k| k.name.as_str()).collect::<Vec<_>>().join(", ")));
+                .unwrap_or_else(|| {
+                    format!(
+                        "the kinds are: {}",
+                        prog.kinds
+                            .iter()
+                            .map(|k| k.name.as_str())
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    )
+                });
             return Err(format!("no card kind `{k}`; {help}"));
         }
     }
@@ -55,7 +70,9 @@ pub fn tables(prog: &Program, only: Option<&str>) -> Result<String, String> {
         if only.is_some_and(|o| o != kd.name) {
             continue;
         }
-        let cards: Vec<usize> = (0..prog.cards.len()).filter(|&c| prog.cards[c].kind == k as u32).collect();
+        let cards: Vec<usize> = (0..prog.cards.len())
+            .filter(|&c| prog.cards[c].kind == k as u32)
+            .collect();
         if cards.is_empty() {
             continue;
         }
@@ -80,7 +97,12 @@ pub fn tables(prog: &Program, only: Option<&str>) -> Result<String, String> {
         let widths: Vec<usize> = (0..cols)
             .map(|i| rows.iter().map(|r| r[i].chars().count()).max().unwrap_or(0))
             .collect();
-        out.push_str(&format!("{} ({} card{})\n", kd.name, cards.len(), if cards.len() == 1 { "" } else { "s" }));
+        out.push_str(&format!(
+            "{} ({} card{})\n",
+            kd.name,
+            cards.len(),
+            if cards.len() == 1 { "" } else { "s" }
+        ));
         for (n, r) in rows.iter().enumerate() {
             let line: Vec<String> = r
                 .iter()
@@ -90,7 +112,13 @@ pub fn tables(prog: &Program, only: Option<&str>) -> Result<String, String> {
             out.push_str(line.join("  ").trim_end());
             out.push('\n');
             if n == 0 {
-                out.push_str(&widths.iter().map(|w| "-".repeat(*w)).collect::<Vec<_>>().join("  "));
+                out.push_str(
+                    &widths
+                        .iter()
+                        .map(|w| "-".repeat(*w))
+                        .collect::<Vec<_>>()
+                        .join("  "),
+                );
                 out.push('\n');
             }
         }

@@ -849,8 +849,18 @@ impl Checker {
                     );
                 }
             }
+            let mut v = v;
             if let Some((lo, hi)) = fd.cover {
-                self.coverage(e, lo, hi, &fd.name);
+                // Entries that lose rank 1 to an `A` entry start at 2 in the stored table.
+                for i in self.coverage(e, lo, hi, &fd.name) {
+                    if let Value::List(items) = &mut v {
+                        if let Some(Value::Tuple(t)) = std::rc::Rc::make_mut(items).get_mut(i) {
+                            if let Some(first) = std::rc::Rc::make_mut(t).first_mut() {
+                                *first = Value::Int(2);
+                            }
+                        }
+                    }
+                }
             }
             if let Some(Some((m, slot))) = kd.slot_of.get(fd.sym as usize) {
                 if *m {
@@ -963,18 +973,31 @@ impl Checker {
     }
 
     /// A table literal given for a `table lo..hi of T` field must cover every key exactly once.
-    fn coverage(&mut self, e: &ast::Expr, lo: i64, hi: i64, field: &str) {
+    /// Over card ranks, an entry written `A` wins rank 1 over a number range starting at 1 (as in
+    /// rulebooks that list "1-2" and "A"): returns the indexes of entries whose first key moves
+    /// from 1 to 2, after a warning that says so.
+    fn coverage(&mut self, e: &ast::Expr, lo: i64, hi: i64, field: &str) -> Vec<usize> {
         let ast::ExprKind::TableLit(entries) = &e.kind else {
-            return;
+            return Vec::new();
         };
-        let mut covered: Vec<(i64, i64, Span, bool)> = Vec::new();
+        let rank_table = (lo, hi) == (1, 13);
+        let written_ace = |p: &ast::Pattern| {
+            matches!(p, ast::Pattern::Name(n) if n == "A")
+                || matches!(p, ast::Pattern::NamedRange(n, _) if n == "A")
+        };
+        let ace_entry = entries
+            .iter()
+            .find(|(p, _)| written_ace(&p.node))
+            .map(|(p, _)| p.span);
+        let mut shifted = Vec::new();
+        let mut covered: Vec<(i64, i64, Span)> = Vec::new();
         let mut wildcard = false;
-        for (pat, _) in entries {
+        for (i, (pat, _)) in entries.iter().enumerate() {
             if matches!(pat.node, ast::Pattern::Wildcard) {
                 wildcard = true;
                 continue;
             }
-            let Some((a, b)) = self.table_key(pat, (lo, hi)) else {
+            let Some((mut a, b)) = self.table_key(pat, (lo, hi)) else {
                 continue;
             };
             if a < lo || b > hi {
@@ -1004,69 +1027,66 @@ impl Checker {
                 );
                 continue;
             }
-            let as_ace = matches!(&pat.node, ast::Pattern::Name(n) if n == "A")
-                || matches!(&pat.node, ast::Pattern::NamedRange(n, _) if n == "A");
-            for (x, y, span, other_ace) in covered.clone() {
-                if a <= y && x <= b {
-                    if (lo, hi) == (1, 13)
-                        && a == 1
-                        && b == 1
-                        && x <= 1
-                        && (as_ace || other_ace)
-                        && as_ace != other_ace
-                    {
-                        let (ace, one) = if as_ace {
-                            (pat.span, span)
-                        } else {
-                            (span, pat.span)
-                        };
-                        self.err(
-                            Diag::warning("check::ace", "this table lists both `1` and `A`")
-                                .label(ace, "`A` is read as the Ace, rank 1")
-                                .label(one, "`1` is rank 1 too")
-                                .help("the checker reads `A` as rank 1, so both entries name the Ace and the first one listed is used; remove one, or give the other a different rank"),
-                        );
-                    } else {
-                        let (p, q) = (a.max(x), b.min(y));
-                        let keys = if p == q {
-                            format!("key {p} is")
-                        } else {
-                            format!("keys {p}..{q} are")
-                        };
-                        self.err(
-                            Diag::error(
-                                "check::table_overlap",
-                                format!("in field `{field}`, {keys} covered twice"),
-                            )
-                            .label(pat.span, "this entry")
-                            .label(span, "overlaps this one")
-                            .help("every key must be covered exactly once"),
-                        );
-                    }
+            if let (true, Some(ace), false, 1) = (rank_table, ace_entry, written_ace(&pat.node), a)
+            {
+                let rest = if b > 1 {
+                    format!("2..{b}")
+                } else {
+                    "nothing".to_string()
+                };
+                self.err(
+                    Diag::warning("check::ace", "this table lists both `1` and `A`")
+                        .label(ace, "`A` is the Ace: rank 1")
+                        .label(pat.span, format!("so this entry covers {rest}"))
+                        .help("the checker reads `A` as rank 1 and lets the `A` entry win it over a number range that starts at 1; write the range from 2 to say so and silence this warning"),
+                );
+                shifted.push(i);
+                a = 2;
+                if a > b {
+                    continue;
                 }
             }
-            covered.push((a, b, pat.span, as_ace));
+            for (x, y, span) in covered.clone() {
+                if a <= y && x <= b {
+                    let (p, q) = (a.max(x), b.min(y));
+                    let keys = if p == q {
+                        format!("key {p} is")
+                    } else {
+                        format!("keys {p}..{q} are")
+                    };
+                    self.err(
+                        Diag::error(
+                            "check::table_overlap",
+                            format!("in field `{field}`, {keys} covered twice"),
+                        )
+                        .label(pat.span, "this entry")
+                        .label(span, "overlaps this one")
+                        .help("every key must be covered exactly once"),
+                    );
+                }
+            }
+            covered.push((a, b, pat.span));
         }
         if wildcard {
-            return;
+            return shifted;
         }
         let mut missing: Vec<String> = Vec::new();
         let mut k = lo;
         while k <= hi {
-            if covered.iter().any(|(a, b, _, _)| *a <= k && k <= *b) {
+            if covered.iter().any(|(a, b, _)| *a <= k && k <= *b) {
                 k += 1;
                 continue;
             }
             let start = k;
-            while k <= hi && !covered.iter().any(|(a, b, _, _)| *a <= k && k <= *b) {
+            while k <= hi && !covered.iter().any(|(a, b, _)| *a <= k && k <= *b) {
                 k += 1;
             }
             let name = |n: i64| -> String {
-                match (lo, hi, n) {
-                    (1, 13, 1) => "A".into(),
-                    (1, 13, 11) => "J".into(),
-                    (1, 13, 12) => "Q".into(),
-                    (1, 13, 13) => "K".into(),
+                match (rank_table, n) {
+                    (true, 1) => "A".into(),
+                    (true, 11) => "J".into(),
+                    (true, 12) => "Q".into(),
+                    (true, 13) => "K".into(),
                     _ => n.to_string(),
                 }
             };
@@ -1103,6 +1123,7 @@ impl Checker {
                 )),
             );
         }
+        shifted
     }
 
     /// `unique` fields: no two cards of a kind may share a value.

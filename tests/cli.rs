@@ -136,11 +136,26 @@ fn a_log_replays_the_same_game() {
 
 #[test]
 fn cards_lists_a_kind_as_a_table() {
-    let (code, out, err) = rules(&["cards", "games/the-establishment.rules", "--kind", "SocietyCard"]);
+    let (code, out, err) = rules(&[
+        "cards",
+        "games/the-establishment.rules",
+        "--kind",
+        "SocietyCard",
+    ]);
     assert_eq!(code, 0, "{err}");
     assert!(out.starts_with("SocietyCard (16 cards)"), "{out}");
-    assert!(out.contains("@soc1") && out.contains("Backlash against privilege") && out.contains("NotOpposite"), "{out}");
-    let (code, _, err) = rules(&["cards", "games/the-establishment.rules", "--kind", "Societycard"]);
+    assert!(
+        out.contains("@soc1")
+            && out.contains("Backlash against privilege")
+            && out.contains("NotOpposite"),
+        "{out}"
+    );
+    let (code, _, err) = rules(&[
+        "cards",
+        "games/the-establishment.rules",
+        "--kind",
+        "Societycard",
+    ]);
     assert_eq!(code, 2);
     assert!(err.contains("did you mean `SocietyCard`?"), "{err}");
 }

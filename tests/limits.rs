@@ -98,3 +98,30 @@ fn arbitrary_bytes_never_panic() {
         let _ = rules::check_text("fuzz.rules", &s, &Limits::default());
     }
 }
+
+#[test]
+fn an_ace_entry_wins_rank_one_over_a_range_from_one() {
+    let text = r#"
+kind Research { name: text, draws: table 1..13 of text }
+card Research simple { name: "Simple", draws: table { 1..2: "Bug Guns", 3..13: "Other", A: "Advanced" } }
+"#;
+    let c = rules::check_text("ace.rules", text, &Limits::default());
+    assert_eq!(c.errors(), 0, "{}", c.render());
+    assert_eq!(c.diags.iter().filter(|d| d.code == "check::ace").count(), 1);
+    let prog = c.program.expect("program");
+    // The stored table: the `1..2` entry now starts at 2; rank 1 is the `A` entry.
+    let card = prog
+        .cards
+        .iter()
+        .find(|c| c.id.to_string() == "simple")
+        .expect("card");
+    let table = format!("{:?}", card.fields);
+    assert!(
+        table.contains("Int(2), Int(2), Text(\"Bug Guns\")"),
+        "{table}"
+    );
+    assert!(
+        table.contains("Int(1), Int(1), Text(\"Advanced\")"),
+        "{table}"
+    );
+}
