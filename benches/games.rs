@@ -77,7 +77,10 @@ fn main() {
         .skip(1)
         .filter(|a| !a.starts_with("--"))
         .collect();
-    let games = [("games/the-establishment.rules", Some(4u32), 5000u64)];
+    let games = [
+        ("games/the-establishment.rules", Some(4u32), 5000u64),
+        ("games/hegemony", Some(15u32), 1000u64),
+    ];
     for (path, players, n) in games {
         if filter.is_empty() || filter.iter().any(|f| path.contains(f.as_str())) {
             bench_game(path, players, n);

@@ -997,7 +997,7 @@ impl Checker {
                 wildcard = true;
                 continue;
             }
-            let Some((mut a, b)) = self.table_key(pat, (lo, hi)) else {
+            let Some((mut a, mut b)) = self.table_key(pat, (lo, hi)) else {
                 continue;
             };
             if a < lo || b > hi {
@@ -1025,7 +1025,12 @@ impl Checker {
                         format!("keys run from {lo} to {hi}")
                     }),
                 );
-                continue;
+                // What lies inside the range still counts, so one mistake gives one error.
+                a = a.max(lo);
+                b = b.min(hi);
+                if a > b {
+                    continue;
+                }
             }
             if let (true, Some(ace), false, 1) = (rank_table, ace_entry, written_ace(&pat.node), a)
             {
@@ -1639,6 +1644,13 @@ impl Checker {
                         ),
                     }
                 }
+                "default_players" => match self.const_int_range(e) {
+                    Some((n, m)) if n == m && n >= 1 => info.default_players = Some(n as u32),
+                    _ => self.err(
+                        Diag::error("check::players", "`default_players` must be one number")
+                            .label(e.span, "like `15`"),
+                    ),
+                },
                 "rounds" => match self.const_int_range(e) {
                     Some((n, m)) if n == m && n >= 1 => info.rounds = Some(n),
                     _ => self.err(
@@ -1702,6 +1714,20 @@ impl Checker {
                 .label(g.name.span, "this game")
                 .help("add `players: 3..5` (or one number) to the `game` block"),
             );
+        }
+        if let Some(d) = info.default_players {
+            if have_players && (d < info.min_players || d > info.max_players) {
+                self.err(
+                    Diag::error(
+                        "check::players",
+                        format!(
+                            "`default_players: {d}` is outside `players: {}..{}`",
+                            info.min_players, info.max_players
+                        ),
+                    )
+                    .label(g.name.span, "this game"),
+                );
+            }
         }
         if info.round_phases.is_empty() {
             self.err(

@@ -63,17 +63,16 @@ impl Event {
             Event::Phase { phase } => Some(format!("-- {} --", phase.replace('_', " "))),
             Event::Step { .. } => None,
             Event::Say { text } => Some(text.clone()),
+            // Secret choices stay secret in the account (the rules report what is revealed), and a
+            // choice with one option was no choice at all; `--json` keeps both.
+            Event::Choice { secret: true, .. } => None,
+            Event::Choice { options: 1, .. } => None,
             Event::Choice {
                 player,
                 prompt,
                 choice,
-                secret,
                 ..
-            } => Some(if *secret {
-                format!("  {player} chooses in secret ({prompt})")
-            } else {
-                format!("  {player}: {prompt} -> {choice}")
-            }),
+            } => Some(format!("  {player}: {prompt} -> {choice}")),
             Event::Move { .. } | Event::Shuffle { .. } | Event::Flip { .. } => None,
             Event::Reveal { cards } => Some(format!("  revealed: {}", cards.join(", "))),
             Event::End { winners, scores } => {

@@ -93,8 +93,12 @@ pub fn check_text(name: &str, text: &str, limits: &Limits) -> Checked {
     )
 }
 
-/// The number of players used when none is given: 4 if the game allows it, else its minimum.
+/// The number of players used when none is given: the game's `default_players`, else 4 if the
+/// game allows it, else its minimum.
 pub fn default_players(p: &Program) -> u32 {
+    if let Some(d) = p.game.default_players {
+        return d;
+    }
     if p.game.min_players <= 4 && 4 <= p.game.max_players {
         4
     } else {

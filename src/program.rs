@@ -181,6 +181,8 @@ pub struct GameInfo {
     pub name: String,
     pub min_players: u32,
     pub max_players: u32,
+    /// The table `rules run` plays without `--players`.
+    pub default_players: Option<u32>,
     pub rounds: Option<i64>,
     pub round_phases: Vec<Id>,
     pub end_when: Option<(Expr, u32)>,
@@ -404,6 +406,12 @@ pub const BUILTINS: &[BuiltinSig] = &[
         builtin: Builtin::Allocate,
         params: &["player", "int", "list", "text"],
         min_args: 3,
+    },
+    BuiltinSig {
+        name: "lookup",
+        builtin: Builtin::Lookup,
+        params: &["list", "int"],
+        min_args: 2,
     },
 ];
 

@@ -159,3 +159,46 @@ fn cards_lists_a_kind_as_a_table() {
     assert_eq!(code, 2);
     assert!(err.contains("did you mean `SocietyCard`?"), "{err}");
 }
+
+#[test]
+fn a_new_card_file_dropped_into_a_game_folder_is_checked_and_played() {
+    let dir = std::env::temp_dir().join(format!("rules-dropin-{}", std::process::id()));
+    let game = dir.join("hegemony");
+    std::fs::create_dir_all(&game).unwrap();
+    for e in std::fs::read_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/games/hegemony")).unwrap() {
+        let p = e.unwrap().path();
+        std::fs::copy(&p, game.join(p.file_name().unwrap())).unwrap();
+    }
+    // A group's own crisis, dropped in: no rebuilding.
+    std::fs::write(
+        game.join("our-crises.rules"),
+        "# Our own crisis.\ncard Crisis our_locusts { name: \"Locust Cloud\", needs: [(Domestic, 2)], \
+         turning_point: table { 1..3: [], 4..6: [(Research, 2)] }, reward: 1 }\n",
+    )
+    .unwrap();
+    let g = game.to_str().unwrap();
+    let (code, out, err) = rules(&["check", g]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("ok"), "{out}");
+    let (_, cards, _) = rules(&["cards", g, "--kind", "Crisis"]);
+    assert!(cards.contains("Locust Cloud"), "{cards}");
+    let played = (1..40).any(|seed| {
+        let (code, out, _) = rules(&["run", g, "--seed", &seed.to_string()]);
+        code == 0 && out.contains("Locust Cloud")
+    });
+    assert!(played, "the new crisis never came up in 40 campaigns");
+    // A broken one is caught, located in the new file.
+    std::fs::write(
+        game.join("our-crises.rules"),
+        "card Crisis our_locusts { name: \"Locust Cloud\", needs: [(Domestic, 2)], \
+         turning_point: table { 1..3: [], 5..6: [(Research, 2)] } }\n",
+    )
+    .unwrap();
+    let (code, _, err) = rules(&["check", g]);
+    assert_eq!(code, 1);
+    assert!(
+        err.contains("our-crises.rules") && err.contains("does not cover die faces 4"),
+        "{err}"
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -20,6 +20,30 @@ fn broken_files_are_reported() {
     });
 }
 
+/// A group's homemade Hegemony cards, each checked together with the real game folder, as if
+/// dropped into `games/hegemony/`.
+#[test]
+fn homemade_hegemony_cards_are_checked() {
+    insta::glob!("hegemony_cards/*.rules", |path| {
+        let text = std::fs::read_to_string(path).expect("read");
+        let name = relative(path).display().to_string();
+        let c = rules::check_path_with(
+            std::path::Path::new("games/hegemony"),
+            &[(name, text)],
+            &Limits::default(),
+        );
+        assert!(c.errors() > 0, "{} should not check clean", path.display());
+        // Only the new file's problems: the real game's own warnings are left out.
+        let own: Vec<String> = c
+            .diags
+            .iter()
+            .filter(|d| d.is_error())
+            .map(|d| d.render(&c.sources))
+            .collect();
+        insta::assert_snapshot!(own.join(""));
+    });
+}
+
 #[test]
 fn warnings_are_reported_without_failing() {
     insta::glob!("warnings/*.rules", |path| {

@@ -102,3 +102,43 @@ fn different_seeds_give_different_games() {
     .0;
     assert_ne!(a, b);
 }
+
+#[test]
+fn hegemony_campaigns_finish_and_name_a_hegemony() {
+    let prog = load("games/hegemony");
+    for seed in 0..50u64 {
+        let n = [15u32, 12, 21, 16, 13][(seed % 5) as usize];
+        let agents = rules::agent::make_agents("random", n, seed).expect("agents");
+        let (events, _) = play(&prog, n, seed, agents);
+        let sessions = events
+            .iter()
+            .filter(|e| matches!(e, Event::Round { .. }))
+            .count();
+        assert_eq!(sessions, 3, "seed {seed}");
+        let named = events
+            .iter()
+            .any(|e| matches!(e, Event::Say { text } if text.contains("becomes the Hegemony")));
+        assert!(named, "seed {seed}: no Hegemony named");
+        let final_word = events
+            .iter()
+            .any(|e| matches!(e, Event::Say { text } if text.starts_with("The Hegemony ")));
+        assert!(final_word, "seed {seed}: the final crisis had no outcome");
+        assert!(
+            matches!(events.last(), Some(Event::End { winners, .. }) if !winners.is_empty()),
+            "seed {seed}"
+        );
+    }
+}
+
+#[test]
+fn hegemony_replays_from_seed_and_log() {
+    let prog = load("games/hegemony");
+    let agents = rules::agent::make_agents("random", 15, 4).expect("agents");
+    let (events, log) = play(&prog, 15, 4, agents);
+    let script = Rc::new(RefCell::new(Script::parse("log", &log)));
+    let agents: Vec<Box<dyn Agent>> = (0..15)
+        .map(|_| Box::new(ScriptAgent(script.clone())) as Box<dyn Agent>)
+        .collect();
+    let (replayed, _) = play(&prog, 15, 4, agents);
+    assert_eq!(events, replayed);
+}
