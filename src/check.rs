@@ -1245,7 +1245,7 @@ impl Checker {
                 for i in items {
                     out.push(self.const_value(i)?);
                 }
-                Value::Tuple(std::rc::Rc::new(out))
+                Value::tuple(out)
             }
             E::TableLit(entries) => {
                 let mut out = Vec::new();
@@ -1255,11 +1255,7 @@ impl Checker {
                         _ => self.table_key(pat, (1, 13)).unwrap_or((i64::MIN, i64::MIN)),
                     };
                     let v = self.const_value(v)?;
-                    out.push(Value::Tuple(std::rc::Rc::new(vec![
-                        Value::Int(a),
-                        Value::Int(b),
-                        v,
-                    ])));
+                    out.push(Value::tuple(vec![Value::Int(a), Value::Int(b), v]));
                 }
                 Value::list(out)
             }

@@ -7,7 +7,7 @@ use crate::events::Event;
 use crate::limits::Limits;
 use crate::program::*;
 use crate::rng;
-use crate::value::Value;
+use crate::value::{Items, Value};
 use rand_chacha::ChaCha8Rng;
 use std::rc::Rc;
 
@@ -93,7 +93,7 @@ pub struct Interp<'p> {
     /// The size of each key domain of each zone family and var family, for this player count.
     zone_dims: Vec<Vec<u32>>,
     /// `players`, built once.
-    players: Rc<Vec<Value>>,
+    players: Rc<Items>,
     var_dims: Vec<Vec<u32>>,
     seed: u64,
     /// The value of a `return` on its way out to `call_fn`.
@@ -204,7 +204,7 @@ impl<'p> Interp<'p> {
             trigger_chain: Vec::new(),
             secret_depth: 0,
             enter_triggers,
-            players: Rc::new((0..n_players).map(Value::Player).collect()),
+            players: Rc::new(Items::new((0..n_players).map(Value::Player).collect())),
             zone_dims: prog
                 .zones
                 .iter()
@@ -938,16 +938,16 @@ impl<'p> Interp<'p> {
         })
     }
 
-    fn as_list(&self, v: &Value, span: Span) -> R<Rc<Vec<Value>>> {
+    fn as_list(&self, v: &Value, span: Span) -> R<Rc<Items>> {
         match v {
             Value::List(l) => Ok(l.clone()),
-            Value::Zone(z) => Ok(Rc::new(
+            Value::Zone(z) => Ok(Rc::new(Items::new(
                 self.state.zones[*z as usize]
                     .iter()
                     .map(|&c| Value::Card(c))
                     .collect(),
-            )),
-            Value::None => Ok(Rc::new(Vec::new())),
+            ))),
+            Value::None => Ok(Rc::new(Items::default())),
             other => Err(rt(
                 span,
                 format!("expected a list, found {}", other.type_name()),
@@ -1217,14 +1217,14 @@ impl<'p> Interp<'p> {
                 for i in items {
                     out.push(self.eval(i)?);
                 }
-                Value::list(out)
+                self.nest(Value::list(out), e.span)?
             }
             ExprKind::Tuple(items) => {
                 let mut out = Vec::with_capacity(items.len());
                 for i in items {
                     out.push(self.eval(i)?);
                 }
-                Value::Tuple(Rc::new(out))
+                self.nest(Value::tuple(out), e.span)?
             }
             ExprKind::Text(parts) => {
                 let mut s = String::new();
@@ -1518,7 +1518,8 @@ impl<'p> Interp<'p> {
                 Value::Bool(true)
             }
             AggKind::First => Value::None,
-            AggKind::Filter | AggKind::Map => Value::list(out),
+            AggKind::Filter => Value::list(out),
+            AggKind::Map => self.nest(Value::list(out), span)?,
             AggKind::Sum => Value::Int(sum),
             AggKind::Min | AggKind::Max => extreme.map(Value::Int).unwrap_or(Value::None),
             AggKind::Best => best.map(|(_, v)| v).unwrap_or(Value::None),
@@ -1594,7 +1595,7 @@ impl<'p> Interp<'p> {
                 None => default.to_string(),
             }
         };
-        let list_at = |me: &Self, vals: &[Value], i: usize| -> R<Rc<Vec<Value>>> {
+        let list_at = |me: &Self, vals: &[Value], i: usize| -> R<Rc<Items>> {
             match vals.get(i) {
                 Some(v) => me.as_list(v, arg_span(i)),
                 None => Err(rt(span, "missing argument")),
@@ -1607,12 +1608,12 @@ impl<'p> Interp<'p> {
                 .cloned()
                 .unwrap_or(Value::None),
             Builtin::Reverse => {
-                let mut l = (*list_at(self, vals, 0)?).clone();
+                let mut l = list_at(self, vals, 0)?.to_vec();
                 l.reverse();
                 Value::list(l)
             }
             Builtin::Concat => {
-                let mut l = (*list_at(self, vals, 0)?).clone();
+                let mut l = list_at(self, vals, 0)?.to_vec();
                 l.extend(list_at(self, vals, 1)?.iter().cloned());
                 self.check_len(l.len(), span)?;
                 Value::list(l)
@@ -1626,7 +1627,7 @@ impl<'p> Interp<'p> {
                 Value::list(out)
             }
             Builtin::Rotate => {
-                let mut l = (*list_at(self, vals, 0)?).clone();
+                let mut l = list_at(self, vals, 0)?.to_vec();
                 let k = int_at(vals, 1)?;
                 if !l.is_empty() {
                     let k = k.rem_euclid(l.len() as i64) as usize;
@@ -1690,7 +1691,7 @@ impl<'p> Interp<'p> {
                 Value::Int(t)
             }
             Builtin::Shuffled => {
-                let mut l = (*list_at(self, vals, 0)?).clone();
+                let mut l = list_at(self, vals, 0)?.to_vec();
                 rng::shuffle(&mut self.state.rng, &mut l);
                 Value::list(l)
             }
@@ -1727,7 +1728,7 @@ impl<'p> Interp<'p> {
             }
             Builtin::ChooseMany => {
                 let p = player_at(vals, 0)?;
-                let mut options = (*list_at(self, vals, 1)?).clone();
+                let mut options = list_at(self, vals, 1)?.to_vec();
                 let k = int_at(vals, 2)?.max(0) as usize;
                 let prompt = text_at(self, vals, 3, "Choose");
                 let mut out = Vec::new();
@@ -1815,6 +1816,25 @@ impl<'p> Interp<'p> {
                 Value::list(out)
             }
         })
+    }
+
+    /// A list or tuple just built: refuse it if it nests deeper than the limit, so no value can
+    /// make dropping, comparing or printing recurse without bound.
+    fn nest(&self, v: Value, span: Span) -> R<Value> {
+        if v.depth() as usize > self.limits.max_depth {
+            return Err(Box::new(
+                Diag::error(
+                    "limit::value_depth",
+                    format!(
+                        "this builds lists nested more than {} deep",
+                        self.limits.max_depth
+                    ),
+                )
+                .label(span, "nested once too often here")
+                .help("a loop probably wraps a list in another list each time round"),
+            ));
+        }
+        Ok(v)
     }
 
     fn check_len(&self, n: usize, span: Span) -> R<()> {
@@ -1921,7 +1941,7 @@ impl<'p> Interp<'p> {
 
 /// The elements an aggregate or a `for` loop walks.
 enum Source {
-    List(Rc<Vec<Value>>),
+    List(Rc<Items>),
     Zone(u32),
     Cards(Vec<u32>),
     Range(i64, i64),

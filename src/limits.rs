@@ -6,7 +6,8 @@
 pub struct Limits {
     /// Deepest nesting of brackets, blocks and prefix operators in one file (default 64).
     /// Checked on the raw text before pest runs and again while building the syntax tree,
-    /// so the answer never depends on the size of the stack.
+    /// so the answer never depends on the size of the stack. At run time it also bounds how
+    /// deeply lists and tuples may nest inside each other.
     pub max_depth: usize,
     /// Largest `.rules` file read, in bytes (default 1 MiB).
     pub max_file_bytes: usize,

@@ -1,6 +1,36 @@
 //! Runtime values. No floats: game state is integers, booleans, text and references.
 
+use std::ops::{Deref, DerefMut};
 use std::rc::Rc;
+
+/// The elements of a list or tuple, with how deeply it nests (a flat list is 1). Knowing the depth
+/// without walking lets the interpreter refuse values nested beyond its limit, so dropping,
+/// comparing or printing a value never recurses without bound.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub struct Items {
+    depth: u32,
+    items: Vec<Value>,
+}
+
+impl Items {
+    pub fn new(items: Vec<Value>) -> Items {
+        let depth = 1 + items.iter().map(Value::depth).max().unwrap_or(0);
+        Items { depth, items }
+    }
+}
+
+impl Deref for Items {
+    type Target = Vec<Value>;
+    fn deref(&self) -> &Vec<Value> {
+        &self.items
+    }
+}
+
+impl DerefMut for Items {
+    fn deref_mut(&mut self) -> &mut Vec<Value> {
+        &mut self.items
+    }
+}
 
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[repr(u32)]
@@ -15,8 +45,8 @@ pub enum Value {
     Player(u32),
     /// A zone slot (a zone family's key already applied).
     Zone(u32),
-    List(Rc<Vec<Value>>),
-    Tuple(Rc<Vec<Value>>),
+    List(Rc<Items>),
+    Tuple(Rc<Items>),
 }
 
 impl Value {
@@ -35,7 +65,17 @@ impl Value {
         }
     }
     pub fn list(v: Vec<Value>) -> Value {
-        Value::List(Rc::new(v))
+        Value::List(Rc::new(Items::new(v)))
+    }
+    pub fn tuple(v: Vec<Value>) -> Value {
+        Value::Tuple(Rc::new(Items::new(v)))
+    }
+    /// How deeply lists and tuples nest in this value (0 for a plain value).
+    pub fn depth(&self) -> u32 {
+        match self {
+            Value::List(l) | Value::Tuple(l) => l.depth,
+            _ => 0,
+        }
     }
     pub fn text(s: &str) -> Value {
         Value::Text(Rc::new(s.to_string()))
