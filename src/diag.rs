@@ -168,6 +168,23 @@ impl Diag {
     }
 }
 
+/// Longest source line drawn under a diagnostic.
+const MAX_DRAWN_LINE: usize = 2000;
+
+fn line_len_at(text: &str, at: usize) -> usize {
+    let bytes = text.as_bytes();
+    let at = at.min(bytes.len());
+    let start = bytes[..at]
+        .iter()
+        .rposition(|&b| b == b'\n')
+        .map_or(0, |i| i + 1);
+    let end = bytes[at..]
+        .iter()
+        .position(|&b| b == b'\n')
+        .map_or(bytes.len(), |i| at + i);
+    end - start
+}
+
 /// A diagnostic bound to the one file its first label points into, for miette.
 struct Report<'a> {
     diag: &'a Diag,
@@ -179,7 +196,16 @@ struct Report<'a> {
 impl<'a> Report<'a> {
     fn new(diag: &'a Diag, sources: &Sources) -> Self {
         let file = diag.primary_span().map(|s| s.file);
+        // miette cannot lay out a label on an enormous line (it panics); such a diagnostic is
+        // shown with its location only.
+        let drawable = diag.labels.iter().all(|l| {
+            sources
+                .get(l.span.file)
+                .map(|f| line_len_at(&f.text, l.span.start as usize) <= MAX_DRAWN_LINE)
+                .unwrap_or(true)
+        });
         let source = file
+            .filter(|_| drawable)
             .and_then(|f| sources.get(f))
             .map(|f| NamedSource::new(f.name.clone(), f.text.clone()));
         let location = match (diag.primary_span(), file.and_then(|f| sources.get(f))) {

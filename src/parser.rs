@@ -110,12 +110,19 @@ fn parse_with<T>(
 }
 
 /// Bounds nesting on the raw text before pest runs, so pest's recursion is bounded too.
-/// Counts brackets (outside strings and comments) and runs of prefix operators.
+/// Counts brackets (outside strings and comments) and the constructs that nest without them:
+/// runs of prefix operators (`-`, `not`), `list of list of ...` types, and `else if` chains.
 fn nesting_prepass(text: &str, file: u32, max_depth: usize) -> Option<Diag> {
     let bytes = text.as_bytes();
+    let is_word = |b: u8| b.is_ascii_alphanumeric() || b == b'_';
     let mut depth = 0usize;
     let mut i = 0usize;
     let mut prefix_run = 0usize;
+    let mut of_run = 0usize;
+    // Per bracket depth: how long the `} else if ... {` chain at that depth has grown.
+    let mut else_runs: Vec<usize> = vec![0];
+    // A `}` just brought the text back to this depth (an `else` may follow).
+    let mut closed_to: Option<usize> = None;
     while i < bytes.len() {
         let c = bytes[i];
         match c {
@@ -141,34 +148,78 @@ fn nesting_prepass(text: &str, file: u32, max_depth: usize) -> Option<Diag> {
                     i += 1;
                 }
                 prefix_run = 0;
+                closed_to = None;
             }
             b'(' | b'[' | b'{' => {
                 depth += 1;
                 if depth + prefix_run > max_depth {
                     return Some(too_deep(file, i, max_depth));
                 }
+                while else_runs.len() <= depth {
+                    else_runs.push(0);
+                }
+                else_runs[depth] = 0;
+                closed_to = None;
             }
             b')' | b']' | b'}' => {
                 depth = depth.saturating_sub(1);
                 prefix_run = 0;
+                of_run = 0;
+                closed_to = (c == b'}').then_some(depth);
             }
             b'-' => {
                 prefix_run += 1;
                 if depth + prefix_run > max_depth {
                     return Some(too_deep(file, i, max_depth));
                 }
+                closed_to = None;
             }
             b' ' | b'\t' | b'\r' | b'\n' => {}
-            _ => {
-                if text.get(i..i + 4) == Some("not ") {
-                    prefix_run += 1;
-                    if depth + prefix_run > max_depth {
-                        return Some(too_deep(file, i, max_depth));
+            _ if is_word(c) => {
+                let start = i;
+                while i < bytes.len() && is_word(bytes[i]) {
+                    i += 1;
+                }
+                let word = text.get(start..i).unwrap_or("");
+                match word {
+                    "not" => prefix_run += 1,
+                    "of" => of_run += 1,
+                    "else" if closed_to == Some(depth) => {
+                        if let Some(run) = else_runs.get_mut(depth) {
+                            *run += 1;
+                            if depth + *run > max_depth {
+                                return Some(too_deep(file, start, max_depth));
+                            }
+                        }
                     }
-                    i += 3;
-                } else {
+                    _ => {}
+                }
+                if word != "not" {
                     prefix_run = 0;
                 }
+                if word != "of" && word != "list" {
+                    of_run = 0;
+                }
+                if word != "else" && closed_to == Some(depth) {
+                    if let Some(run) = else_runs.get_mut(depth) {
+                        *run = 0;
+                    }
+                }
+                if depth + prefix_run.max(of_run) > max_depth {
+                    return Some(too_deep(file, start, max_depth));
+                }
+                closed_to = None;
+                continue;
+            }
+            _ => {
+                prefix_run = 0;
+                of_run = 0;
+                if closed_to == Some(depth) {
+                    if let Some(run) = else_runs.get_mut(depth) {
+                        *run = 0;
+                    }
+                }
+                closed_to = None;
             }
         }
         i += 1;

@@ -125,3 +125,33 @@ card Research simple { name: "Simple", draws: table { 1..2: "Bug Guns", 3..13: "
         "{table}"
     );
 }
+
+#[test]
+fn nesting_without_brackets_is_a_diagnostic() {
+    // `list of list of ...`, `else if` chains and `not` split over lines nest inside pest
+    // without any bracket; the pre-pass counts them too.
+    let types = format!("kind K {{ f: {}int }}", "list of ".repeat(50_000));
+    assert_eq!(codes("types.rules", &types), vec!["limit::nesting"]);
+    let chain = format!(
+        "fn f() -> int = if true {{ 1 }} {}else {{ 2 }}",
+        "else if true { 1 } ".repeat(40_000)
+    );
+    assert_eq!(codes("chain.rules", &chain), vec!["limit::nesting"]);
+    let nots = format!("const x = {}true", "not\n".repeat(100_000));
+    assert_eq!(codes("nots.rules", &nots), vec!["limit::nesting"]);
+    // Ordinary chains are fine.
+    let ok = format!(
+        "fn f(x: int) -> int = if x == 0 {{ 0 }} {}else {{ 9 }}",
+        "else if x == 1 { 1 } ".repeat(20)
+    );
+    assert!(codes("ok.rules", &ok).is_empty());
+}
+
+#[test]
+fn a_diagnostic_on_an_enormous_line_renders_without_a_snippet() {
+    let text = format!("const x = [{}1 2]", "1, ".repeat(200_000));
+    let c = rules::check_text("long.rules", &text, &Limits::default());
+    assert!(c.errors() > 0);
+    let rendered = c.render();
+    assert!(rendered.contains("long.rules:1:"), "{rendered}");
+}
