@@ -79,23 +79,82 @@ fn imports_cannot_leave_the_game_folder() {
     std::fs::remove_dir_all(&dir).ok();
 }
 
+/// Every `.rules` file in the repository, for mutation.
+fn corpus() -> Vec<String> {
+    let mut out = Vec::new();
+    let mut dirs = vec![
+        std::path::PathBuf::from("games"),
+        std::path::PathBuf::from("tests"),
+        std::path::PathBuf::from("stdlib"),
+    ];
+    while let Some(d) = dirs.pop() {
+        for e in std::fs::read_dir(&d).unwrap().flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                dirs.push(p);
+            } else if p.extension().is_some_and(|x| x == "rules") {
+                out.push(std::fs::read_to_string(&p).unwrap());
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
 #[test]
 fn arbitrary_bytes_never_panic() {
-    // A cheap deterministic fuzz: mangled versions of the real game must only produce diagnostics.
-    let base = std::fs::read_to_string("games/the-establishment.rules").unwrap();
-    let bytes = base.as_bytes();
+    // A cheap deterministic fuzz: cut, splice and duplicate pieces of every rules file in the
+    // repository; each mutant must only produce diagnostics, and one that checks clean must run
+    // to its end or to a diagnostic. `RULES_FUZZ_ITERS` runs it longer.
+    let files = corpus();
+    let iters: usize = std::env::var("RULES_FUZZ_ITERS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(300);
+    let limits = Limits {
+        max_steps: 20_000,
+        ..Limits::default()
+    };
     let mut x: u64 = 0x2545_F491_4F6C_DD1D;
-    for _ in 0..300 {
+    let mut next = |n: usize| {
         x ^= x << 13;
         x ^= x >> 7;
         x ^= x << 17;
-        let cut = (x as usize) % bytes.len();
-        let keep = ((x >> 20) as usize) % 200;
-        let mut s = String::from_utf8_lossy(&bytes[..cut]).to_string();
-        s.push_str(&String::from_utf8_lossy(
-            &bytes[(cut + keep).min(bytes.len())..],
-        ));
-        let _ = rules::check_text("fuzz.rules", &s, &Limits::default());
+        (x % n.max(1) as u64) as usize
+    };
+    for _ in 0..iters {
+        let a = files[next(files.len())].as_bytes();
+        let b = files[next(files.len())].as_bytes();
+        let cut = next(a.len());
+        let keep = next(200);
+        let from = next(b.len());
+        let take = next(300).min(b.len() - from);
+        let mut m = a[..cut].to_vec();
+        match next(3) {
+            0 => m.extend_from_slice(&a[(cut + keep).min(a.len())..]),
+            1 => {
+                m.extend_from_slice(&b[from..from + take]);
+                m.extend_from_slice(&a[cut..]);
+            }
+            _ => {
+                m.extend_from_slice(&a[cut..]);
+                m.extend_from_slice(&a[cut..(cut + keep).min(a.len())]);
+            }
+        }
+        let text = String::from_utf8_lossy(&m).to_string();
+        let c = rules::check_text("fuzz.rules", &text, &limits);
+        let _ = c.render();
+        if let Some(prog) = c.program {
+            if prog.game.max_players > 0 && !prog.game.round_phases.is_empty() {
+                let n = rules::default_players(&prog);
+                let agents = rules::agent::make_agents("random", n, 1).unwrap();
+                if let Ok(mut i) = rules::interp::Interp::new(&prog, n, 1, agents, limits) {
+                    if let Err(d) = i.run() {
+                        let _ = d.render(&c.sources);
+                    }
+                }
+            }
+        }
     }
 }
 
