@@ -104,7 +104,8 @@ pub struct Interp<'p> {
 
 const RETURN_CODE: &str = "run::return";
 
-fn key_count(d: &KeyDomain, n_players: u32, prog: &Program) -> u32 {
+/// How many keys a key domain has in a game of `n_players`.
+pub fn key_count(d: &KeyDomain, n_players: u32, prog: &Program) -> u32 {
     match d {
         KeyDomain::Player => n_players,
         KeyDomain::Enum(e) => prog.enums[*e as usize].variants.len() as u32,
@@ -1243,9 +1244,7 @@ impl<'p> Interp<'p> {
         })
     }
 
-    /// Call a user function, evaluating its arguments straight into the new frame.
-    fn call_with_args(&mut self, f: Id, args: &[Expr], span: Span) -> R<Value> {
-        self.tick(span)?;
+    fn check_call_depth(&self, span: Span) -> R<()> {
         if self.call_depth >= self.limits.max_call_depth {
             return Err(Box::new(
                 Diag::error(
@@ -1255,6 +1254,13 @@ impl<'p> Interp<'p> {
                 .label(span, "this call"),
             ));
         }
+        Ok(())
+    }
+
+    /// Call a user function, evaluating its arguments straight into the new frame.
+    fn call_with_args(&mut self, f: Id, args: &[Expr], span: Span) -> R<Value> {
+        self.tick(span)?;
+        self.check_call_depth(span)?;
         let prog = self.prog;
         let fd = &prog.fns[f as usize];
         let new_bp = self.push_frame((fd.locals as usize).max(args.len()));
@@ -1283,15 +1289,7 @@ impl<'p> Interp<'p> {
     }
 
     pub fn call_fn(&mut self, f: Id, args: Vec<Value>, span: Span) -> R<Value> {
-        if self.call_depth >= self.limits.max_call_depth {
-            return Err(Box::new(
-                Diag::error(
-                    "limit::calls",
-                    format!("calls nested more than {} deep", self.limits.max_call_depth),
-                )
-                .label(span, "this call"),
-            ));
-        }
+        self.check_call_depth(span)?;
         let prog = self.prog;
         let fd = &prog.fns[f as usize];
         self.call_depth += 1;

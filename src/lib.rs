@@ -41,7 +41,11 @@ impl Checked {
 
 /// Load a game from a file or folder and check it.
 pub fn check_path(path: &Path, limits: &Limits) -> Checked {
-    let loaded = loader::load(path, limits);
+    finish(loader::load(path, limits), limits)
+}
+
+/// Check loaded files, then run the game's own `check` / `warn` rules.
+fn finish(loaded: loader::Loaded, limits: &Limits) -> Checked {
     let (program, diags, sources) = check::check(loaded);
     with_rules(
         Checked {
@@ -67,30 +71,12 @@ fn with_rules(mut c: Checked, limits: &Limits) -> Checked {
 
 /// Load a game plus extra in-memory files (scenarios) and check them together.
 pub fn check_path_with(path: &Path, extra: &[(String, String)], limits: &Limits) -> Checked {
-    let loaded = loader::load_with_extra(path, extra, limits);
-    let (program, diags, sources) = check::check(loaded);
-    with_rules(
-        Checked {
-            program,
-            diags,
-            sources,
-        },
-        limits,
-    )
+    finish(loader::load_with_extra(path, extra, limits), limits)
 }
 
 /// Check a game held in memory (tests).
 pub fn check_text(name: &str, text: &str, limits: &Limits) -> Checked {
-    let loaded = loader::load_text(name, text, limits);
-    let (program, diags, sources) = check::check(loaded);
-    with_rules(
-        Checked {
-            program,
-            diags,
-            sources,
-        },
-        limits,
-    )
+    finish(loader::load_text(name, text, limits), limits)
 }
 
 /// The number of players used when none is given: the game's `default_players`, else 4 if the

@@ -4,7 +4,7 @@
 use crate::ast::Visibility;
 use crate::diag::{Diag, Sources};
 use crate::events::Event;
-use crate::interp::{Pos, View};
+use crate::interp::{key_count, Pos, View};
 use crate::limits::Limits;
 use crate::program::KeyDomain;
 use crate::session::{Auto, Mode, SaveFile, Session, Stop, Until};
@@ -411,11 +411,7 @@ impl Repl {
         let size: u32 = z
             .keys
             .iter()
-            .map(|k| match k {
-                KeyDomain::Player => s.players,
-                KeyDomain::Enum(e) => prog.enums[*e as usize].variants.len() as u32,
-                KeyDomain::Range(a, b) => (b - a + 1) as u32,
-            })
+            .map(|k| key_count(k, s.players, prog))
             .product::<u32>()
             .max(1);
         let player_key = z.keys.iter().position(|k| *k == KeyDomain::Player);
@@ -427,11 +423,7 @@ impl Repl {
                 let mut rest = off;
                 let mut owner = 0;
                 for (i, k) in z.keys.iter().enumerate().rev() {
-                    let n = match k {
-                        KeyDomain::Player => s.players,
-                        KeyDomain::Enum(e) => prog.enums[*e as usize].variants.len() as u32,
-                        KeyDomain::Range(a, b) => (b - a + 1) as u32,
-                    };
+                    let n = key_count(k, s.players, prog);
                     if i == pk {
                         owner = rest % n;
                     }
@@ -503,11 +495,7 @@ impl Repl {
             let dims: Vec<u32> = v
                 .keys
                 .iter()
-                .map(|k| match k {
-                    KeyDomain::Player => s.players,
-                    KeyDomain::Enum(e) => prog.enums[*e as usize].variants.len() as u32,
-                    KeyDomain::Range(a, b) => (b - a + 1) as u32,
-                })
+                .map(|k| key_count(k, s.players, prog))
                 .collect();
             for off in 0..(next - base) {
                 let mut rest = off as u32;
