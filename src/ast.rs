@@ -142,6 +142,7 @@ pub struct VarDecl {
     pub ty: Spanned<TypeExpr>,
     pub bounds: Option<(i64, Option<i64>, Span)>,
     pub per: Vec<KeyType>,
+    pub visibility: Visibility,
     pub init: Expr,
 }
 

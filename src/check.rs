@@ -230,6 +230,7 @@ impl Checker {
                         ty: Ty::Any,
                         bounds: None,
                         keys: vec![],
+                        visibility: v.visibility,
                         init: const_expr(Value::None, v.name.span),
                         locals: 0,
                         span: v.name.span,
@@ -361,6 +362,17 @@ impl Checker {
                         self.err(
                             Diag::error("check::bounds", "only `int` vars can have bounds")
                                 .label(v.ty.span, "not an int"),
+                        );
+                    }
+                    if v.visibility == ast::Visibility::Owner && !keys.contains(&KeyDomain::Player)
+                    {
+                        self.err(
+                            Diag::error(
+                                "check::owner_var",
+                                "an `owner` var must be kept `per player`",
+                            )
+                            .label(v.name.span, "this var has no owner")
+                            .help("write `per player owner`, or make it `public` or `hidden`"),
                         );
                     }
                     let vd = &mut self.prog.vars[var_id];

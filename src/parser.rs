@@ -876,13 +876,7 @@ impl Builder {
                 Rule::ident if name.is_none() => name = Some(self.ident(p)),
                 Rule::ident => kind = Some(self.ident(p)),
                 Rule::per_clause => per = self.per_clause(p),
-                Rule::visibility => {
-                    visibility = match p.as_str() {
-                        "owner" => Visibility::Owner,
-                        "hidden" => Visibility::Hidden,
-                        _ => Visibility::Public,
-                    }
-                }
+                Rule::visibility => visibility = visibility_of(p.as_str()),
                 _ => {}
             }
         }
@@ -900,6 +894,7 @@ impl Builder {
         let mut ty = None;
         let mut bounds = None;
         let mut per = Vec::new();
+        let mut visibility = Visibility::Public;
         let mut init = None;
         for p in children(pair) {
             match p.as_rule() {
@@ -907,6 +902,7 @@ impl Builder {
                 Rule::type_expr => ty = Some(self.type_expr(p)),
                 Rule::bounds => bounds = Some(self.bounds(p)),
                 Rule::per_clause => per = self.per_clause(p),
+                Rule::visibility => visibility = visibility_of(p.as_str()),
                 Rule::expr => init = Some(self.expr(p)),
                 _ => {}
             }
@@ -918,6 +914,7 @@ impl Builder {
             }),
             bounds,
             per,
+            visibility,
             init: init.unwrap_or(Expr {
                 kind: ExprKind::None,
                 span,
@@ -1533,6 +1530,14 @@ impl Builder {
             }
         }
         parts
+    }
+}
+
+fn visibility_of(s: &str) -> Visibility {
+    match s {
+        "owner" => Visibility::Owner,
+        "hidden" => Visibility::Hidden,
+        _ => Visibility::Public,
     }
 }
 

@@ -117,6 +117,8 @@ pub struct VarDef {
     pub ty: Ty,
     pub bounds: Option<(i64, i64)>,
     pub keys: Vec<KeyDomain>,
+    /// Who may see it at the REPL (`public` by default, `owner` for per-player secrets).
+    pub visibility: Visibility,
     pub init: Expr,
     pub locals: u32,
     pub span: Span,

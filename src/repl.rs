@@ -483,11 +483,12 @@ impl Repl {
                 .unwrap_or(s.state.vars.len());
             if v.keys.is_empty() {
                 if only_player.is_none() {
-                    lines.push(format!(
-                        "  {:<28} {}",
-                        v.name,
+                    let shown = if self.can_see(v.visibility, None) {
                         self.view().show(&s.state.vars[base])
-                    ));
+                    } else {
+                        "(hidden)".to_string()
+                    };
+                    lines.push(format!("  {:<28} {shown}", v.name));
                 }
                 continue;
             }
@@ -521,10 +522,14 @@ impl Repl {
                     continue;
                 }
                 parts.reverse();
-                lines.push(format!(
-                    "  {:<28} {}",
-                    format!("{}[{}]", v.name, parts.join(", ")),
+                let shown = if self.can_see(v.visibility, owner) {
                     self.view().show(&s.state.vars[base + off])
+                } else {
+                    "(hidden)".to_string()
+                };
+                lines.push(format!(
+                    "  {:<28} {shown}",
+                    format!("{}[{}]", v.name, parts.join(", "))
                 ));
             }
         }
