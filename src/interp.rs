@@ -82,6 +82,9 @@ pub struct Interp<'p> {
     /// Locals of every active frame. It only grows; `sp` marks its live top. The checker
     /// guarantees a local is written before it is read, so frames are not cleared.
     stack: Vec<Value>,
+    /// For each stack slot, the span of the `let` or `set` that last wrote it, so an error about
+    /// a local's value can point at the rule that made it.
+    origins: Vec<Span>,
     sp: usize,
     bp: usize,
     call_depth: usize,
@@ -198,6 +201,7 @@ impl<'p> Interp<'p> {
             record: true,
             choice_log: Vec::new(),
             stack: vec![Value::None; 256],
+            origins: vec![Span::default(); 256],
             sp: 0,
             bp: 0,
             call_depth: 0,
@@ -493,8 +497,9 @@ impl<'p> Interp<'p> {
         let new_bp = self.sp;
         self.sp = new_bp + locals;
         if self.sp > self.stack.len() {
-            self.stack
-                .resize(self.sp.max(self.stack.len() * 2), Value::None);
+            let n = self.sp.max(self.stack.len() * 2);
+            self.stack.resize(n, Value::None);
+            self.origins.resize(n, Span::default());
         }
         new_bp
     }
@@ -565,6 +570,7 @@ impl<'p> Interp<'p> {
             StmtKind::Let(slot, e) => {
                 let v = self.eval(e)?;
                 self.set_local(*slot, v);
+                self.set_origin(*slot, e.span);
             }
             StmtKind::Assign(place, op, e) => {
                 let v = self.eval(e)?;
@@ -710,6 +716,7 @@ impl<'p> Interp<'p> {
                 let old = self.local(*slot);
                 let nv = combine(&old, v)?;
                 self.set_local(*slot, nv);
+                self.set_origin(*slot, span);
             }
             Place::Var(id, keys) => {
                 let slot = self.var_slot(*id, keys, span)?;
@@ -959,9 +966,12 @@ impl<'p> Interp<'p> {
     fn int(&mut self, e: &Expr) -> R<i64> {
         match self.eval(e)? {
             Value::Int(n) => Ok(n),
-            other => Err(rt(
-                e.span,
-                format!("expected a number, found {}", other.type_name()),
+            other => Err(self.with_origin(
+                rt(
+                    e.span,
+                    format!("expected a number, found {}", other.type_name()),
+                ),
+                e,
             )),
         }
     }
@@ -969,10 +979,46 @@ impl<'p> Interp<'p> {
     fn boolean(&mut self, e: &Expr) -> R<bool> {
         match self.eval(e)? {
             Value::Bool(b) => Ok(b),
-            other => Err(rt(
-                e.span,
-                format!("expected true or false, found {}", other.type_name()),
+            other => Err(self.with_origin(
+                rt(
+                    e.span,
+                    format!("expected true or false, found {}", other.type_name()),
+                ),
+                e,
             )),
+        }
+    }
+
+    fn set_origin(&mut self, slot: u32, span: Span) {
+        if let Some(o) = self.origins.get_mut(self.bp + slot as usize) {
+            *o = span;
+        }
+    }
+
+    /// Where the value of `e` was made, when that is somewhere else: the `let` or `set` of a
+    /// local, or the function that returned it.
+    fn origin(&self, e: &Expr) -> Option<(Span, String)> {
+        match &e.kind {
+            ExprKind::Local(slot) => self
+                .origins
+                .get(self.bp + *slot as usize)
+                .filter(|s| **s != Span::default())
+                .map(|s| (*s, "the value was made here".to_string())),
+            ExprKind::Call(f, _) => self
+                .prog
+                .fns
+                .get(*f as usize)
+                .map(|fd| (fd.body.span, format!("returned by `{}`", fd.name))),
+            ExprKind::Field(base, _) | ExprKind::TupleIndex(base, _) => self.origin(base),
+            _ => None,
+        }
+    }
+
+    #[cold]
+    fn with_origin(&self, d: Box<Diag>, e: &Expr) -> Box<Diag> {
+        match self.origin(e) {
+            Some((span, text)) => Box::new(d.label(span, text)),
+            None => d,
         }
     }
 
@@ -1029,15 +1075,18 @@ impl<'p> Interp<'p> {
     #[cold]
     fn not_a_card(&self, base: &Expr, v: &Value, sym: Id) -> Box<Diag> {
         match v {
-            Value::None => Box::new(
-                Diag::error(
-                    "run::none",
-                    format!("this is `none`, so it has no field `{}`", self.prog.symbols[sym as usize]),
-                )
-                .label(base.span, "this is `none`")
-                .help("an empty zone's `top` or an empty choice gives `none`; check with `if x != none { ... }`"),
+            Value::None => self.with_origin(
+                Box::new(
+                    Diag::error(
+                        "run::none",
+                        format!("this is `none`, so it has no field `{}`", self.prog.symbols[sym as usize]),
+                    )
+                    .label(base.span, "this is `none`")
+                    .help("an empty zone's `top` or an empty choice gives `none`; check with `if x != none { ... }`"),
+                ),
+                base,
             ),
-            other => rt(base.span, format!("expected a card, found {}", other.type_name())),
+            other => self.with_origin(rt(base.span, format!("expected a card, found {}", other.type_name())), base),
         }
     }
 
