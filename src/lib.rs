@@ -79,6 +79,40 @@ pub fn check_text(name: &str, text: &str, limits: &Limits) -> Checked {
     finish(loader::load_text(name, text, limits), limits)
 }
 
+/// The games in a folder of games: each `.rules` file with a `game` block, and each subfolder
+/// holding one (unless it is the card-set folder of a sibling `NAME.rules`). A folder that is
+/// itself one game (or holds fewer than two) gives back just itself.
+pub fn games_in(dir: &Path) -> Vec<std::path::PathBuf> {
+    fn declares_game(path: &Path, depth: usize) -> bool {
+        if path.is_dir() {
+            return depth < 4
+                && std::fs::read_dir(path)
+                    .map(|rd| rd.flatten().any(|e| declares_game(&e.path(), depth + 1)))
+                    .unwrap_or(false);
+        }
+        path.extension().is_some_and(|x| x == "rules")
+            && std::fs::read_to_string(path)
+                .map(|t| t.lines().any(|l| l.trim_start().starts_with("game \"")))
+                .unwrap_or(false)
+    }
+    let mut found = Vec::new();
+    if let Ok(rd) = std::fs::read_dir(dir) {
+        let mut entries: Vec<_> = rd.flatten().map(|e| e.path()).collect();
+        entries.sort();
+        for p in entries {
+            let sibling = p.is_dir() && p.with_extension("rules").exists();
+            if !sibling && declares_game(&p, 0) {
+                found.push(p);
+            }
+        }
+    }
+    if found.len() < 2 {
+        vec![dir.to_path_buf()]
+    } else {
+        found
+    }
+}
+
 /// The number of players used when none is given: the game's `default_players`, else 4 if the
 /// game allows it, else its minimum.
 pub fn default_players(p: &Program) -> u32 {

@@ -89,11 +89,20 @@ fn main() -> ExitCode {
     match cli.command {
         Command::Check { paths } => {
             let mut failed = false;
+            let mut games = Vec::new();
             for p in &paths {
                 if !p.exists() {
                     eprintln!("error: `{}` does not exist", p.display());
                     return ExitCode::from(2);
                 }
+                // A folder of games is checked one game at a time.
+                if p.is_dir() {
+                    games.extend(rules::games_in(p));
+                } else {
+                    games.push(p.clone());
+                }
+            }
+            for p in &games {
                 let c = rules::check_path(p, &limits);
                 print_diags(&c.diags, &c.sources);
                 let errors = c.errors();

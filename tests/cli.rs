@@ -202,3 +202,11 @@ fn a_new_card_file_dropped_into_a_game_folder_is_checked_and_played() {
     );
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn a_folder_of_games_is_checked_one_game_at_a_time() {
+    let (code, out, err) = rules(&["check", "games"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("games/the-establishment.rules: ok"), "{out}");
+    assert!(out.contains("games/hegemony: ok"), "{out}");
+}
