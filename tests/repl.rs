@@ -25,7 +25,15 @@ fn run_script(text: &str) -> String {
         .stderr(Stdio::piped())
         .spawn()
         .expect("start rules repl");
-    let body: String = text.lines().skip(1).map(|l| format!("{l}\n")).collect();
+    // `$TMP` in a script is a scratch folder of this test run; transcripts show it as `$TMP`.
+    let tmp = std::env::temp_dir().join(format!("rules-repl-{}", std::process::id()));
+    std::fs::create_dir_all(&tmp).expect("scratch folder");
+    let tmp_s = tmp.display().to_string();
+    let body: String = text
+        .lines()
+        .skip(1)
+        .map(|l| format!("{}\n", l.replace("$TMP", &tmp_s)))
+        .collect();
     child
         .stdin
         .take()
@@ -38,7 +46,7 @@ fn run_script(text: &str) -> String {
         "rules repl failed: {}",
         String::from_utf8_lossy(&out.stderr)
     );
-    String::from_utf8_lossy(&out.stdout).to_string()
+    String::from_utf8_lossy(&out.stdout).replace(&tmp_s, "$TMP")
 }
 
 #[test]
