@@ -619,7 +619,24 @@ impl Session {
             Some(crate::program::StmtKind::Expr(_))
         );
         let init: Vec<Value> = env.iter().map(|(_, v)| v.clone()).collect();
-        let mut interp = Interp::new(&self.prog, self.players, self.seed, Vec::new(), self.limits)
+        // A typed line may not ask anybody to choose: every agent answers "pending".
+        let shared = Rc::new(RefCell::new(Shared {
+            script: Vec::new(),
+            cursor: 0,
+            base: 0,
+            modes: self.modes.clone(),
+            auto: Auto::Off,
+            replay_only: true,
+            verify: false,
+            misfit: None,
+            recorded: Vec::new(),
+            pending: None,
+            seed: self.seed,
+        }));
+        let agents: Vec<Box<dyn Agent>> = (0..self.players)
+            .map(|_| Box::new(SessionAgent(shared.clone())) as Box<dyn Agent>)
+            .collect();
+        let mut interp = Interp::new(&self.prog, self.players, self.seed, agents, self.limits)
             .map_err(|d| (vec![*d], sources.clone()))?;
         interp.state = self.state.clone();
         interp.record = true;

@@ -186,3 +186,22 @@ fn expressions_are_evaluated_against_the_position() {
         .iter()
         .any(|d| d.help.as_deref() == Some("did you mean `side_score`?")));
 }
+
+#[test]
+fn a_typed_line_cannot_ask_for_a_choice() {
+    let s = Session::new(program(), 4, 1, Limits::default()).expect("session");
+    let err = s
+        .eval("choose(P1, [1, 2], \"pick\")", &mut Vec::new())
+        .expect_err("no choices");
+    assert!(
+        err.0.iter().any(|d| d.code == "repl::choice"),
+        "{:?}",
+        err.0
+    );
+    // A choice with one option is no choice at all, and works.
+    assert_eq!(
+        s.eval("choose(P1, [7], \"pick\")", &mut Vec::new())
+            .expect("eval"),
+        "7"
+    );
+}
