@@ -103,6 +103,8 @@ pub struct Interp<'p> {
     returning: Option<Value>,
     /// The result, once the game is over.
     pub outcome: Option<Outcome>,
+    /// Inside a `say` or a choice's labels: nothing may change the game.
+    displaying: u32,
 }
 
 const RETURN_CODE: &str = "run::return";
@@ -233,6 +235,7 @@ impl<'p> Interp<'p> {
             seed,
             returning: None,
             outcome: None,
+            displaying: 0,
         })
     }
 
@@ -566,6 +569,21 @@ impl<'p> Interp<'p> {
 
     fn exec(&mut self, s: &Stmt) -> R<Value> {
         self.tick(s.span)?;
+        if self.displaying > 0 {
+            let changes = match &s.kind {
+                StmtKind::Assign(Place::Local(_), _, _) => false,
+                StmtKind::Assign(..)
+                | StmtKind::Move(..)
+                | StmtKind::Draw(..)
+                | StmtKind::Shuffle(_)
+                | StmtKind::Flip(..)
+                | StmtKind::Reveal(_) => true,
+                _ => false,
+            };
+            if changes {
+                return Err(self.not_while_displaying(s.span));
+            }
+        }
         match &s.kind {
             StmtKind::Let(slot, e) => {
                 let v = self.eval(e)?;
@@ -654,9 +672,12 @@ impl<'p> Interp<'p> {
                 }
             }
             StmtKind::Say(e) => {
+                // Only evaluated when something shows it, so it may not change the game.
                 if self.record {
-                    let v = self.eval(e)?;
-                    let text = self.show(&v);
+                    self.displaying += 1;
+                    let v = self.eval(e);
+                    self.displaying -= 1;
+                    let text = self.show(&v?);
                     self.events.push(Event::Say { text });
                 }
             }
@@ -987,6 +1008,15 @@ impl<'p> Interp<'p> {
                 e,
             )),
         }
+    }
+
+    #[cold]
+    fn not_while_displaying(&self, span: Span) -> Box<Diag> {
+        Box::new(
+            Diag::error("run::display_effect", "a `say` or a choice's labels cannot change the game")
+                .label(span, "this would change the game")
+                .help("text for showing is only worked out when something shows it; make the change in a statement of its own"),
+        )
     }
 
     fn set_origin(&mut self, slot: u32, span: Span) {
@@ -1612,9 +1642,28 @@ impl<'p> Interp<'p> {
         // Builtins take at most four arguments (checked), so they fit on the stack.
         let mut buf: [Value; 4] = [Value::None, Value::None, Value::None, Value::None];
         for (i, a) in args.iter().enumerate().take(4) {
+            if b == Builtin::Choose && i == 3 {
+                // Labels are for showing: evaluated only when something shows them, and they
+                // may not change the game.
+                if self.record {
+                    self.displaying += 1;
+                    let v = self.eval(a);
+                    self.displaying -= 1;
+                    buf[i] = v?;
+                }
+                continue;
+            }
             buf[i] = self.eval(a)?;
         }
-        let vals = &buf[..args.len().min(4)];
+        if self.displaying > 0 && changes_the_game(b) {
+            return Err(self.not_while_displaying(span));
+        }
+        let given = if b == Builtin::Choose && !self.record {
+            args.len().min(3)
+        } else {
+            args.len()
+        };
+        let vals = &buf[..given.min(4)];
         let arg_span = |i: usize| args.get(i).map(|a| a.span).unwrap_or(span);
         let int_at = |vals: &[Value], i: usize| -> R<i64> {
             match vals.get(i) {
@@ -1768,7 +1817,26 @@ impl<'p> Interp<'p> {
                 let p = player_at(vals, 0)?;
                 let options = list_at(self, vals, 1)?;
                 let prompt = text_at(self, vals, 2, "Choose");
-                match self.decide(p, &options, &prompt, span)? {
+                let labels = match vals.get(3) {
+                    Some(v) => {
+                        let l = self.as_list(v, arg_span(3))?;
+                        if l.len() != options.len() {
+                            return Err(rt(
+                                arg_span(3),
+                                format!("{} labels for {} options", l.len(), options.len()),
+                            ));
+                        }
+                        Some(l)
+                    }
+                    None => None,
+                };
+                match self.decide_labelled(
+                    p,
+                    &options,
+                    labels.as_deref().map(|l| l.as_slice()),
+                    &prompt,
+                    span,
+                )? {
                     Some(i) => options[i].clone(),
                     None => Value::None,
                 }
@@ -1905,6 +1973,19 @@ impl<'p> Interp<'p> {
         prompt: &str,
         span: Span,
     ) -> R<Option<usize>> {
+        self.decide_labelled(player, options, None, prompt, span)
+    }
+
+    /// Ask a choice; `labels`, when given (one per option), is how the options are shown.
+    fn decide_labelled(
+        &mut self,
+        player: u32,
+        options: &[Value],
+        labels: Option<&[Value]>,
+        prompt: &str,
+        span: Span,
+    ) -> R<Option<usize>> {
+        let labels = labels.filter(|l| l.len() == options.len());
         if options.is_empty() {
             return Ok(None);
         }
@@ -1941,7 +2022,8 @@ impl<'p> Interp<'p> {
                 n_players: self.state.n_players,
                 zone_base: &self.state.zone_base,
             };
-            let labeler = |i: usize| view.show(&options[i]);
+            let labeler =
+                |i: usize| view.show(labels.and_then(|l| l.get(i)).unwrap_or(&options[i]));
             let Some(agent) = self.agents.get_mut(player as usize) else {
                 return Err(rt(span, format!("no agent plays P{}", player + 1)));
             };
@@ -1960,7 +2042,7 @@ impl<'p> Interp<'p> {
             }
             self.state.choices_made += 1;
             let label = if self.record {
-                self.show(&options[i])
+                self.show(labels.and_then(|l| l.get(i)).unwrap_or(&options[i]))
             } else {
                 String::new()
             };
@@ -1972,7 +2054,7 @@ impl<'p> Interp<'p> {
             i
         };
         if self.record {
-            let choice = self.show(&options[idx]);
+            let choice = self.show(labels.and_then(|l| l.get(idx)).unwrap_or(&options[idx]));
             self.events.push(Event::Choice {
                 player: format!("P{}", player + 1),
                 prompt: prompt.to_string(),
@@ -1984,6 +2066,24 @@ impl<'p> Interp<'p> {
         }
         Ok(Some(idx))
     }
+}
+
+/// Builtins that change the game: not allowed while working out text to show.
+fn changes_the_game(b: Builtin) -> bool {
+    matches!(
+        b,
+        Builtin::Roll
+            | Builtin::RollDice
+            | Builtin::Shuffled
+            | Builtin::PickRandom
+            | Builtin::FinishGame
+            | Builtin::Choose
+            | Builtin::ChooseMany
+            | Builtin::ChooseNumber
+            | Builtin::Ask
+            | Builtin::ChoosePlayer
+            | Builtin::Allocate
+    )
 }
 
 /// The elements an aggregate or a `for` loop walks.

@@ -376,7 +376,7 @@ pub const BUILTINS: &[BuiltinSig] = &[
     BuiltinSig {
         name: "choose",
         builtin: Builtin::Choose,
-        params: &["player", "list", "text"],
+        params: &["player", "list", "text", "list"],
         min_args: 2,
     },
     BuiltinSig {
