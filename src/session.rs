@@ -321,22 +321,13 @@ impl Session {
         let cp = self.checkpoints[ci].clone();
         // Later checkpoints are taken again as the replay passes them.
         self.checkpoints.truncate(ci);
-        let shared = Rc::new(RefCell::new(Shared {
-            script: self.choices[cp.choices..self.len].to_vec(),
-            cursor: 0,
-            base: cp.choices,
-            modes: self.modes.clone(),
+        let (shared, agents) = self.agents(
+            self.choices[cp.choices..self.len].to_vec(),
+            cp.choices,
             auto,
             replay_only,
             verify,
-            misfit: None,
-            recorded: Vec::new(),
-            pending: None,
-            seed: self.seed,
-        }));
-        let agents: Vec<Box<dyn Agent>> = (0..self.players)
-            .map(|_| Box::new(SessionAgent(shared.clone())) as Box<dyn Agent>)
-            .collect();
+        );
         let prog = &self.prog;
         let mut interp = match Interp::new(prog, self.players, self.seed, agents, self.limits) {
             Ok(i) => i,
@@ -437,6 +428,35 @@ impl Session {
         self.stop = if error.is_some() { Stop::Pending } else { stop };
         self.error = error;
         misfit
+    }
+
+    /// The agents of a run, sharing one state: `script` answers first (from choice number
+    /// `base`), then each player's mode, or a stop for a person.
+    fn agents(
+        &self,
+        script: Vec<Answer>,
+        base: usize,
+        auto: Auto,
+        replay_only: bool,
+        verify: bool,
+    ) -> (Rc<RefCell<Shared>>, Vec<Box<dyn Agent>>) {
+        let shared = Rc::new(RefCell::new(Shared {
+            script,
+            cursor: 0,
+            base,
+            modes: self.modes.clone(),
+            auto,
+            replay_only,
+            verify,
+            misfit: None,
+            recorded: Vec::new(),
+            pending: None,
+            seed: self.seed,
+        }));
+        let agents = (0..self.players)
+            .map(|_| Box::new(SessionAgent(shared.clone())) as Box<dyn Agent>)
+            .collect();
+        (shared, agents)
     }
 
     fn remember(&mut self) {
@@ -620,22 +640,7 @@ impl Session {
         );
         let init: Vec<Value> = env.iter().map(|(_, v)| v.clone()).collect();
         // A typed line may not ask anybody to choose: every agent answers "pending".
-        let shared = Rc::new(RefCell::new(Shared {
-            script: Vec::new(),
-            cursor: 0,
-            base: 0,
-            modes: self.modes.clone(),
-            auto: Auto::Off,
-            replay_only: true,
-            verify: false,
-            misfit: None,
-            recorded: Vec::new(),
-            pending: None,
-            seed: self.seed,
-        }));
-        let agents: Vec<Box<dyn Agent>> = (0..self.players)
-            .map(|_| Box::new(SessionAgent(shared.clone())) as Box<dyn Agent>)
-            .collect();
+        let (_, agents) = self.agents(Vec::new(), 0, Auto::Off, true, false);
         let mut interp = Interp::new(&self.prog, self.players, self.seed, agents, self.limits)
             .map_err(|d| (vec![*d], sources.clone()))?;
         interp.state = self.state.clone();
