@@ -205,3 +205,49 @@ fn a_typed_line_cannot_ask_for_a_choice() {
         "7"
     );
 }
+
+#[test]
+fn reload_says_where_the_replay_stops_fitting() {
+    // A copy of the game in a scratch folder, so the test can edit its rules.
+    let dir = std::env::temp_dir().join(format!("rules-reload-{}", std::process::id()));
+    let cards = dir.join("the-establishment");
+    std::fs::create_dir_all(&cards).unwrap();
+    std::fs::copy(
+        "games/the-establishment.rules",
+        dir.join("the-establishment.rules"),
+    )
+    .unwrap();
+    for e in std::fs::read_dir("games/the-establishment").unwrap() {
+        let p = e.unwrap().path();
+        std::fs::copy(&p, cards.join(p.file_name().unwrap())).unwrap();
+    }
+    let main = dir.join("the-establishment.rules");
+    let load = || {
+        let c = rules::check_path(&main, &Limits::default());
+        assert_eq!(c.errors(), 0, "{}", c.render());
+        c.program.expect("program")
+    };
+    let mut s = Session::new(load(), 4, 2, Limits::default()).expect("session");
+    s.modes = vec![Mode::First; 4];
+    s.advance(Until::Round, Auto::Off);
+    s.advance(Until::Round, Auto::Off);
+    let made = s.answers().len();
+    assert!(made > 10);
+    // Unchanged rules: every choice fits.
+    assert_eq!(s.reload(load()).expect("reload"), None);
+    assert_eq!(s.answers().len(), made);
+    // Keep 2 description cards instead of 3: the replay stops at the first choice that differs.
+    let text = std::fs::read_to_string(&main).unwrap();
+    std::fs::write(
+        &main,
+        text.replace("const description_keep = 3", "const description_keep = 2"),
+    )
+    .unwrap();
+    let misfit = s
+        .reload(load())
+        .expect("reload")
+        .expect("the replay no longer fits");
+    assert!(misfit.starts_with("choice "), "{misfit}");
+    assert!(s.answers().len() < made);
+    std::fs::remove_dir_all(&dir).ok();
+}
