@@ -133,9 +133,11 @@ impl Agent for SessionAgent {
                 let n = s.base + s.cursor + 1;
                 let what = if a.player != req.player {
                     format!(
-                        "the log has P{} answer, but the game now asks {}",
+                        "the log answers for P{} (`{}`), but the game now asks {} `{}`",
                         a.player + 1,
-                        req.player_name
+                        a.label,
+                        req.player_name,
+                        req.prompt
                     )
                 } else if a.index >= req.count {
                     format!(
