@@ -2241,7 +2241,10 @@ impl View<'_> {
         if zd.keys.is_empty() {
             return zd.name.clone();
         }
-        let mut off = slot - self.zone_base[def as usize];
+        let Some(&base) = self.zone_base.get(def as usize) else {
+            return zd.name.clone();
+        };
+        let mut off = slot.saturating_sub(base);
         let mut parts = Vec::new();
         for d in zd.keys.iter().rev() {
             let n = key_count(d, self.n_players, self.prog).max(1);

@@ -51,6 +51,9 @@ mod tests {
         }
     }
 
+    const PINNED_42: [u32; 8] = [7, 5, 2, 6, 3, 4, 0, 1];
+    const PINNED_D6_42: [u32; 6] = [3, 3, 4, 0, 2, 2];
+
     #[test]
     fn shuffle_is_a_permutation_and_fixed_for_a_seed() {
         let mut v: Vec<u32> = (0..20).collect();
@@ -64,6 +67,11 @@ mod tests {
         // Pinned: a change here means old seeds and logs no longer replay.
         let mut pinned: Vec<u32> = (0..8).collect();
         shuffle(&mut new_rng(42), &mut pinned);
-        assert_eq!(pinned.len(), 8);
+        assert_eq!(pinned, PINNED_42, "the shuffle for seed 42 changed");
+        let draws: Vec<u32> = {
+            let mut r = new_rng(42);
+            (0..6).map(|_| below(&mut r, 6)).collect()
+        };
+        assert_eq!(draws, PINNED_D6_42, "the d6 draws for seed 42 changed");
     }
 }

@@ -81,24 +81,38 @@ fn undo_and_redo_round_trip_at_random_points() {
         let moves = 5 + pick.next(40);
         play_some(&mut s, &mut pick, moves);
         let before = fingerprint(&s);
-        let k = 1 + pick.next(s.can_undo().max(1));
+        let available = s.can_undo();
+        let k = 1 + pick.next(available.max(1));
         let undone = s.undo(k);
-        assert_eq!(undone, k.min(undone));
+        assert_eq!(
+            undone,
+            k.min(available),
+            "seed {seed}: undo {k} of {available}"
+        );
+        assert_eq!(s.can_redo(), undone);
+        if undone > 0 {
+            assert_ne!(fingerprint(&s), before, "seed {seed}: undo changed nothing");
+        }
         for _ in 0..undone {
             assert!(s.redo());
         }
         assert_eq!(fingerprint(&s), before, "seed {seed}: undo {k} then redo");
-        // Undo, then make the same choices again by hand: the same position.
+        // Undo one move, then make the same choice again by hand: the same choices follow.
         let answers = s.answers().to_vec();
-        s.undo(1);
-        let replay: Vec<usize> = answers[s.answers().len()..]
-            .iter()
-            .map(|a| a.index)
-            .collect();
-        if let Some(&first) = replay.first() {
-            if s.pending.is_some() {
-                s.choose(first).expect("choose");
-                assert_eq!(s.answers().first(), answers.first());
+        if s.undo(1) == 1 {
+            let kept = s.answers().len();
+            assert_eq!(
+                s.answers(),
+                &answers[..kept],
+                "seed {seed}: undo keeps a prefix"
+            );
+            if let (Some(next), Some(_)) = (answers.get(kept), s.pending.as_ref()) {
+                s.choose(next.index).expect("choose");
+                assert_eq!(
+                    s.answers()[..=kept],
+                    answers[..=kept],
+                    "seed {seed}: the same choice again"
+                );
             }
         }
     }
