@@ -1,0 +1,619 @@
+//! Cards and tables: constant field values, table keys and their coverage, `unique` fields,
+//! card references, and `table` declarations.
+
+use super::*;
+use crate::ast::{self, CardId, UnOp};
+use crate::diag::{did_you_mean, Diag, Span};
+use crate::program::*;
+use crate::value::Value;
+
+impl Checker {
+    pub(super) fn card(&mut self, id: Id, c: &ast::CardDecl) {
+        let Some(kind) = self.resolve_kind(&c.kind) else {
+            return;
+        };
+        let kd = self.prog.kinds[kind as usize].clone();
+        let mut statics: Vec<Option<Value>> =
+            vec![None; kd.fields.iter().filter(|f| !f.mutable).count()];
+        let mut vars: Vec<Option<Value>> = vec![None; kd.var_count as usize];
+        let mut seen: Vec<&str> = Vec::new();
+        let mut field_spans = Vec::new();
+        for (name, e) in &c.fields {
+            if seen.contains(&name.node.as_str()) {
+                self.err(
+                    Diag::error(
+                        "check::duplicate_field",
+                        format!("field `{}` is given twice", name.node),
+                    )
+                    .label(name.span, "again here"),
+                );
+                continue;
+            }
+            seen.push(&name.node);
+            let Some(fd) = kd.fields.iter().find(|f| f.name == name.node) else {
+                let help = did_you_mean(&name.node, kd.fields.iter().map(|f| f.name.as_str()));
+                self.err(
+                    Diag::error(
+                        "check::unknown_field",
+                        format!("kind `{}` has no field `{}`", kd.name, name.node),
+                    )
+                    .label(name.span, "unknown field")
+                    .maybe_help(help.or_else(|| {
+                        Some(format!(
+                            "the fields of `{}` are: {}",
+                            kd.name,
+                            kd.fields
+                                .iter()
+                                .map(|f| f.name.as_str())
+                                .collect::<Vec<_>>()
+                                .join(", ")
+                        ))
+                    })),
+                );
+                continue;
+            };
+            // A bad value is reported once; the field still counts as given.
+            let v = self.const_value(e).unwrap_or(Value::None);
+            self.check_value_ty(&v, &fd.ty, e.span, &fd.name);
+            field_spans.push((fd.sym, e.span));
+            if let (Some((lo, hi)), Value::Int(x)) = (fd.bounds, &v) {
+                if *x < lo || *x > hi {
+                    let range = if hi == i64::MAX {
+                        format!("at least {lo}")
+                    } else {
+                        format!("within {lo}..{hi}")
+                    };
+                    self.err(
+                        Diag::error(
+                            "check::field_bounds",
+                            format!("field `{}` must be {range}, found {x}", fd.name),
+                        )
+                        .label(e.span, format!("{x} is out of bounds"))
+                        .label(
+                            fd.span,
+                            format!("`{}` is declared with bounds here", fd.name),
+                        )
+                        .help(if *x < 0 && lo >= 0 {
+                            "costs and thresholds cannot be negative".to_string()
+                        } else {
+                            format!("use a value {range}")
+                        }),
+                    );
+                }
+            }
+            let mut v = v;
+            if let Some((lo, hi)) = fd.cover {
+                // Entries that lose rank 1 to an `A` entry start at 2 in the stored table.
+                for i in self.coverage(e, lo, hi, &fd.name) {
+                    if let Value::List(items) = &mut v {
+                        if let Some(Value::Tuple(t)) = std::rc::Rc::make_mut(items).get_mut(i) {
+                            if let Some(first) = std::rc::Rc::make_mut(t).first_mut() {
+                                *first = Value::Int(2);
+                            }
+                        }
+                    }
+                }
+            }
+            if let Some(Some((m, slot))) = kd.slot_of.get(fd.sym as usize) {
+                if *m {
+                    vars[*slot as usize] = Some(v);
+                } else {
+                    statics[*slot as usize] = Some(v);
+                }
+            }
+        }
+        let mut missing = Vec::new();
+        for fd in &kd.fields {
+            let Some(Some((m, slot))) = kd.slot_of.get(fd.sym as usize).copied() else {
+                continue;
+            };
+            let cell = if m {
+                &mut vars[slot as usize]
+            } else {
+                &mut statics[slot as usize]
+            };
+            if cell.is_none() {
+                match &fd.default {
+                    Some(d) => *cell = Some(d.clone()),
+                    None if m => *cell = Some(Value::None),
+                    None => missing.push(fd.name.clone()),
+                }
+            }
+        }
+        if !missing.is_empty() {
+            let list = missing
+                .iter()
+                .map(|m| format!("`{m}`"))
+                .collect::<Vec<_>>()
+                .join(", ");
+            self.err(
+                Diag::error(
+                    "check::missing_field",
+                    format!(
+                        "card `{}` is missing required field{} {list}",
+                        c.id.node,
+                        if missing.len() > 1 { "s" } else { "" }
+                    ),
+                )
+                .label(c.id.span, format!("this `{}` card", kd.name))
+                .help(format!(
+                    "add {} or give the field a default in `kind {}`",
+                    list, kd.name
+                )),
+            );
+        }
+        let cd = &mut self.prog.cards[id as usize];
+        cd.field_spans = field_spans;
+        cd.kind = kind;
+        cd.fields = statics
+            .into_iter()
+            .map(|v| v.unwrap_or(Value::None))
+            .collect();
+        cd.vars = vars.into_iter().map(|v| v.unwrap_or(Value::None)).collect();
+    }
+
+    /// The keys a table entry covers. In tables over card ranks 1..13, `A`, `J`, `Q` and `K`
+    /// name 1, 11, 12 and 13. `_` is every key no other entry covers.
+    pub(super) fn table_key(
+        &mut self,
+        p: &ast::Spanned<ast::Pattern>,
+        domain: (i64, i64),
+    ) -> Option<(i64, i64)> {
+        match &p.node {
+            ast::Pattern::Int(n) => Some((*n, *n)),
+            ast::Pattern::Range(a, b) => {
+                if a > b {
+                    self.err(
+                        Diag::error("check::table_key", "this key range is empty")
+                            .label(p.span, format!("{a} > {b}")),
+                    );
+                    return None;
+                }
+                Some((*a, *b))
+            }
+            ast::Pattern::Wildcard => None,
+            ast::Pattern::Name(n) if domain == (1, 13) && rank(n).is_some() => {
+                rank(n).map(|k| (k, k))
+            }
+            ast::Pattern::NamedRange(a, b)
+                if domain == (1, 13) && rank(a).is_some() && rank(b).is_some() =>
+            {
+                let (x, y) = (rank(a).unwrap_or(0), rank(b).unwrap_or(0));
+                if x > y {
+                    self.err(
+                        Diag::error("check::table_key", "this key range is empty")
+                            .label(p.span, format!("{a} > {b}")),
+                    );
+                    return None;
+                }
+                Some((x, y))
+            }
+            _ => {
+                let help = if domain == (1, 13) {
+                    "keys are numbers, ranges like `2..10`, the ranks `A`, `J`, `Q`, `K`, or `_` for the rest"
+                } else {
+                    "keys are numbers, ranges like `2..4`, or `_` for the rest"
+                };
+                self.err(
+                    Diag::error("check::table_key", "this is not a table key")
+                        .label(p.span, "not a key")
+                        .help(help),
+                );
+                None
+            }
+        }
+    }
+
+    /// A table literal given for a `table lo..hi of T` field must cover every key exactly once.
+    /// Over card ranks, an entry written `A` wins rank 1 over a number range starting at 1 (as in
+    /// rulebooks that list "1-2" and "A"): returns the indexes of entries whose first key moves
+    /// from 1 to 2, after a warning that says so.
+    pub(super) fn coverage(&mut self, e: &ast::Expr, lo: i64, hi: i64, field: &str) -> Vec<usize> {
+        let ast::ExprKind::TableLit(entries) = &e.kind else {
+            return Vec::new();
+        };
+        let rank_table = (lo, hi) == (1, 13);
+        let written_ace = |p: &ast::Pattern| {
+            matches!(p, ast::Pattern::Name(n) if n == "A")
+                || matches!(p, ast::Pattern::NamedRange(n, _) if n == "A")
+        };
+        let ace_entry = entries
+            .iter()
+            .find(|(p, _)| written_ace(&p.node))
+            .map(|(p, _)| p.span);
+        let mut shifted = Vec::new();
+        let mut covered: Vec<(i64, i64, Span)> = Vec::new();
+        let mut wildcard = false;
+        for (i, (pat, _)) in entries.iter().enumerate() {
+            if matches!(pat.node, ast::Pattern::Wildcard) {
+                wildcard = true;
+                continue;
+            }
+            let Some((mut a, mut b)) = self.table_key(pat, (lo, hi)) else {
+                continue;
+            };
+            if a < lo || b > hi {
+                self.err(
+                    Diag::error(
+                        "check::table_key",
+                        format!(
+                            "field `{field}` is a table over {lo}..{hi}; this key is outside it"
+                        ),
+                    )
+                    .label(
+                        pat.span,
+                        format!(
+                            "{} is not in {lo}..{hi}",
+                            if a == b {
+                                a.to_string()
+                            } else {
+                                format!("{a}..{b}")
+                            }
+                        ),
+                    )
+                    .help(if (lo, hi) == (1, 6) {
+                        "a die has faces 1 to 6".to_string()
+                    } else {
+                        format!("keys run from {lo} to {hi}")
+                    }),
+                );
+                // What lies inside the range still counts, so one mistake gives one error.
+                a = a.max(lo);
+                b = b.min(hi);
+                if a > b {
+                    continue;
+                }
+            }
+            if let (true, Some(ace), false, 1) = (rank_table, ace_entry, written_ace(&pat.node), a)
+            {
+                let rest = if b > 1 {
+                    format!("2..{b}")
+                } else {
+                    "nothing".to_string()
+                };
+                self.err(
+                    Diag::warning("check::ace", "this table lists both `1` and `A`")
+                        .label(ace, "`A` is the Ace: rank 1")
+                        .label(pat.span, format!("so this entry covers {rest}"))
+                        .help("the checker reads `A` as rank 1 and lets the `A` entry win it over a number range that starts at 1; write the range from 2 to say so and silence this warning"),
+                );
+                shifted.push(i);
+                a = 2;
+                if a > b {
+                    continue;
+                }
+            }
+            for (x, y, span) in covered.clone() {
+                if a <= y && x <= b {
+                    let (p, q) = (a.max(x), b.min(y));
+                    let keys = if p == q {
+                        format!("key {p} is")
+                    } else {
+                        format!("keys {p}..{q} are")
+                    };
+                    self.err(
+                        Diag::error(
+                            "check::table_overlap",
+                            format!("in field `{field}`, {keys} covered twice"),
+                        )
+                        .label(pat.span, "this entry")
+                        .label(span, "overlaps this one")
+                        .help("every key must be covered exactly once"),
+                    );
+                }
+            }
+            covered.push((a, b, pat.span));
+        }
+        if wildcard {
+            return shifted;
+        }
+        let mut missing: Vec<String> = Vec::new();
+        let mut k = lo;
+        while k <= hi {
+            if covered.iter().any(|(a, b, _)| *a <= k && k <= *b) {
+                k += 1;
+                continue;
+            }
+            let start = k;
+            while k <= hi && !covered.iter().any(|(a, b, _)| *a <= k && k <= *b) {
+                k += 1;
+            }
+            let name = |n: i64| -> String {
+                match (rank_table, n) {
+                    (true, 1) => "A".into(),
+                    (true, 11) => "J".into(),
+                    (true, 12) => "Q".into(),
+                    (true, 13) => "K".into(),
+                    _ => n.to_string(),
+                }
+            };
+            missing.push(if start == k - 1 {
+                name(start)
+            } else {
+                format!("{}..{}", name(start), name(k - 1))
+            });
+            if missing.len() > 8 {
+                break;
+            }
+        }
+        if !missing.is_empty() {
+            let what = match (lo, hi) {
+                (1, 6) => "die faces",
+                (1, 13) => "ranks",
+                _ => "keys",
+            };
+            self.err(
+                Diag::error(
+                    "check::table_gap",
+                    format!(
+                        "field `{field}` does not cover {what} {}",
+                        missing.join(", ")
+                    ),
+                )
+                .label(
+                    e.span,
+                    format!("this table must cover {lo}..{hi} exactly once"),
+                )
+                .help(format!(
+                    "add entries for {}, or `_: ...` for every key not listed",
+                    missing.join(", ")
+                )),
+            );
+        }
+        shifted
+    }
+
+    /// `unique` fields: no two cards of a kind may share a value.
+    pub(super) fn check_unique(&mut self) {
+        for (k, kd) in self.prog.kinds.clone().iter().enumerate() {
+            for fd in kd.fields.iter().filter(|f| f.unique && !f.mutable) {
+                let Some(Some((false, slot))) = kd.slot_of.get(fd.sym as usize).copied() else {
+                    continue;
+                };
+                let mut seen: Vec<(Value, Span)> = Vec::new();
+                for cd in self.prog.cards.iter().filter(|c| c.kind == k as Id) {
+                    let Some(v) = cd.fields.get(slot as usize) else {
+                        continue;
+                    };
+                    if *v == Value::None {
+                        continue;
+                    }
+                    let span = cd
+                        .field_spans
+                        .iter()
+                        .find(|(s, _)| *s == fd.sym)
+                        .map(|(_, sp)| *sp)
+                        .unwrap_or(cd.span);
+                    if let Some((_, first)) = seen.iter().find(|(x, _)| x == v) {
+                        let shown = match v {
+                            Value::Text(t) => format!("\"{t}\""),
+                            Value::Int(n) => n.to_string(),
+                            _ => "this value".into(),
+                        };
+                        self.diags.push(
+                            Diag::error(
+                                "check::duplicate_value",
+                                format!("two `{}` cards have the {} {shown}", kd.name, fd.name),
+                            )
+                            .label(span, "again here")
+                            .label(*first, "first here")
+                            .help(format!(
+                                "`{}` is declared `unique` in `kind {}`",
+                                fd.name, kd.name
+                            )),
+                        );
+                    } else {
+                        seen.push((v.clone(), span));
+                    }
+                }
+            }
+        }
+    }
+
+    /// Card field values are constant: literals, variants, card references, lists, tuples.
+    pub(super) fn const_value(&mut self, e: &ast::Expr) -> Option<Value> {
+        use ast::ExprKind as E;
+        Some(match &e.kind {
+            E::Int(n) => Value::Int(*n),
+            E::Bool(b) => Value::Bool(*b),
+            E::None => Value::None,
+            E::Text(parts) => {
+                let mut s = String::new();
+                for p in parts {
+                    match p {
+                        ast::StrPart::Text(t) => s.push_str(t),
+                        ast::StrPart::Expr(x) => {
+                            self.err(
+                                Diag::error(
+                                    "check::not_constant",
+                                    "card fields cannot interpolate",
+                                )
+                                .label(x.span, "a constant text is expected"),
+                            );
+                            return None;
+                        }
+                    }
+                }
+                Value::text(&s)
+            }
+            E::Unary(UnOp::Neg, inner) => match self.const_value(inner)? {
+                Value::Int(n) => Value::Int(n.checked_neg().unwrap_or(i64::MAX)),
+                _ => {
+                    self.err(
+                        Diag::error("check::type", "only numbers can be negated")
+                            .label(e.span, "here"),
+                    );
+                    return None;
+                }
+            },
+            E::CardRef(id) => Value::Card(self.card_ref(id, e.span)?),
+            E::Name(n) => match self.globals.get(n) {
+                Some((Global::Variant(en, v), _)) => Value::Enum(*en, *v),
+                _ => {
+                    let names: Vec<String> = self
+                        .prog
+                        .enums
+                        .iter()
+                        .flat_map(|en| en.variants.iter().cloned())
+                        .collect();
+                    let help = did_you_mean(n, names.iter().map(|s| s.as_str()));
+                    self.err(
+                        Diag::error("check::unknown_name", format!("unknown name `{n}`"))
+                            .label(e.span, "not an enum variant")
+                            .maybe_help(help),
+                    );
+                    return None;
+                }
+            },
+            E::List(items) => {
+                let mut out = Vec::new();
+                for i in items {
+                    out.push(self.const_value(i)?);
+                }
+                Value::list(out)
+            }
+            E::Tuple(items) => {
+                let mut out = Vec::new();
+                for i in items {
+                    out.push(self.const_value(i)?);
+                }
+                Value::tuple(out)
+            }
+            E::TableLit(entries) => {
+                let mut out = Vec::new();
+                for (pat, v) in entries {
+                    let (a, b) = match &pat.node {
+                        ast::Pattern::Wildcard => (i64::MIN, i64::MAX),
+                        _ => self.table_key(pat, (1, 13)).unwrap_or((i64::MIN, i64::MIN)),
+                    };
+                    let v = self.const_value(v)?;
+                    out.push(Value::tuple(vec![Value::Int(a), Value::Int(b), v]));
+                }
+                Value::list(out)
+            }
+            _ => {
+                self.err(
+                    Diag::error("check::not_constant", "a card field must be a constant")
+                        .label(e.span, "not a constant")
+                        .help("use numbers, text, enum variants, card references like `@12`, or lists of those"),
+                );
+                return None;
+            }
+        })
+    }
+
+    pub(super) fn card_ref(&mut self, id: &CardId, span: Span) -> Option<Id> {
+        let key = card_key(id);
+        match self.card_index.get(&key) {
+            Some(&c) => Some(c),
+            None => {
+                let mut help = did_you_mean(&key, self.card_index.keys().map(|s| s.as_str()));
+                if let CardId::Num(n) = id {
+                    let mut nums: Vec<i64> = self
+                        .prog
+                        .cards
+                        .iter()
+                        .filter_map(|c| match c.id {
+                            CardId::Num(n) => Some(n),
+                            _ => None,
+                        })
+                        .collect();
+                    nums.sort();
+                    if let (Some(lo), Some(hi)) = (nums.first(), nums.last()) {
+                        help = Some(format!(
+                            "numbered cards run from {lo} to {hi}; there is no card {n}"
+                        ));
+                    }
+                }
+                self.err(
+                    Diag::error("check::unknown_card", format!("there is no card `@{key}`"))
+                        .label(span, "this card does not exist")
+                        .maybe_help(help),
+                );
+                None
+            }
+        }
+    }
+
+    pub(super) fn check_value_ty(&mut self, v: &Value, want: &Ty, span: Span, field: &str) {
+        if let (Value::List(items), Ty::List(elem)) = (v, want) {
+            for i in items.iter() {
+                self.check_value_ty(i, elem, span, field);
+            }
+            return;
+        }
+        let got = self.value_ty(v);
+        if !compatible(want, &got) {
+            let (w, g) = (self.ty_name(want), self.ty_name(&got));
+            let help = match (want, v) {
+                (Ty::Card(_), Value::Int(n)) => Some(format!("write a card reference: `@{n}`")),
+                (Ty::Enum(e), _) => Some(format!(
+                    "`{}` is one of: {}",
+                    self.prog.enums[*e as usize].name,
+                    self.prog.enums[*e as usize].variants.join(", ")
+                )),
+                _ => None,
+            };
+            self.err(
+                Diag::error(
+                    "check::field_type",
+                    format!("field `{field}` must be {w}, found {g}"),
+                )
+                .label(span, format!("this is {g}"))
+                .maybe_help(help),
+            );
+        }
+    }
+
+    pub(super) fn table(&mut self, id: usize, t: &ast::TableDecl) {
+        let key_ty = self.resolve_type(&t.key_ty);
+        let val_ty = self.resolve_type(&t.val_ty);
+        self.begin(Ctx::Other);
+        let mut entries = Vec::new();
+        let mut covered: Vec<(i64, i64, Span)> = Vec::new();
+        for (pat, e) in &t.entries {
+            let p = self.pattern(pat, &key_ty);
+            if let Pat::Int(n) = p {
+                covered.push((n, n, pat.span));
+            }
+            if let Pat::Range(a, b) = p {
+                covered.push((a, b, pat.span));
+            }
+            let (x, ty) = self.expr(e);
+            self.expect_ty(&val_ty, &ty, e.span, "this table value");
+            entries.push((p, x, pat.span));
+        }
+        // Overlapping integer keys are always a mistake.
+        covered.sort_by_key(|c| c.0);
+        for w in covered.windows(2) {
+            if let [a, b] = w {
+                if b.0 <= a.1 {
+                    self.err(
+                        Diag::error(
+                            "check::table_overlap",
+                            format!("table `{}` covers key {} twice", t.name.node, b.0),
+                        )
+                        .label(b.2, "this entry")
+                        .label(a.2, "overlaps this one"),
+                    );
+                }
+            }
+        }
+        let locals = self.end();
+        let td = &mut self.prog.tables[id];
+        td.entries = entries;
+        td.locals = locals;
+    }
+
+}
+
+/// A card rank written in a table key: a number, or `A`, `J`, `Q`, `K`.
+pub(super) fn rank(s: &str) -> Option<i64> {
+    match s {
+        "A" => Some(1),
+        "J" => Some(11),
+        "Q" => Some(12),
+        "K" => Some(13),
+        n => n.parse().ok(),
+    }
+}

@@ -1,0 +1,647 @@
+//! Declarations: kinds and their fields, types, key domains, triggers, `check` rules, the
+//! `game` block, recursion and constant order.
+
+use super::*;
+use crate::ast::{self, BinOp, EventKind};
+use crate::diag::{did_you_mean, Diag, Span};
+use crate::program::*;
+use crate::value::Value;
+
+impl Checker {
+    pub(super) fn check_item(&mut self, c: &ast::CheckDecl) {
+        self.begin(Ctx::Other);
+        let (source, st) = self.expr(&c.source);
+        if !matches!(st, Ty::Any | Ty::List(_) | Ty::Zone(_)) {
+            let g = self.ty_name(&st);
+            self.err(
+                Diag::error(
+                    "check::type",
+                    format!("`check` walks a list of cards, found {g}"),
+                )
+                .label(c.source.span, format!("this is {g}"))
+                .help("write `check c in KindName ...`"),
+            );
+        }
+        let elem = st.elem();
+        let slot = self.bind(&c.var.node, elem.clone());
+        let filter = c.filter.as_ref().map(|f| {
+            let (x, t) = self.expr(f);
+            self.expect_ty(&Ty::Bool, &t, f.span, "a `where` condition");
+            x
+        });
+        let (require, rt) = self.expr(&c.require);
+        self.expect_ty(&Ty::Bool, &rt, c.require.span, "a `require` condition");
+        let (message, _) = self.expr(&c.message);
+        let help = c.help.as_ref().map(|h| self.expr(h).0);
+        let at = match &c.at {
+            Some(name) => self.field_sym(&elem, name, false),
+            None => None,
+        };
+        let locals = self.end();
+        self.prog.checks.push(CheckDef {
+            warn: c.warn,
+            slot,
+            source,
+            filter,
+            require,
+            message,
+            at,
+            help,
+            locals,
+            span: c.span,
+        });
+    }
+
+    // ================================================================ declarations
+
+    pub(super) fn resolve_kind(&mut self, name: &ast::Ident) -> Option<Id> {
+        match self.globals.get(&name.node) {
+            Some((Global::Kind(k), _)) => Some(*k),
+            Some((g, _)) => {
+                let what = g.what();
+                self.err(
+                    Diag::error(
+                        "check::not_a_kind",
+                        format!("`{}` is {what}, not a card kind", name.node),
+                    )
+                    .label(name.span, "a card kind is expected here"),
+                );
+                None
+            }
+            None => {
+                let help =
+                    did_you_mean(&name.node, self.prog.kinds.iter().map(|k| k.name.as_str()));
+                self.err(
+                    Diag::error(
+                        "check::unknown_kind",
+                        format!("unknown card kind `{}`", name.node),
+                    )
+                    .label(name.span, "no `kind` has this name")
+                    .maybe_help(help),
+                );
+                None
+            }
+        }
+    }
+
+    pub(super) fn resolve_type(&mut self, t: &ast::Spanned<ast::TypeExpr>) -> Ty {
+        match &t.node {
+            ast::TypeExpr::List(inner) => Ty::List(Box::new(self.resolve_type(inner))),
+            ast::TypeExpr::Table(lo, hi, inner) => {
+                if lo > hi {
+                    self.err(
+                        Diag::error("check::key_range", "this table's key range is empty")
+                            .label(t.span, format!("{lo} > {hi}")),
+                    );
+                }
+                // A table value is a list of (first key, last key, value) entries.
+                Ty::List(Box::new(Ty::Tuple(vec![
+                    Ty::Int,
+                    Ty::Int,
+                    self.resolve_type(inner),
+                ])))
+            }
+            ast::TypeExpr::Named(n) => match n.node.as_str() {
+                "int" => Ty::Int,
+                "bool" => Ty::Bool,
+                "text" => Ty::Text,
+                "player" => Ty::Player,
+                "card" => Ty::Card(None),
+                "zone" => Ty::Zone(None),
+                "any" => Ty::Any,
+                "list" => Ty::List(Box::new(Ty::Any)),
+                other => match self.globals.get(other) {
+                    Some((Global::Enum(e), _)) => Ty::Enum(*e),
+                    Some((Global::Kind(k), _)) => Ty::Card(Some(*k)),
+                    _ => {
+                        let mut names: Vec<String> = [
+                            "int", "bool", "text", "player", "card", "zone", "any", "list",
+                        ]
+                        .iter()
+                        .map(|s| s.to_string())
+                        .collect();
+                        names.extend(self.prog.enums.iter().map(|e| e.name.clone()));
+                        names.extend(self.prog.kinds.iter().map(|k| k.name.clone()));
+                        let alias = match other {
+                            "integer" | "number" | "i64" | "usize" => Some("int"),
+                            "string" | "str" | "String" => Some("text"),
+                            "boolean" => Some("bool"),
+                            "Player" => Some("player"),
+                            _ => None,
+                        };
+                        let help = alias
+                            .map(|a| format!("did you mean `{a}`?"))
+                            .or_else(|| did_you_mean(other, names.iter().map(|s| s.as_str())));
+                        self.err(
+                            Diag::error("check::unknown_type", format!("unknown type `{other}`"))
+                                .label(n.span, "not a type")
+                                .maybe_help(help.or(Some(
+                                    "types are int, bool, text, player, card, zone, any, list of T, an enum or a kind".into(),
+                                ))),
+                        );
+                        Ty::Any
+                    }
+                },
+            },
+        }
+    }
+
+    pub(super) fn key_domains(&mut self, keys: &[ast::KeyType]) -> Vec<KeyDomain> {
+        let mut out = Vec::new();
+        for k in keys {
+            match k {
+                ast::KeyType::Range(lo, hi, span) => {
+                    if lo > hi || hi - lo > 10_000 {
+                        self.err(
+                            Diag::error("check::key_range", "this key range is empty or too large")
+                                .label(*span, "here"),
+                        );
+                        continue;
+                    }
+                    out.push(KeyDomain::Range(*lo, *hi));
+                }
+                ast::KeyType::Named(n) if n.node == "player" => out.push(KeyDomain::Player),
+                ast::KeyType::Named(n) => match self.globals.get(&n.node) {
+                    Some((Global::Enum(e), _)) => out.push(KeyDomain::Enum(*e)),
+                    _ => {
+                        let mut names = vec!["player".to_string()];
+                        names.extend(self.prog.enums.iter().map(|e| e.name.clone()));
+                        let help = did_you_mean(&n.node, names.iter().map(|s| s.as_str()));
+                        self.err(
+                            Diag::error(
+                                "check::unknown_key",
+                                format!("`{}` cannot key a zone or var", n.node),
+                            )
+                            .label(n.span, "keys are `player`, an enum or a range like `1..3`")
+                            .maybe_help(help),
+                        );
+                    }
+                },
+            }
+        }
+        out
+    }
+
+    pub(super) fn kind_fields(&mut self, id: usize, k: &ast::KindDecl) {
+        let mut fields: Vec<FieldDef> = Vec::new();
+        for f in &k.fields {
+            if fields.iter().any(|x| x.name == f.name.node) {
+                self.err(
+                    Diag::error(
+                        "check::duplicate_field",
+                        format!("field `{}` is declared twice", f.name.node),
+                    )
+                    .label(f.name.span, "again here"),
+                );
+                continue;
+            }
+            if ["id", "face_up", "kind"].contains(&f.name.node.as_str()) {
+                self.err(
+                    Diag::error(
+                        "check::builtin_field",
+                        format!("`{}` is a built-in field of every card", f.name.node),
+                    )
+                    .label(f.name.span, "choose another name"),
+                );
+                continue;
+            }
+            let ty = self.resolve_type(&f.ty);
+            let default = f.default.as_ref().map(|e| {
+                let v = self.const_value(e);
+                if let Some(v) = &v {
+                    self.check_value_ty(v, &ty, e.span, &f.name.node);
+                }
+                v.unwrap_or(Value::None)
+            });
+            let sym = self.symbol(&f.name.node);
+            let cover = match &f.ty.node {
+                ast::TypeExpr::Table(lo, hi, _) => Some((*lo, *hi)),
+                _ => None,
+            };
+            let bounds = f.bounds.map(|(lo, hi, span)| {
+                let hi = hi.unwrap_or(i64::MAX);
+                if lo > hi {
+                    self.err(
+                        Diag::error("check::bounds", "the lower bound is above the upper")
+                            .label(span, format!("{lo} > {hi}")),
+                    );
+                }
+                if !matches!(ty, Ty::Int) {
+                    self.err(
+                        Diag::error("check::bounds", "only `int` fields can have bounds")
+                            .label(span, "bounds on a field that is not an int"),
+                    );
+                }
+                (lo, hi)
+            });
+            fields.push(FieldDef {
+                name: f.name.node.clone(),
+                sym,
+                ty,
+                mutable: f.mutable,
+                bounds,
+                unique: f.unique,
+                cover,
+                default,
+                span: f.name.span,
+            });
+        }
+        let mut slot_of = vec![None; self.prog.symbols.len()];
+        let (mut s, mut v) = (0u32, 0u32);
+        for f in &fields {
+            if f.mutable {
+                slot_of[f.sym as usize] = Some((true, v));
+                v += 1;
+            } else {
+                slot_of[f.sym as usize] = Some((false, s));
+                s += 1;
+            }
+        }
+        let kd = &mut self.prog.kinds[id];
+        kd.fields = fields;
+        kd.slot_of = slot_of;
+        kd.var_count = v;
+    }
+
+    pub(super) fn trigger(&mut self, t: &ast::TriggerDecl) {
+        self.begin(Ctx::Other);
+        let mut target = None;
+        let mut bind_ty = Ty::Any;
+        match t.event.node {
+            EventKind::Enter => match &t.target {
+                Some(z) => match self.globals.get(&z.node) {
+                    Some((Global::Zone(id), _)) => {
+                        target = Some(*id);
+                        bind_ty = Ty::Card(self.prog.zones[*id as usize].kind);
+                    }
+                    _ => {
+                        let help =
+                            did_you_mean(&z.node, self.prog.zones.iter().map(|z| z.name.as_str()));
+                        self.err(
+                            Diag::error(
+                                "check::unknown_zone",
+                                format!("unknown zone `{}`", z.node),
+                            )
+                            .label(z.span, "not a zone")
+                            .maybe_help(help),
+                        );
+                    }
+                },
+                None => self.err(
+                    Diag::error(
+                        "check::trigger",
+                        "`on enter` needs a zone: `on enter ZONE as c`",
+                    )
+                    .label(t.event.span, "which zone?"),
+                ),
+            },
+            EventKind::PhaseStart | EventKind::PhaseEnd => match &t.target {
+                Some(p) => match self.globals.get(&p.node) {
+                    Some((Global::Phase(id), _)) => target = Some(*id),
+                    _ => {
+                        let help =
+                            did_you_mean(&p.node, self.prog.phases.iter().map(|z| z.name.as_str()));
+                        self.err(
+                            Diag::error(
+                                "check::unknown_phase",
+                                format!("unknown phase `{}`", p.node),
+                            )
+                            .label(p.span, "not a phase")
+                            .maybe_help(help),
+                        );
+                    }
+                },
+                None => self.err(
+                    Diag::error("check::trigger", "this event needs a phase name")
+                        .label(t.event.span, "which phase?"),
+                ),
+            },
+            EventKind::Flip => bind_ty = Ty::Card(None),
+            EventKind::RoundStart | EventKind::RoundEnd => {
+                if let Some(x) = &t.target {
+                    self.err(
+                        Diag::error("check::trigger", "round events take no target")
+                            .label(x.span, "remove this"),
+                    );
+                }
+            }
+        }
+        let binding = match &t.binding {
+            Some(b) => {
+                if matches!(t.event.node, EventKind::Enter | EventKind::Flip) {
+                    Some(self.bind(&b.node, bind_ty))
+                } else {
+                    self.err(
+                        Diag::error(
+                            "check::trigger",
+                            "only `enter` and `flip` events bind a card",
+                        )
+                        .label(b.span, "nothing to bind"),
+                    );
+                    None
+                }
+            }
+            None => None,
+        };
+        let condition = t.condition.as_ref().map(|c| {
+            let (x, ty) = self.expr(c);
+            self.expect_ty(&Ty::Bool, &ty, c.span, "a trigger condition");
+            x
+        });
+        let body = self.block(&t.body);
+        let locals = self.end();
+        self.prog.triggers.push(TriggerDef {
+            event: t.event.node,
+            target,
+            binding,
+            condition,
+            body,
+            locals,
+            span: t.event.span,
+        });
+    }
+
+    pub(super) fn game(&mut self, g: &ast::GameDecl) {
+        let mut info = GameInfo {
+            name: g.name.node.clone(),
+            ..GameInfo::default()
+        };
+        let mut have_players = false;
+        let keys = [
+            "players", "rounds", "round", "end_when", "finish", "score", "tiebreak",
+        ];
+        for (k, e) in &g.entries {
+            match k.node.as_str() {
+                "players" => {
+                    have_players = true;
+                    match self.const_int_range(e) {
+                        Some((lo, hi)) if lo >= 1 && hi <= 64 && lo <= hi => {
+                            info.min_players = lo as u32;
+                            info.max_players = hi as u32;
+                        }
+                        _ => self.err(
+                            Diag::error(
+                                "check::players",
+                                "`players` must be a count or a range within 1..64",
+                            )
+                            .label(e.span, "like `3..5`"),
+                        ),
+                    }
+                }
+                "default_players" => match self.const_int_range(e) {
+                    Some((n, m)) if n == m && n >= 1 => info.default_players = Some(n as u32),
+                    _ => self.err(
+                        Diag::error("check::players", "`default_players` must be one number")
+                            .label(e.span, "like `15`"),
+                    ),
+                },
+                "rounds" => match self.const_int_range(e) {
+                    Some((n, m)) if n == m && n >= 1 => info.rounds = Some(n),
+                    _ => self.err(
+                        Diag::error("check::rounds", "`rounds` must be a positive number")
+                            .label(e.span, "like `4`"),
+                    ),
+                },
+                "round" => {
+                    let names = self.name_list(e);
+                    for (n, span) in names {
+                        if let Some(p) = self.phase_named(&n, span) {
+                            info.round_phases.push(p);
+                        }
+                    }
+                }
+                "finish" => {
+                    if let Some((n, span)) = self.name_list(e).into_iter().next() {
+                        info.finish = self.phase_named(&n, span);
+                    }
+                }
+                "score" => {
+                    if let Some((n, span)) = self.name_list(e).into_iter().next() {
+                        info.score = self.fn_named(&n, span, 1);
+                    }
+                }
+                "tiebreak" => {
+                    for (n, span) in self.name_list(e) {
+                        if let Some(f) = self.fn_named(&n, span, 1) {
+                            info.tiebreaks.push(f);
+                        }
+                    }
+                }
+                "end_when" => {
+                    self.begin(Ctx::Other);
+                    let (x, ty) = self.expr(e);
+                    self.expect_ty(&Ty::Bool, &ty, e.span, "`end_when`");
+                    let locals = self.end();
+                    info.end_when = Some((x, locals));
+                }
+                other => {
+                    let help = did_you_mean(other, keys.iter().copied());
+                    self.err(
+                        Diag::error(
+                            "check::game_entry",
+                            format!("unknown game setting `{other}`"),
+                        )
+                        .label(k.span, "not a game setting")
+                        .maybe_help(
+                            help.or(Some(format!("the settings are: {}", keys.join(", ")))),
+                        ),
+                    );
+                }
+            }
+        }
+        if !have_players {
+            self.err(
+                Diag::error(
+                    "check::players",
+                    "the game does not say how many players it takes",
+                )
+                .label(g.name.span, "this game")
+                .help("add `players: 3..5` (or one number) to the `game` block"),
+            );
+        }
+        if let Some(d) = info.default_players {
+            if have_players && (d < info.min_players || d > info.max_players) {
+                self.err(
+                    Diag::error(
+                        "check::players",
+                        format!(
+                            "`default_players: {d}` is outside `players: {}..{}`",
+                            info.min_players, info.max_players
+                        ),
+                    )
+                    .label(g.name.span, "this game"),
+                );
+            }
+        }
+        if info.round_phases.is_empty() {
+            self.err(
+                Diag::error("check::round", "the game has no phases to play")
+                    .label(g.name.span, "this game")
+                    .help("add `round: [phase_a, phase_b]` to the `game` block"),
+            );
+        }
+        if info.rounds.is_none() && info.end_when.is_none() && !self.calls_finish {
+            self.err(
+                Diag::error("check::endless", "the game never ends")
+                    .label(g.name.span, "this game")
+                    .help("add `rounds: N` or `end_when: condition` to the `game` block, or call `finish_game()` from a rule"),
+            );
+        }
+        self.prog.game = info;
+    }
+
+    pub(super) fn const_int_range(&mut self, e: &ast::Expr) -> Option<(i64, i64)> {
+        match &e.kind {
+            ast::ExprKind::Int(n) => Some((*n, *n)),
+            ast::ExprKind::Binary(BinOp::Range, a, b) => match (&a.kind, &b.kind) {
+                (ast::ExprKind::Int(x), ast::ExprKind::Int(y)) => Some((*x, *y)),
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+
+    pub(super) fn name_list(&mut self, e: &ast::Expr) -> Vec<(String, Span)> {
+        match &e.kind {
+            ast::ExprKind::Name(n) => vec![(n.clone(), e.span)],
+            ast::ExprKind::List(items) => items.iter().flat_map(|i| self.name_list(i)).collect(),
+            _ => {
+                self.err(
+                    Diag::error("check::game_entry", "expected a name or a list of names")
+                        .label(e.span, "here"),
+                );
+                vec![]
+            }
+        }
+    }
+
+    pub(super) fn phase_named(&mut self, n: &str, span: Span) -> Option<Id> {
+        match self.globals.get(n) {
+            Some((Global::Phase(p), _)) => {
+                self.referenced_phases[*p as usize] = true;
+                Some(*p)
+            }
+            _ => {
+                let help = did_you_mean(n, self.prog.phases.iter().map(|p| p.name.as_str()));
+                self.err(
+                    Diag::error("check::unknown_phase", format!("unknown phase `{n}`"))
+                        .label(span, "no `phase` has this name")
+                        .maybe_help(help),
+                );
+                None
+            }
+        }
+    }
+
+    pub(super) fn fn_named(&mut self, n: &str, span: Span, arity: usize) -> Option<Id> {
+        match self.globals.get(n).copied() {
+            Some((Global::Fn(f), _)) => {
+                let f = &f;
+                let got = self.prog.fns[*f as usize].params.len();
+                if got != arity {
+                    self.err(
+                        Diag::error(
+                            "check::arity",
+                            format!("`{n}` must take {arity} argument (a player), it takes {got}"),
+                        )
+                        .label(span, "here"),
+                    );
+                }
+                Some(*f)
+            }
+            _ => {
+                let help = did_you_mean(n, self.prog.fns.iter().map(|p| p.name.as_str()));
+                self.err(
+                    Diag::error("check::unknown_fn", format!("unknown function `{n}`"))
+                        .label(span, "no `fn` has this name")
+                        .maybe_help(help),
+                );
+                None
+            }
+        }
+    }
+
+    pub(super) fn check_recursion(&mut self) {
+        // Depth-first search for a cycle in the call graph.
+        let n = self.calls.len();
+        let mut state = vec![0u8; n];
+        for start in 0..n {
+            if state[start] != 0 {
+                continue;
+            }
+            let mut stack: Vec<(usize, usize)> = vec![(start, 0)];
+            state[start] = 1;
+            while let Some((f, i)) = stack.pop() {
+                if let Some(&(g, span)) = self.calls[f].get(i) {
+                    stack.push((f, i + 1));
+                    let g = g as usize;
+                    if state[g] == 1 {
+                        let (fname, gname) =
+                            (self.prog.fns[f].name.clone(), self.prog.fns[g].name.clone());
+                        let msg = if f == g {
+                            format!("function `{fname}` calls itself")
+                        } else {
+                            format!("functions `{gname}` and `{fname}` call each other")
+                        };
+                        self.err(
+                            Diag::error("check::recursion", msg)
+                                .label(span, "this call closes the loop")
+                                .help("recursion is not allowed: loop over a collection or a fixed count instead"),
+                        );
+                        state[g] = 2;
+                    } else if state[g] == 0 {
+                        state[g] = 1;
+                        stack.push((g, 0));
+                    }
+                } else {
+                    state[f] = 2;
+                }
+            }
+        }
+    }
+
+    pub(super) fn order_consts(&mut self) {
+        let n = self.prog.consts.len();
+        let mut state = vec![0u8; n];
+        let mut order = Vec::new();
+        fn visit(
+            c: usize,
+            refs: &[Vec<Id>],
+            state: &mut [u8],
+            order: &mut Vec<Id>,
+            cyc: &mut Option<usize>,
+        ) {
+            if state[c] == 2 {
+                return;
+            }
+            if state[c] == 1 {
+                *cyc = Some(c);
+                return;
+            }
+            state[c] = 1;
+            for &d in &refs[c] {
+                if (d as usize) < state.len() {
+                    visit(d as usize, refs, state, order, cyc);
+                }
+            }
+            state[c] = 2;
+            order.push(c as Id);
+        }
+        let mut cyc = None;
+        for c in 0..n {
+            visit(c, &self.const_refs, &mut state, &mut order, &mut cyc);
+        }
+        if let Some(c) = cyc {
+            let (name, span) = (self.prog.consts[c].name.clone(), self.prog.consts[c].span);
+            self.err(
+                Diag::error(
+                    "check::const_cycle",
+                    format!("constant `{name}` depends on itself"),
+                )
+                .label(span, "here"),
+            );
+        }
+        self.prog.const_order = order;
+    }
+
+}

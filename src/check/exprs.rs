@@ -1,0 +1,835 @@
+//! Expressions: lowering with names resolved to slots, and their types; patterns; calls.
+
+use super::*;
+use crate::ast::{self, AggKind, BinOp, UnOp};
+use crate::diag::{did_you_mean, Diag, Span};
+use crate::program::*;
+use crate::value::Value;
+
+impl Checker {
+    // ================================================================ expressions
+
+    pub fn expr(&mut self, e: &ast::Expr) -> (Expr, Ty) {
+        use ast::ExprKind as E;
+        let span = e.span;
+        let mk = |kind| Expr { kind, span };
+        match &e.kind {
+            E::Int(n) => (mk(ExprKind::Const(Value::Int(*n))), Ty::Int),
+            E::Bool(b) => (mk(ExprKind::Const(Value::Bool(*b))), Ty::Bool),
+            E::None => (mk(ExprKind::Const(Value::None)), Ty::None),
+            E::Text(parts) => {
+                let mut out = Vec::new();
+                let mut all_lit = true;
+                for p in parts {
+                    match p {
+                        ast::StrPart::Text(t) => out.push(TextPart::Lit(t.clone())),
+                        ast::StrPart::Expr(x) => {
+                            all_lit = false;
+                            out.push(TextPart::Expr(self.expr(x).0));
+                        }
+                    }
+                }
+                if all_lit {
+                    let s: String = out
+                        .iter()
+                        .map(|p| match p {
+                            TextPart::Lit(t) => t.as_str(),
+                            TextPart::Expr(_) => "",
+                        })
+                        .collect();
+                    return (mk(ExprKind::Const(Value::text(&s))), Ty::Text);
+                }
+                (mk(ExprKind::Text(out)), Ty::Text)
+            }
+            E::CardRef(id) => match self.card_ref(id, span) {
+                Some(c) => {
+                    let k = self.prog.cards[c as usize].kind;
+                    (
+                        mk(ExprKind::Const(Value::Card(c))),
+                        Ty::Card((k != u32::MAX).then_some(k)),
+                    )
+                }
+                None => (mk(ExprKind::Const(Value::None)), Ty::Any),
+            },
+            E::Name(n) => self.name(n, span),
+            E::List(items) => {
+                let mut out = Vec::new();
+                let mut elem = Ty::Any;
+                let mut first = true;
+                for it in items {
+                    let (x, t) = self.expr(it);
+                    // `none` fits any element type, so it does not decide the list's.
+                    if t != Ty::None {
+                        if first {
+                            elem = t;
+                            first = false;
+                        } else if !compatible(&elem, &t) {
+                            elem = Ty::Any;
+                        }
+                    }
+                    out.push(x);
+                }
+                (mk(ExprKind::List(out)), Ty::List(Box::new(elem)))
+            }
+            E::Tuple(items) => {
+                let mut out = Vec::new();
+                let mut tys = Vec::new();
+                for it in items {
+                    let (x, t) = self.expr(it);
+                    out.push(x);
+                    tys.push(t);
+                }
+                (mk(ExprKind::Tuple(out)), Ty::Tuple(tys))
+            }
+            E::Unary(op, inner) => {
+                let (x, t) = self.expr(inner);
+                let want = if *op == UnOp::Neg { Ty::Int } else { Ty::Bool };
+                let what = if *op == UnOp::Neg {
+                    "`-`'s operand"
+                } else {
+                    "`not`'s operand"
+                };
+                self.expect_ty(&want, &t, inner.span, what);
+                (mk(ExprKind::Unary(*op, Box::new(x))), want)
+            }
+            E::Binary(op, a, b) => {
+                let (x, ta) = self.expr(a);
+                let (y, tb) = self.expr(b);
+                let ty = match op {
+                    BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Div | BinOp::Rem => {
+                        let what = format!("the operands of `{}`", op.symbol());
+                        self.expect_ty(&Ty::Int, &ta, a.span, &what);
+                        self.expect_ty(&Ty::Int, &tb, b.span, &what);
+                        Ty::Int
+                    }
+                    BinOp::Range => {
+                        self.expect_ty(&Ty::Int, &ta, a.span, "a range's bounds");
+                        self.expect_ty(&Ty::Int, &tb, b.span, "a range's bounds");
+                        Ty::List(Box::new(Ty::Int))
+                    }
+                    BinOp::And | BinOp::Or => {
+                        let what = format!("the operands of `{}`", op.symbol());
+                        self.expect_ty(&Ty::Bool, &ta, a.span, &what);
+                        self.expect_ty(&Ty::Bool, &tb, b.span, &what);
+                        Ty::Bool
+                    }
+                    BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge => {
+                        if !compatible(&ta, &tb) && !compatible(&tb, &ta) {
+                            let (l, r) = (self.ty_name(&ta), self.ty_name(&tb));
+                            self.err(
+                                Diag::error(
+                                    "check::compare",
+                                    format!("cannot compare {l} with {r}"),
+                                )
+                                .label(a.span, l)
+                                .label(b.span, r),
+                            );
+                        }
+                        if !matches!(op, BinOp::Eq | BinOp::Ne) {
+                            self.expect_ty(
+                                &Ty::Int,
+                                &ta,
+                                a.span,
+                                &format!("the operands of `{}`", op.symbol()),
+                            );
+                        }
+                        Ty::Bool
+                    }
+                };
+                (mk(ExprKind::Binary(*op, Box::new(x), Box::new(y))), ty)
+            }
+            E::Field(base, name) => {
+                let (b, bt) = self.expr(base);
+                if let Ok(i) = name.node.parse::<usize>() {
+                    let t = match &bt {
+                        Ty::Tuple(ts) => match ts.get(i) {
+                            Some(t) => t.clone(),
+                            None => {
+                                self.err(
+                                    Diag::error(
+                                        "check::tuple",
+                                        format!("this tuple has {} elements", ts.len()),
+                                    )
+                                    .label(name.span, "no such element"),
+                                );
+                                Ty::Any
+                            }
+                        },
+                        _ => Ty::Any,
+                    };
+                    return (mk(ExprKind::TupleIndex(Box::new(b), i)), t);
+                }
+                match name.node.as_str() {
+                    "id" => {
+                        return (
+                            mk(ExprKind::CardBuiltinField(Box::new(b), CardField::Id)),
+                            Ty::Text,
+                        )
+                    }
+                    "face_up" => {
+                        return (
+                            mk(ExprKind::CardBuiltinField(Box::new(b), CardField::FaceUp)),
+                            Ty::Bool,
+                        )
+                    }
+                    "kind" => {
+                        return (
+                            mk(ExprKind::CardBuiltinField(Box::new(b), CardField::Kind)),
+                            Ty::Text,
+                        )
+                    }
+                    _ => {}
+                }
+                if !matches!(bt, Ty::Any | Ty::Card(_)) {
+                    let g = self.ty_name(&bt);
+                    self.err(
+                        Diag::error("check::field", format!("{g} has no fields"))
+                            .label(base.span, format!("this is {g}"))
+                            .label(name.span, "field asked for here"),
+                    );
+                    return (mk(ExprKind::Const(Value::None)), Ty::Any);
+                }
+                let Some(sym) = self.field_sym(&bt, name, false) else {
+                    return (mk(ExprKind::Const(Value::None)), Ty::Any);
+                };
+                let ty = match &bt {
+                    Ty::Card(Some(k)) => self.prog.kinds[*k as usize]
+                        .fields
+                        .iter()
+                        .find(|f| f.sym == sym)
+                        .map(|f| f.ty.clone())
+                        .unwrap_or(Ty::Any),
+                    _ => {
+                        // Same type in every kind that has it? Then we know it.
+                        let tys: Vec<Ty> = self
+                            .prog
+                            .kinds
+                            .iter()
+                            .filter_map(|k| {
+                                k.fields.iter().find(|f| f.sym == sym).map(|f| f.ty.clone())
+                            })
+                            .collect();
+                        if tys.windows(2).all(|w| w[0] == w[1]) {
+                            tys.into_iter().next().unwrap_or(Ty::Any)
+                        } else {
+                            Ty::Any
+                        }
+                    }
+                };
+                (mk(ExprKind::Field(Box::new(b), sym)), ty)
+            }
+            E::Index(base, keys) => {
+                if let E::Name(n) = &base.kind {
+                    if self.lookup_local(n).is_none() {
+                        match self.globals.get(n).copied() {
+                            Some((Global::Zone(z), _)) => {
+                                let ks = self.keys(z, keys, span, true);
+                                let k = self.prog.zones[z as usize].kind;
+                                return (mk(ExprKind::Zone(z, ks)), Ty::Zone(k));
+                            }
+                            Some((Global::Var(v), _)) => {
+                                let ks = self.keys(v, keys, span, false);
+                                let t = self.prog.vars[v as usize].ty.clone();
+                                return (mk(ExprKind::Var(v, ks)), t);
+                            }
+                            Some((Global::Table(t), _)) => {
+                                if keys.len() != 1 {
+                                    self.err(
+                                        Diag::error("check::keys", "a table takes one key")
+                                            .label(span, "here"),
+                                    );
+                                }
+                                let k = keys
+                                    .first()
+                                    .map(|k| self.expr(k).0)
+                                    .unwrap_or(const_expr(Value::None, span));
+                                return (mk(ExprKind::Table(t, Box::new(k))), Ty::Any);
+                            }
+                            _ => {}
+                        }
+                    }
+                }
+                let (b, bt) = self.expr(base);
+                if keys.len() != 1 {
+                    self.err(
+                        Diag::error("check::keys", "a list takes one index").label(span, "here"),
+                    );
+                }
+                let Some(k) = keys.first() else {
+                    return (mk(ExprKind::Const(Value::None)), Ty::Any);
+                };
+                let (kx, kt) = self.expr(k);
+                self.expect_ty(&Ty::Int, &kt, k.span, "a list index");
+                if !matches!(bt, Ty::Any | Ty::List(_) | Ty::Zone(_)) {
+                    let g = self.ty_name(&bt);
+                    self.err(
+                        Diag::error("check::type", format!("{g} cannot be indexed"))
+                            .label(base.span, format!("this is {g}")),
+                    );
+                }
+                (mk(ExprKind::Index(Box::new(b), Box::new(kx))), bt.elem())
+            }
+            E::Call(callee, args) => self.call(callee, args, span),
+            E::If(c, then, els) => {
+                let (cx, ct) = self.expr(c);
+                self.expect_ty(&Ty::Bool, &ct, c.span, "an `if` condition");
+                let (tb, tt) = self.block_expr(then);
+                let (ex, et) = match els {
+                    Some(x) => {
+                        let (x, t) = self.expr(x);
+                        (Some(Box::new(x)), t)
+                    }
+                    None => (None, Ty::None),
+                };
+                let ty = if compatible(&tt, &et) && tt != Ty::None {
+                    tt
+                } else if et != Ty::None && compatible(&et, &tt) {
+                    et
+                } else {
+                    Ty::Any
+                };
+                (mk(ExprKind::If(Box::new(cx), tb, ex)), ty)
+            }
+            E::Match(scrut, arms) => {
+                let (sx, st) = self.expr(scrut);
+                let mut out = Vec::new();
+                let mut ty: Option<Ty> = None;
+                for arm in arms {
+                    let pats: Vec<Pat> =
+                        arm.patterns.iter().map(|p| self.pattern(p, &st)).collect();
+                    let (bx, bt) = self.expr(&arm.body);
+                    ty = Some(match ty {
+                        None => bt,
+                        Some(t) if compatible(&t, &bt) => t,
+                        Some(_) => Ty::Any,
+                    });
+                    out.push((pats, bx));
+                }
+                // A `match` on an enum without `_` must name every variant.
+                if let Ty::Enum(en) = st {
+                    let has_wild = out
+                        .iter()
+                        .any(|(ps, _)| ps.iter().any(|p| matches!(p, Pat::Wildcard)));
+                    if !has_wild {
+                        let mut covered: Vec<u32> = Vec::new();
+                        for (ps, _) in &out {
+                            for p in ps {
+                                if let Pat::Value(Value::Enum(e2, v)) = p {
+                                    if *e2 == en {
+                                        covered.push(*v);
+                                    }
+                                }
+                            }
+                        }
+                        let missing: Vec<String> = self.prog.enums[en as usize]
+                            .variants
+                            .iter()
+                            .enumerate()
+                            .filter(|(i, _)| !covered.contains(&(*i as u32)))
+                            .map(|(_, v)| format!("`{v}`"))
+                            .collect();
+                        if !missing.is_empty() {
+                            self.err(
+                                Diag::error(
+                                    "check::match",
+                                    format!("this `match` does not cover {}", missing.join(", ")),
+                                )
+                                .label(
+                                    scrut.span,
+                                    format!("a `{}`", self.prog.enums[en as usize].name),
+                                )
+                                .help("add an arm for each, or a last arm `_ => ...`"),
+                            );
+                        }
+                    }
+                }
+                (
+                    mk(ExprKind::Match(Box::new(sx), out)),
+                    ty.unwrap_or(Ty::Any),
+                )
+            }
+            E::Agg {
+                kind,
+                var,
+                source,
+                filter,
+                map,
+            } => {
+                let (src, st) = self.expr(source);
+                if !matches!(st, Ty::Any | Ty::List(_) | Ty::Zone(_)) {
+                    let g = self.ty_name(&st);
+                    self.err(
+                        Diag::error(
+                            "check::type",
+                            format!(
+                                "`{}` needs a list, a zone or a range, found {g}",
+                                kind.name()
+                            ),
+                        )
+                        .label(source.span, format!("this is {g}")),
+                    );
+                }
+                self.push_scope();
+                let elem = st.elem();
+                let slot = self.bind(&var.node, elem.clone());
+                let f = filter.as_ref().map(|f| {
+                    let (x, t) = self.expr(f);
+                    self.expect_ty(&Ty::Bool, &t, f.span, "a `where` condition");
+                    Box::new(x)
+                });
+                let (m, mt) = match map {
+                    Some(m) => {
+                        let (x, t) = self.expr(m);
+                        (Some(Box::new(x)), t)
+                    }
+                    None => (None, elem.clone()),
+                };
+                self.pop_scope();
+                let ty = match kind {
+                    AggKind::Count => Ty::Int,
+                    AggKind::Any | AggKind::All => Ty::Bool,
+                    AggKind::Sum => {
+                        self.expect_ty(
+                            &Ty::Int,
+                            &mt,
+                            map.as_ref().map(|m| m.span).unwrap_or(span),
+                            "`sum`'s values",
+                        );
+                        Ty::Int
+                    }
+                    AggKind::Min | AggKind::Max => {
+                        self.expect_ty(
+                            &Ty::Int,
+                            &mt,
+                            map.as_ref().map(|m| m.span).unwrap_or(span),
+                            "the values compared",
+                        );
+                        Ty::Int
+                    }
+                    AggKind::Filter | AggKind::Sort => Ty::List(Box::new(elem.clone())),
+                    AggKind::Map => Ty::List(Box::new(mt)),
+                    AggKind::Best | AggKind::First => elem,
+                };
+                if matches!(
+                    kind,
+                    AggKind::Count | AggKind::Any | AggKind::All | AggKind::Filter | AggKind::First
+                ) && map.is_some()
+                {
+                    self.err(
+                        Diag::error(
+                            "check::aggregate",
+                            format!("`{}` takes no `=>` value", kind.name()),
+                        )
+                        .label(map.as_ref().map(|m| m.span).unwrap_or(span), "remove this"),
+                    );
+                }
+                if matches!(kind, AggKind::Map | AggKind::Sort | AggKind::Best) && map.is_none() {
+                    self.err(
+                        Diag::error(
+                            "check::aggregate",
+                            format!("`{}` needs a `=> value`", kind.name()),
+                        )
+                        .label(span, "add `=> ...`"),
+                    );
+                }
+                (
+                    mk(ExprKind::Agg {
+                        kind: *kind,
+                        slot,
+                        source: Box::new(src),
+                        filter: f,
+                        map: m,
+                    }),
+                    ty,
+                )
+            }
+            E::Block(b) => {
+                let (bx, t) = self.block_expr(b);
+                (mk(ExprKind::Block(bx)), t)
+            }
+            E::TableLit(entries) => {
+                let mut out = Vec::new();
+                let mut elem = Ty::Any;
+                for (pat, v) in entries {
+                    let (a, b) = match &pat.node {
+                        ast::Pattern::Wildcard => (i64::MIN, i64::MAX),
+                        _ => self.table_key(pat, (1, 13)).unwrap_or((i64::MIN, i64::MIN)),
+                    };
+                    let (x, t) = self.expr(v);
+                    elem = t;
+                    out.push(Expr {
+                        kind: ExprKind::Tuple(vec![
+                            const_expr(Value::Int(a), pat.span),
+                            const_expr(Value::Int(b), pat.span),
+                            x,
+                        ]),
+                        span: pat.span,
+                    });
+                }
+                (
+                    mk(ExprKind::List(out)),
+                    Ty::List(Box::new(Ty::Tuple(vec![Ty::Int, Ty::Int, elem]))),
+                )
+            }
+        }
+    }
+
+    pub(super) fn name(&mut self, n: &str, span: Span) -> (Expr, Ty) {
+        let mk = |kind| Expr { kind, span };
+        if let Some((slot, ty)) = self.lookup_local(n) {
+            return (mk(ExprKind::Local(slot)), ty);
+        }
+        match n {
+            "players" => {
+                return (
+                    mk(ExprKind::Special(Special::Players)),
+                    Ty::List(Box::new(Ty::Player)),
+                )
+            }
+            "player_count" => return (mk(ExprKind::Special(Special::PlayerCount)), Ty::Int),
+            "round" => return (mk(ExprKind::Special(Special::Round)), Ty::Int),
+            _ => {}
+        }
+        match self.globals.get(n).copied() {
+            Some((Global::Variant(e, v), _)) => {
+                (mk(ExprKind::Const(Value::Enum(e, v))), Ty::Enum(e))
+            }
+            Some((Global::Enum(e), _)) => {
+                let vs = (0..self.prog.enums[e as usize].variants.len() as u32)
+                    .map(|v| Value::Enum(e, v))
+                    .collect();
+                (
+                    mk(ExprKind::Const(Value::list(vs))),
+                    Ty::List(Box::new(Ty::Enum(e))),
+                )
+            }
+            Some((Global::Kind(k), _)) => (
+                mk(ExprKind::KindCards(k)),
+                Ty::List(Box::new(Ty::Card(Some(k)))),
+            ),
+            Some((Global::Var(v), _)) => {
+                if !self.prog.vars[v as usize].keys.is_empty() {
+                    self.err(
+                        Diag::error(
+                            "check::keys",
+                            format!("`{n}` is kept per key; say which: `{n}[...]`"),
+                        )
+                        .label(span, "which one?"),
+                    );
+                }
+                (
+                    mk(ExprKind::Var(v, vec![])),
+                    self.prog.vars[v as usize].ty.clone(),
+                )
+            }
+            Some((Global::Zone(z), _)) => {
+                if !self.prog.zones[z as usize].keys.is_empty() {
+                    let help = format!(
+                        "`{n}` is kept per {}",
+                        self.prog.zones[z as usize]
+                            .keys
+                            .iter()
+                            .map(|d| self.domain_name(d))
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    );
+                    self.err(
+                        Diag::error(
+                            "check::keys",
+                            format!("`{n}` is one zone per key; say which: `{n}[...]`"),
+                        )
+                        .label(span, "which one?")
+                        .help(help),
+                    );
+                }
+                (
+                    mk(ExprKind::Zone(z, vec![])),
+                    Ty::Zone(self.prog.zones[z as usize].kind),
+                )
+            }
+            Some((Global::Const(c), _)) => {
+                if let Some(cur) = self.cur_const {
+                    self.const_refs[cur as usize].push(c);
+                }
+                (mk(ExprKind::ConstRef(c)), Ty::Any)
+            }
+            Some((g @ (Global::Fn(_) | Global::Phase(_) | Global::Table(_)), _)) => {
+                let help = match g {
+                    Global::Fn(_) => format!("call it: `{n}(...)`"),
+                    Global::Table(_) => format!("look a key up: `{n}[key]`"),
+                    _ => "phases run from the `game` block's `round:` list".to_string(),
+                };
+                self.err(
+                    Diag::error(
+                        "check::not_a_value",
+                        format!("`{n}` is {}, not a value", g.what()),
+                    )
+                    .label(span, "used as a value here")
+                    .help(help),
+                );
+                (mk(ExprKind::Const(Value::None)), Ty::Any)
+            }
+            None => {
+                // `P1`, `P2`, ... name the players by seat (unless a declaration uses the name).
+                if let Some(k) = n.strip_prefix('P').and_then(|d| d.parse::<u32>().ok()) {
+                    if (1..=64).contains(&k) && !n[1..].starts_with('0') {
+                        return (mk(ExprKind::Const(Value::Player(k - 1))), Ty::Player);
+                    }
+                }
+                self.unknown_name(n, span);
+                (mk(ExprKind::Const(Value::None)), Ty::Any)
+            }
+        }
+    }
+
+    pub(super) fn call(&mut self, callee: &ast::Expr, args: &[ast::Expr], span: Span) -> (Expr, Ty) {
+        let mk = |kind| Expr { kind, span };
+        let ast::ExprKind::Name(n) = &callee.kind else {
+            self.err(
+                Diag::error("check::call", "only named functions can be called")
+                    .label(callee.span, "not a function name"),
+            );
+            return (mk(ExprKind::Const(Value::None)), Ty::Any);
+        };
+        let lowered: Vec<(Expr, Ty, Span)> = args
+            .iter()
+            .map(|a| {
+                let (x, t) = self.expr(a);
+                (x, t, a.span)
+            })
+            .collect();
+        if let Some((Global::Fn(f), _)) = self.globals.get(n).copied() {
+            if let Ctx::Fn(cur) = self.ctx {
+                self.calls[cur as usize].push((f, callee.span));
+            }
+            let params = self.prog.fns[f as usize].params.clone();
+            if params.len() != lowered.len() {
+                let sig = params
+                    .iter()
+                    .map(|(p, t)| format!("{p}: {}", self.ty_name(t)))
+                    .collect::<Vec<_>>()
+                    .join(", ");
+                self.err(
+                    Diag::error(
+                        "check::arity",
+                        format!(
+                            "`{n}` takes {} argument{}, found {}",
+                            params.len(),
+                            if params.len() == 1 { "" } else { "s" },
+                            lowered.len()
+                        ),
+                    )
+                    .label(span, "wrong number of arguments")
+                    .label(self.prog.fns[f as usize].span, "declared here")
+                    .help(format!("`{n}({sig})`")),
+                );
+            }
+            for ((pname, pty), (_, aty, aspan)) in params.iter().zip(lowered.iter()) {
+                if !compatible(pty, aty) {
+                    let (w, g) = (self.ty_name(pty), self.ty_name(aty));
+                    self.err(
+                        Diag::error(
+                            "check::arg_type",
+                            format!("argument `{pname}` of `{n}` must be {w}, found {g}"),
+                        )
+                        .label(*aspan, format!("this is {g}")),
+                    );
+                }
+            }
+            let ret = self.prog.fns[f as usize].ret.clone();
+            return (
+                mk(ExprKind::Call(
+                    f,
+                    lowered.into_iter().map(|l| l.0).collect(),
+                )),
+                ret,
+            );
+        }
+        if self.lookup_local(n).is_none() && !self.globals.contains_key(n) {
+            if let Some(sig) = BUILTINS.iter().find(|b| b.name == n) {
+                if lowered.len() < sig.min_args || lowered.len() > sig.params.len() {
+                    let want = if sig.min_args == sig.params.len() {
+                        format!("{}", sig.min_args)
+                    } else {
+                        format!("{} to {}", sig.min_args, sig.params.len())
+                    };
+                    self.err(
+                        Diag::error(
+                            "check::arity",
+                            format!(
+                                "`{n}` takes {want} argument{}, found {}",
+                                if want == "1" { "" } else { "s" },
+                                lowered.len()
+                            ),
+                        )
+                        .label(span, "wrong number of arguments")
+                        .help(format!("`{n}({})`", sig.params.join(", "))),
+                    );
+                }
+                for (i, (_, aty, aspan)) in lowered.iter().enumerate() {
+                    let want = match sig.params.get(i) {
+                        Some(&"int") => Ty::Int,
+                        Some(&"player") => Ty::Player,
+                        Some(&"text") => Ty::Text,
+                        Some(&"card") => Ty::Card(None),
+                        Some(&"list") => Ty::List(Box::new(Ty::Any)),
+                        _ => Ty::Any,
+                    };
+                    if !compatible(&want, aty) {
+                        let (w, g) = (self.ty_name(&want), self.ty_name(aty));
+                        self.err(
+                            Diag::error(
+                                "check::arg_type",
+                                format!("argument {} of `{n}` must be {w}, found {g}", i + 1),
+                            )
+                            .label(*aspan, format!("this is {g}")),
+                        );
+                    }
+                }
+                if sig.builtin == Builtin::FinishGame {
+                    self.calls_finish = true;
+                }
+                let tys: Vec<Ty> = lowered.iter().map(|l| l.1.clone()).collect();
+                let ret = builtin_ret(sig.builtin, &tys);
+                return (
+                    mk(ExprKind::Builtin(
+                        sig.builtin,
+                        lowered.into_iter().map(|l| l.0).collect(),
+                    )),
+                    ret,
+                );
+            }
+        }
+        let mut names: Vec<&str> = self.prog.fns.iter().map(|f| f.name.as_str()).collect();
+        names.extend(BUILTINS.iter().map(|b| b.name));
+        let help = did_you_mean(n, names.iter().copied());
+        let msg = match self.globals.get(n) {
+            Some((g, _)) => format!("`{n}` is {}, not a function", g.what()),
+            None => format!("unknown function `{n}`"),
+        };
+        self.err(
+            Diag::error("check::unknown_fn", msg)
+                .label(callee.span, "cannot be called")
+                .maybe_help(help),
+        );
+        (mk(ExprKind::Const(Value::None)), Ty::Any)
+    }
+    pub(super) fn pattern(&mut self, p: &ast::Spanned<ast::Pattern>, scrut: &Ty) -> Pat {
+        match &p.node {
+            ast::Pattern::Wildcard => Pat::Wildcard,
+            ast::Pattern::Int(n) => Pat::Int(*n),
+            ast::Pattern::Range(a, b) => {
+                if a > b {
+                    self.err(
+                        Diag::error("check::pattern", "this range is empty").label(p.span, "here"),
+                    );
+                }
+                Pat::Range(*a, *b)
+            }
+            ast::Pattern::Text(s) => Pat::Value(Value::text(s)),
+            ast::Pattern::NamedRange(..) => {
+                self.err(
+                    Diag::error(
+                        "check::pattern",
+                        "a range of names is only for table keys over card ranks",
+                    )
+                    .label(p.span, "here")
+                    .help("write the numbers, like `2..10`"),
+                );
+                Pat::Wildcard
+            }
+            ast::Pattern::Name(n) => match self.globals.get(n).copied() {
+                Some((Global::Variant(e, v), _)) => {
+                    let (e, v) = (&e, &v);
+                    if let Ty::Enum(want) = scrut {
+                        if want != e {
+                            let (w, g) = (
+                                self.prog.enums[*want as usize].name.clone(),
+                                self.prog.enums[*e as usize].name.clone(),
+                            );
+                            let help = did_you_mean(
+                                n,
+                                self.prog.enums[*want as usize]
+                                    .variants
+                                    .iter()
+                                    .map(|s| s.as_str()),
+                            );
+                            self.err(
+                                Diag::error(
+                                    "check::pattern",
+                                    format!("`{n}` is a `{g}`, but this matches a `{w}`"),
+                                )
+                                .label(p.span, "wrong enum")
+                                .maybe_help(help),
+                            );
+                        }
+                    }
+                    Pat::Value(Value::Enum(*e, *v))
+                }
+                _ => {
+                    let names: Vec<String> = match scrut {
+                        Ty::Enum(e) => self.prog.enums[*e as usize].variants.clone(),
+                        _ => self
+                            .prog
+                            .enums
+                            .iter()
+                            .flat_map(|e| e.variants.iter().cloned())
+                            .collect(),
+                    };
+                    let help = did_you_mean(n, names.iter().map(|s| s.as_str()));
+                    self.err(
+                        Diag::error("check::unknown_name", format!("unknown variant `{n}`"))
+                            .label(p.span, "not an enum variant")
+                            .maybe_help(help),
+                    );
+                    Pat::Wildcard
+                }
+            },
+        }
+    }
+
+}
+
+pub(super) fn builtin_ret(b: Builtin, args: &[Ty]) -> Ty {
+    let a0 = args.first().cloned().unwrap_or(Ty::Any);
+    match b {
+        Builtin::Len
+        | Builtin::Abs
+        | Builtin::Min2
+        | Builtin::Max2
+        | Builtin::Clamp
+        | Builtin::Roll
+        | Builtin::RollDice
+        | Builtin::Seat
+        | Builtin::ChooseNumber => Ty::Int,
+        Builtin::Top | Builtin::PickRandom => a0.elem(),
+        Builtin::Reverse | Builtin::Rotate | Builtin::Take | Builtin::Drop | Builtin::Shuffled => {
+            match a0 {
+                Ty::Zone(k) => Ty::List(Box::new(Ty::Card(k))),
+                t => t,
+            }
+        }
+        Builtin::Concat => match (a0.elem(), args.get(1).map(|t| t.elem())) {
+            (Ty::Any | Ty::None, Some(b)) => Ty::List(Box::new(b)),
+            (a, _) => Ty::List(Box::new(a)),
+        },
+        Builtin::Flatten => a0.elem(),
+        Builtin::Contains | Builtin::Ask => Ty::Bool,
+        Builtin::IndexOf => Ty::Any,
+        Builtin::ZoneOf => Ty::Zone(None),
+        Builtin::Text => Ty::Text,
+        Builtin::Next | Builtin::ChoosePlayer => Ty::Player,
+        Builtin::FinishGame => Ty::None,
+        Builtin::Choose => args.get(1).map(|t| t.elem()).unwrap_or(Ty::Any),
+        Builtin::ChooseMany => match args.get(1) {
+            Some(Ty::Zone(k)) => Ty::List(Box::new(Ty::Card(*k))),
+            Some(t) => t.clone(),
+            None => Ty::Any,
+        },
+        Builtin::Allocate => Ty::List(Box::new(Ty::Int)),
+        Builtin::Lookup => match a0.elem() {
+            Ty::Tuple(ts) => ts.get(2).cloned().unwrap_or(Ty::Any),
+            _ => Ty::Any,
+        },
+    }
+}

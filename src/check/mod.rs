@@ -1,0 +1,628 @@
+//! Name resolution and checking: syntax tree to `Program`, reporting every problem found.
+//!
+//! The checker is split by the language's concerns: `decls` (kinds, types, triggers, the game
+//! block), `cards` (card values, tables and their coverage), `types` (type names and
+//! compatibility), `stmts` and `exprs` (lowering with every name resolved to a slot), `purity`
+//! (what may change the game) and `repl` (lines typed at the REPL).
+
+mod cards;
+mod decls;
+mod exprs;
+mod repl;
+mod stmts;
+mod types;
+
+pub use repl::ReplLine;
+pub use types::compatible;
+
+
+use crate::ast::{self, CardId, Item};
+use crate::diag::{Diag, Sources, Span};
+use crate::loader::Loaded;
+use crate::program::*;
+use crate::value::Value;
+use std::collections::HashMap;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Global {
+    Enum(Id),
+    Variant(Id, u32),
+    Kind(Id),
+    Zone(Id),
+    Var(Id),
+    Const(Id),
+    Fn(Id),
+    Phase(Id),
+    Table(Id),
+}
+
+impl Global {
+    fn what(self) -> &'static str {
+        match self {
+            Global::Enum(_) => "an enum",
+            Global::Variant(..) => "an enum variant",
+            Global::Kind(_) => "a card kind",
+            Global::Zone(_) => "a zone",
+            Global::Var(_) => "a var",
+            Global::Const(_) => "a const",
+            Global::Fn(_) => "a function",
+            Global::Phase(_) => "a phase",
+            Global::Table(_) => "a table",
+        }
+    }
+}
+
+struct Local {
+    name: String,
+    slot: u32,
+    ty: Ty,
+}
+
+/// What the checker knows about the code it is lowering.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Ctx {
+    Fn(Id),
+    Other,
+}
+
+pub struct Checker {
+    pub prog: Program,
+    pub diags: Vec<Diag>,
+    globals: HashMap<String, (Global, Span)>,
+    card_index: HashMap<String, Id>,
+    scopes: Vec<Vec<Local>>,
+    next_local: u32,
+    max_local: u32,
+    ctx: Ctx,
+    calls: Vec<Vec<(Id, Span)>>,
+    const_refs: Vec<Vec<Id>>,
+    cur_const: Option<Id>,
+    referenced_phases: Vec<bool>,
+    /// Whether any rule calls `finish_game()`, a way for a game to end.
+    calls_finish: bool,
+}
+
+/// Check a loaded game. Returns the program when there were no errors.
+pub fn check(loaded: Loaded) -> (Option<Program>, Vec<Diag>, Sources) {
+    let Loaded {
+        sources,
+        files,
+        mut diags,
+    } = loaded;
+    let mut c = Checker::new(sources.clone());
+    c.run(&files);
+    diags.append(&mut c.diags);
+    dedup(&mut diags);
+    let ok = !diags.iter().any(|d| d.is_error());
+    let sources = c.prog.sources.clone();
+    (ok.then_some(c.prog), diags, sources)
+}
+
+/// The same problem reported from many places (a table row each) is shown once.
+fn dedup(diags: &mut Vec<Diag>) {
+    let mut seen: Vec<(String, Vec<(Span, String)>)> = Vec::new();
+    diags.retain(|d| {
+        let key = (
+            d.message.clone(),
+            d.labels.iter().map(|l| (l.span, l.text.clone())).collect(),
+        );
+        if seen.contains(&key) {
+            false
+        } else {
+            seen.push(key);
+            true
+        }
+    });
+}
+
+fn card_key(id: &CardId) -> String {
+    match id {
+        CardId::Name(s) => s.clone(),
+        CardId::Num(n) => n.to_string(),
+    }
+}
+
+impl Checker {
+    pub fn new(sources: Sources) -> Self {
+        Checker {
+            prog: Program {
+                sources,
+                ..Program::default()
+            },
+            diags: Vec::new(),
+            globals: HashMap::new(),
+            card_index: HashMap::new(),
+            scopes: Vec::new(),
+            next_local: 0,
+            max_local: 0,
+            ctx: Ctx::Other,
+            calls: Vec::new(),
+            const_refs: Vec::new(),
+            cur_const: None,
+            referenced_phases: Vec::new(),
+            calls_finish: false,
+        }
+    }
+
+    fn err(&mut self, d: Diag) {
+        self.diags.push(d);
+    }
+
+    fn declare(&mut self, name: &ast::Ident, g: Global) {
+        if name.node.is_empty() {
+            return;
+        }
+        if let Some((prev, prev_span)) = self.globals.get(&name.node).copied() {
+            self.err(
+                Diag::error(
+                    "check::duplicate_name",
+                    format!("`{}` is declared twice", name.node),
+                )
+                .label(name.span, format!("declared again here as {}", g.what()))
+                .label(prev_span, format!("first declared here as {}", prev.what()))
+                .help("rename one of them; names of enums, variants, kinds, zones, vars, functions and phases share one namespace"),
+            );
+            return;
+        }
+        if is_reserved_global(&name.node) {
+            self.err(
+                Diag::error(
+                    "check::reserved_name",
+                    format!("`{}` is a built-in name", name.node),
+                )
+                .label(name.span, "choose another name"),
+            );
+            return;
+        }
+        self.globals.insert(name.node.clone(), (g, name.span));
+    }
+
+    fn symbol(&mut self, name: &str) -> Id {
+        if let Some(i) = self.prog.symbols.iter().position(|s| s == name) {
+            return i as Id;
+        }
+        self.prog.symbols.push(name.to_string());
+        (self.prog.symbols.len() - 1) as Id
+    }
+
+    // ================================================================ passes
+
+    fn run(&mut self, files: &[(u32, ast::File)]) {
+        let items: Vec<&Item> = files.iter().flat_map(|(_, f)| f.items.iter()).collect();
+        // Pass 1: names.
+        for item in &items {
+            match item {
+                Item::Enum(e) => {
+                    let id = self.prog.enums.len() as Id;
+                    self.declare(&e.name, Global::Enum(id));
+                    let mut variants: Vec<String> = Vec::new();
+                    for (i, v) in e.variants.iter().enumerate() {
+                        if variants.contains(&v.node) {
+                            self.err(
+                                Diag::error(
+                                    "check::duplicate_variant",
+                                    format!("`{}` is listed twice in `{}`", v.node, e.name.node),
+                                )
+                                .label(v.span, "listed again here"),
+                            );
+                            continue;
+                        }
+                        self.declare(v, Global::Variant(id, i as u32));
+                        variants.push(v.node.clone());
+                    }
+                    self.prog.enums.push(EnumDef {
+                        name: e.name.node.clone(),
+                        variants,
+                        span: e.name.span,
+                    });
+                }
+                Item::Kind(k) => {
+                    let id = self.prog.kinds.len() as Id;
+                    self.declare(&k.name, Global::Kind(id));
+                    self.prog.kinds.push(KindDef {
+                        name: k.name.node.clone(),
+                        fields: vec![],
+                        slot_of: vec![],
+                        var_count: 0,
+                        span: k.name.span,
+                    });
+                }
+                Item::Zone(z) => {
+                    let id = self.prog.zones.len() as Id;
+                    self.declare(&z.name, Global::Zone(id));
+                    self.prog.zones.push(ZoneDef {
+                        name: z.name.node.clone(),
+                        kind: None,
+                        keys: vec![],
+                        visibility: z.visibility,
+                        span: z.name.span,
+                    });
+                }
+                Item::Var(v) => {
+                    let id = self.prog.vars.len() as Id;
+                    self.declare(&v.name, Global::Var(id));
+                    self.prog.vars.push(VarDef {
+                        name: v.name.node.clone(),
+                        ty: Ty::Any,
+                        bounds: None,
+                        keys: vec![],
+                        visibility: v.visibility,
+                        init: const_expr(Value::None, v.name.span),
+                        locals: 0,
+                        span: v.name.span,
+                    });
+                }
+                Item::Const(k) => {
+                    let id = self.prog.consts.len() as Id;
+                    self.declare(&k.name, Global::Const(id));
+                    self.prog.consts.push(ConstDef {
+                        name: k.name.node.clone(),
+                        value: const_expr(Value::None, k.name.span),
+                        locals: 0,
+                        span: k.name.span,
+                    });
+                    self.const_refs.push(vec![]);
+                }
+                Item::Fn(f) => {
+                    let id = self.prog.fns.len() as Id;
+                    self.declare(&f.name, Global::Fn(id));
+                    self.prog.fns.push(FnDef {
+                        name: f.name.node.clone(),
+                        params: vec![],
+                        ret: Ty::Any,
+                        body: const_expr(Value::None, f.name.span),
+                        locals: 0,
+                        span: f.name.span,
+                    });
+                    self.calls.push(vec![]);
+                }
+                Item::Phase(p) => {
+                    let id = self.prog.phases.len() as Id;
+                    self.declare(&p.name, Global::Phase(id));
+                    self.prog.phases.push(PhaseDef {
+                        name: p.name.node.clone(),
+                        body: Block::default(),
+                        locals: 0,
+                        span: p.name.span,
+                    });
+                    self.referenced_phases.push(false);
+                }
+                Item::Table(t) => {
+                    let id = self.prog.tables.len() as Id;
+                    self.declare(&t.name, Global::Table(id));
+                    self.prog.tables.push(TableDef {
+                        name: t.name.node.clone(),
+                        entries: vec![],
+                        locals: 0,
+                        span: t.name.span,
+                    });
+                }
+                Item::Card(c) => {
+                    let key = card_key(&c.id.node);
+                    if let Some(&prev) = self.card_index.get(&key) {
+                        let prev_span = self.prog.cards[prev as usize].span;
+                        self.err(
+                            Diag::error(
+                                "check::duplicate_card",
+                                format!("card id `{key}` is used twice"),
+                            )
+                            .label(c.id.span, "used again here")
+                            .label(prev_span, "first used here")
+                            .help("card ids must be unique across the whole game"),
+                        );
+                        continue;
+                    }
+                    let id = self.prog.cards.len() as Id;
+                    self.card_index.insert(key, id);
+                    self.prog.cards.push(CardDef {
+                        id: c.id.node.clone(),
+                        kind: u32::MAX,
+                        fields: vec![],
+                        vars: vec![],
+                        field_spans: vec![],
+                        span: c.id.span,
+                    });
+                }
+                _ => {}
+            }
+        }
+        // Pass 2: kind fields, zone and var types, function signatures.
+        let mut kind_id = 0;
+        let mut zone_id = 0;
+        let mut var_id = 0;
+        let mut fn_id = 0;
+        for item in &items {
+            match item {
+                Item::Kind(k) => {
+                    self.kind_fields(kind_id, k);
+                    kind_id += 1;
+                }
+                Item::Zone(z) => {
+                    let kind = z.kind.as_ref().and_then(|k| self.resolve_kind(k));
+                    let keys = self.key_domains(&z.per);
+                    let zd = &mut self.prog.zones[zone_id];
+                    zd.kind = kind;
+                    zd.keys = keys;
+                    if z.visibility == ast::Visibility::Owner
+                        && !zd.keys.contains(&KeyDomain::Player)
+                    {
+                        let span = z.name.span;
+                        self.err(
+                            Diag::error(
+                                "check::owner_zone",
+                                "an `owner` zone must be kept `per player`",
+                            )
+                            .label(span, "this zone has no owner")
+                            .help("write `per player owner`, or make it `public` or `hidden`"),
+                        );
+                    }
+                    zone_id += 1;
+                }
+                Item::Var(v) => {
+                    let ty = self.resolve_type(&v.ty);
+                    let keys = self.key_domains(&v.per);
+                    let bounds = v.bounds.map(|(lo, hi, span)| {
+                        let hi = hi.unwrap_or(i64::MAX);
+                        if lo > hi {
+                            self.err(
+                                Diag::error("check::bounds", "the lower bound is above the upper")
+                                    .label(span, format!("{lo} > {hi}"))
+                                    .help(format!(
+                                        "write the smaller bound first: `in {hi}..{lo}`"
+                                    )),
+                            );
+                        }
+                        (lo, hi)
+                    });
+                    if bounds.is_some() && !matches!(ty, Ty::Int | Ty::Any) {
+                        self.err(
+                            Diag::error("check::bounds", "only `int` vars can have bounds")
+                                .label(v.ty.span, "not an int"),
+                        );
+                    }
+                    if v.visibility == ast::Visibility::Owner && !keys.contains(&KeyDomain::Player)
+                    {
+                        self.err(
+                            Diag::error(
+                                "check::owner_var",
+                                "an `owner` var must be kept `per player`",
+                            )
+                            .label(v.name.span, "this var has no owner")
+                            .help("write `per player owner`, or make it `public` or `hidden`"),
+                        );
+                    }
+                    let vd = &mut self.prog.vars[var_id];
+                    vd.ty = ty;
+                    vd.keys = keys;
+                    vd.bounds = bounds;
+                    var_id += 1;
+                }
+                Item::Fn(f) => {
+                    let mut params = Vec::new();
+                    for p in &f.params {
+                        let ty =
+                            p.ty.as_ref()
+                                .map(|t| self.resolve_type(t))
+                                .unwrap_or(Ty::Any);
+                        if params.iter().any(|(n, _): &(String, Ty)| *n == p.name.node) {
+                            self.err(
+                                Diag::error(
+                                    "check::duplicate_param",
+                                    format!("parameter `{}` is listed twice", p.name.node),
+                                )
+                                .label(p.name.span, "again here"),
+                            );
+                        }
+                        params.push((p.name.node.clone(), ty));
+                    }
+                    let ret = f
+                        .ret
+                        .as_ref()
+                        .map(|t| self.resolve_type(t))
+                        .unwrap_or(Ty::Any);
+                    let fd = &mut self.prog.fns[fn_id];
+                    fd.params = params;
+                    fd.ret = ret;
+                    fn_id += 1;
+                }
+                _ => {}
+            }
+        }
+        // Pass 3: cards.
+        let mut card_id = 0u32;
+        for item in &items {
+            if let Item::Card(c) = item {
+                let key = card_key(&c.id.node);
+                match self.card_index.get(&key) {
+                    Some(&id) if self.prog.cards[id as usize].span == c.id.span => {
+                        self.card(id, c);
+                        card_id += 1;
+                    }
+                    _ => {}
+                }
+            }
+        }
+        let _ = card_id;
+        // Pass 4: bodies.
+        let (mut var_id, mut const_id, mut fn_id, mut phase_id, mut table_id) = (0, 0, 0, 0, 0);
+        let mut game_seen: Option<Span> = None;
+        let mut game_decl: Option<&ast::GameDecl> = None;
+        for item in &items {
+            match item {
+                Item::Var(v) => {
+                    self.begin(Ctx::Other);
+                    let (init, ty) = self.expr(&v.init);
+                    let want = self.prog.vars[var_id].ty.clone();
+                    self.expect_ty(&want, &ty, v.init.span, "this var's initial value");
+                    let locals = self.end();
+                    let vd = &mut self.prog.vars[var_id];
+                    vd.init = init;
+                    vd.locals = locals;
+                    var_id += 1;
+                }
+                Item::Const(k) => {
+                    self.begin(Ctx::Other);
+                    self.cur_const = Some(const_id as Id);
+                    let (value, _) = self.expr(&k.value);
+                    self.cur_const = None;
+                    let locals = self.end();
+                    let cd = &mut self.prog.consts[const_id];
+                    cd.value = value;
+                    cd.locals = locals;
+                    const_id += 1;
+                }
+                Item::Fn(f) => {
+                    self.begin(Ctx::Fn(fn_id as Id));
+                    let params = self.prog.fns[fn_id].params.clone();
+                    for (name, ty) in params {
+                        self.bind(&name, ty);
+                    }
+                    let (body, ty) = self.expr(&f.body);
+                    let ret = self.prog.fns[fn_id].ret.clone();
+                    if !matches!(f.body.kind, ast::ExprKind::Block(_)) {
+                        self.expect_ty(&ret, &ty, f.body.span, "this function's result");
+                    }
+                    let locals = self.end();
+                    let fd = &mut self.prog.fns[fn_id];
+                    fd.body = body;
+                    fd.locals = locals;
+                    fn_id += 1;
+                }
+                Item::Phase(p) => {
+                    self.begin(Ctx::Other);
+                    let body = self.block(&p.body);
+                    let locals = self.end();
+                    let pd = &mut self.prog.phases[phase_id];
+                    pd.body = body;
+                    pd.locals = locals;
+                    phase_id += 1;
+                }
+                Item::Table(t) => {
+                    self.table(table_id, t);
+                    table_id += 1;
+                }
+                Item::Setup(b) => {
+                    self.begin(Ctx::Other);
+                    let body = self.block(b);
+                    let locals = self.end();
+                    self.prog.setup.push((body, locals));
+                }
+                Item::Trigger(t) => self.trigger(t),
+                Item::Check(c) => self.check_item(c),
+                Item::Game(g) => {
+                    if let Some(prev) = game_seen {
+                        self.err(
+                            Diag::error("check::two_games", "there are two `game` blocks")
+                                .label(g.name.span, "second `game` block")
+                                .label(prev, "first `game` block")
+                                .help("a game has exactly one `game` block; card-set files leave it out"),
+                        );
+                    } else {
+                        game_seen = Some(g.name.span);
+                        game_decl = Some(g);
+                    }
+                }
+                _ => {}
+            }
+        }
+        if let Some(g) = game_decl {
+            self.game(g);
+            for (i, used) in self.referenced_phases.clone().iter().enumerate() {
+                if !used {
+                    let p = &self.prog.phases[i];
+                    let (name, span) = (p.name.clone(), p.span);
+                    self.err(
+                        Diag::error(
+                            "check::unreachable_phase",
+                            format!("phase `{name}` is never run"),
+                        )
+                        .label(span, "no `round:` or `finish:` entry names this phase")
+                        .help(format!(
+                            "add `{name}` to the game's `round: [...]` list, or remove it"
+                        )),
+                    );
+                }
+            }
+        }
+        self.check_recursion();
+        self.order_consts();
+        self.check_unique();
+    }
+
+
+    // ================================================================ scopes
+
+    fn begin(&mut self, ctx: Ctx) {
+        self.scopes = vec![vec![]];
+        self.next_local = 0;
+        self.max_local = 0;
+        self.ctx = ctx;
+    }
+
+    fn end(&mut self) -> u32 {
+        self.scopes.clear();
+        self.ctx = Ctx::Other;
+        self.max_local
+    }
+
+    fn bind(&mut self, name: &str, ty: Ty) -> u32 {
+        let slot = self.next_local;
+        self.next_local += 1;
+        self.max_local = self.max_local.max(self.next_local);
+        if let Some(s) = self.scopes.last_mut() {
+            s.push(Local {
+                name: name.to_string(),
+                slot,
+                ty,
+            });
+        }
+        slot
+    }
+
+    fn push_scope(&mut self) {
+        self.scopes.push(vec![]);
+    }
+
+    fn pop_scope(&mut self) {
+        if let Some(s) = self.scopes.pop() {
+            self.next_local -= s.len() as u32;
+        }
+    }
+
+    fn lookup_local(&self, name: &str) -> Option<(u32, Ty)> {
+        for s in self.scopes.iter().rev() {
+            for l in s.iter().rev() {
+                if l.name == name {
+                    return Some((l.slot, l.ty.clone()));
+                }
+            }
+        }
+        None
+    }
+
+}
+
+fn is_reserved_global(n: &str) -> bool {
+    [
+        "players",
+        "player_count",
+        "round",
+        "player",
+        "int",
+        "bool",
+        "text",
+        "card",
+        "zone",
+        "any",
+        "list",
+    ]
+    .contains(&n)
+        || BUILTINS.iter().any(|b| b.name == n)
+}
+
+fn const_expr(v: Value, span: Span) -> Expr {
+    Expr {
+        kind: ExprKind::Const(v),
+        span,
+    }
+}

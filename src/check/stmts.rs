@@ -1,0 +1,404 @@
+//! Statements: blocks, assignments and their places, zone and var keys.
+
+use super::*;
+use crate::ast::{self};
+use crate::diag::{did_you_mean, Diag, Span};
+use crate::program::*;
+
+impl Checker {
+    // ================================================================ statements
+
+    pub fn block(&mut self, b: &ast::Block) -> Block {
+        self.push_scope();
+        let stmts = b.stmts.iter().filter_map(|s| self.stmt(s)).collect();
+        self.pop_scope();
+        Block {
+            stmts,
+            span: b.span,
+        }
+    }
+
+    /// The block's value type: its last statement's, when that is an expression.
+    pub(super) fn block_expr(&mut self, b: &ast::Block) -> (Block, Ty) {
+        self.push_scope();
+        let mut stmts = Vec::new();
+        let mut ty = Ty::None;
+        for (i, s) in b.stmts.iter().enumerate() {
+            let last = i + 1 == b.stmts.len();
+            if last {
+                if let ast::StmtKind::Expr(e) = &s.kind {
+                    let (x, t) = self.expr(e);
+                    ty = t;
+                    stmts.push(Stmt {
+                        kind: StmtKind::Expr(x),
+                        span: s.span,
+                    });
+                    continue;
+                }
+            }
+            if let Some(st) = self.stmt(s) {
+                stmts.push(st);
+            }
+        }
+        self.pop_scope();
+        (
+            Block {
+                stmts,
+                span: b.span,
+            },
+            ty,
+        )
+    }
+
+    pub(super) fn stmt(&mut self, s: &ast::Stmt) -> Option<Stmt> {
+        use ast::StmtKind as S;
+        let kind = match &s.kind {
+            S::Let(name, e) => {
+                let (x, ty) = self.expr(e);
+                let slot = self.bind(&name.node, ty);
+                StmtKind::Let(slot, x)
+            }
+            S::Set(target, op, e) => {
+                let place = self.place(target)?;
+                let (x, ty) = self.expr(e);
+                if *op != ast::AssignOp::Set {
+                    self.expect_ty(&Ty::Int, &ty, e.span, "the amount");
+                }
+                StmtKind::Assign(place, *op, x)
+            }
+            S::Move(what, to, pos) => {
+                let (w, wt) = self.expr(what);
+                if !matches!(
+                    wt,
+                    Ty::Any | Ty::Card(_) | Ty::List(_) | Ty::Zone(_) | Ty::None
+                ) {
+                    let g = self.ty_name(&wt);
+                    self.err(
+                        Diag::error("check::type", format!("`move` moves cards, found {g}"))
+                            .label(what.span, format!("this is {g}")),
+                    );
+                }
+                let (t, tt) = self.expr(to);
+                self.expect_zone(&tt, to.span);
+                StmtKind::Move(w, t, *pos)
+            }
+            S::Draw(n, from, to) => {
+                let (nx, nt) = self.expr(n);
+                self.expect_ty(&Ty::Int, &nt, n.span, "the number of cards");
+                let (f, ft) = self.expr(from);
+                self.expect_zone(&ft, from.span);
+                let (t, tt) = self.expr(to);
+                self.expect_zone(&tt, to.span);
+                StmtKind::Draw(nx, f, t)
+            }
+            S::Shuffle(z) => {
+                let (x, t) = self.expr(z);
+                self.expect_zone(&t, z.span);
+                StmtKind::Shuffle(x)
+            }
+            S::Flip(e, dir) => {
+                let (x, t) = self.expr(e);
+                if !matches!(t, Ty::Any | Ty::Card(_) | Ty::List(_) | Ty::Zone(_)) {
+                    let g = self.ty_name(&t);
+                    self.err(
+                        Diag::error("check::type", format!("`flip` turns cards over, found {g}"))
+                            .label(e.span, format!("this is {g}")),
+                    );
+                }
+                StmtKind::Flip(x, *dir)
+            }
+            S::Reveal(e) => StmtKind::Reveal(self.expr(e).0),
+            S::For(var, src, body) => {
+                let (x, t) = self.expr(src);
+                if !matches!(t, Ty::Any | Ty::List(_) | Ty::Zone(_)) {
+                    let g = self.ty_name(&t);
+                    self.err(
+                        Diag::error(
+                            "check::type",
+                            format!("`for` needs a list, a zone or a range, found {g}"),
+                        )
+                        .label(src.span, format!("this is {g}")),
+                    );
+                }
+                self.push_scope();
+                let slot = self.bind(&var.node, t.elem());
+                let b = self.block(body);
+                self.pop_scope();
+                StmtKind::For(slot, x, b)
+            }
+            S::Repeat(n, body) => {
+                let (x, t) = self.expr(n);
+                self.expect_ty(&Ty::Int, &t, n.span, "`repeat`'s count");
+                StmtKind::Repeat(x, self.block(body))
+            }
+            S::Say(e) => StmtKind::Say(self.expr(e).0),
+            S::Return(e) => {
+                if self.ctx == Ctx::Other {
+                    self.err(
+                        Diag::error("check::return", "`return` outside a function")
+                            .label(s.span, "only a `fn` body can return"),
+                    );
+                }
+                StmtKind::Return(e.as_ref().map(|e| self.expr(e).0))
+            }
+            S::Secretly(b) => StmtKind::Secretly(self.block(b)),
+            S::Step(name, b) => StmtKind::Step(name.node.clone(), self.block(b)),
+            S::Expr(e) => {
+                if matches!(
+                    e.kind,
+                    ast::ExprKind::Name(_)
+                        | ast::ExprKind::Int(_)
+                        | ast::ExprKind::Text(_)
+                        | ast::ExprKind::CardRef(_)
+                ) {
+                    self.err(
+                        Diag::warning("check::no_effect", "this statement does nothing")
+                            .label(e.span, "a value on its own, not an action")
+                            .help("did you mean a statement such as `shuffle ...`, `move ... to ...` or a call `name(...)`?"),
+                    );
+                }
+                StmtKind::Expr(self.expr(e).0)
+            }
+        };
+        Some(Stmt { kind, span: s.span })
+    }
+
+    pub(super) fn expect_zone(&mut self, t: &Ty, span: Span) {
+        if !matches!(t, Ty::Any | Ty::Zone(_)) {
+            let g = self.ty_name(t);
+            self.err(
+                Diag::error("check::type", format!("expected a zone, found {g}"))
+                    .label(span, format!("this is {g}")),
+            );
+        }
+    }
+
+    pub(super) fn place(&mut self, target: &ast::Expr) -> Option<Place> {
+        use ast::ExprKind as E;
+        match &target.kind {
+            E::Name(n) => {
+                if let Some((slot, _)) = self.lookup_local(n) {
+                    return Some(Place::Local(slot));
+                }
+                match self.globals.get(n).copied() {
+                    Some((Global::Var(v), _)) => {
+                        if !self.prog.vars[v as usize].keys.is_empty() {
+                            let k = self.prog.vars[v as usize].keys.len();
+                            self.err(
+                                Diag::error("check::keys", format!("`{n}` is kept per key; say which: `{n}[...]` with {k} key(s)"))
+                                    .label(target.span, "which one?"),
+                            );
+                            return None;
+                        }
+                        Some(Place::Var(v, vec![]))
+                    }
+                    Some((g, _)) => {
+                        self.err(
+                            Diag::error(
+                                "check::assign",
+                                format!(
+                                    "`{n}` is {}; only vars, var fields and locals can be set",
+                                    g.what()
+                                ),
+                            )
+                            .label(target.span, "cannot be set"),
+                        );
+                        None
+                    }
+                    None => {
+                        self.unknown_name(n, target.span);
+                        None
+                    }
+                }
+            }
+            E::Index(base, keys) => {
+                if let E::Name(n) = &base.kind {
+                    match self.globals.get(n).copied() {
+                        Some((Global::Var(v), _)) => {
+                            let ks = self.keys(v, keys, target.span, false);
+                            return Some(Place::Var(v, ks));
+                        }
+                        None if self.lookup_local(n).is_none() => {
+                            self.unknown_name(n, base.span);
+                            return None;
+                        }
+                        _ => {}
+                    }
+                }
+                self.err(
+                    Diag::error(
+                        "check::assign",
+                        "only vars, var fields and locals can be set",
+                    )
+                    .label(target.span, "cannot be set"),
+                );
+                None
+            }
+            E::Field(base, name) => {
+                let (b, bt) = self.expr(base);
+                let sym = self.field_sym(&bt, name, true)?;
+                Some(Place::Field(b, sym))
+            }
+            _ => {
+                self.err(
+                    Diag::error("check::assign", "this cannot be set")
+                        .label(target.span, "not a var, a var field or a local")
+                        .help("write `set name = value`, `set counter[key] += 1` or `set card.field = value`"),
+                );
+                None
+            }
+        }
+    }
+
+    /// Resolve a field name on a value of type `t`; `mutating` requires a `var` field.
+    pub(super) fn field_sym(&mut self, t: &Ty, name: &ast::Ident, mutating: bool) -> Option<Id> {
+        let kinds: Vec<Id> = match t {
+            Ty::Card(Some(k)) => vec![*k],
+            _ => (0..self.prog.kinds.len() as Id).collect(),
+        };
+        let mut found = None;
+        for k in &kinds {
+            if let Some(f) = self.prog.kinds[*k as usize]
+                .fields
+                .iter()
+                .find(|f| f.name == name.node)
+            {
+                found = Some((f.sym, f.mutable, *k));
+                if !mutating || f.mutable {
+                    break;
+                }
+            }
+        }
+        match found {
+            Some((sym, m, k)) => {
+                if mutating && !m {
+                    let kname = self.prog.kinds[k as usize].name.clone();
+                    self.err(
+                        Diag::error(
+                            "check::not_var",
+                            format!("field `{}` of `{kname}` cannot change", name.node),
+                        )
+                        .label(name.span, "not a `var` field")
+                        .help(format!(
+                            "declare it as `var {}: ...` in `kind {kname}` if rules may change it",
+                            name.node
+                        )),
+                    );
+                    return None;
+                }
+                Some(sym)
+            }
+            None => {
+                let candidates: Vec<String> = kinds
+                    .iter()
+                    .flat_map(|k| {
+                        self.prog.kinds[*k as usize]
+                            .fields
+                            .iter()
+                            .map(|f| f.name.clone())
+                    })
+                    .chain(["id", "face_up", "kind"].iter().map(|s| s.to_string()))
+                    .collect();
+                let help = did_you_mean(&name.node, candidates.iter().map(|s| s.as_str()));
+                let msg = match t {
+                    Ty::Card(Some(k)) => format!(
+                        "kind `{}` has no field `{}`",
+                        self.prog.kinds[*k as usize].name, name.node
+                    ),
+                    _ => format!("no card kind has a field `{}`", name.node),
+                };
+                self.err(
+                    Diag::error("check::unknown_field", msg)
+                        .label(name.span, "unknown field")
+                        .maybe_help(help),
+                );
+                None
+            }
+        }
+    }
+
+    pub(super) fn keys(&mut self, _id: Id, keys: &[ast::Expr], span: Span, zone: bool) -> Vec<Expr> {
+        let (domains, name) = if zone {
+            let z = &self.prog.zones[_id as usize];
+            (z.keys.clone(), z.name.clone())
+        } else {
+            let v = &self.prog.vars[_id as usize];
+            (v.keys.clone(), v.name.clone())
+        };
+        if keys.len() != domains.len() {
+            let want = domains.len();
+            self.err(
+                Diag::error(
+                    "check::keys",
+                    format!(
+                        "`{name}` takes {want} key{}, found {}",
+                        if want == 1 { "" } else { "s" },
+                        keys.len()
+                    ),
+                )
+                .label(span, "wrong number of keys")
+                .help(format!(
+                    "`{name}` is kept per {}",
+                    domains
+                        .iter()
+                        .map(|d| self.domain_name(d))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                )),
+            );
+        }
+        let mut out = Vec::new();
+        for (i, k) in keys.iter().enumerate() {
+            let (x, t) = self.expr(k);
+            if let Some(d) = domains.get(i) {
+                let want = match d {
+                    KeyDomain::Player => Ty::Player,
+                    KeyDomain::Enum(e) => Ty::Enum(*e),
+                    KeyDomain::Range(..) => Ty::Int,
+                };
+                self.expect_ty(&want, &t, k.span, "this key");
+            }
+            out.push(x);
+        }
+        out
+    }
+
+    pub(super) fn domain_name(&self, d: &KeyDomain) -> String {
+        match d {
+            KeyDomain::Player => "player".into(),
+            KeyDomain::Enum(e) => self.prog.enums[*e as usize].name.clone(),
+            KeyDomain::Range(a, b) => format!("{a}..{b}"),
+        }
+    }
+
+    pub(super) fn unknown_name(&mut self, n: &str, span: Span) {
+        let mut names: Vec<String> = self.globals.keys().cloned().collect();
+        names.sort();
+        for s in &self.scopes {
+            for l in s {
+                names.push(l.name.clone());
+            }
+        }
+        names.extend(
+            ["players", "player_count", "round"]
+                .iter()
+                .map(|s| s.to_string()),
+        );
+        // A misspelt statement keyword reads as an unknown name: offer the keywords too.
+        names.extend(
+            [
+                "let", "set", "move", "draw", "shuffle", "flip", "reveal", "for", "repeat", "say",
+                "return", "secretly", "step", "match",
+            ]
+            .iter()
+            .map(|s| s.to_string()),
+        );
+        let help = did_you_mean(n, names.iter().map(|s| s.as_str()));
+        self.err(
+            Diag::error("check::unknown_name", format!("unknown name `{n}`"))
+                .label(span, "not declared anywhere")
+                .maybe_help(help),
+        );
+    }
+
+}

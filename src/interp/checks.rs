@@ -1,0 +1,108 @@
+//! Card rules (`check` / `warn`) run by `rules check`, and the size of a game state.
+
+use super::*;
+use crate::diag::Diag;
+use crate::limits::Limits;
+use crate::program::*;
+use crate::value::Value;
+
+
+/// Run the program's `check` / `warn` rules over its cards. Each failure is a diagnostic
+/// labelled at the card field it names (`at field`), or at the card.
+pub fn run_checks(prog: &Program, limits: Limits) -> Vec<Diag> {
+    let mut out = Vec::new();
+    if prog.checks.is_empty() {
+        return out;
+    }
+    let n = prog.game.min_players.max(1);
+    let mut interp = match Interp::new(prog, n, 0, Vec::new(), limits) {
+        Ok(i) => i,
+        Err(d) => return vec![*d],
+    };
+    interp.record = false;
+    if let Err(d) = interp.init() {
+        return vec![*d];
+    }
+    for c in &prog.checks {
+        let r = interp.with_frame(c.locals, |me| {
+            let src = me.eval(&c.source)?;
+            let items = me.as_list(&src, c.source.span)?;
+            for item in items.iter() {
+                me.set_local(c.slot, item.clone());
+                if let Some(f) = &c.filter {
+                    if !me.boolean(f)? {
+                        continue;
+                    }
+                }
+                if me.boolean(&c.require)? {
+                    continue;
+                }
+                let message = match me.eval(&c.message)? {
+                    Value::Text(t) => t.to_string(),
+                    other => me.show(&other),
+                };
+                let help = match &c.help {
+                    Some(h) => {
+                        let v = me.eval(h)?;
+                        Some(me.show(&v))
+                    }
+                    None => None,
+                };
+                let (span, label) = match item {
+                    Value::Card(card) => {
+                        let cd = &prog.cards[*card as usize];
+                        let at = c.at.and_then(|sym| {
+                            cd.field_spans
+                                .iter()
+                                .find(|(s, _)| *s == sym)
+                                .map(|(_, sp)| *sp)
+                        });
+                        match at {
+                            Some(sp) => (sp, format!("on card `{}`", cd.id)),
+                            None => (cd.span, format!("card `{}`", cd.id)),
+                        }
+                    }
+                    other => (c.span, format!("for {}", me.show(other))),
+                };
+                let d = if c.warn {
+                    Diag::warning("check::rule", message)
+                } else {
+                    Diag::error("check::rule", message)
+                };
+                let d = d
+                    .label(span, label)
+                    .label(c.require.span, "required by this rule")
+                    .maybe_help(help);
+                out.push(d);
+            }
+            Ok(Value::None)
+        });
+        if let Err(d) = r {
+            out.push(*d);
+        }
+    }
+    out
+}
+
+/// Approximate bytes of game state held in memory (vectors and their contents).
+pub fn state_size(s: &State) -> usize {
+    use std::mem::size_of;
+    let value = size_of::<Value>();
+    let deep = |v: &Value| -> usize {
+        match v {
+            Value::List(l) | Value::Tuple(l) => l.len() * value,
+            Value::Text(t) => t.len(),
+            _ => 0,
+        }
+    };
+    size_of::<State>()
+        + s.vars.iter().map(|v| value + deep(v)).sum::<usize>()
+        + s.card_vars.iter().map(|v| value + deep(v)).sum::<usize>()
+        + s.consts.iter().map(|v| value + deep(v)).sum::<usize>()
+        + s.zones
+            .iter()
+            .map(|z| size_of::<Vec<u32>>() + z.capacity() * 4)
+            .sum::<usize>()
+        + (s.var_base.len() + s.zone_base.len() + s.card_zone.len() + s.card_var_base.len()) * 4
+        + s.face_up.len()
+}

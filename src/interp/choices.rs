@@ -1,0 +1,111 @@
+//! Choices: asking a player's agent, with the option limit and the choice log.
+
+use super::*;
+use crate::agent::ChoiceRequest;
+use crate::diag::{Diag, Span};
+use crate::events::Event;
+use crate::value::Value;
+
+impl<'p> Interp<'p> {
+    /// Ask a player's agent. Forced choices (one option) are taken without asking.
+    pub(super) fn decide(
+        &mut self,
+        player: u32,
+        options: &[Value],
+        prompt: &str,
+        span: Span,
+    ) -> R<Option<usize>> {
+        self.decide_labelled(player, options, None, prompt, span)
+    }
+
+    /// Ask a choice; `labels`, when given (one per option), is how the options are shown.
+    pub(super) fn decide_labelled(
+        &mut self,
+        player: u32,
+        options: &[Value],
+        labels: Option<&[Value]>,
+        prompt: &str,
+        span: Span,
+    ) -> R<Option<usize>> {
+        let labels = labels.filter(|l| l.len() == options.len());
+        if options.is_empty() {
+            return Ok(None);
+        }
+        if options.len() > self.limits.max_options {
+            return Err(Box::new(
+                Diag::error(
+                    "limit::options",
+                    format!(
+                        "a choice of {} options is more than {}",
+                        options.len(),
+                        self.limits.max_options
+                    ),
+                )
+                .label(span, "this choice"),
+            ));
+        }
+        let secret = self.secret_depth > 0;
+        let idx = if options.len() == 1 {
+            0
+        } else {
+            let name = format!("P{}", player + 1);
+            let req = ChoiceRequest {
+                player,
+                player_name: &name,
+                prompt,
+                count: options.len(),
+                secret,
+                round: self.state.round,
+                phase: self.state.phase,
+                number: self.choice_log.len(),
+            };
+            let view = View {
+                prog: self.prog,
+                n_players: self.state.n_players,
+                zone_base: &self.state.zone_base,
+            };
+            let labeler =
+                |i: usize| view.show(labels.and_then(|l| l.get(i)).unwrap_or(&options[i]));
+            let Some(agent) = self.agents.get_mut(player as usize) else {
+                return Err(rt(span, format!("no agent plays P{}", player + 1)));
+            };
+            let i = agent.decide(&req, &labeler).map_err(|m| {
+                if m == crate::agent::PENDING {
+                    // Not an error: an interactive session stops here to ask a person.
+                    Box::new(Diag::error(crate::agent::PENDING, "a choice is waiting"))
+                } else {
+                    Box::new(
+                        Diag::error("run::agent", m).label(span, "while asking for this choice"),
+                    )
+                }
+            })?;
+            if i >= options.len() {
+                return Err(rt(span, "the agent answered an option that does not exist"));
+            }
+            self.state.choices_made += 1;
+            let label = if self.record {
+                self.show(labels.and_then(|l| l.get(i)).unwrap_or(&options[i]))
+            } else {
+                String::new()
+            };
+            self.choice_log.push(ChoiceRecord {
+                player,
+                index: i,
+                label,
+            });
+            i
+        };
+        if self.record {
+            let choice = self.show(labels.and_then(|l| l.get(idx)).unwrap_or(&options[idx]));
+            self.events.push(Event::Choice {
+                player: format!("P{}", player + 1),
+                prompt: prompt.to_string(),
+                choice,
+                index: idx + 1,
+                options: options.len(),
+                secret,
+            });
+        }
+        Ok(Some(idx))
+    }
+}

@@ -1,0 +1,642 @@
+//! Expressions: evaluation, calls, operators and aggregates.
+
+use super::*;
+use crate::ast::{AggKind, BinOp, UnOp};
+use crate::diag::{Diag, Span};
+use crate::program::*;
+use crate::value::{Items, Value};
+use std::rc::Rc;
+
+impl<'p> Interp<'p> {
+    // ================================================================ expressions
+
+    pub fn eval(&mut self, e: &Expr) -> R<Value> {
+        // Steps are counted on statements, loop iterations and calls: an expression without
+        // those is bounded by its own size, so this still bounds every runaway.
+        match &e.kind {
+            ExprKind::Const(v) => Ok(v.clone()),
+            ExprKind::Local(slot) => Ok(self.local(*slot)),
+            ExprKind::Field(base, sym) => match self.eval(base)? {
+                Value::Card(c) => self.field(c, *sym, e.span),
+                other => Err(self.not_a_card(base, &other, *sym)),
+            },
+            ExprKind::Call(f, args) => self.call_with_args(*f, args, e.span),
+            ExprKind::Binary(op, a, b) => self.binary(*op, a, b, e.span),
+            _ => self.eval_slow(e),
+        }
+    }
+
+    #[cold]
+    pub(super) fn not_a_card(&self, base: &Expr, v: &Value, sym: Id) -> Box<Diag> {
+        match v {
+            Value::None => self.with_origin(
+                Box::new(
+                    Diag::error(
+                        "run::none",
+                        format!("this is `none`, so it has no field `{}`", self.prog.symbols[sym as usize]),
+                    )
+                    .label(base.span, "this is `none`")
+                    .help("an empty zone's `top` or an empty choice gives `none`; check with `if x != none { ... }`"),
+                ),
+                base,
+            ),
+            other => self.with_origin(rt(base.span, format!("expected a card, found {}", other.type_name())), base),
+        }
+    }
+
+    /// The less frequent expression forms, kept out of `eval` so its frame stays small.
+    #[inline(never)]
+    pub(super) fn eval_slow(&mut self, e: &Expr) -> R<Value> {
+        Ok(match &e.kind {
+            ExprKind::Const(v) => v.clone(),
+            ExprKind::Local(s) => self.local(*s),
+            ExprKind::Var(id, keys) => {
+                let slot = self.var_slot(*id, keys, e.span)?;
+                self.state.vars[slot].clone()
+            }
+            ExprKind::Zone(id, keys) => {
+                let prog = self.prog;
+                let off =
+                    self.flat_key(&prog.zones[*id as usize].keys, (true, *id), keys, e.span)?;
+                Value::Zone(self.state.zone_base[*id as usize] + off)
+            }
+            ExprKind::ConstRef(c) => self.state.consts[*c as usize].clone(),
+            ExprKind::KindCards(k) => Value::list(
+                self.prog
+                    .cards
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, c)| c.kind == *k)
+                    .map(|(i, _)| Value::Card(i as u32))
+                    .collect(),
+            ),
+            ExprKind::Special(s) => match s {
+                Special::Players => Value::List(self.players.clone()),
+                Special::PlayerCount => Value::Int(self.state.n_players as i64),
+                Special::Round => Value::Int(self.state.round),
+            },
+            ExprKind::Field(base, sym) => match self.eval(base)? {
+                Value::Card(c) => self.field(c, *sym, e.span)?,
+                Value::None => {
+                    return Err(rt(
+                        base.span,
+                        format!(
+                            "this is `none`, so it has no field `{}`",
+                            self.prog.symbols[*sym as usize]
+                        ),
+                    ))
+                }
+                other => {
+                    return Err(rt(
+                        base.span,
+                        format!("expected a card, found {}", other.type_name()),
+                    ))
+                }
+            },
+            ExprKind::CardBuiltinField(base, f) => match self.eval(base)? {
+                Value::Card(c) => match f {
+                    CardField::Id => Value::text(&self.prog.cards[c as usize].id.to_string()),
+                    CardField::FaceUp => Value::Bool(self.state.face_up[c as usize]),
+                    CardField::Kind => Value::text(
+                        &self.prog.kinds[self.prog.cards[c as usize].kind as usize].name,
+                    ),
+                },
+                other => {
+                    return Err(rt(
+                        base.span,
+                        format!("expected a card, found {}", other.type_name()),
+                    ))
+                }
+            },
+            ExprKind::TupleIndex(base, i) => match self.eval(base)? {
+                Value::Tuple(items) => items
+                    .get(*i)
+                    .cloned()
+                    .ok_or_else(|| rt(e.span, format!("this tuple has no element {i}")))?,
+                other => {
+                    return Err(rt(
+                        base.span,
+                        format!("expected a tuple, found {}", other.type_name()),
+                    ))
+                }
+            },
+            ExprKind::Index(base, idx) => {
+                let b = self.eval(base)?;
+                let i = self.int(idx)?;
+                let list = self.as_list(&b, base.span)?;
+                if i < 0 || i as usize >= list.len() {
+                    return Err(Box::new(
+                        Diag::error(
+                            "run::index",
+                            format!("index {i} is outside a list of {}", list.len()),
+                        )
+                        .label(idx.span, format!("this is {i}"))
+                        .help(if list.is_empty() {
+                            "the list is empty".to_string()
+                        } else {
+                            format!(
+                                "lists count from 0: the indexes here are 0 to {}",
+                                list.len() - 1
+                            )
+                        }),
+                    ));
+                }
+                list[i as usize].clone()
+            }
+            ExprKind::Table(t, key) => {
+                let k = self.eval(key)?;
+                let prog = self.prog;
+                let td = &prog.tables[*t as usize];
+                let mut found = None;
+                for (pat, val, _) in &td.entries {
+                    if pat_matches(pat, &k) {
+                        found = Some(val);
+                        break;
+                    }
+                }
+                match found {
+                    Some(val) => self.with_frame(td.locals, |me| me.eval(val))?,
+                    None => {
+                        return Err(Box::new(
+                            Diag::error(
+                                "run::table",
+                                format!("table `{}` has no entry for `{}`", td.name, self.show(&k)),
+                            )
+                            .label(e.span, "looked up here")
+                            .label(td.span, "table declared here")
+                            .help(format!(
+                                "add an entry for `{}` to `{}`, or a catch-all `_: ...`",
+                                self.show(&k),
+                                td.name
+                            )),
+                        ))
+                    }
+                }
+            }
+            ExprKind::Call(f, args) => self.call_with_args(*f, args, e.span)?,
+            ExprKind::Builtin(b, args) => self.builtin(*b, args, e.span)?,
+            ExprKind::Unary(op, x) => match op {
+                UnOp::Neg => Value::Int(
+                    self.int(x)?
+                        .checked_neg()
+                        .ok_or_else(|| rt(e.span, "number overflow"))?,
+                ),
+                UnOp::Not => Value::Bool(!self.boolean(x)?),
+            },
+            ExprKind::Binary(op, a, b) => self.binary(*op, a, b, e.span)?,
+            ExprKind::If(c, then, els) => {
+                if self.boolean(c)? {
+                    self.exec_block(then)?
+                } else if let Some(x) = els {
+                    self.eval(x)?
+                } else {
+                    Value::None
+                }
+            }
+            ExprKind::Match(scrut, arms) => {
+                let v = self.eval(scrut)?;
+                for (pats, body) in arms {
+                    if pats.iter().any(|p| pat_matches(p, &v)) {
+                        return self.eval(body);
+                    }
+                }
+                return Err(rt(e.span, format!("no arm matches `{}`", self.show(&v))));
+            }
+            ExprKind::Agg {
+                kind,
+                slot,
+                source,
+                filter,
+                map,
+            } => self.aggregate(
+                *kind,
+                *slot,
+                source,
+                filter.as_deref(),
+                map.as_deref(),
+                e.span,
+            )?,
+            ExprKind::List(items) => {
+                let mut out = Vec::with_capacity(items.len());
+                for i in items {
+                    out.push(self.eval(i)?);
+                }
+                self.nest(Value::list(out), e.span)?
+            }
+            ExprKind::Tuple(items) => {
+                let mut out = Vec::with_capacity(items.len());
+                for i in items {
+                    out.push(self.eval(i)?);
+                }
+                self.nest(Value::tuple(out), e.span)?
+            }
+            ExprKind::Text(parts) => {
+                let mut s = String::new();
+                for p in parts {
+                    match p {
+                        TextPart::Lit(t) => s.push_str(t),
+                        TextPart::Expr(x) => {
+                            let v = self.eval(x)?;
+                            s.push_str(&self.show(&v));
+                        }
+                    }
+                }
+                Value::text(&s)
+            }
+            ExprKind::Block(b) => self.exec_block(b)?,
+        })
+    }
+
+    pub(super) fn check_call_depth(&self, span: Span) -> R<()> {
+        if self.call_depth >= self.limits.max_call_depth {
+            return Err(Box::new(
+                Diag::error(
+                    "limit::calls",
+                    format!("calls nested more than {} deep", self.limits.max_call_depth),
+                )
+                .label(span, "this call"),
+            ));
+        }
+        Ok(())
+    }
+
+    /// Call a user function, evaluating its arguments straight into the new frame.
+    pub(super) fn call_with_args(&mut self, f: Id, args: &[Expr], span: Span) -> R<Value> {
+        self.tick(span)?;
+        self.check_call_depth(span)?;
+        let prog = self.prog;
+        let fd = &prog.fns[f as usize];
+        let new_bp = self.push_frame((fd.locals as usize).max(args.len()));
+        for (i, a) in args.iter().enumerate() {
+            // Arguments are evaluated in the caller's frame; nested calls push above ours.
+            let v = match self.eval(a) {
+                Ok(v) => v,
+                Err(e) => {
+                    self.sp = new_bp;
+                    return Err(e);
+                }
+            };
+            self.stack[new_bp + i] = v;
+        }
+        let old_bp = self.bp;
+        self.bp = new_bp;
+        self.call_depth += 1;
+        let r = match self.eval(&fd.body) {
+            Err(d) if d.code == RETURN_CODE => Ok(self.returning.take().unwrap_or(Value::None)),
+            other => other,
+        };
+        self.call_depth -= 1;
+        self.sp = new_bp;
+        self.bp = old_bp;
+        r
+    }
+
+    pub fn call_fn(&mut self, f: Id, args: Vec<Value>, span: Span) -> R<Value> {
+        self.check_call_depth(span)?;
+        let prog = self.prog;
+        let fd = &prog.fns[f as usize];
+        self.call_depth += 1;
+        let r = self.with_frame(fd.locals, |me| {
+            for (i, a) in args.into_iter().enumerate() {
+                me.set_local(i as u32, a);
+            }
+            match me.eval(&fd.body) {
+                Err(d) if d.code == RETURN_CODE => Ok(me.returning.take().unwrap_or(Value::None)),
+                other => other,
+            }
+        });
+        self.call_depth -= 1;
+        r
+    }
+
+    pub(super) fn binary(&mut self, op: BinOp, a: &Expr, b: &Expr, span: Span) -> R<Value> {
+        match op {
+            BinOp::And => return Ok(Value::Bool(self.boolean(a)? && self.boolean(b)?)),
+            BinOp::Or => return Ok(Value::Bool(self.boolean(a)? || self.boolean(b)?)),
+            _ => {}
+        }
+        let x = self.eval(a)?;
+        let y = self.eval(b)?;
+        let ints = |x: &Value, y: &Value| -> R<(i64, i64)> {
+            match (x, y) {
+                (Value::Int(p), Value::Int(q)) => Ok((*p, *q)),
+                _ => Err(rt(
+                    span,
+                    format!(
+                        "`{}` needs two numbers, found {} and {}",
+                        op.symbol(),
+                        x.type_name(),
+                        y.type_name()
+                    ),
+                )),
+            }
+        };
+        let overflow = || rt(span, "number overflow");
+        Ok(match op {
+            BinOp::Add => {
+                let (p, q) = ints(&x, &y)?;
+                Value::Int(p.checked_add(q).ok_or_else(overflow)?)
+            }
+            BinOp::Sub => {
+                let (p, q) = ints(&x, &y)?;
+                Value::Int(p.checked_sub(q).ok_or_else(overflow)?)
+            }
+            BinOp::Mul => {
+                let (p, q) = ints(&x, &y)?;
+                Value::Int(p.checked_mul(q).ok_or_else(overflow)?)
+            }
+            BinOp::Div | BinOp::Rem => {
+                let (p, q) = ints(&x, &y)?;
+                if q == 0 {
+                    return Err(Box::new(
+                        Diag::error("run::div_zero", "division by zero").label(b.span, "this is 0"),
+                    ));
+                }
+                Value::Int(if op == BinOp::Div {
+                    p.div_euclid(q)
+                } else {
+                    p.rem_euclid(q)
+                })
+            }
+            BinOp::Eq => Value::Bool(x == y),
+            BinOp::Ne => Value::Bool(x != y),
+            BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge => {
+                let (p, q) = ints(&x, &y)?;
+                Value::Bool(match op {
+                    BinOp::Lt => p < q,
+                    BinOp::Le => p <= q,
+                    BinOp::Gt => p > q,
+                    _ => p >= q,
+                })
+            }
+            BinOp::Range => {
+                let (p, q) = ints(&x, &y)?;
+                if q >= p && (q - p) as u64 >= self.limits.max_list_len as u64 {
+                    return Err(Box::new(
+                        Diag::error(
+                            "limit::list",
+                            format!(
+                                "the range {p}..{q} is longer than {} elements",
+                                self.limits.max_list_len
+                            ),
+                        )
+                        .label(span, "this range"),
+                    ));
+                }
+                Value::list((p..=q).map(Value::Int).collect())
+            }
+            BinOp::And | BinOp::Or => Value::None,
+        })
+    }
+
+    pub(super) fn aggregate(
+        &mut self,
+        kind: AggKind,
+        slot: u32,
+        source: &Expr,
+        filter: Option<&Expr>,
+        map: Option<&Expr>,
+        span: Span,
+    ) -> R<Value> {
+        let src = self.eval_source(source)?;
+        let items = &src;
+        let mut count = 0i64;
+        let mut sum = 0i64;
+        let mut extreme: Option<i64> = None;
+        let mut out: Vec<Value> = Vec::new();
+        let mut keyed: Vec<(Value, Value)> = Vec::new();
+        let mut best: Option<(Value, Value)> = None;
+        for i in 0..items.len(&self.state) {
+            let Some(item) = items.get(&self.state, i) else {
+                break;
+            };
+            self.tick(span)?;
+            // Only the forms that keep or return the element need a copy of it.
+            let keep = if matches!(
+                kind,
+                AggKind::First
+                    | AggKind::Filter
+                    | AggKind::Best
+                    | AggKind::Sort
+                    | AggKind::Sum
+                    | AggKind::Min
+                    | AggKind::Max
+                    | AggKind::Map
+            ) {
+                Some(item.clone())
+            } else {
+                None
+            };
+            self.set_local(slot, item);
+            let item = &keep.unwrap_or(Value::None);
+            if let Some(f) = filter {
+                if !self.boolean(f)? {
+                    continue;
+                }
+            }
+            match kind {
+                AggKind::Count => count += 1,
+                AggKind::Any => return Ok(Value::Bool(true)),
+                AggKind::All => {}
+                AggKind::First => return Ok(item.clone()),
+                AggKind::Filter => out.push(item.clone()),
+                AggKind::Sum | AggKind::Min | AggKind::Max => {
+                    let v = match map {
+                        Some(m) => self.int(m)?,
+                        None => match item {
+                            Value::Int(n) => *n,
+                            other => {
+                                return Err(rt(
+                                    span,
+                                    format!(
+                                        "`{}` needs numbers, found {}",
+                                        kind.name(),
+                                        other.type_name()
+                                    ),
+                                ))
+                            }
+                        },
+                    };
+                    match kind {
+                        AggKind::Sum => {
+                            sum = sum
+                                .checked_add(v)
+                                .ok_or_else(|| rt(span, "number overflow"))?
+                        }
+                        AggKind::Min => extreme = Some(extreme.map_or(v, |e| e.min(v))),
+                        _ => extreme = Some(extreme.map_or(v, |e| e.max(v))),
+                    }
+                }
+                AggKind::Map => {
+                    let v = match map {
+                        Some(m) => self.eval(m)?,
+                        None => item.clone(),
+                    };
+                    if out.len() >= self.limits.max_list_len {
+                        return Err(rt(span, "this list grew past the list-length limit"));
+                    }
+                    out.push(v);
+                }
+                AggKind::Sort | AggKind::Best => {
+                    let k = match map {
+                        Some(m) => self.eval(m)?,
+                        None => item.clone(),
+                    };
+                    if kind == AggKind::Best {
+                        let better = match &best {
+                            None => true,
+                            Some((bk, _)) => compare(&k, bk, span)? == std::cmp::Ordering::Greater,
+                        };
+                        if better {
+                            best = Some((k, item.clone()));
+                        }
+                    } else {
+                        keyed.push((k, item.clone()));
+                    }
+                }
+            }
+            if kind == AggKind::All {
+                // filter passed for every element so far; `all` checks the `where` condition
+            }
+        }
+        Ok(match kind {
+            AggKind::Count => Value::Int(count),
+            AggKind::Any => Value::Bool(false),
+            AggKind::All => {
+                // `all(x in l where c)`: true when every element satisfies c.
+                let Some(f) = filter else {
+                    return Ok(Value::Bool(true));
+                };
+                for i in 0..items.len(&self.state) {
+                    let Some(item) = items.get(&self.state, i) else {
+                        break;
+                    };
+                    self.set_local(slot, item);
+                    if !self.boolean(f)? {
+                        return Ok(Value::Bool(false));
+                    }
+                }
+                Value::Bool(true)
+            }
+            AggKind::First => Value::None,
+            AggKind::Filter => Value::list(out),
+            AggKind::Map => self.nest(Value::list(out), span)?,
+            AggKind::Sum => Value::Int(sum),
+            AggKind::Min | AggKind::Max => extreme.map(Value::Int).unwrap_or(Value::None),
+            AggKind::Best => best.map(|(_, v)| v).unwrap_or(Value::None),
+            AggKind::Sort => {
+                let mut err = None;
+                keyed.sort_by(|a, b| match compare(&a.0, &b.0, span) {
+                    Ok(o) => o,
+                    Err(e) => {
+                        err = Some(e);
+                        std::cmp::Ordering::Equal
+                    }
+                });
+                if let Some(e) = err {
+                    return Err(e);
+                }
+                Value::list(keyed.into_iter().map(|(_, v)| v).collect())
+            }
+        })
+    }
+
+    /// A list or tuple just built: refuse it if it nests deeper than the limit, so no value can
+    /// make dropping, comparing or printing recurse without bound.
+    pub(super) fn nest(&self, v: Value, span: Span) -> R<Value> {
+        if v.depth() as usize > self.limits.max_depth {
+            return Err(Box::new(
+                Diag::error(
+                    "limit::value_depth",
+                    format!(
+                        "this builds lists nested more than {} deep",
+                        self.limits.max_depth
+                    ),
+                )
+                .label(span, "nested once too often here")
+                .help("a loop probably wraps a list in another list each time round"),
+            ));
+        }
+        Ok(v)
+    }
+
+    pub(super) fn check_len(&self, n: usize, span: Span) -> R<()> {
+        if n > self.limits.max_list_len {
+            return Err(Box::new(
+                Diag::error(
+                    "limit::list",
+                    format!("a list grew past {} elements", self.limits.max_list_len),
+                )
+                .label(span, "here"),
+            ));
+        }
+        Ok(())
+    }
+}
+
+
+/// The elements an aggregate or a `for` loop walks.
+pub(super) enum Source {
+    List(Rc<Items>),
+    Zone(u32),
+    Cards(Vec<u32>),
+    Range(i64, i64),
+}
+
+impl Source {
+    pub(super) fn len(&self, st: &State) -> usize {
+        match self {
+            Source::List(l) => l.len(),
+            Source::Zone(z) => st.zones.get(*z as usize).map_or(0, |z| z.len()),
+            Source::Cards(c) => c.len(),
+            Source::Range(lo, hi) => {
+                if hi < lo {
+                    0
+                } else {
+                    usize::try_from(hi.saturating_sub(*lo).saturating_add(1)).unwrap_or(usize::MAX)
+                }
+            }
+        }
+    }
+    pub(super) fn get(&self, st: &State, i: usize) -> Option<Value> {
+        match self {
+            Source::List(l) => l.get(i).cloned(),
+            Source::Zone(z) => st.zones.get(*z as usize)?.get(i).map(|&c| Value::Card(c)),
+            Source::Cards(c) => c.get(i).map(|&c| Value::Card(c)),
+            Source::Range(lo, _) => Some(Value::Int(lo + i as i64)),
+        }
+    }
+}
+
+
+pub(super) fn pat_matches(p: &Pat, v: &Value) -> bool {
+    match (p, v) {
+        (Pat::Wildcard, _) => true,
+        (Pat::Int(n), Value::Int(x)) => n == x,
+        (Pat::Range(a, b), Value::Int(x)) => a <= x && x <= b,
+        (Pat::Value(pv), v) => pv == v,
+        _ => false,
+    }
+}
+
+pub(super) fn compare(a: &Value, b: &Value, span: Span) -> R<std::cmp::Ordering> {
+    match (a, b) {
+        (Value::Int(x), Value::Int(y)) => Ok(x.cmp(y)),
+        (Value::Tuple(x), Value::Tuple(y)) => {
+            for (p, q) in x.iter().zip(y.iter()) {
+                let o = compare(p, q, span)?;
+                if o != std::cmp::Ordering::Equal {
+                    return Ok(o);
+                }
+            }
+            Ok(x.len().cmp(&y.len()))
+        }
+        (Value::Bool(x), Value::Bool(y)) => Ok(x.cmp(y)),
+        (Value::Text(x), Value::Text(y)) => Ok(x.cmp(y)),
+        (Value::Enum(_, x), Value::Enum(_, y)) => Ok(x.cmp(y)),
+        _ => Err(rt(
+            span,
+            format!("cannot order {} against {}", a.type_name(), b.type_name()),
+        )),
+    }
+}

@@ -1,0 +1,205 @@
+//! Game flow: constants and vars, setup, rounds and phases, the end and the winner.
+
+use super::*;
+use crate::ast::EventKind;
+use crate::events::Event;
+use crate::program::*;
+use crate::value::Value;
+
+impl<'p> Interp<'p> {
+    // ================================================================ game flow
+
+    /// Evaluate constants and initial values of vars: the state before setup.
+    pub fn init(&mut self) -> R<()> {
+        let prog = self.prog;
+        let (name, n, seed) = (prog.game.name.clone(), self.state.n_players, self.seed);
+        self.emit(|_| Event::Start {
+            game: name,
+            players: n,
+            seed,
+        });
+        for &c in &prog.const_order {
+            let cd = &prog.consts[c as usize];
+            let v = self.with_frame(cd.locals, |me| me.eval(&cd.value))?;
+            self.state.consts[c as usize] = v;
+        }
+        for (i, v) in prog.vars.iter().enumerate() {
+            let init = self.with_frame(v.locals, |me| me.eval(&v.init))?;
+            let init = match (v.bounds, &init) {
+                (Some((lo, hi)), Value::Int(x)) => Value::Int((*x).clamp(lo, hi)),
+                _ => init,
+            };
+            let base = self.state.var_base[i] as usize;
+            let size = family_size(&v.keys, self.state.n_players, prog) as usize;
+            for slot in base..base + size {
+                self.state.vars[slot] = init.clone();
+            }
+        }
+        Ok(())
+    }
+
+    pub fn setup(&mut self) -> R<()> {
+        let prog = self.prog;
+        for (b, locals) in &prog.setup {
+            self.with_frame(*locals, |me| me.exec_block(b).map(|_| Value::None))?;
+        }
+        Ok(())
+    }
+
+    /// Play a whole game: init, setup, rounds, finish, winner.
+    pub fn run(&mut self) -> R<Outcome> {
+        self.init()?;
+        let mut pos = Pos::Setup;
+        while pos != Pos::Done {
+            pos = self.step(pos)?;
+        }
+        Ok(self.outcome.take().unwrap_or(Outcome {
+            winners: vec![],
+            scores: vec![],
+        }))
+    }
+
+    /// Run the segment of the game at `pos` (setup, one phase, or the finish) and return where
+    /// the game goes next. Between segments the whole game is its `State`, so a caller can
+    /// snapshot it there and resume later (the REPL's undo does).
+    pub fn step(&mut self, pos: Pos) -> R<Pos> {
+        let prog = self.prog;
+        match pos {
+            Pos::Setup => {
+                self.setup()?;
+                // Between segments the state already names the round about to start.
+                self.state.round = 1;
+                Ok(Pos::Phase { round: 1, index: 0 })
+            }
+            Pos::Phase { round, index } => {
+                let Some(&phase) = prog.game.round_phases.get(index) else {
+                    return Ok(Pos::Finish);
+                };
+                if index == 0 {
+                    self.state.round = round;
+                    self.emit(|_| Event::Round { round });
+                    self.fire_simple(EventKind::RoundStart, None)?;
+                }
+                self.run_phase(phase)?;
+                if self.state.finished || self.end_reached()? {
+                    return Ok(Pos::Finish);
+                }
+                if index + 1 < prog.game.round_phases.len() {
+                    return Ok(Pos::Phase {
+                        round,
+                        index: index + 1,
+                    });
+                }
+                self.fire_simple(EventKind::RoundEnd, None)?;
+                match prog.game.rounds {
+                    Some(max) if round >= max => Ok(Pos::Finish),
+                    _ => {
+                        self.state.round = round + 1;
+                        Ok(Pos::Phase {
+                            round: round + 1,
+                            index: 0,
+                        })
+                    }
+                }
+            }
+            Pos::Finish => {
+                if let Some(f) = prog.game.finish {
+                    self.run_phase(f)?;
+                }
+                let outcome = self.winner()?;
+                self.outcome = Some(outcome);
+                Ok(Pos::Done)
+            }
+            Pos::Done => Ok(Pos::Done),
+        }
+    }
+
+    pub(super) fn end_reached(&mut self) -> R<bool> {
+        let prog = self.prog;
+        match &prog.game.end_when {
+            Some((e, locals)) => {
+                let v = self.with_frame(*locals, |me| me.eval(e))?;
+                Ok(v == Value::Bool(true))
+            }
+            None => Ok(false),
+        }
+    }
+
+    pub fn run_phase(&mut self, p: Id) -> R<()> {
+        let prog = self.prog;
+        let pd = &prog.phases[p as usize];
+        self.state.phase = Some(p);
+        let name = pd.name.clone();
+        self.emit(|_| Event::Phase { phase: name });
+        self.fire_simple(EventKind::PhaseStart, Some(p))?;
+        self.with_frame(pd.locals, |me| me.exec_block(&pd.body).map(|_| Value::None))?;
+        self.fire_simple(EventKind::PhaseEnd, Some(p))?;
+        Ok(())
+    }
+
+    pub(super) fn winner(&mut self) -> R<Outcome> {
+        let prog = self.prog;
+        let n = self.state.n_players;
+        let Some(score) = prog.game.score else {
+            self.emit(|_| Event::End {
+                winners: vec![],
+                scores: vec![],
+            });
+            return Ok(Outcome {
+                winners: vec![],
+                scores: vec![],
+            });
+        };
+        let mut keys: Vec<Vec<i64>> = Vec::new();
+        for p in 0..n {
+            let mut k = Vec::new();
+            for f in std::iter::once(score).chain(prog.game.tiebreaks.iter().copied()) {
+                let v = self.call_fn(f, vec![Value::Player(p)], prog.fns[f as usize].span)?;
+                k.push(match v {
+                    Value::Int(i) => i,
+                    Value::Bool(b) => b as i64,
+                    _ => 0,
+                });
+            }
+            keys.push(k);
+        }
+        let best = keys.iter().max().cloned().unwrap_or_default();
+        let winners: Vec<u32> = (0..n).filter(|&p| keys[p as usize] == best).collect();
+        let scores: Vec<i64> = keys
+            .iter()
+            .map(|k| k.first().copied().unwrap_or(0))
+            .collect();
+        let (wn, sc) = (
+            winners.iter().map(|p| format!("P{}", p + 1)).collect(),
+            scores
+                .iter()
+                .enumerate()
+                .map(|(p, s)| (format!("P{}", p + 1), *s))
+                .collect(),
+        );
+        self.emit(|_| Event::End {
+            winners: wn,
+            scores: sc,
+        });
+        Ok(Outcome { winners, scores })
+    }
+
+
+    /// Evaluate a block lowered on its own (a REPL line) in a fresh frame whose first locals
+    /// are `init`; returns the value and the frame's locals afterwards.
+    pub fn eval_block(&mut self, b: &Block, locals: u32, init: &[Value]) -> R<(Value, Vec<Value>)> {
+        let n = (locals as usize).max(init.len());
+        let old_bp = self.bp;
+        let bp = self.push_frame(n);
+        self.bp = bp;
+        for (i, v) in init.iter().enumerate() {
+            self.stack[bp + i] = v.clone();
+        }
+        let r = self.exec_block(b);
+        let frame = self.stack[bp..bp + n].to_vec();
+        self.sp = bp;
+        self.bp = old_bp;
+        r.map(|v| (v, frame))
+    }
+
+}

@@ -1,0 +1,334 @@
+//! The tree-walking interpreter. A game is a function of (program, seed, choices).
+//!
+//! `flow` runs setup, rounds, phases and the finish; `triggers` fires them; `stmts` and `exprs`
+//! execute the lowered tree; `state` reads zones, vars and fields; `builtins` evaluates the
+//! built-in functions; `choices` asks agents; `view` shows values; `checks` runs card rules.
+
+mod builtins;
+mod checks;
+mod choices;
+mod exprs;
+mod flow;
+mod state;
+mod stmts;
+mod triggers;
+mod view;
+
+pub use checks::{run_checks, state_size};
+pub use view::View;
+use exprs::Source;
+
+
+use crate::agent::Agent;
+use crate::ast::EventKind;
+use crate::diag::{Diag, Span};
+use crate::events::Event;
+use crate::limits::Limits;
+use crate::program::*;
+use crate::rng;
+use crate::value::{Items, Value};
+use rand_chacha::ChaCha8Rng;
+use std::rc::Rc;
+
+const NOWHERE: u32 = u32::MAX;
+
+pub type R<T> = Result<T, Box<Diag>>;
+
+fn rt(span: Span, msg: impl Into<String>) -> Box<Diag> {
+    Box::new(Diag::error("run::error", msg).label(span, "while evaluating this"))
+}
+
+/// Everything that changes during a game. Cloning it is cheap enough to snapshot.
+#[derive(Debug, Clone)]
+pub struct State {
+    pub n_players: u32,
+    pub round: i64,
+    pub phase: Option<Id>,
+    pub vars: Vec<Value>,
+    pub var_base: Vec<u32>,
+    pub zones: Vec<Vec<u32>>,
+    pub zone_base: Vec<u32>,
+    pub card_zone: Vec<u32>,
+    pub face_up: Vec<bool>,
+    pub card_vars: Vec<Value>,
+    pub card_var_base: Vec<u32>,
+    pub consts: Vec<Value>,
+    pub rng: ChaCha8Rng,
+    pub finished: bool,
+    pub steps: u64,
+    pub choices_made: u64,
+}
+
+/// One answered choice, as written to a `--log` file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ChoiceRecord {
+    pub player: u32,
+    pub index: usize,
+    pub label: String,
+}
+
+/// Where a game stands between segments.
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
+)]
+#[serde(tag = "at", rename_all = "snake_case")]
+pub enum Pos {
+    /// Before setup (constants and vars are initialised).
+    Setup,
+    /// Before phase `index` of the round's list in round `round`.
+    Phase { round: i64, index: usize },
+    /// Before the `finish` phase and the winner.
+    Finish,
+    /// The game is over.
+    Done,
+}
+
+#[derive(Debug, Clone)]
+pub struct Outcome {
+    pub winners: Vec<u32>,
+    pub scores: Vec<i64>,
+}
+
+pub struct Interp<'p> {
+    pub prog: &'p Program,
+    pub state: State,
+    pub limits: Limits,
+    pub agents: Vec<Box<dyn Agent>>,
+    /// Collected events, when recording.
+    pub events: Vec<Event>,
+    pub record: bool,
+    pub choice_log: Vec<ChoiceRecord>,
+    /// Locals of every active frame. It only grows; `sp` marks its live top. The checker
+    /// guarantees a local is written before it is read, so frames are not cleared.
+    stack: Vec<Value>,
+    /// For each stack slot, the span of the `let` or `set` that last wrote it, so an error about
+    /// a local's value can point at the rule that made it.
+    origins: Vec<Span>,
+    sp: usize,
+    bp: usize,
+    call_depth: usize,
+    trigger_depth: usize,
+    /// Spans of the triggers now running, innermost last.
+    trigger_chain: Vec<Span>,
+    secret_depth: usize,
+    enter_triggers: Vec<Vec<usize>>,
+    /// The size of each key domain of each zone family and var family, for this player count.
+    zone_dims: Vec<Vec<u32>>,
+    /// `players`, built once.
+    players: Rc<Items>,
+    var_dims: Vec<Vec<u32>>,
+    seed: u64,
+    /// The value of a `return` on its way out to `call_fn`.
+    returning: Option<Value>,
+    /// The result, once the game is over.
+    pub outcome: Option<Outcome>,
+    /// Inside a `say` or a choice's labels: nothing may change the game.
+    displaying: u32,
+}
+
+const RETURN_CODE: &str = "run::return";
+
+/// How many keys a key domain has in a game of `n_players`.
+pub fn key_count(d: &KeyDomain, n_players: u32, prog: &Program) -> u32 {
+    match d {
+        KeyDomain::Player => n_players,
+        KeyDomain::Enum(e) => prog.enums[*e as usize].variants.len() as u32,
+        KeyDomain::Range(a, b) => (b - a + 1) as u32,
+    }
+}
+
+fn family_size(keys: &[KeyDomain], n: u32, prog: &Program) -> u32 {
+    keys.iter()
+        .map(|k| key_count(k, n, prog))
+        .product::<u32>()
+        .max(1)
+}
+
+impl<'p> Interp<'p> {
+    pub fn new(
+        prog: &'p Program,
+        n_players: u32,
+        seed: u64,
+        agents: Vec<Box<dyn Agent>>,
+        limits: Limits,
+    ) -> R<Self> {
+        let g = &prog.game;
+        // A card set without a `game` block (max 0) can still be inspected and checked.
+        if g.max_players > 0 && (n_players < g.min_players || n_players > g.max_players) {
+            let allowed = if g.min_players == g.max_players {
+                format!("{}", g.min_players)
+            } else {
+                format!("{} to {}", g.min_players, g.max_players)
+            };
+            return Err(Box::new(
+                Diag::error(
+                    "run::players",
+                    format!("{} is played by {allowed} players, not {n_players}", g.name),
+                )
+                .help(format!("use `--players` with a number from {allowed}")),
+            ));
+        }
+        let mut var_base = Vec::new();
+        let mut total = 0u32;
+        for v in &prog.vars {
+            var_base.push(total);
+            total += family_size(&v.keys, n_players, prog);
+        }
+        let vars = vec![Value::None; total as usize];
+        let mut zone_base = Vec::new();
+        let mut ztotal = 0u32;
+        for z in &prog.zones {
+            zone_base.push(ztotal);
+            ztotal += family_size(&z.keys, n_players, prog);
+        }
+        let mut card_vars = Vec::new();
+        let mut card_var_base = Vec::new();
+        for c in &prog.cards {
+            card_var_base.push(card_vars.len() as u32);
+            card_vars.extend(c.vars.iter().cloned());
+        }
+        let mut enter_triggers = vec![Vec::new(); prog.zones.len()];
+        for (i, t) in prog.triggers.iter().enumerate() {
+            if t.event == EventKind::Enter {
+                if let Some(z) = t.target {
+                    enter_triggers[z as usize].push(i);
+                }
+            }
+        }
+        let state = State {
+            n_players,
+            round: 0,
+            phase: None,
+            vars,
+            var_base,
+            zones: vec![Vec::new(); ztotal as usize],
+            zone_base,
+            card_zone: vec![NOWHERE; prog.cards.len()],
+            face_up: vec![true; prog.cards.len()],
+            card_vars,
+            card_var_base,
+            consts: vec![Value::None; prog.consts.len()],
+            rng: rng::new_rng(seed),
+            finished: false,
+            steps: 0,
+            choices_made: 0,
+        };
+        Ok(Interp {
+            prog,
+            state,
+            limits,
+            agents,
+            events: Vec::new(),
+            record: true,
+            choice_log: Vec::new(),
+            stack: vec![Value::None; 256],
+            origins: vec![Span::default(); 256],
+            sp: 0,
+            bp: 0,
+            call_depth: 0,
+            trigger_depth: 0,
+            trigger_chain: Vec::new(),
+            secret_depth: 0,
+            enter_triggers,
+            players: Rc::new(Items::new((0..n_players).map(Value::Player).collect())),
+            zone_dims: prog
+                .zones
+                .iter()
+                .map(|z| {
+                    z.keys
+                        .iter()
+                        .map(|k| key_count(k, n_players, prog))
+                        .collect()
+                })
+                .collect(),
+            var_dims: prog
+                .vars
+                .iter()
+                .map(|v| {
+                    v.keys
+                        .iter()
+                        .map(|k| key_count(k, n_players, prog))
+                        .collect()
+                })
+                .collect(),
+            seed,
+            returning: None,
+            outcome: None,
+            displaying: 0,
+        })
+    }
+
+    fn emit(&mut self, e: impl FnOnce(&Self) -> Event) {
+        if self.record {
+            let ev = e(self);
+            self.events.push(ev);
+        }
+    }
+
+
+    // ================================================================ frames
+
+    #[inline(always)]
+    fn push_frame(&mut self, locals: usize) -> usize {
+        let new_bp = self.sp;
+        self.sp = new_bp + locals;
+        if self.sp > self.stack.len() {
+            let n = self.sp.max(self.stack.len() * 2);
+            self.stack.resize(n, Value::None);
+            self.origins.resize(n, Span::default());
+        }
+        new_bp
+    }
+
+    pub fn with_frame(&mut self, locals: u32, f: impl FnOnce(&mut Self) -> R<Value>) -> R<Value> {
+        let old_bp = self.bp;
+        let new_bp = self.push_frame(locals as usize);
+        self.bp = new_bp;
+        let r = f(self);
+        self.sp = new_bp;
+        self.bp = old_bp;
+        r
+    }
+
+    #[inline(always)]
+    fn set_local(&mut self, slot: u32, v: Value) {
+        let i = self.bp + slot as usize;
+        if let Some(cell) = self.stack.get_mut(i) {
+            *cell = v;
+        }
+    }
+
+    #[inline(always)]
+    fn local(&self, slot: u32) -> Value {
+        self.stack
+            .get(self.bp + slot as usize)
+            .cloned()
+            .unwrap_or(Value::None)
+    }
+
+    #[inline(always)]
+    fn tick(&mut self, span: Span) -> R<()> {
+        self.state.steps += 1;
+        if self.state.steps > self.limits.max_steps {
+            return Err(self.out_of_steps(span));
+        }
+        Ok(())
+    }
+
+    #[cold]
+    fn out_of_steps(&self, span: Span) -> Box<Diag> {
+        Box::new(
+            Diag::error(
+                "limit::steps",
+                format!(
+                    "the game took more than {} evaluation steps",
+                    self.limits.max_steps
+                ),
+            )
+            .label(span, "the budget ran out here")
+            .help("a loop or trigger probably runs far more often than intended"),
+        )
+    }
+
+}
+

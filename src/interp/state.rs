@@ -1,0 +1,261 @@
+//! Reading the state: zone and var slots by key, cards of a value, lists, typed reads, the
+//! origins of values for error messages, card fields.
+
+use super::*;
+use crate::ast::BinOp;
+use crate::diag::{Diag, Span};
+use crate::program::*;
+use crate::value::{Items, Value};
+use std::rc::Rc;
+
+impl<'p> Interp<'p> {
+    // ================================================================ helpers
+
+    pub fn view(&self) -> View<'_> {
+        View {
+            prog: self.prog,
+            n_players: self.state.n_players,
+            zone_base: &self.state.zone_base,
+        }
+    }
+
+    pub fn zone_def_of_slot(&self, slot: u32) -> u32 {
+        self.view().zone_def_of_slot(slot)
+    }
+
+    pub(super) fn flat_key(
+        &mut self,
+        domains: &[KeyDomain],
+        dims_of: (bool, Id),
+        keys: &[Expr],
+        span: Span,
+    ) -> R<u32> {
+        if keys.len() != domains.len() {
+            return Err(rt(span, "wrong number of keys"));
+        }
+        let mut idx = 0u32;
+        for (i, (d, k)) in domains.iter().zip(keys).enumerate() {
+            let v = self.eval(k)?;
+            let dims = if dims_of.0 {
+                &self.zone_dims
+            } else {
+                &self.var_dims
+            };
+            let n = dims[dims_of.1 as usize][i];
+            let j = match (d, &v) {
+                (KeyDomain::Player, Value::Player(p)) if *p < n => *p,
+                (KeyDomain::Enum(e), Value::Enum(e2, x)) if e == e2 && *x < n => *x,
+                (KeyDomain::Range(lo, _), Value::Int(x)) if *x >= *lo && x - lo < n as i64 => {
+                    (x - lo) as u32
+                }
+                _ => return Err(self.bad_key(d, &v, k.span, dims_of)),
+            };
+            idx = idx * n + j;
+        }
+        Ok(idx)
+    }
+
+    #[cold]
+    pub(super) fn bad_key(&self, d: &KeyDomain, v: &Value, span: Span, family: (bool, Id)) -> Box<Diag> {
+        let name = if family.0 {
+            &self.prog.zones[family.1 as usize].name
+        } else {
+            &self.prog.vars[family.1 as usize].name
+        };
+        let domain = match d {
+            KeyDomain::Player => format!("the players P1..P{}", self.state.n_players),
+            KeyDomain::Enum(e) => format!("`{}`", self.prog.enums[*e as usize].name),
+            KeyDomain::Range(a, b) => format!("{a}..{b}"),
+        };
+        Box::new(
+            Diag::error(
+                "run::key",
+                format!("`{}` is not a key of `{name}`", self.show(v)),
+            )
+            .label(span, format!("this is {}", self.show(v)))
+            .help(format!("`{name}` is kept per {domain}")),
+        )
+    }
+
+    pub(super) fn var_slot(&mut self, id: Id, keys: &[Expr], span: Span) -> R<usize> {
+        let prog = self.prog;
+        let off = self.flat_key(&prog.vars[id as usize].keys, (false, id), keys, span)?;
+        Ok((self.state.var_base[id as usize] + off) as usize)
+    }
+
+    pub(super) fn zone_slot(&mut self, e: &Expr) -> R<u32> {
+        match self.eval(e)? {
+            Value::Zone(z) => Ok(z),
+            other => Err(rt(
+                e.span,
+                format!("expected a zone, found {}", other.type_name()),
+            )),
+        }
+    }
+
+    pub(super) fn cards_of(&mut self, e: &Expr) -> R<Vec<u32>> {
+        let v = self.eval(e)?;
+        let mut out = Vec::new();
+        self.collect_cards(&v, &mut out, e.span)?;
+        Ok(out)
+    }
+
+    pub(super) fn collect_cards(&self, v: &Value, out: &mut Vec<u32>, span: Span) -> R<()> {
+        match v {
+            Value::None => {}
+            Value::Card(c) => out.push(*c),
+            Value::Zone(z) => out.extend(self.state.zones[*z as usize].iter().copied()),
+            Value::List(items) => {
+                for i in items.iter() {
+                    self.collect_cards(i, out, span)?;
+                }
+            }
+            other => {
+                return Err(rt(
+                    span,
+                    format!("expected cards, found {}", other.type_name()),
+                ))
+            }
+        }
+        Ok(())
+    }
+
+    /// What an aggregate or `for` walks: a list, a zone (read live) or an integer range,
+    /// without building a list for the last two.
+    pub(super) fn eval_source(&mut self, e: &Expr) -> R<Source> {
+        if let ExprKind::Binary(BinOp::Range, a, b) = &e.kind {
+            let lo = self.int(a)?;
+            let hi = self.int(b)?;
+            return Ok(Source::Range(lo, hi));
+        }
+        Ok(match self.eval(e)? {
+            Value::Zone(z) => Source::Zone(z),
+            Value::List(l) => Source::List(l),
+            Value::None => Source::Cards(Vec::new()),
+            other => {
+                return Err(rt(
+                    e.span,
+                    format!("expected a list, found {}", other.type_name()),
+                ))
+            }
+        })
+    }
+
+    pub(super) fn as_list(&self, v: &Value, span: Span) -> R<Rc<Items>> {
+        match v {
+            Value::List(l) => Ok(l.clone()),
+            Value::Zone(z) => Ok(Rc::new(Items::new(
+                self.state.zones[*z as usize]
+                    .iter()
+                    .map(|&c| Value::Card(c))
+                    .collect(),
+            ))),
+            Value::None => Ok(Rc::new(Items::default())),
+            other => Err(rt(
+                span,
+                format!("expected a list, found {}", other.type_name()),
+            )),
+        }
+    }
+
+    pub(super) fn int(&mut self, e: &Expr) -> R<i64> {
+        match self.eval(e)? {
+            Value::Int(n) => Ok(n),
+            other => Err(self.with_origin(
+                rt(
+                    e.span,
+                    format!("expected a number, found {}", other.type_name()),
+                ),
+                e,
+            )),
+        }
+    }
+
+    pub(super) fn boolean(&mut self, e: &Expr) -> R<bool> {
+        match self.eval(e)? {
+            Value::Bool(b) => Ok(b),
+            other => Err(self.with_origin(
+                rt(
+                    e.span,
+                    format!("expected true or false, found {}", other.type_name()),
+                ),
+                e,
+            )),
+        }
+    }
+
+    #[cold]
+    pub(super) fn not_while_displaying(&self, span: Span) -> Box<Diag> {
+        Box::new(
+            Diag::error("run::display_effect", "a `say` or a choice's labels cannot change the game")
+                .label(span, "this would change the game")
+                .help("text for showing is only worked out when something shows it; make the change in a statement of its own"),
+        )
+    }
+
+    pub(super) fn set_origin(&mut self, slot: u32, span: Span) {
+        if let Some(o) = self.origins.get_mut(self.bp + slot as usize) {
+            *o = span;
+        }
+    }
+
+    /// Where the value of `e` was made, when that is somewhere else: the `let` or `set` of a
+    /// local, or the function that returned it.
+    pub(super) fn origin(&self, e: &Expr) -> Option<(Span, String)> {
+        match &e.kind {
+            ExprKind::Local(slot) => self
+                .origins
+                .get(self.bp + *slot as usize)
+                .filter(|s| **s != Span::default())
+                .map(|s| (*s, "the value was made here".to_string())),
+            ExprKind::Call(f, _) => self
+                .prog
+                .fns
+                .get(*f as usize)
+                .map(|fd| (fd.body.span, format!("returned by `{}`", fd.name))),
+            ExprKind::Field(base, _) | ExprKind::TupleIndex(base, _) => self.origin(base),
+            _ => None,
+        }
+    }
+
+    #[cold]
+    pub(super) fn with_origin(&self, d: Box<Diag>, e: &Expr) -> Box<Diag> {
+        match self.origin(e) {
+            Some((span, text)) => Box::new(d.label(span, text)),
+            None => d,
+        }
+    }
+
+    pub fn zone_name(&self, slot: u32) -> String {
+        self.view().zone_name(slot)
+    }
+
+    pub fn card_name(&self, c: u32) -> String {
+        self.view().card_name(c)
+    }
+
+    /// A value as text, for `say`, interpolation and option labels.
+    pub fn show(&self, v: &Value) -> String {
+        self.view().show(v)
+    }
+
+    pub fn field(&self, c: u32, sym: Id, span: Span) -> R<Value> {
+        let prog = self.prog;
+        let cd = &prog.cards[c as usize];
+        let kd = &prog.kinds[cd.kind as usize];
+        match kd.slot_of.get(sym as usize).copied().flatten() {
+            Some((false, i)) => Ok(cd.fields[i as usize].clone()),
+            Some((true, i)) => Ok(self.state.card_vars
+                [(self.state.card_var_base[c as usize] + i) as usize]
+                .clone()),
+            None => Err(rt(
+                span,
+                format!(
+                    "card `{}` ({}) has no field `{}`",
+                    cd.id, kd.name, prog.symbols[sym as usize]
+                ),
+            )),
+        }
+    }
+
+}
