@@ -3,6 +3,7 @@
 
 pub mod agent;
 pub mod ast;
+pub mod builtins;
 pub mod cards;
 pub mod check;
 pub mod diag;

@@ -604,7 +604,6 @@ impl Checker {
         td.entries = entries;
         td.locals = locals;
     }
-
 }
 
 /// A card rank written in a table key: a number, or `A`, `J`, `Q`, `K`.

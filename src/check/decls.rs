@@ -643,5 +643,4 @@ impl Checker {
         }
         self.prog.const_order = order;
     }
-
 }

@@ -582,7 +582,12 @@ impl Checker {
         }
     }
 
-    pub(super) fn call(&mut self, callee: &ast::Expr, args: &[ast::Expr], span: Span) -> (Expr, Ty) {
+    pub(super) fn call(
+        &mut self,
+        callee: &ast::Expr,
+        args: &[ast::Expr],
+        span: Span,
+    ) -> (Expr, Ty) {
         let mk = |kind| Expr { kind, span };
         let ast::ExprKind::Name(n) = &callee.kind else {
             self.err(
@@ -646,7 +651,7 @@ impl Checker {
             );
         }
         if self.lookup_local(n).is_none() && !self.globals.contains_key(n) {
-            if let Some(sig) = BUILTINS.iter().find(|b| b.name == n) {
+            if let Some(sig) = crate::builtins::find(n) {
                 if lowered.len() < sig.min_args || lowered.len() > sig.params.len() {
                     let want = if sig.min_args == sig.params.len() {
                         format!("{}", sig.min_args)
@@ -663,18 +668,11 @@ impl Checker {
                             ),
                         )
                         .label(span, "wrong number of arguments")
-                        .help(format!("`{n}({})`", sig.params.join(", "))),
+                        .help(format!("`{}`", sig.signature())),
                     );
                 }
                 for (i, (_, aty, aspan)) in lowered.iter().enumerate() {
-                    let want = match sig.params.get(i) {
-                        Some(&"int") => Ty::Int,
-                        Some(&"player") => Ty::Player,
-                        Some(&"text") => Ty::Text,
-                        Some(&"card") => Ty::Card(None),
-                        Some(&"list") => Ty::List(Box::new(Ty::Any)),
-                        _ => Ty::Any,
-                    };
+                    let want = sig.params.get(i).map(|p| p.1.ty()).unwrap_or(Ty::Any);
                     if !compatible(&want, aty) {
                         let (w, g) = (self.ty_name(&want), self.ty_name(aty));
                         self.err(
@@ -686,14 +684,14 @@ impl Checker {
                         );
                     }
                 }
-                if sig.builtin == Builtin::FinishGame {
+                if sig.name == "finish_game" {
                     self.calls_finish = true;
                 }
                 let tys: Vec<Ty> = lowered.iter().map(|l| l.1.clone()).collect();
-                let ret = builtin_ret(sig.builtin, &tys);
+                let ret = (sig.ret)(&tys);
                 return (
                     mk(ExprKind::Builtin(
-                        sig.builtin,
+                        sig,
                         lowered.into_iter().map(|l| l.0).collect(),
                     )),
                     ret,
@@ -701,7 +699,7 @@ impl Checker {
             }
         }
         let mut names: Vec<&str> = self.prog.fns.iter().map(|f| f.name.as_str()).collect();
-        names.extend(BUILTINS.iter().map(|b| b.name));
+        names.extend(crate::builtins::all().map(|b| b.name));
         let help = did_you_mean(n, names.iter().copied());
         let msg = match self.globals.get(n) {
             Some((g, _)) => format!("`{n}` is {}, not a function", g.what()),
@@ -786,50 +784,5 @@ impl Checker {
                 }
             },
         }
-    }
-
-}
-
-pub(super) fn builtin_ret(b: Builtin, args: &[Ty]) -> Ty {
-    let a0 = args.first().cloned().unwrap_or(Ty::Any);
-    match b {
-        Builtin::Len
-        | Builtin::Abs
-        | Builtin::Min2
-        | Builtin::Max2
-        | Builtin::Clamp
-        | Builtin::Roll
-        | Builtin::RollDice
-        | Builtin::Seat
-        | Builtin::ChooseNumber => Ty::Int,
-        Builtin::Top | Builtin::PickRandom => a0.elem(),
-        Builtin::Reverse | Builtin::Rotate | Builtin::Take | Builtin::Drop | Builtin::Shuffled => {
-            match a0 {
-                Ty::Zone(k) => Ty::List(Box::new(Ty::Card(k))),
-                t => t,
-            }
-        }
-        Builtin::Concat => match (a0.elem(), args.get(1).map(|t| t.elem())) {
-            (Ty::Any | Ty::None, Some(b)) => Ty::List(Box::new(b)),
-            (a, _) => Ty::List(Box::new(a)),
-        },
-        Builtin::Flatten => a0.elem(),
-        Builtin::Contains | Builtin::Ask => Ty::Bool,
-        Builtin::IndexOf => Ty::Any,
-        Builtin::ZoneOf => Ty::Zone(None),
-        Builtin::Text => Ty::Text,
-        Builtin::Next | Builtin::ChoosePlayer => Ty::Player,
-        Builtin::FinishGame => Ty::None,
-        Builtin::Choose => args.get(1).map(|t| t.elem()).unwrap_or(Ty::Any),
-        Builtin::ChooseMany => match args.get(1) {
-            Some(Ty::Zone(k)) => Ty::List(Box::new(Ty::Card(*k))),
-            Some(t) => t.clone(),
-            None => Ty::Any,
-        },
-        Builtin::Allocate => Ty::List(Box::new(Ty::Int)),
-        Builtin::Lookup => match a0.elem() {
-            Ty::Tuple(ts) => ts.get(2).cloned().unwrap_or(Ty::Any),
-            _ => Ty::Any,
-        },
     }
 }

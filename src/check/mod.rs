@@ -15,7 +15,6 @@ mod types;
 pub use repl::ReplLine;
 pub use types::compatible;
 
-
 use crate::ast::{self, CardId, Item};
 use crate::diag::{Diag, Sources, Span};
 use crate::loader::Loaded;
@@ -549,7 +548,6 @@ impl Checker {
         self.check_unique();
     }
 
-
     // ================================================================ scopes
 
     fn begin(&mut self, ctx: Ctx) {
@@ -599,7 +597,6 @@ impl Checker {
         }
         None
     }
-
 }
 
 fn is_reserved_global(n: &str) -> bool {
@@ -617,7 +614,7 @@ fn is_reserved_global(n: &str) -> bool {
         "list",
     ]
     .contains(&n)
-        || BUILTINS.iter().any(|b| b.name == n)
+        || crate::builtins::find(n).is_some()
 }
 
 fn const_expr(v: Value, span: Span) -> Expr {

@@ -317,7 +317,13 @@ impl Checker {
         }
     }
 
-    pub(super) fn keys(&mut self, _id: Id, keys: &[ast::Expr], span: Span, zone: bool) -> Vec<Expr> {
+    pub(super) fn keys(
+        &mut self,
+        _id: Id,
+        keys: &[ast::Expr],
+        span: Span,
+        zone: bool,
+    ) -> Vec<Expr> {
         let (domains, name) = if zone {
             let z = &self.prog.zones[_id as usize];
             (z.keys.clone(), z.name.clone())
@@ -400,5 +406,4 @@ impl Checker {
                 .maybe_help(help),
         );
     }
-
 }

@@ -85,7 +85,6 @@ impl Checker {
             );
         }
     }
-
 }
 
 /// Whether a value of type `got` may stand where `want` is expected.

@@ -6,7 +6,6 @@ use crate::limits::Limits;
 use crate::program::*;
 use crate::value::Value;
 
-
 /// Run the program's `check` / `warn` rules over its cards. Each failure is a diagnostic
 /// labelled at the card field it names (`at field`), or at the card.
 pub fn run_checks(prog: &Program, limits: Limits) -> Vec<Diag> {

@@ -8,7 +8,7 @@ use crate::value::Value;
 
 impl<'p> Interp<'p> {
     /// Ask a player's agent. Forced choices (one option) are taken without asking.
-    pub(super) fn decide(
+    pub(crate) fn decide(
         &mut self,
         player: u32,
         options: &[Value],
@@ -19,7 +19,7 @@ impl<'p> Interp<'p> {
     }
 
     /// Ask a choice; `labels`, when given (one per option), is how the options are shown.
-    pub(super) fn decide_labelled(
+    pub(crate) fn decide_labelled(
         &mut self,
         player: u32,
         options: &[Value],

@@ -560,7 +560,7 @@ impl<'p> Interp<'p> {
         Ok(v)
     }
 
-    pub(super) fn check_len(&self, n: usize, span: Span) -> R<()> {
+    pub(crate) fn check_len(&self, n: usize, span: Span) -> R<()> {
         if n > self.limits.max_list_len {
             return Err(Box::new(
                 Diag::error(
@@ -573,7 +573,6 @@ impl<'p> Interp<'p> {
         Ok(())
     }
 }
-
 
 /// The elements an aggregate or a `for` loop walks.
 pub(super) enum Source {
@@ -607,7 +606,6 @@ impl Source {
         }
     }
 }
-
 
 pub(super) fn pat_matches(p: &Pat, v: &Value) -> bool {
     match (p, v) {

@@ -184,7 +184,6 @@ impl<'p> Interp<'p> {
         Ok(Outcome { winners, scores })
     }
 
-
     /// Evaluate a block lowered on its own (a REPL line) in a fresh frame whose first locals
     /// are `init`; returns the value and the frame's locals afterwards.
     pub fn eval_block(&mut self, b: &Block, locals: u32, init: &[Value]) -> R<(Value, Vec<Value>)> {
@@ -201,5 +200,4 @@ impl<'p> Interp<'p> {
         self.bp = old_bp;
         r.map(|v| (v, frame))
     }
-
 }

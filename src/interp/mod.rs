@@ -15,9 +15,8 @@ mod triggers;
 mod view;
 
 pub use checks::{run_checks, state_size};
-pub use view::View;
 use exprs::Source;
-
+pub use view::View;
 
 use crate::agent::Agent;
 use crate::ast::EventKind;
@@ -30,7 +29,7 @@ use crate::value::{Items, Value};
 use rand_chacha::ChaCha8Rng;
 use std::rc::Rc;
 
-const NOWHERE: u32 = u32::MAX;
+pub(crate) const NOWHERE: u32 = u32::MAX;
 
 pub type R<T> = Result<T, Box<Diag>>;
 
@@ -265,7 +264,6 @@ impl<'p> Interp<'p> {
         }
     }
 
-
     // ================================================================ frames
 
     #[inline(always)]
@@ -329,6 +327,4 @@ impl<'p> Interp<'p> {
             .help("a loop or trigger probably runs far more often than intended"),
         )
     }
-
 }
-

@@ -56,7 +56,13 @@ impl<'p> Interp<'p> {
     }
 
     #[cold]
-    pub(super) fn bad_key(&self, d: &KeyDomain, v: &Value, span: Span, family: (bool, Id)) -> Box<Diag> {
+    pub(super) fn bad_key(
+        &self,
+        d: &KeyDomain,
+        v: &Value,
+        span: Span,
+        family: (bool, Id),
+    ) -> Box<Diag> {
         let name = if family.0 {
             &self.prog.zones[family.1 as usize].name
         } else {
@@ -141,7 +147,7 @@ impl<'p> Interp<'p> {
         })
     }
 
-    pub(super) fn as_list(&self, v: &Value, span: Span) -> R<Rc<Items>> {
+    pub(crate) fn as_list(&self, v: &Value, span: Span) -> R<Rc<Items>> {
         match v {
             Value::List(l) => Ok(l.clone()),
             Value::Zone(z) => Ok(Rc::new(Items::new(
@@ -257,5 +263,4 @@ impl<'p> Interp<'p> {
             )),
         }
     }
-
 }

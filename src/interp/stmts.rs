@@ -286,5 +286,4 @@ impl<'p> Interp<'p> {
         }
         Ok(())
     }
-
 }

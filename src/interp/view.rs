@@ -5,7 +5,6 @@ use crate::ast::CardId;
 use crate::program::*;
 use crate::value::Value;
 
-
 /// Display of values, needing only the program and the zone layout.
 pub struct View<'a> {
     pub prog: &'a Program,

@@ -1,0 +1,178 @@
+//! Choices, asked of a player's agent: choose, choose_many, choose_number, ask, choose_player,
+//! allocate.
+
+use super::{ret_bool, ret_player, BuiltinDef, Effect, P};
+use crate::program::Ty;
+use crate::value::Value;
+
+pub const DEFS: &[BuiltinDef] = &[
+    BuiltinDef {
+        name: "choose",
+        params: &[
+            ("player", P::Player),
+            ("options", P::List),
+            ("prompt", P::Text),
+            ("labels", P::List),
+        ],
+        min_args: 2,
+        effect: Effect::Choice,
+        // Labels are for showing: worked out only when something shows them.
+        shown_only: Some(3),
+        ret: |args| args.get(1).map(|t| t.elem()).unwrap_or(Ty::Any),
+        eval: |me, a| {
+            let p = a.player(0)?;
+            let options = a.list(me, 1)?;
+            let prompt = a.text(me, 2, "Choose");
+            let labels = match a.get(3) {
+                Some(v) => {
+                    let l = me.as_list(v, a.span_of(3))?;
+                    if l.len() != options.len() {
+                        return Err(a.err_at(
+                            3,
+                            format!("{} labels for {} options", l.len(), options.len()),
+                        ));
+                    }
+                    Some(l)
+                }
+                None => None,
+            };
+            let labels = labels.as_deref().map(|l| l.as_slice());
+            Ok(
+                match me.decide_labelled(p, &options, labels, &prompt, a.span)? {
+                    Some(i) => options.get(i).cloned().unwrap_or(Value::None),
+                    None => Value::None,
+                },
+            )
+        },
+    },
+    BuiltinDef {
+        name: "choose_many",
+        params: &[
+            ("player", P::Player),
+            ("options", P::List),
+            ("count", P::Int),
+            ("prompt", P::Text),
+        ],
+        min_args: 3,
+        effect: Effect::Choice,
+        shown_only: None,
+        ret: |args| match args.get(1) {
+            Some(Ty::Zone(k)) => Ty::List(Box::new(Ty::Card(*k))),
+            Some(t) => t.clone(),
+            None => Ty::Any,
+        },
+        eval: |me, a| {
+            let p = a.player(0)?;
+            let mut options = a.list(me, 1)?.to_vec();
+            let k = usize::try_from(a.int(2)?.max(0)).unwrap_or(usize::MAX);
+            let prompt = a.text(me, 3, "Choose");
+            let mut out = Vec::new();
+            for n in 0..k.min(options.len()) {
+                let pr = format!("{prompt} ({} of {k})", n + 1);
+                match me.decide(p, &options, &pr, a.span)? {
+                    Some(i) if i < options.len() => out.push(options.remove(i)),
+                    _ => break,
+                }
+            }
+            Ok(Value::list(out))
+        },
+    },
+    BuiltinDef {
+        name: "choose_number",
+        params: &[
+            ("player", P::Player),
+            ("lo", P::Int),
+            ("hi", P::Int),
+            ("prompt", P::Text),
+        ],
+        min_args: 3,
+        effect: Effect::Choice,
+        shown_only: None,
+        ret: super::ret_int,
+        eval: |me, a| {
+            let p = a.player(0)?;
+            let (lo, hi) = (a.int(1)?, a.int(2)?);
+            if hi < lo || hi.abs_diff(lo) >= me.limits.max_options as u64 {
+                return Err(a.err(format!("cannot offer the numbers {lo}..{hi}")));
+            }
+            let options: Vec<Value> = (lo..=hi).map(Value::Int).collect();
+            let prompt = a.text(me, 3, "Choose a number");
+            Ok(match me.decide(p, &options, &prompt, a.span)? {
+                Some(i) => options.get(i).cloned().unwrap_or(Value::None),
+                None => Value::None,
+            })
+        },
+    },
+    BuiltinDef {
+        name: "ask",
+        params: &[("player", P::Player), ("prompt", P::Text)],
+        min_args: 1,
+        effect: Effect::Choice,
+        shown_only: None,
+        ret: ret_bool,
+        eval: |me, a| {
+            let p = a.player(0)?;
+            let prompt = a.text(me, 1, "Yes or no?");
+            let options = [Value::Bool(true), Value::Bool(false)];
+            Ok(Value::Bool(
+                me.decide(p, &options, &prompt, a.span)? == Some(0),
+            ))
+        },
+    },
+    BuiltinDef {
+        name: "choose_player",
+        params: &[("player", P::Player), ("prompt", P::Text)],
+        min_args: 1,
+        effect: Effect::Choice,
+        shown_only: None,
+        ret: ret_player,
+        eval: |me, a| {
+            let p = a.player(0)?;
+            let prompt = a.text(me, 1, "Choose a player");
+            let options: Vec<Value> = (0..me.state.n_players).map(Value::Player).collect();
+            Ok(match me.decide(p, &options, &prompt, a.span)? {
+                Some(i) => options.get(i).cloned().unwrap_or(Value::None),
+                None => Value::None,
+            })
+        },
+    },
+    BuiltinDef {
+        name: "allocate",
+        params: &[
+            ("player", P::Player),
+            ("total", P::Int),
+            ("among", P::List),
+            ("prompt", P::Text),
+        ],
+        min_args: 3,
+        effect: Effect::Choice,
+        shown_only: None,
+        ret: |_| Ty::List(Box::new(Ty::Int)),
+        eval: |me, a| {
+            let p = a.player(0)?;
+            let total = a.int(1)?;
+            let cats = a.list(me, 2)?;
+            let prompt = a.text(me, 3, "Allocate");
+            if total < 0 || total as u64 > me.limits.max_options as u64 {
+                return Err(a.err_at(1, format!("cannot allocate {total} points")));
+            }
+            let mut left = total;
+            let mut out = Vec::new();
+            for (i, c) in cats.iter().enumerate() {
+                if i + 1 == cats.len() {
+                    out.push(Value::Int(left));
+                    break;
+                }
+                let options: Vec<Value> = (0..=left).map(Value::Int).collect();
+                let pr = format!("{prompt}: how many to {} ({left} left)", me.show(c));
+                let n = match me.decide(p, &options, &pr, a.span)? {
+                    Some(i) => i as i64,
+                    None => 0,
+                };
+                left -= n;
+                out.push(Value::Int(n));
+            }
+            Ok(Value::list(out))
+        },
+    },
+];

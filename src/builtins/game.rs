@@ -1,0 +1,65 @@
+//! The game itself: zone_of, text, seat, next, finish_game.
+
+use super::{ret_int, ret_none, ret_player, BuiltinDef, Effect, P};
+use crate::program::Ty;
+use crate::value::Value;
+
+pub const DEFS: &[BuiltinDef] = &[
+    BuiltinDef {
+        name: "zone_of",
+        params: &[("card", P::Card)],
+        min_args: 1,
+        effect: Effect::Pure,
+        shown_only: None,
+        ret: |_| Ty::Zone(None),
+        eval: |me, a| {
+            Ok(match a.get(0) {
+                Some(Value::Card(c)) => me.zone_of(*c).map(Value::Zone).unwrap_or(Value::None),
+                _ => Value::None,
+            })
+        },
+    },
+    BuiltinDef {
+        name: "text",
+        params: &[("value", P::Any)],
+        min_args: 1,
+        effect: Effect::Pure,
+        shown_only: None,
+        ret: |_| Ty::Text,
+        eval: |me, a| Ok(Value::text(&a.text(me, 0, ""))),
+    },
+    BuiltinDef {
+        name: "seat",
+        params: &[("player", P::Player)],
+        min_args: 1,
+        effect: Effect::Pure,
+        shown_only: None,
+        ret: ret_int,
+        eval: |_, a| Ok(Value::Int(a.player(0)? as i64)),
+    },
+    BuiltinDef {
+        name: "next",
+        params: &[("player", P::Player)],
+        min_args: 1,
+        effect: Effect::Pure,
+        shown_only: None,
+        ret: ret_player,
+        eval: |me, a| {
+            Ok(Value::Player(
+                (a.player(0)? + 1) % me.state.n_players.max(1),
+            ))
+        },
+    },
+    BuiltinDef {
+        name: "finish_game",
+        params: &[],
+        min_args: 0,
+        effect: Effect::Changes,
+        shown_only: None,
+        ret: ret_none,
+        eval: |me, _| {
+            me.state.finished = true;
+            Ok(Value::None)
+        },
+    },
+];

@@ -1,0 +1,185 @@
+//! Lists: length, top, reverse, concat, flatten, rotate, take, drop, contains, index_of, lookup.
+
+use super::{elem0, list0, ret_bool, ret_int, Args, BuiltinDef, Effect, P};
+use crate::interp::{Interp, R};
+use crate::program::Ty;
+use crate::value::Value;
+
+pub const DEFS: &[BuiltinDef] = &[
+    BuiltinDef {
+        name: "len",
+        params: &[("list", P::List)],
+        min_args: 1,
+        effect: Effect::Pure,
+        shown_only: None,
+        ret: ret_int,
+        eval: |me, a| {
+            // A zone's size needs no list.
+            if let Some(Value::Zone(z)) = a.get(0) {
+                return Ok(Value::Int(me.zone_len(*z) as i64));
+            }
+            Ok(Value::Int(a.list(me, 0)?.len() as i64))
+        },
+    },
+    BuiltinDef {
+        name: "top",
+        params: &[("list", P::List)],
+        min_args: 1,
+        effect: Effect::Pure,
+        shown_only: None,
+        ret: elem0,
+        eval: |me, a| {
+            if let Some(Value::Zone(z)) = a.get(0) {
+                return Ok(me.zone_top(*z));
+            }
+            Ok(a.list(me, 0)?.first().cloned().unwrap_or(Value::None))
+        },
+    },
+    BuiltinDef {
+        name: "reverse",
+        params: &[("list", P::List)],
+        min_args: 1,
+        effect: Effect::Pure,
+        shown_only: None,
+        ret: list0,
+        eval: |me, a| {
+            let mut l = a.list(me, 0)?.to_vec();
+            l.reverse();
+            Ok(Value::list(l))
+        },
+    },
+    BuiltinDef {
+        name: "concat",
+        params: &[("list", P::List), ("list", P::List)],
+        min_args: 2,
+        effect: Effect::Pure,
+        shown_only: None,
+        ret: |args| match (super::elem0(args), args.get(1).map(|t| t.elem())) {
+            (Ty::Any | Ty::None, Some(b)) => Ty::List(Box::new(b)),
+            (a, _) => Ty::List(Box::new(a)),
+        },
+        eval: |me, a| {
+            let mut l = a.list(me, 0)?.to_vec();
+            l.extend(a.list(me, 1)?.iter().cloned());
+            me.check_len(l.len(), a.span)?;
+            Ok(Value::list(l))
+        },
+    },
+    BuiltinDef {
+        name: "flatten",
+        params: &[("list", P::List)],
+        min_args: 1,
+        effect: Effect::Pure,
+        shown_only: None,
+        ret: elem0,
+        eval: |me, a| {
+            let mut out = Vec::new();
+            for inner in a.list(me, 0)?.iter() {
+                out.extend(me.as_list(inner, a.span_of(0))?.iter().cloned());
+                me.check_len(out.len(), a.span)?;
+            }
+            Ok(Value::list(out))
+        },
+    },
+    BuiltinDef {
+        name: "rotate",
+        params: &[("list", P::List), ("by", P::Int)],
+        min_args: 2,
+        effect: Effect::Pure,
+        shown_only: None,
+        ret: list0,
+        eval: |me, a| {
+            let mut l = a.list(me, 0)?.to_vec();
+            let k = a.int(1)?;
+            if !l.is_empty() {
+                let k = k.rem_euclid(l.len() as i64) as usize;
+                l.rotate_left(k);
+            }
+            Ok(Value::list(l))
+        },
+    },
+    BuiltinDef {
+        name: "take",
+        params: &[("list", P::List), ("n", P::Int)],
+        min_args: 2,
+        effect: Effect::Pure,
+        shown_only: None,
+        ret: list0,
+        eval: |me, a| take_drop(me, a, true),
+    },
+    BuiltinDef {
+        name: "drop",
+        params: &[("list", P::List), ("n", P::Int)],
+        min_args: 2,
+        effect: Effect::Pure,
+        shown_only: None,
+        ret: list0,
+        eval: |me, a| take_drop(me, a, false),
+    },
+    BuiltinDef {
+        name: "contains",
+        params: &[("list", P::List), ("value", P::Any)],
+        min_args: 2,
+        effect: Effect::Pure,
+        shown_only: None,
+        ret: ret_bool,
+        eval: |me, a| {
+            let l = a.list(me, 0)?;
+            Ok(Value::Bool(a.get(1).is_some_and(|x| l.contains(x))))
+        },
+    },
+    BuiltinDef {
+        name: "index_of",
+        params: &[("list", P::List), ("value", P::Any)],
+        min_args: 2,
+        effect: Effect::Pure,
+        shown_only: None,
+        // `none` when absent.
+        ret: ret_int,
+        eval: |me, a| {
+            let l = a.list(me, 0)?;
+            Ok(match a.get(1).and_then(|x| l.iter().position(|y| y == x)) {
+                Some(i) => Value::Int(i as i64),
+                None => Value::None,
+            })
+        },
+    },
+    BuiltinDef {
+        name: "lookup",
+        params: &[("table", P::List), ("key", P::Int)],
+        min_args: 2,
+        effect: Effect::Pure,
+        shown_only: None,
+        ret: |args| match super::elem0(args) {
+            Ty::Tuple(ts) => ts.get(2).cloned().unwrap_or(Ty::Any),
+            _ => Ty::Any,
+        },
+        eval: |me, a| {
+            // A table value: a list of (first key, last key, value); the first entry covering
+            // the key wins.
+            let entries = a.list(me, 0)?;
+            let key = a.int(1)?;
+            for e in entries.iter() {
+                if let Value::Tuple(t) = e {
+                    if let (Some(Value::Int(lo)), Some(Value::Int(hi)), Some(v)) =
+                        (t.first(), t.get(1), t.get(2))
+                    {
+                        if *lo <= key && key <= *hi {
+                            return Ok(v.clone());
+                        }
+                    }
+                }
+            }
+            Ok(Value::None)
+        },
+    },
+];
+
+fn take_drop(me: &mut Interp, a: &Args, take: bool) -> R<Value> {
+    let l = a.list(me, 0)?;
+    let k = usize::try_from(a.int(1)?.max(0))
+        .unwrap_or(usize::MAX)
+        .min(l.len());
+    let part = if take { l.get(..k) } else { l.get(k..) };
+    Ok(Value::list(part.map(|p| p.to_vec()).unwrap_or_default()))
+}

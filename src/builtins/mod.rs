@@ -1,0 +1,217 @@
+//! Built-in functions. Each builtin is declared once, in the file of its family: its name, its
+//! parameters, what it may do to the game (for the purity check), its result type for the checker
+//! and its evaluation, side by side. Adding a builtin touches one place: a `BuiltinDef` in one of
+//! these files.
+
+mod choices;
+mod game;
+mod lists;
+mod numbers;
+mod random;
+
+use crate::diag::{Diag, Span};
+use crate::interp::{Interp, R};
+use crate::program::Ty;
+use crate::value::{Items, Value};
+use std::rc::Rc;
+
+/// The type a parameter accepts, as the checker sees it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum P {
+    Int,
+    Player,
+    Text,
+    Card,
+    List,
+    Any,
+}
+
+impl P {
+    pub fn ty(self) -> Ty {
+        match self {
+            P::Int => Ty::Int,
+            P::Player => Ty::Player,
+            P::Text => Ty::Text,
+            P::Card => Ty::Card(None),
+            P::List => Ty::List(Box::new(Ty::Any)),
+            P::Any => Ty::Any,
+        }
+    }
+    pub fn name(self) -> &'static str {
+        match self {
+            P::Int => "int",
+            P::Player => "player",
+            P::Text => "text",
+            P::Card => "card",
+            P::List => "list",
+            P::Any => "any",
+        }
+    }
+}
+
+/// What calling a builtin may do beyond computing its result.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Effect {
+    /// Nothing: the result depends only on the arguments and the state.
+    Pure,
+    /// Draws from the game's random stream.
+    Random,
+    /// Asks a player to choose.
+    Choice,
+    /// Changes the game state (ends the game, eliminates a player, ...).
+    Changes,
+}
+
+impl Effect {
+    /// How the purity check names it.
+    pub fn verb(self) -> &'static str {
+        match self {
+            Effect::Pure => "computes",
+            Effect::Random => "rolls or shuffles",
+            Effect::Choice => "asks a player to choose",
+            Effect::Changes => "changes the game",
+        }
+    }
+}
+
+pub struct BuiltinDef {
+    pub name: &'static str,
+    pub params: &'static [(&'static str, P)],
+    /// Parameters after the first `min_args` are optional.
+    pub min_args: usize,
+    pub effect: Effect,
+    /// An argument only worked out when something shows the result (a choice's labels): it may
+    /// not change the game, and it is skipped in silent runs.
+    pub shown_only: Option<usize>,
+    /// The result type, given the argument types.
+    pub ret: fn(&[Ty]) -> Ty,
+    /// The evaluation, given the evaluated arguments.
+    pub eval: fn(&mut Interp, &Args) -> R<Value>,
+}
+
+impl std::fmt::Debug for BuiltinDef {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "builtin `{}`", self.name)
+    }
+}
+
+impl BuiltinDef {
+    /// `name(a: int, b: list)` for help lines.
+    pub fn signature(&self) -> String {
+        let ps: Vec<String> = self
+            .params
+            .iter()
+            .enumerate()
+            .map(|(i, (n, p))| {
+                let opt = if i >= self.min_args { "?" } else { "" };
+                format!("{n}{opt}: {}", p.name())
+            })
+            .collect();
+        format!("{}({})", self.name, ps.join(", "))
+    }
+}
+
+const FAMILIES: &[&[BuiltinDef]] = &[
+    lists::DEFS,
+    numbers::DEFS,
+    random::DEFS,
+    game::DEFS,
+    choices::DEFS,
+];
+
+/// Every builtin.
+pub fn all() -> impl Iterator<Item = &'static BuiltinDef> {
+    FAMILIES.iter().flat_map(|f| f.iter())
+}
+
+/// The builtin called `name`.
+pub fn find(name: &str) -> Option<&'static BuiltinDef> {
+    all().find(|b| b.name == name)
+}
+
+/// The evaluated arguments of one call, with where each was written.
+pub struct Args<'a> {
+    pub vals: &'a [Value],
+    pub exprs: &'a [crate::program::Expr],
+    pub span: Span,
+}
+
+fn rt(span: Span, msg: impl Into<String>) -> Box<Diag> {
+    Box::new(Diag::error("run::error", msg).label(span, "while evaluating this"))
+}
+
+impl Args<'_> {
+    pub fn span_of(&self, i: usize) -> Span {
+        self.exprs.get(i).map(|a| a.span).unwrap_or(self.span)
+    }
+    pub fn get(&self, i: usize) -> Option<&Value> {
+        self.vals.get(i)
+    }
+    pub fn int(&self, i: usize) -> R<i64> {
+        match self.vals.get(i) {
+            Some(Value::Int(n)) => Ok(*n),
+            Some(other) => Err(rt(
+                self.span_of(i),
+                format!("expected a number, found {}", other.type_name()),
+            )),
+            None => Err(rt(self.span, "missing argument")),
+        }
+    }
+    pub fn player(&self, i: usize) -> R<u32> {
+        match self.vals.get(i) {
+            Some(Value::Player(p)) => Ok(*p),
+            Some(other) => Err(rt(
+                self.span_of(i),
+                format!("expected a player, found {}", other.type_name()),
+            )),
+            None => Err(rt(self.span, "missing argument")),
+        }
+    }
+    pub fn list(&self, me: &Interp, i: usize) -> R<Rc<Items>> {
+        match self.vals.get(i) {
+            Some(v) => me.as_list(v, self.span_of(i)),
+            None => Err(rt(self.span, "missing argument")),
+        }
+    }
+    /// An optional text argument, shown as text.
+    pub fn text(&self, me: &Interp, i: usize, default: &str) -> String {
+        match self.vals.get(i) {
+            Some(v) => me.show(v),
+            None => default.to_string(),
+        }
+    }
+    pub fn err(&self, msg: impl Into<String>) -> Box<Diag> {
+        rt(self.span, msg)
+    }
+    pub fn err_at(&self, i: usize, msg: impl Into<String>) -> Box<Diag> {
+        rt(self.span_of(i), msg)
+    }
+}
+
+// Result types shared by several families.
+pub(crate) fn ret_int(_: &[Ty]) -> Ty {
+    Ty::Int
+}
+pub(crate) fn ret_bool(_: &[Ty]) -> Ty {
+    Ty::Bool
+}
+pub(crate) fn ret_player(_: &[Ty]) -> Ty {
+    Ty::Player
+}
+pub(crate) fn ret_none(_: &[Ty]) -> Ty {
+    Ty::None
+}
+pub(crate) fn arg0(args: &[Ty]) -> Ty {
+    args.first().cloned().unwrap_or(Ty::Any)
+}
+/// The element type of the first argument.
+pub(crate) fn elem0(args: &[Ty]) -> Ty {
+    arg0(args).elem()
+}
+/// The first argument as a list (a zone reads as a list of its cards).
+pub(crate) fn list0(args: &[Ty]) -> Ty {
+    match arg0(args) {
+        Ty::Zone(k) => Ty::List(Box::new(Ty::Card(k))),
+        t => t,
+    }
+}

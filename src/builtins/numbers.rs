@@ -1,0 +1,54 @@
+//! Numbers: abs, min, max, clamp.
+
+use super::{ret_int, BuiltinDef, Effect, P};
+use crate::value::Value;
+
+pub const DEFS: &[BuiltinDef] = &[
+    BuiltinDef {
+        name: "abs",
+        params: &[("n", P::Int)],
+        min_args: 1,
+        effect: Effect::Pure,
+        shown_only: None,
+        ret: ret_int,
+        eval: |_, a| {
+            a.int(0)?
+                .checked_abs()
+                .map(Value::Int)
+                .ok_or_else(|| a.err("number overflow"))
+        },
+    },
+    BuiltinDef {
+        name: "min",
+        params: &[("a", P::Int), ("b", P::Int)],
+        min_args: 2,
+        effect: Effect::Pure,
+        shown_only: None,
+        ret: ret_int,
+        eval: |_, a| Ok(Value::Int(a.int(0)?.min(a.int(1)?))),
+    },
+    BuiltinDef {
+        name: "max",
+        params: &[("a", P::Int), ("b", P::Int)],
+        min_args: 2,
+        effect: Effect::Pure,
+        shown_only: None,
+        ret: ret_int,
+        eval: |_, a| Ok(Value::Int(a.int(0)?.max(a.int(1)?))),
+    },
+    BuiltinDef {
+        name: "clamp",
+        params: &[("n", P::Int), ("lo", P::Int), ("hi", P::Int)],
+        min_args: 3,
+        effect: Effect::Pure,
+        shown_only: None,
+        ret: ret_int,
+        eval: |_, a| {
+            let (x, lo, hi) = (a.int(0)?, a.int(1)?, a.int(2)?);
+            if lo > hi {
+                return Err(a.err(format!("clamp bounds {lo} > {hi}")));
+            }
+            Ok(Value::Int(x.clamp(lo, hi)))
+        },
+    },
+];

@@ -1,0 +1,73 @@
+//! Randomness, from the game's seeded stream: roll, roll_dice, shuffled, pick_random.
+
+use super::{elem0, list0, ret_int, BuiltinDef, Effect, P};
+use crate::rng;
+use crate::value::Value;
+
+pub const DEFS: &[BuiltinDef] = &[
+    BuiltinDef {
+        name: "roll",
+        params: &[("sides", P::Int)],
+        min_args: 1,
+        effect: Effect::Random,
+        shown_only: None,
+        ret: ret_int,
+        eval: |me, a| {
+            let n = a.int(0)?;
+            if !(1..=1_000_000).contains(&n) {
+                return Err(a.err_at(0, format!("a die needs 1 to 1000000 sides, not {n}")));
+            }
+            Ok(Value::Int(
+                rng::below(&mut me.state.rng, n as u32) as i64 + 1,
+            ))
+        },
+    },
+    BuiltinDef {
+        name: "roll_dice",
+        params: &[("dice", P::Int), ("sides", P::Int)],
+        min_args: 2,
+        effect: Effect::Random,
+        shown_only: None,
+        ret: ret_int,
+        eval: |me, a| {
+            let (n, s) = (a.int(0)?, a.int(1)?);
+            if !(0..=1000).contains(&n) || !(1..=1_000_000).contains(&s) {
+                return Err(a.err(format!("cannot roll {n} dice of {s} sides")));
+            }
+            let mut t = 0;
+            for _ in 0..n {
+                t += rng::below(&mut me.state.rng, s as u32) as i64 + 1;
+            }
+            Ok(Value::Int(t))
+        },
+    },
+    BuiltinDef {
+        name: "shuffled",
+        params: &[("list", P::List)],
+        min_args: 1,
+        effect: Effect::Random,
+        shown_only: None,
+        ret: list0,
+        eval: |me, a| {
+            let mut l = a.list(me, 0)?.to_vec();
+            rng::shuffle(&mut me.state.rng, &mut l);
+            Ok(Value::list(l))
+        },
+    },
+    BuiltinDef {
+        name: "pick_random",
+        params: &[("list", P::List)],
+        min_args: 1,
+        effect: Effect::Random,
+        shown_only: None,
+        ret: elem0,
+        eval: |me, a| {
+            let l = a.list(me, 0)?;
+            if l.is_empty() {
+                return Ok(Value::None);
+            }
+            let i = rng::below(&mut me.state.rng, l.len().min(u32::MAX as usize) as u32);
+            Ok(l.get(i as usize).cloned().unwrap_or(Value::None))
+        },
+    },
+];
