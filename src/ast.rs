@@ -80,9 +80,18 @@ pub struct FieldDecl {
     pub name: Ident,
     pub ty: Spanned<TypeExpr>,
     /// `in lo..hi` (hi open when absent).
-    pub bounds: Option<(i64, Option<i64>, Span)>,
+    pub bounds: Option<Bounds>,
     pub unique: bool,
     pub default: Option<Expr>,
+}
+
+/// `in lo..hi clamp` or `in lo..hi refuse` (hi open when absent; `clamp` when not said).
+#[derive(Debug, Clone, Copy)]
+pub struct Bounds {
+    pub lo: i64,
+    pub hi: Option<i64>,
+    pub refuse: bool,
+    pub span: Span,
 }
 
 #[derive(Debug, Clone)]
@@ -140,7 +149,7 @@ pub struct ZoneDecl {
 pub struct VarDecl {
     pub name: Ident,
     pub ty: Spanned<TypeExpr>,
-    pub bounds: Option<(i64, Option<i64>, Span)>,
+    pub bounds: Option<Bounds>,
     pub per: Vec<KeyType>,
     pub visibility: Visibility,
     pub init: Expr,
@@ -231,7 +240,8 @@ pub enum Position {
 
 #[derive(Debug, Clone)]
 pub enum StmtKind {
-    Let(Ident, Expr),
+    /// `let name = e` or `let name: T = e`.
+    Let(Ident, Option<Spanned<TypeExpr>>, Expr),
     Set(Expr, AssignOp, Expr),
     Move(Expr, Expr, Position),
     Draw(Expr, Expr, Expr),

@@ -15,6 +15,10 @@ pub struct Span {
 }
 
 impl Span {
+    /// Whether `other` lies inside this span (same file).
+    pub fn contains(&self, other: Span) -> bool {
+        self.file == other.file && self.start <= other.start && other.end <= self.end
+    }
     pub fn new(file: u32, start: usize, end: usize) -> Self {
         Span {
             file,
@@ -129,6 +133,12 @@ impl Diag {
             text: text.into(),
         });
         self
+    }
+    pub fn maybe_label(self, span: Option<Span>, text: impl Into<String>) -> Self {
+        match span {
+            Some(s) => self.label(s, text),
+            None => self,
+        }
     }
     pub fn help(mut self, help: impl Into<String>) -> Self {
         self.help = Some(help.into());

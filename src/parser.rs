@@ -264,6 +264,7 @@ pub fn rule_name(rule: Rule) -> &'static str {
         visibility => "`public`, `owner` or `hidden`",
         var_decl => DECLARATION,
         bounds => "bounds like `in 0..7`",
+        bound_policy => "`clamp` or `refuse`",
         const_decl => DECLARATION,
         fn_decl => DECLARATION,
         params | param => "a parameter",
@@ -541,9 +542,11 @@ fn children(pair: Pair<Rule>) -> Pairs<Rule> {
 }
 
 impl Builder {
+    /// The pair's span, without the spaces and comments pest skipped after its last token
+    /// (a repetition that found nothing more still consumed them).
     fn span(&self, pair: &Pair<Rule>) -> Span {
         let s = pair.as_span();
-        Span::new(self.file, s.start(), s.end())
+        Span::new(self.file, s.start(), s.start() + written_len(s.as_str()))
     }
 
     fn ident(&self, pair: Pair<Rule>) -> Ident {
@@ -922,12 +925,28 @@ impl Builder {
         }
     }
 
-    fn bounds(&mut self, pair: Pair<Rule>) -> (i64, Option<i64>, Span) {
-        let span = self.span(&pair);
-        let nums: Vec<Pair<Rule>> = children(pair).collect();
+    fn bounds(&mut self, pair: Pair<Rule>) -> Bounds {
+        let mut span = self.span(&pair);
+        // The span ends with the last thing written, not the space after it.
+        if let Some(last) = children(pair.clone()).last() {
+            span.end = self.span(&last).end;
+        }
+        let mut refuse = false;
+        let mut nums: Vec<Pair<Rule>> = Vec::new();
+        for p in children(pair) {
+            match p.as_rule() {
+                Rule::bound_policy => refuse = p.as_str() == "refuse",
+                _ => nums.push(p),
+            }
+        }
         let lo = nums.first().map(|p| self.int_value(p)).unwrap_or(0);
         let hi = nums.get(1).map(|p| self.int_value(p));
-        (lo, hi, span)
+        Bounds {
+            lo,
+            hi,
+            refuse,
+            span,
+        }
     }
 
     fn check_decl(&mut self, pair: Pair<Rule>) -> CheckDecl {
@@ -1183,7 +1202,15 @@ impl Builder {
         let kind = match rule {
             Rule::let_stmt => {
                 let name = self.ident(it.next()?);
-                StmtKind::Let(name, self.expr(it.next()?))
+                let mut next = it.next()?;
+                let ty = if next.as_rule() == Rule::type_expr {
+                    let t = self.type_expr(next);
+                    next = it.next()?;
+                    Some(t)
+                } else {
+                    None
+                };
+                StmtKind::Let(name, ty, self.expr(next))
             }
             Rule::set_stmt => {
                 let target = self.expr(it.next()?);
@@ -1566,5 +1593,35 @@ trait DefaultIdent {
 impl DefaultIdent for Option<Ident> {
     fn unwrap_or_default_ident(self) -> Ident {
         self.unwrap_or_else(|| Spanned::new(String::new(), Span::default()))
+    }
+}
+
+/// The length of `text` without trailing whitespace and `#` comments.
+fn written_len(text: &str) -> usize {
+    let mut end = text.len();
+    loop {
+        let trimmed = text.get(..end).unwrap_or("").trim_end();
+        end = trimmed.len();
+        // A comment on the last line: a `#` outside a string.
+        let line_start = trimmed.rfind('\n').map_or(0, |i| i + 1);
+        let line = trimmed.get(line_start..).unwrap_or("");
+        let mut in_string = false;
+        let mut comment = None;
+        let mut prev = ' ';
+        for (i, ch) in line.char_indices() {
+            match ch {
+                '"' if prev != '\\' => in_string = !in_string,
+                '#' if !in_string => {
+                    comment = Some(i);
+                    break;
+                }
+                _ => {}
+            }
+            prev = ch;
+        }
+        match comment {
+            Some(i) if line_start + i < end => end = line_start + i,
+            _ => return end,
+        }
     }
 }

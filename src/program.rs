@@ -21,6 +21,9 @@ pub enum Ty {
     List(Box<Ty>),
     Tuple(Vec<Ty>),
     None,
+    /// A value of the type, or `none` where the type itself has no `none` (the result of
+    /// `index_of`, or of `min`/`max` over an empty list).
+    Opt(Box<Ty>),
 }
 
 impl Ty {
@@ -28,6 +31,7 @@ impl Ty {
         match self {
             Ty::List(t) => (**t).clone(),
             Ty::Zone(k) => Ty::Card(*k),
+            Ty::Opt(t) => t.elem(),
             _ => Ty::Any,
         }
     }
@@ -46,8 +50,11 @@ pub struct FieldDef {
     pub sym: Id,
     pub ty: Ty,
     pub mutable: bool,
-    /// `in lo..hi`: values must lie within (checked on every card).
+    /// `in lo..hi`: values must lie within (checked on every card, and on every change of a
+    /// `var` field).
     pub bounds: Option<(i64, i64)>,
+    /// `refuse`: a change that would leave the bounds is an error; otherwise it is clamped.
+    pub refuse: bool,
     /// `unique`: no two cards of the kind may share a value.
     pub unique: bool,
     /// `table lo..hi of T`: every key in lo..hi covered exactly once.
@@ -116,6 +123,8 @@ pub struct VarDef {
     pub name: String,
     pub ty: Ty,
     pub bounds: Option<(i64, i64)>,
+    /// `refuse`: a change that would leave the bounds is an error; otherwise it is clamped.
+    pub refuse: bool,
     pub keys: Vec<KeyDomain>,
     /// Who may see it at the REPL (`public` by default, `owner` for per-player secrets).
     pub visibility: Visibility,
@@ -241,6 +250,8 @@ pub enum ExprKind {
     Tuple(Vec<Expr>),
     Text(Vec<TextPart>),
     Block(Block),
+    /// `fits(place, value)`: whether the value lies within the place's declared bounds.
+    InBounds(Box<Expr>, i64, i64),
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

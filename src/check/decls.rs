@@ -218,7 +218,7 @@ impl Checker {
                 ast::TypeExpr::Table(lo, hi, _) => Some((*lo, *hi)),
                 _ => None,
             };
-            let bounds = f.bounds.map(|(lo, hi, span)| {
+            let bounds = f.bounds.map(|ast::Bounds { lo, hi, span, .. }| {
                 let hi = hi.unwrap_or(i64::MAX);
                 if lo > hi {
                     self.err(
@@ -234,12 +234,41 @@ impl Checker {
                 }
                 (lo, hi)
             });
+            if let (Some((lo, hi)), Some(Value::Int(x)), Some(e)) = (bounds, &default, &f.default) {
+                if lo <= hi && (*x < lo || *x > hi) {
+                    self.err(
+                        Diag::error(
+                            "check::field_bounds",
+                            format!(
+                                "the default of `{}` is {x}, outside its bounds {}",
+                                f.name.node,
+                                show_bounds(lo, hi)
+                            ),
+                        )
+                        .label(e.span, format!("{x} is out of bounds"))
+                        .maybe_label(f.bounds.map(|b| b.span), "the bounds are declared here")
+                        .help(format!("use a default {}", within(lo, hi))),
+                    );
+                }
+            }
+            if f.mutable && default.is_none() && !allows_none(&ty) {
+                let t = self.ty_name(&ty);
+                self.err(
+                    Diag::error(
+                        "check::field_default",
+                        format!("`var` field `{}` needs a starting value", f.name.node),
+                    )
+                    .label(f.name.span, format!("{t} has no `none`, so a card needs a value here"))
+                    .help(format!("give it a default: `var {}: {t} = ...`", f.name.node)),
+                );
+            }
             fields.push(FieldDef {
                 name: f.name.node.clone(),
                 sym,
                 ty,
                 mutable: f.mutable,
                 bounds,
+                refuse: f.bounds.is_some_and(|b| b.refuse),
                 unique: f.unique,
                 cover,
                 default,

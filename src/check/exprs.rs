@@ -116,13 +116,21 @@ impl Checker {
                     BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge => {
                         if !compatible(&ta, &tb) && !compatible(&tb, &ta) {
                             let (l, r) = (self.ty_name(&ta), self.ty_name(&tb));
+                            let help = match (&ta, &tb) {
+                                (t, Ty::None) | (Ty::None, t) => Some(format!(
+                                    "{} is never `none`: there is nothing to compare",
+                                    if *t == Ty::Int { "an int" } else { "a bool" }
+                                )),
+                                _ => None,
+                            };
                             self.err(
                                 Diag::error(
                                     "check::compare",
                                     format!("cannot compare {l} with {r}"),
                                 )
                                 .label(a.span, l)
-                                .label(b.span, r),
+                                .label(b.span, r)
+                                .maybe_help(help),
                             );
                         }
                         if !matches!(op, BinOp::Eq | BinOp::Ne) {
@@ -281,27 +289,23 @@ impl Checker {
                     }
                     None => (None, Ty::None),
                 };
-                let ty = if compatible(&tt, &et) && tt != Ty::None {
-                    tt
-                } else if et != Ty::None && compatible(&et, &tt) {
-                    et
-                } else {
-                    Ty::Any
-                };
+                let else_span = els.as_ref().map(|x| x.span).unwrap_or(span);
+                let ty = self.join(tt, et, (then.span, else_span), "`if`");
                 (mk(ExprKind::If(Box::new(cx), tb, ex)), ty)
             }
             E::Match(scrut, arms) => {
                 let (sx, st) = self.expr(scrut);
                 let mut out = Vec::new();
-                let mut ty: Option<Ty> = None;
+                let mut ty: Option<(Ty, Span)> = None;
                 for arm in arms {
                     let pats: Vec<Pat> =
                         arm.patterns.iter().map(|p| self.pattern(p, &st)).collect();
                     let (bx, bt) = self.expr(&arm.body);
                     ty = Some(match ty {
-                        None => bt,
-                        Some(t) if compatible(&t, &bt) => t,
-                        Some(_) => Ty::Any,
+                        None => (bt, arm.body.span),
+                        Some((t, first)) => {
+                            (self.join(t, bt, (first, arm.body.span), "`match`"), first)
+                        }
                     });
                     out.push((pats, bx));
                 }
@@ -345,7 +349,7 @@ impl Checker {
                 }
                 (
                     mk(ExprKind::Match(Box::new(sx), out)),
-                    ty.unwrap_or(Ty::Any),
+                    ty.map(|t| t.0).unwrap_or(Ty::Any),
                 )
             }
             E::Agg {
@@ -477,6 +481,9 @@ impl Checker {
     pub(super) fn name(&mut self, n: &str, span: Span) -> (Expr, Ty) {
         let mk = |kind| Expr { kind, span };
         if let Some((slot, ty)) = self.lookup_local(n) {
+            // `let x = none` says nothing of what `x` will hold until a `set` does: until
+            // then it reads as any value (checked when used). `let x: T = none` says it.
+            let ty = if ty == Ty::None { Ty::Any } else { ty };
             return (mk(ExprKind::Local(slot)), ty);
         }
         match n {
@@ -650,6 +657,9 @@ impl Checker {
                 ret,
             );
         }
+        if n == "fits" && self.lookup_local(n).is_none() {
+            return self.fits(args, span);
+        }
         if self.lookup_local(n).is_none() && !self.globals.contains_key(n) {
             if let Some(sig) = crate::builtins::find(n) {
                 if lowered.len() < sig.min_args || lowered.len() > sig.params.len() {
@@ -783,6 +793,73 @@ impl Checker {
                     Pat::Wildcard
                 }
             },
+        }
+    }
+
+    /// The type of a value that is one of two branches' (`if`/`else`, `match` arms). A branch
+    /// that gives nothing makes the value possibly `none`; branches of unrelated types are an
+    /// error.
+    pub(super) fn join(&mut self, a: Ty, b: Ty, spans: (Span, Span), what: &str) -> Ty {
+        match (&a, &b) {
+            (Ty::None, Ty::None) => Ty::None,
+            (t, Ty::None) | (Ty::None, t) => {
+                if allows_none(t) {
+                    t.clone()
+                } else {
+                    Ty::Opt(Box::new(t.clone()))
+                }
+            }
+            _ if compatible(&a, &b) => match (&a, &b) {
+                (Ty::Any, _) | (Ty::Card(None), _) | (Ty::Zone(None), _) => a,
+                _ => b,
+            },
+            _ => {
+                let (x, y) = (self.ty_name(&a), self.ty_name(&b));
+                self.err(
+                    Diag::error(
+                        "check::branches",
+                        format!("the branches of this {what} give {x} and {y}"),
+                    )
+                    .label(spans.0, format!("this gives {x}"))
+                    .label(spans.1, format!("this gives {y}"))
+                    .help("give every branch the same type of value, or end a branch with a statement"),
+                );
+                Ty::Any
+            }
+        }
+    }
+
+    /// `fits(place, value)`: lowered with the place's bounds, known here, so legal-option
+    /// helpers can ask whether a `set` would be refused (or clamped) before offering it.
+    fn fits(&mut self, args: &[ast::Expr], span: Span) -> (Expr, Ty) {
+        let mk = |kind| Expr { kind, span };
+        let [place, value] = args else {
+            self.err(
+                Diag::error(
+                    "check::arity",
+                    format!("`fits` takes 2 arguments, found {}", args.len()),
+                )
+                .label(span, "wrong number of arguments")
+                .help("`fits(place, value)`: whether `value` lies within the bounds of the var or field `place`"),
+            );
+            return (mk(ExprKind::Const(Value::Bool(false))), Ty::Bool);
+        };
+        let (vx, vt) = self.expr(value);
+        self.expect_ty(&Ty::Int, &vt, value.span, "the value `fits` tests");
+        let Some((_, info)) = self.place(place) else {
+            return (mk(ExprKind::Const(Value::Bool(false))), Ty::Bool);
+        };
+        match info.bounds {
+            Some((lo, hi)) => (mk(ExprKind::InBounds(Box::new(vx), lo, hi)), Ty::Bool),
+            None => {
+                self.err(
+                    Diag::error("check::fits", format!("{} has no bounds", info.what))
+                        .label(place.span, "every value fits")
+                        .maybe_label(info.decl, "declared without `in lo..hi` here")
+                        .help("declare bounds, like `in 0..7` or `in -5..5 refuse`, or leave out the test"),
+                );
+                (mk(ExprKind::Const(Value::Bool(true))), Ty::Bool)
+            }
         }
     }
 }

@@ -8,12 +8,14 @@
 mod cards;
 mod decls;
 mod exprs;
+mod purity;
 mod repl;
 mod stmts;
 mod types;
 
 pub use repl::ReplLine;
-pub use types::compatible;
+pub use types::{allows_none, compatible};
+use types::{show_bounds, within};
 
 use crate::ast::{self, CardId, Item};
 use crate::diag::{Diag, Sources, Span};
@@ -244,6 +246,7 @@ impl Checker {
                         name: v.name.node.clone(),
                         ty: Ty::Any,
                         bounds: None,
+                        refuse: false,
                         keys: vec![],
                         visibility: v.visibility,
                         init: const_expr(Value::None, v.name.span),
@@ -360,7 +363,8 @@ impl Checker {
                 Item::Var(v) => {
                     let ty = self.resolve_type(&v.ty);
                     let keys = self.key_domains(&v.per);
-                    let bounds = v.bounds.map(|(lo, hi, span)| {
+                    let refuse = v.bounds.is_some_and(|b| b.refuse);
+                    let bounds = v.bounds.map(|ast::Bounds { lo, hi, span, .. }| {
                         let hi = hi.unwrap_or(i64::MAX);
                         if lo > hi {
                             self.err(
@@ -394,6 +398,7 @@ impl Checker {
                     vd.ty = ty;
                     vd.keys = keys;
                     vd.bounds = bounds;
+                    vd.refuse = refuse;
                     var_id += 1;
                 }
                 Item::Fn(f) => {
@@ -452,7 +457,26 @@ impl Checker {
                     self.begin(Ctx::Other);
                     let (init, ty) = self.expr(&v.init);
                     let want = self.prog.vars[var_id].ty.clone();
-                    self.expect_ty(&want, &ty, v.init.span, "this var's initial value");
+                    let what = format!("the starting value of `{}`", v.name.node);
+                    self.expect_assign(&want, &ty, v.init.span, &what, Some(v.ty.span));
+                    if let (Some(b), Some(x)) = (v.bounds, const_int(&v.init)) {
+                        let hi = b.hi.unwrap_or(i64::MAX);
+                        if b.lo <= hi && (x < b.lo || x > hi) {
+                            self.err(
+                                Diag::error(
+                                    "check::var_bounds",
+                                    format!(
+                                        "`{}` starts at {x}, outside its bounds {}",
+                                        v.name.node,
+                                        show_bounds(b.lo, hi)
+                                    ),
+                                )
+                                .label(v.init.span, format!("{x} is out of bounds"))
+                                .label(b.span, "the bounds are declared here")
+                                .help(format!("start it at a value {}", within(b.lo, hi))),
+                            );
+                        }
+                    }
                     let locals = self.end();
                     let vd = &mut self.prog.vars[var_id];
                     vd.init = init;
@@ -478,8 +502,27 @@ impl Checker {
                     }
                     let (body, ty) = self.expr(&f.body);
                     let ret = self.prog.fns[fn_id].ret.clone();
-                    if !matches!(f.body.kind, ast::ExprKind::Block(_)) {
-                        self.expect_ty(&ret, &ty, f.body.span, "this function's result");
+                    let decl = f.ret.as_ref().map(|r| r.span);
+                    match &f.body.kind {
+                        // A body that ends in `return` has said what it returns.
+                        ast::ExprKind::Block(b) if ends_in_return(b) => {}
+                        ast::ExprKind::Block(b) if ty == Ty::None && !allows_none(&ret) => {
+                            let w = self.ty_name(&ret);
+                            let end = b.stmts.last().map(|s| s.span).unwrap_or(b.span);
+                            self.err(
+                                Diag::error(
+                                    "check::type",
+                                    format!("`{}` can end without giving its {w}", f.name.node),
+                                )
+                                .label(end, "the body ends here without a value")
+                                .maybe_label(decl, format!("declared to give {w}"))
+                                .help("end the body with the value, or `return` it on every path"),
+                            );
+                        }
+                        _ => {
+                            let what = format!("the result of `{}`", f.name.node);
+                            self.expect_assign(&ret, &ty, f.body.span, &what, decl);
+                        }
                     }
                     let locals = self.end();
                     let fd = &mut self.prog.fns[fn_id];
@@ -544,6 +587,7 @@ impl Checker {
             }
         }
         self.check_recursion();
+        self.check_purity();
         self.order_consts();
         self.check_unique();
     }
@@ -587,6 +631,18 @@ impl Checker {
         }
     }
 
+    /// Give a local that started as `none` the type of what is first put in it.
+    fn refine_local(&mut self, slot: u32, ty: Ty) {
+        for s in self.scopes.iter_mut().rev() {
+            for l in s.iter_mut().rev() {
+                if l.slot == slot {
+                    l.ty = ty;
+                    return;
+                }
+            }
+        }
+    }
+
     fn lookup_local(&self, name: &str) -> Option<(u32, Ty)> {
         for s in self.scopes.iter().rev() {
             for l in s.iter().rev() {
@@ -612,6 +668,7 @@ fn is_reserved_global(n: &str) -> bool {
         "zone",
         "any",
         "list",
+        "fits",
     ]
     .contains(&n)
         || crate::builtins::find(n).is_some()
@@ -621,5 +678,32 @@ fn const_expr(v: Value, span: Span) -> Expr {
     Expr {
         kind: ExprKind::Const(v),
         span,
+    }
+}
+
+/// Whether a block's last statement is a `return` (or an `if`/`else` whose every branch ends in
+/// one), so the block never falls off its end.
+fn ends_in_return(b: &ast::Block) -> bool {
+    match b.stmts.last().map(|s| &s.kind) {
+        Some(ast::StmtKind::Return(_)) => true,
+        Some(ast::StmtKind::Expr(e)) => expr_returns(e),
+        _ => false,
+    }
+}
+
+fn expr_returns(e: &ast::Expr) -> bool {
+    match &e.kind {
+        ast::ExprKind::If(_, then, Some(els)) => ends_in_return(then) && expr_returns(els),
+        ast::ExprKind::Block(b) => ends_in_return(b),
+        _ => false,
+    }
+}
+
+/// An integer written as a literal (`3`, `-2`).
+fn const_int(e: &ast::Expr) -> Option<i64> {
+    match &e.kind {
+        ast::ExprKind::Int(n) => Some(*n),
+        ast::ExprKind::Unary(ast::UnOp::Neg, inner) => const_int(inner)?.checked_neg(),
+        _ => None,
     }
 }

@@ -78,7 +78,7 @@ impl Checker {
                 }
             }
             if let Some(lowered) = self.stmt(st) {
-                if let (StmtKind::Let(slot, _), ast::StmtKind::Let(name, _)) =
+                if let (StmtKind::Let(slot, _), ast::StmtKind::Let(name, _, _)) =
                     (&lowered.kind, &st.kind)
                 {
                     lets.push((name.node.clone(), *slot));

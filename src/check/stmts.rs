@@ -53,16 +53,42 @@ impl Checker {
     pub(super) fn stmt(&mut self, s: &ast::Stmt) -> Option<Stmt> {
         use ast::StmtKind as S;
         let kind = match &s.kind {
-            S::Let(name, e) => {
+            S::Let(name, declared, e) => {
                 let (x, ty) = self.expr(e);
+                let ty = match declared {
+                    Some(d) => {
+                        let want = self.resolve_type(d);
+                        self.expect_assign(&want, &ty, e.span, &format!("`{}`", name.node), Some(d.span));
+                        want
+                    }
+                    None => ty,
+                };
                 let slot = self.bind(&name.node, ty);
                 StmtKind::Let(slot, x)
             }
             S::Set(target, op, e) => {
-                let place = self.place(target)?;
+                let (place, info) = self.place(target)?;
                 let (x, ty) = self.expr(e);
                 if *op != ast::AssignOp::Set {
                     self.expect_ty(&Ty::Int, &ty, e.span, "the amount");
+                    if !compatible(&Ty::Int, &info.ty) {
+                        let t = self.ty_name(&info.ty);
+                        let sym = if *op == ast::AssignOp::Add { "+=" } else { "-=" };
+                        self.err(
+                            Diag::error(
+                                "check::type",
+                                format!("`{sym}` counts numbers, but {} is {t}", info.what),
+                            )
+                            .label(target.span, format!("this is {t}"))
+                            .maybe_label(info.decl, format!("declared as {t} here"))
+                            .help("use `set ... = ...` to replace the value"),
+                        );
+                    }
+                } else if let (Place::Local(slot), Ty::None) = (&place, &info.ty) {
+                    // A local that started as `none` takes the type of what is first put in it.
+                    self.refine_local(*slot, ty);
+                } else {
+                    self.expect_assign(&info.ty, &ty, e.span, &info.what, info.decl);
                 }
                 StmtKind::Assign(place, *op, x)
             }
@@ -139,7 +165,20 @@ impl Checker {
                             .label(s.span, "only a `fn` body can return"),
                     );
                 }
-                StmtKind::Return(e.as_ref().map(|e| self.expr(e).0))
+                let lowered = e.as_ref().map(|e| self.expr(e));
+                if let Ctx::Fn(f) = self.ctx {
+                    let (ret, decl) = {
+                        let fd = &self.prog.fns[f as usize];
+                        (fd.ret.clone(), fd.span)
+                    };
+                    let (got, span) = match (&lowered, e) {
+                        (Some((_, t)), Some(e)) => (t.clone(), e.span),
+                        _ => (Ty::None, s.span),
+                    };
+                    let what = format!("the result of `{}`", self.prog.fns[f as usize].name);
+                    self.expect_assign(&ret, &got, span, &what, Some(decl));
+                }
+                StmtKind::Return(lowered.map(|l| l.0))
             }
             S::Secretly(b) => StmtKind::Secretly(self.block(b)),
             S::Step(name, b) => StmtKind::Step(name.node.clone(), self.block(b)),
@@ -173,12 +212,14 @@ impl Checker {
         }
     }
 
-    pub(super) fn place(&mut self, target: &ast::Expr) -> Option<Place> {
+    /// What may be put in a place: its declared type, bounds and declaration.
+    pub(super) fn place(&mut self, target: &ast::Expr) -> Option<(Place, PlaceInfo)> {
         use ast::ExprKind as E;
         match &target.kind {
             E::Name(n) => {
-                if let Some((slot, _)) = self.lookup_local(n) {
-                    return Some(Place::Local(slot));
+                if let Some((slot, ty)) = self.lookup_local(n) {
+                    let info = PlaceInfo::of(ty, format!("`{n}`"), None);
+                    return Some((Place::Local(slot), info));
                 }
                 match self.globals.get(n).copied() {
                     Some((Global::Var(v), _)) => {
@@ -190,7 +231,8 @@ impl Checker {
                             );
                             return None;
                         }
-                        Some(Place::Var(v, vec![]))
+                        let info = self.var_info(v);
+                        Some((Place::Var(v, vec![]), info))
                     }
                     Some((g, _)) => {
                         self.err(
@@ -216,7 +258,8 @@ impl Checker {
                     match self.globals.get(n).copied() {
                         Some((Global::Var(v), _)) => {
                             let ks = self.keys(v, keys, target.span, false);
-                            return Some(Place::Var(v, ks));
+                            let info = self.var_info(v);
+                            return Some((Place::Var(v, ks), info));
                         }
                         None if self.lookup_local(n).is_none() => {
                             self.unknown_name(n, base.span);
@@ -237,7 +280,8 @@ impl Checker {
             E::Field(base, name) => {
                 let (b, bt) = self.expr(base);
                 let sym = self.field_sym(&bt, name, true)?;
-                Some(Place::Field(b, sym))
+                let info = self.field_info(&bt, sym, &name.node);
+                Some((Place::Field(b, sym), info))
             }
             _ => {
                 self.err(
@@ -250,6 +294,76 @@ impl Checker {
         }
     }
 
+    fn var_info(&self, v: Id) -> PlaceInfo {
+        let vd = &self.prog.vars[v as usize];
+        PlaceInfo {
+            ty: vd.ty.clone(),
+            bounds: vd.bounds,
+            what: format!("var `{}`", vd.name),
+            decl: Some(vd.span),
+        }
+    }
+
+    /// A field's declared type and bounds; when the card's kind is not known, what every kind
+    /// with the field agrees on.
+    pub(super) fn field_info(&self, base: &Ty, sym: Id, name: &str) -> PlaceInfo {
+        let defs: Vec<&FieldDef> = match base {
+            Ty::Card(Some(k)) => self.prog.kinds[*k as usize]
+                .fields
+                .iter()
+                .filter(|f| f.sym == sym)
+                .collect(),
+            _ => self
+                .prog
+                .kinds
+                .iter()
+                .flat_map(|k| k.fields.iter().filter(|f| f.sym == sym && f.mutable))
+                .collect(),
+        };
+        let first = defs.first();
+        let agree = defs.windows(2).all(|w| w[0].ty == w[1].ty);
+        let same_bounds = defs.windows(2).all(|w| w[0].bounds == w[1].bounds);
+        PlaceInfo {
+            ty: match first {
+                Some(f) if agree => f.ty.clone(),
+                _ => Ty::Any,
+            },
+            bounds: first.filter(|_| same_bounds).and_then(|f| f.bounds),
+            what: format!("field `{name}`"),
+            decl: first.map(|f| f.span),
+        }
+    }
+
+    /// `got` must fit `want` for an assignment, a `let` with a type, or a `return`.
+    pub(super) fn expect_assign(
+        &mut self,
+        want: &Ty,
+        got: &Ty,
+        span: Span,
+        what: &str,
+        decl: Option<Span>,
+    ) {
+        if compatible(want, got) {
+            return;
+        }
+        let (w, g) = (self.ty_name(want), self.ty_name(got));
+        let help = match (want, got) {
+            (Ty::Int | Ty::Bool, Ty::None) => Some(format!(
+                "{w} has no `none`; use a value such as {}",
+                if *want == Ty::Int { "`0`" } else { "`false`" }
+            )),
+            (Ty::Int, Ty::Text) => Some("to count something, use a number; to show a number, use text interpolation: \"{n} more\"".to_string()),
+            (Ty::Text, Ty::Int) => Some("turn it into text with `text(...)` or \"{...}\"".to_string()),
+            (Ty::Int, Ty::Bool) => Some("write `if cond { 1 } else { 0 }` to count a condition".to_string()),
+            _ => None,
+        };
+        self.err(
+            Diag::error("check::type", format!("{what} must be {w}, found {g}"))
+                .label(span, format!("this is {g}"))
+                .maybe_label(decl, format!("declared as {w} here"))
+                .maybe_help(help),
+        );
+    }
     /// Resolve a field name on a value of type `t`; `mutating` requires a `var` field.
     pub(super) fn field_sym(&mut self, t: &Ty, name: &ast::Ident, mutating: bool) -> Option<Id> {
         let kinds: Vec<Id> = match t {
@@ -405,5 +519,25 @@ impl Checker {
                 .label(span, "not declared anywhere")
                 .maybe_help(help),
         );
+    }
+}
+
+/// What the checker knows about a place a `set` writes.
+pub(super) struct PlaceInfo {
+    pub ty: Ty,
+    pub bounds: Option<(i64, i64)>,
+    /// `var `x``, `field `x``, or `` `x` `` for a local.
+    pub what: String,
+    pub decl: Option<Span>,
+}
+
+impl PlaceInfo {
+    fn of(ty: Ty, what: String, decl: Option<Span>) -> PlaceInfo {
+        PlaceInfo {
+            ty,
+            bounds: None,
+            what,
+            decl,
+        }
     }
 }

@@ -18,6 +18,7 @@ impl Checker {
             Ty::Text => "text".into(),
             Ty::Player => "player".into(),
             Ty::None => "none".into(),
+            Ty::Opt(t) => format!("{} or none", self.ty_name(t)),
             Ty::Enum(e) => self
                 .prog
                 .enums
@@ -87,10 +88,17 @@ impl Checker {
     }
 }
 
-/// Whether a value of type `got` may stand where `want` is expected.
+/// Whether a value of type `got` may stand where `want` is expected. `none` stands only where
+/// the type has a `none` (cards, players, enum values, zones, lists, tuples, text); never for an
+/// `int` or a `bool`.
 pub fn compatible(want: &Ty, got: &Ty) -> bool {
     match (want, got) {
-        (Ty::Any, _) | (_, Ty::Any) | (_, Ty::None) | (Ty::None, _) => true,
+        (Ty::Any, _) | (_, Ty::Any) | (Ty::None, Ty::None) => true,
+        (_, Ty::None) => allows_none(want),
+        (Ty::None, _) => allows_none(got),
+        // Where `none` is possible but the type has none, the value is checked when used.
+        (Ty::Opt(a), b) => compatible(a, b),
+        (a, Ty::Opt(b)) => compatible(a, b),
         (Ty::Card(a), Ty::Card(b)) => a.is_none() || b.is_none() || a == b,
         (Ty::Zone(a), Ty::Zone(b)) => a.is_none() || b.is_none() || a == b,
         (Ty::List(a), Ty::List(b)) => compatible(a, b),
@@ -99,5 +107,28 @@ pub fn compatible(want: &Ty, got: &Ty) -> bool {
             a.len() == b.len() && a.iter().zip(b).all(|(x, y)| compatible(x, y))
         }
         (a, b) => a == b,
+    }
+}
+
+/// Whether `none` is a value of this type.
+pub fn allows_none(t: &Ty) -> bool {
+    !matches!(t, Ty::Int | Ty::Bool)
+}
+
+/// Bounds as written: `0..7`, or `at least 0` when open above.
+pub(super) fn show_bounds(lo: i64, hi: i64) -> String {
+    if hi == i64::MAX {
+        format!("{lo}..")
+    } else {
+        format!("{lo}..{hi}")
+    }
+}
+
+/// "within 0..7" or "of at least 0".
+pub(super) fn within(lo: i64, hi: i64) -> String {
+    if hi == i64::MAX {
+        format!("of at least {lo}")
+    } else {
+        format!("within {lo}..{hi}")
     }
 }

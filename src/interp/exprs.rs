@@ -244,6 +244,7 @@ impl<'p> Interp<'p> {
                 Value::text(&s)
             }
             ExprKind::Block(b) => self.exec_block(b)?,
+            ExprKind::InBounds(x, lo, hi) => Value::Bool((*lo..=*hi).contains(&self.int(x)?)),
         })
     }
 

@@ -25,10 +25,7 @@ impl<'p> Interp<'p> {
         }
         for (i, v) in prog.vars.iter().enumerate() {
             let init = self.with_frame(v.locals, |me| me.eval(&v.init))?;
-            let init = match (v.bounds, &init) {
-                (Some((lo, hi)), Value::Int(x)) => Value::Int((*x).clamp(lo, hi)),
-                _ => init,
-            };
+            let init = self.bounded(init, v.bounds, v.refuse, &v.name, v.span, v.init.span)?;
             let base = self.state.var_base[i] as usize;
             let size = family_size(&v.keys, self.state.n_players, prog) as usize;
             for slot in base..base + size {

@@ -194,11 +194,9 @@ impl<'p> Interp<'p> {
             Place::Var(id, keys) => {
                 let slot = self.var_slot(*id, keys, span)?;
                 let old = self.state.vars[slot].clone();
-                let mut nv = combine(&old, v)?;
-                if let (Some((lo, hi)), Value::Int(x)) = (self.prog.vars[*id as usize].bounds, &nv)
-                {
-                    nv = Value::Int((*x).clamp(lo, hi));
-                }
+                let nv = combine(&old, v)?;
+                let vd = &self.prog.vars[*id as usize];
+                let nv = self.bounded(nv, vd.bounds, vd.refuse, &vd.name, vd.span, span)?;
                 self.state.vars[slot] = nv;
             }
             Place::Field(card, sym) => {
@@ -218,7 +216,15 @@ impl<'p> Interp<'p> {
                     Some((true, i)) => {
                         let idx = (self.state.card_var_base[c as usize] + i) as usize;
                         let old = self.state.card_vars[idx].clone();
-                        self.state.card_vars[idx] = combine(&old, v)?;
+                        let nv = combine(&old, v)?;
+                        let nv = match kd.fields.iter().find(|f| f.sym == *sym) {
+                            Some(fd) => {
+                                let what = format!("{}.{}", cd.id, fd.name);
+                                self.bounded(nv, fd.bounds, fd.refuse, &what, fd.span, span)?
+                            }
+                            None => nv,
+                        };
+                        self.state.card_vars[idx] = nv;
                     }
                     _ => {
                         return Err(rt(
@@ -285,5 +291,41 @@ impl<'p> Interp<'p> {
             }
         }
         Ok(())
+    }
+
+    /// A new value for a bounded var or field: clamped into its bounds, or refused with an error
+    /// that names the rule (`refuse`).
+    pub(super) fn bounded(
+        &self,
+        v: Value,
+        bounds: Option<(i64, i64)>,
+        refuse: bool,
+        what: &str,
+        decl: Span,
+        span: Span,
+    ) -> R<Value> {
+        let (Some((lo, hi)), Value::Int(x)) = (bounds, &v) else {
+            return Ok(v);
+        };
+        if (lo..=hi).contains(x) {
+            return Ok(v);
+        }
+        if !refuse {
+            return Ok(Value::Int((*x).clamp(lo, hi)));
+        }
+        let range = if hi == i64::MAX {
+            format!("at least {lo}")
+        } else {
+            format!("within {lo}..{hi}")
+        };
+        Err(Box::new(
+            Diag::error(
+                "run::refused",
+                format!("`{what}` must stay {range}; this would make it {x}"),
+            )
+            .label(span, format!("this would make it {x}"))
+            .label(decl, "declared `refuse` here")
+            .help("check first with `fits(...)`, or declare the bounds `clamp`"),
+        ))
     }
 }
