@@ -137,6 +137,8 @@ pub struct VarDef {
 pub struct ConstDef {
     pub name: String,
     pub value: Expr,
+    /// The value's type (`any` for a constant used before its own declaration is checked).
+    pub ty: Ty,
     pub locals: u32,
     pub span: Span,
 }
@@ -182,6 +184,8 @@ pub enum Pat {
 #[derive(Debug, Clone)]
 pub struct TableDef {
     pub name: String,
+    /// The declared type of the values.
+    pub ty: Ty,
     pub entries: Vec<(Pat, Expr, Span)>,
     pub locals: u32,
     pub span: Span,

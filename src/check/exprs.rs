@@ -251,7 +251,8 @@ impl Checker {
                                     .first()
                                     .map(|k| self.expr(k).0)
                                     .unwrap_or(const_expr(Value::None, span));
-                                return (mk(ExprKind::Table(t, Box::new(k))), Ty::Any);
+                                let ty = self.prog.tables[t as usize].ty.clone();
+                                return (mk(ExprKind::Table(t, Box::new(k))), ty);
                             }
                             _ => {}
                         }
@@ -558,7 +559,8 @@ impl Checker {
                 if let Some(cur) = self.cur_const {
                     self.const_refs[cur as usize].push(c);
                 }
-                (mk(ExprKind::ConstRef(c)), Ty::Any)
+                let ty = self.prog.consts[c as usize].ty.clone();
+                (mk(ExprKind::ConstRef(c)), ty)
             }
             Some((g @ (Global::Fn(_) | Global::Phase(_) | Global::Table(_)), _)) => {
                 let help = match g {

@@ -260,6 +260,7 @@ impl Checker {
                     self.prog.consts.push(ConstDef {
                         name: k.name.node.clone(),
                         value: const_expr(Value::None, k.name.span),
+                        ty: Ty::Any,
                         locals: 0,
                         span: k.name.span,
                     });
@@ -294,6 +295,7 @@ impl Checker {
                     self.declare(&t.name, Global::Table(id));
                     self.prog.tables.push(TableDef {
                         name: t.name.node.clone(),
+                        ty: Ty::Any,
                         entries: vec![],
                         locals: 0,
                         span: t.name.span,
@@ -333,8 +335,14 @@ impl Checker {
         let mut zone_id = 0;
         let mut var_id = 0;
         let mut fn_id = 0;
+        let mut table_id = 0;
         for item in &items {
             match item {
+                Item::Table(t) => {
+                    let ty = self.resolve_type(&t.val_ty);
+                    self.prog.tables[table_id].ty = ty;
+                    table_id += 1;
+                }
                 Item::Kind(k) => {
                     self.kind_fields(kind_id, k);
                     kind_id += 1;
@@ -447,8 +455,24 @@ impl Checker {
             }
         }
         let _ = card_id;
-        // Pass 4: bodies.
-        let (mut var_id, mut const_id, mut fn_id, mut phase_id, mut table_id) = (0, 0, 0, 0, 0);
+        // Pass 4: constants first, so the bodies that use them know their types.
+        let mut const_id = 0;
+        for item in &items {
+            if let Item::Const(k) = item {
+                self.begin(Ctx::Other);
+                self.cur_const = Some(const_id as Id);
+                let (value, ty) = self.expr(&k.value);
+                self.cur_const = None;
+                let locals = self.end();
+                let cd = &mut self.prog.consts[const_id];
+                cd.value = value;
+                cd.ty = ty;
+                cd.locals = locals;
+                const_id += 1;
+            }
+        }
+        // Pass 5: bodies.
+        let (mut var_id, mut fn_id, mut phase_id, mut table_id) = (0, 0, 0, 0);
         let mut game_seen: Option<Span> = None;
         let mut game_decl: Option<&ast::GameDecl> = None;
         for item in &items {
@@ -482,17 +506,6 @@ impl Checker {
                     vd.init = init;
                     vd.locals = locals;
                     var_id += 1;
-                }
-                Item::Const(k) => {
-                    self.begin(Ctx::Other);
-                    self.cur_const = Some(const_id as Id);
-                    let (value, _) = self.expr(&k.value);
-                    self.cur_const = None;
-                    let locals = self.end();
-                    let cd = &mut self.prog.consts[const_id];
-                    cd.value = value;
-                    cd.locals = locals;
-                    const_id += 1;
                 }
                 Item::Fn(f) => {
                     self.begin(Ctx::Fn(fn_id as Id));
