@@ -58,7 +58,11 @@ fn rulebook_sections_with_a_game_play_to_the_end() {
                 Interp::new(&prog, n, seed, agents, Limits::default()).expect("interp");
             interp.record = false;
             match interp.run() {
-                Ok(outcome) => assert_eq!(outcome.scores.len() as u32, n, "{name} seed {seed}"),
+                Ok(outcome) => assert!(
+                    outcome.scores.is_empty() || outcome.scores.len() as u32 == n,
+                    "{name} seed {seed}: {} scores for {n} players",
+                    outcome.scores.len()
+                ),
                 Err(d) => panic!("{name}, seed {seed}, {n} players:\n{}", d.render(&c.sources)),
             }
         }
