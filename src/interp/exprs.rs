@@ -353,11 +353,13 @@ impl<'p> Interp<'p> {
                         Diag::error("run::div_zero", "division by zero").label(b.span, "this is 0"),
                     ));
                 }
-                Value::Int(if op == BinOp::Div {
-                    p.div_euclid(q)
+                // The smallest int divided by -1 does not fit: an error, not a crash.
+                let r = if op == BinOp::Div {
+                    p.checked_div_euclid(q)
                 } else {
-                    p.rem_euclid(q)
-                })
+                    p.checked_rem_euclid(q)
+                };
+                Value::Int(r.ok_or_else(overflow)?)
             }
             BinOp::Eq => Value::Bool(x == y),
             BinOp::Ne => Value::Bool(x != y),
