@@ -114,6 +114,10 @@ impl Repl {
         }
         self.shown_events = self.session.events.len();
         for e in events {
+            let e = match self.viewer {
+                Some(v) => e.for_viewer(v),
+                None => e,
+            };
             if let Some(t) = e.text() {
                 self.say(t);
             }
@@ -678,30 +682,25 @@ impl Repl {
     }
 
     fn log(&mut self) {
+        let viewer = self.viewer;
         let lines: Vec<String> = self
             .session
             .events
             .iter()
-            .filter_map(|e| match e {
-                Event::Choice {
-                    player,
-                    prompt,
-                    choice,
-                    secret,
-                    ..
-                } => Some(
-                    if *secret
-                        && self
-                            .viewer
-                            .is_some_and(|v| format!("P{}", v + 1) != *player)
-                    {
-                        format!("{player}: {prompt} -> (secret)")
-                    } else {
-                        format!("{player}: {prompt} -> {choice}")
-                    },
-                ),
-                _ => None,
-            })
+            .filter_map(
+                |e| match viewer.map_or_else(|| e.clone(), |v| e.for_viewer(v)) {
+                    Event::Choice {
+                        player,
+                        prompt,
+                        choice,
+                        ..
+                    } => Some(match choice {
+                        Some(c) => format!("{player}: {prompt} -> {}", c.text()),
+                        None => format!("{player}: {prompt} -> (secret)"),
+                    }),
+                    _ => None,
+                },
+            )
             .enumerate()
             .map(|(i, l)| format!("{:>4}. {l}", i + 1))
             .collect();
