@@ -199,9 +199,27 @@ impl<'p> Interp<'p> {
 
     /// When the REPL evaluates for a viewer: may they look at card `c`?
     #[inline(always)]
-    pub(super) fn peek(&self, c: u32, span: Span) -> R<()> {
+    pub(crate) fn peek(&self, c: u32, span: Span) -> R<()> {
         match self.observer {
             Some(o) if !holds(self.known(c), o) => Err(self.hidden_from(o, span, "a card")),
+            _ => Ok(()),
+        }
+    }
+
+    /// When the REPL evaluates for a viewer: does this value hold a card they do not know?
+    /// (Comparing or finding such a card would tell which card it is.)
+    pub(crate) fn peek_value(&self, v: &Value, span: Span) -> R<()> {
+        if self.observer.is_none() {
+            return Ok(());
+        }
+        match v {
+            Value::Card(c) => self.peek(*c, span),
+            Value::List(items) | Value::Tuple(items) => {
+                items.iter().try_for_each(|x| self.peek_value(x, span))
+            }
+            Value::Zone(z) => self.state.zones[*z as usize]
+                .iter()
+                .try_for_each(|&c| self.peek(c, span)),
             _ => Ok(()),
         }
     }
