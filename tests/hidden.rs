@@ -309,3 +309,62 @@ fn cli_rejects_an_unknown_viewer() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("not a player"));
 }
+
+#[test]
+fn the_human_agent_is_shown_its_own_view() {
+    use std::io::Write;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_rules"))
+        .args([
+            "run",
+            "games/the-establishment.rules",
+            "--players",
+            "3",
+            "--agent",
+            "human",
+        ])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("run rules");
+    // Answer the first few choices, then end the input (the game stops there).
+    let answers = "1\n".repeat(12);
+    child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(answers.as_bytes())
+        .expect("write");
+    let out = child.wait_with_output().expect("wait");
+    let err = String::from_utf8_lossy(&out.stderr);
+    // P2 sees its own hand by name, P1's hand only as a count.
+    let p2 = err
+        .split("--- what P2 sees")
+        .nth(1)
+        .expect("P2 was shown a view");
+    let p2 = p2.split("P2:").next().unwrap_or("");
+    assert!(p2.contains("* hand[P2]"), "{p2}");
+    assert!(p2.contains("hand[P1]                 4 hidden cards"), "{p2}");
+    assert!(!p2.contains("hand[P2]                 4 hidden cards"), "{p2}");
+}
+
+#[test]
+fn a_reveal_to_others_names_no_card() {
+    let game = "tests/hidden/peek.rules";
+    let account = |v: &str| cli(&["run", game, "--players", "3", "--viewer", v]);
+    let (p1, p2, p3) = (account("P1"), account("P2"), account("P3"));
+    assert!(p1.contains("revealed to P1: Ruby"), "{p1}");
+    assert!(p2.contains("P1 saw 1 card") && !p2.contains("Ruby"), "{p2}");
+    assert!(p2.contains("revealed to P1, P2: Opal"), "{p2}");
+    assert!(p3.contains("P1, P2 saw 1 card"), "{p3}");
+    assert!(p3.contains("revealed: Opal"), "{p3}");
+    // P1 saw the Ruby go back under the deck; after the shuffle nobody knows the deck.
+    let json = cli(&["run", game, "--players", "3", "--viewer", "P1", "--json"]);
+    let lines: Vec<&str> = json.lines().collect();
+    assert!(lines.iter().any(|l| l.contains("\"to\":\"deck\"") && l.contains("Ruby")));
+    let last_draw = lines.iter().rfind(|l| l.contains("hand[P1]")).expect("draw");
+    assert!(!last_draw.contains("hidden"), "P1 sees its own draw: {last_draw}");
+    let p3_json = cli(&["run", game, "--players", "3", "--viewer", "P3", "--json"]);
+    let p3_draw = p3_json.lines().rfind(|l| l.contains("hand[P1]")).expect("draw");
+    assert!(p3_draw.contains("\"hidden\":true"), "{p3_draw}");
+}
