@@ -401,7 +401,12 @@ impl Repl {
     fn knows(&self, c: u32) -> bool {
         self.viewer.map_or(true, |v| {
             crate::interp::holds(
-                self.session.state.known.get(c as usize).copied().unwrap_or(0),
+                self.session
+                    .state
+                    .known
+                    .get(c as usize)
+                    .copied()
+                    .unwrap_or(0),
                 v,
             )
         })

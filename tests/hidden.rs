@@ -344,8 +344,14 @@ fn the_human_agent_is_shown_its_own_view() {
         .expect("P2 was shown a view");
     let p2 = p2.split("P2:").next().unwrap_or("");
     assert!(p2.contains("* hand[P2]"), "{p2}");
-    assert!(p2.contains("hand[P1]                 4 hidden cards"), "{p2}");
-    assert!(!p2.contains("hand[P2]                 4 hidden cards"), "{p2}");
+    assert!(
+        p2.contains("hand[P1]                 4 hidden cards"),
+        "{p2}"
+    );
+    assert!(
+        !p2.contains("hand[P2]                 4 hidden cards"),
+        "{p2}"
+    );
 }
 
 #[test]
@@ -361,10 +367,21 @@ fn a_reveal_to_others_names_no_card() {
     // P1 saw the Ruby go back under the deck; after the shuffle nobody knows the deck.
     let json = cli(&["run", game, "--players", "3", "--viewer", "P1", "--json"]);
     let lines: Vec<&str> = json.lines().collect();
-    assert!(lines.iter().any(|l| l.contains("\"to\":\"deck\"") && l.contains("Ruby")));
-    let last_draw = lines.iter().rfind(|l| l.contains("hand[P1]")).expect("draw");
-    assert!(!last_draw.contains("hidden"), "P1 sees its own draw: {last_draw}");
+    assert!(lines
+        .iter()
+        .any(|l| l.contains("\"to\":\"deck\"") && l.contains("Ruby")));
+    let last_draw = lines
+        .iter()
+        .rfind(|l| l.contains("hand[P1]"))
+        .expect("draw");
+    assert!(
+        !last_draw.contains("hidden"),
+        "P1 sees its own draw: {last_draw}"
+    );
     let p3_json = cli(&["run", game, "--players", "3", "--viewer", "P3", "--json"]);
-    let p3_draw = p3_json.lines().rfind(|l| l.contains("hand[P1]")).expect("draw");
+    let p3_draw = p3_json
+        .lines()
+        .rfind(|l| l.contains("hand[P1]"))
+        .expect("draw");
     assert!(p3_draw.contains("\"hidden\":true"), "{p3_draw}");
 }
