@@ -1,12 +1,14 @@
 //! Agents answer choices: `random` (seeded), `first`, `script:FILE`, `human`.
 
 use crate::rng;
+use crate::view::PlayerView;
 use rand_chacha::ChaCha8Rng;
 use std::cell::RefCell;
 use std::io::{BufRead, Write};
 use std::rc::Rc;
 
-/// One decision asked of a player: pick one of `count` options.
+/// One decision asked of a player: pick one of `count` options. Everything in it is what the
+/// player may see: `view` builds their view of the game (on demand: most agents never look).
 pub struct ChoiceRequest<'a> {
     pub player: u32,
     pub player_name: &'a str,
@@ -17,6 +19,8 @@ pub struct ChoiceRequest<'a> {
     pub round: i64,
     pub phase: Option<u32>,
     pub number: usize,
+    /// The player's view of the game now.
+    pub view: &'a dyn Fn() -> PlayerView,
 }
 
 /// What an agent answers to stop the game at a choice a person must make (the REPL's agents).
@@ -35,7 +39,9 @@ pub fn seeded_pick(seed: u64, player: u32, number: usize, count: usize) -> usize
 }
 
 pub trait Agent {
-    /// Return the 0-based index of the chosen option. `label(i)` renders option i.
+    /// Return the 0-based index of the chosen option. `label(i)` renders option i as the
+    /// chooser sees it (a card they do not know is `a hidden card`); `req.view` is all the
+    /// game they may look at.
     fn decide(
         &mut self,
         req: &ChoiceRequest,
@@ -151,7 +157,8 @@ impl Agent for HumanAgent {
         let stdin = std::io::stdin();
         loop {
             let mut out = std::io::stderr();
-            let _ = writeln!(out, "\n{}: {}", req.player_name, req.prompt);
+            let _ = write!(out, "\n{}", (req.view)().summary());
+            let _ = writeln!(out, "{}: {}", req.player_name, req.prompt);
             for i in 0..req.count {
                 let _ = writeln!(out, "  {:>3}) {}", i + 1, label(i));
             }

@@ -247,7 +247,8 @@ pub enum StmtKind {
     Draw(Expr, Expr, Expr),
     Shuffle(Expr),
     Flip(Expr, Option<bool>),
-    Reveal(Expr),
+    /// `reveal e [to players]`: no target reveals to everybody.
+    Reveal(Expr, Option<Expr>),
     For(Ident, Expr, Block),
     Repeat(Expr, Block),
     Say(Expr),

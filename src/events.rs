@@ -1,6 +1,98 @@
 //! The event stream of a game: the readable account and `--json` are two views of it.
 
-use serde::Serialize;
+use serde::{Serialize, Serializer};
+
+/// The words a hidden card is shown as.
+pub const HIDDEN_CARD: &str = "a hidden card";
+
+/// A card as an event names it. `known` is the set of players (one bit per seat) who know the
+/// card at the moment of the event, so a viewer's stream is exact at that moment.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum CardRef {
+    Shown {
+        id: String,
+        name: String,
+        known: u64,
+    },
+    Hidden,
+}
+
+impl CardRef {
+    /// The card as `viewer` may see it.
+    pub fn for_viewer(&self, viewer: u32) -> CardRef {
+        match self {
+            CardRef::Shown { known, .. } if known & 1u64.checked_shl(viewer).unwrap_or(0) != 0 => {
+                self.clone()
+            }
+            _ => CardRef::Hidden,
+        }
+    }
+
+    pub fn text(&self) -> String {
+        match self {
+            CardRef::Shown { name, .. } => name.clone(),
+            CardRef::Hidden => HIDDEN_CARD.into(),
+        }
+    }
+}
+
+/// `{"id": "32", "name": "#32 Riot"}`, or `{"hidden": true}`.
+impl Serialize for CardRef {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(Some(2))?;
+        match self {
+            CardRef::Shown { id, name, .. } => {
+                m.serialize_entry("id", id)?;
+                m.serialize_entry("name", name)?;
+            }
+            CardRef::Hidden => m.serialize_entry("hidden", &true)?,
+        }
+        m.end()
+    }
+}
+
+/// A piece of shown text: words, or a card that a viewer may not know.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Part {
+    Text(String),
+    Card(CardRef),
+}
+
+/// Text that may name cards (an option's label), serialised as the plain text.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Shown(pub Vec<Part>);
+
+impl Shown {
+    pub fn text(&self) -> String {
+        self.0
+            .iter()
+            .map(|p| match p {
+                Part::Text(t) => t.clone(),
+                Part::Card(c) => c.text(),
+            })
+            .collect()
+    }
+
+    /// The text as `viewer` may see it.
+    pub fn for_viewer(&self, viewer: u32) -> Shown {
+        Shown(
+            self.0
+                .iter()
+                .map(|p| match p {
+                    Part::Text(t) => Part::Text(t.clone()),
+                    Part::Card(c) => Part::Card(c.for_viewer(viewer)),
+                })
+                .collect(),
+        )
+    }
+}
+
+impl Serialize for Shown {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(&self.text())
+    }
+}
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(tag = "event", rename_all = "snake_case")]
@@ -25,24 +117,28 @@ pub enum Event {
     Choice {
         player: String,
         prompt: String,
-        choice: String,
-        index: usize,
+        /// `null` for a secret choice shown to somebody else.
+        choice: Option<Shown>,
+        index: Option<usize>,
         options: usize,
         secret: bool,
     },
     Move {
-        cards: Vec<String>,
+        cards: Vec<CardRef>,
         to: String,
     },
     Shuffle {
         zone: String,
     },
     Flip {
-        card: String,
+        card: CardRef,
         face_up: bool,
     },
     Reveal {
-        cards: Vec<String>,
+        cards: Vec<CardRef>,
+        /// The players shown the cards; absent when shown to everybody.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        to: Option<Vec<String>>,
     },
     End {
         winners: Vec<String>,
@@ -51,6 +147,57 @@ pub enum Event {
 }
 
 impl Event {
+    /// The event as player `viewer` may see it: cards they do not know at that moment are
+    /// hidden, a reveal to others names no card, another player's secret choice has no answer.
+    pub fn for_viewer(&self, viewer: u32) -> Event {
+        let me = format!("P{}", viewer + 1);
+        let hide = |cards: &[CardRef]| cards.iter().map(|c| c.for_viewer(viewer)).collect();
+        match self {
+            Event::Choice {
+                player,
+                prompt,
+                choice,
+                index,
+                options,
+                secret,
+            } => {
+                let blind = *secret && *player != me;
+                Event::Choice {
+                    player: player.clone(),
+                    prompt: prompt.clone(),
+                    choice: if blind {
+                        None
+                    } else {
+                        choice.as_ref().map(|c| c.for_viewer(viewer))
+                    },
+                    index: if blind { None } else { *index },
+                    options: *options,
+                    secret: *secret,
+                }
+            }
+            Event::Move { cards, to } => Event::Move {
+                cards: hide(cards),
+                to: to.clone(),
+            },
+            Event::Flip { card, face_up } => Event::Flip {
+                card: card.for_viewer(viewer),
+                face_up: *face_up,
+            },
+            Event::Reveal { cards, to } => {
+                let shown_to_me = to.as_ref().map_or(true, |t| t.contains(&me));
+                Event::Reveal {
+                    cards: if shown_to_me {
+                        hide(cards)
+                    } else {
+                        vec![CardRef::Hidden; cards.len()]
+                    },
+                    to: to.clone(),
+                }
+            }
+            other => other.clone(),
+        }
+    }
+
     /// The line of the readable account for this event, if it has one.
     pub fn text(&self) -> Option<String> {
         match self {
@@ -72,9 +219,25 @@ impl Event {
                 prompt,
                 choice,
                 ..
-            } => Some(format!("  {player}: {prompt} -> {choice}")),
+            } => Some(format!(
+                "  {player}: {prompt} -> {}",
+                choice.as_ref().map(|c| c.text()).unwrap_or_default()
+            )),
             Event::Move { .. } | Event::Shuffle { .. } | Event::Flip { .. } => None,
-            Event::Reveal { cards } => Some(format!("  revealed: {}", cards.join(", "))),
+            Event::Reveal { cards, to } => {
+                let names: Vec<String> = cards.iter().map(|c| c.text()).collect();
+                let blind = cards.iter().all(|c| *c == CardRef::Hidden);
+                Some(match to {
+                    None => format!("  revealed: {}", names.join(", ")),
+                    Some(to) if blind => format!(
+                        "  {} saw {} card{}",
+                        to.join(", "),
+                        cards.len(),
+                        if cards.len() == 1 { "" } else { "s" }
+                    ),
+                    Some(to) => format!("  revealed to {}: {}", to.join(", "), names.join(", ")),
+                })
+            }
             Event::End { winners, scores } => {
                 let mut s = String::from("\n=== Game over ===");
                 if !scores.is_empty() {

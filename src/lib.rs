@@ -17,6 +17,7 @@ pub mod repl;
 pub mod rng;
 pub mod session;
 pub mod value;
+pub mod view;
 
 use diag::{Diag, Sources};
 use limits::Limits;

@@ -46,6 +46,9 @@ enum Command {
         /// Print one JSON event per line instead of the readable account
         #[arg(long)]
         json: bool,
+        /// Whose eyes the account is seen through: a player (P2) or `all` (everything)
+        #[arg(long, default_value = "all")]
+        viewer: String,
     },
     /// List a game's cards as tables, one per kind (or only `--kind KIND`)
     Cards {
@@ -147,6 +150,7 @@ fn main() -> ExitCode {
             agent,
             log,
             json,
+            viewer,
         } => {
             let c = rules::check_path(&game, &limits);
             print_diags(&c.diags, &c.sources);
@@ -162,6 +166,23 @@ fn main() -> ExitCode {
                 return ExitCode::from(2);
             }
             let n = players.unwrap_or_else(|| rules::default_players(&prog));
+            let viewer = match viewer.as_str() {
+                "all" => None,
+                v => match v
+                    .strip_prefix(['P', 'p'])
+                    .and_then(|k| k.parse::<u32>().ok())
+                    .filter(|k| *k >= 1 && *k <= n.min(64))
+                {
+                    Some(k) => Some(k - 1),
+                    None => {
+                        eprintln!(
+                            "error: `--viewer {v}` is not a player of this game; use P1 to P{} or all",
+                            n.min(64)
+                        );
+                        return ExitCode::from(2);
+                    }
+                },
+            };
             let agents = match rules::agent::make_agents(&agent, n.min(64), seed) {
                 Ok(a) => a,
                 Err(e) => {
@@ -179,6 +200,14 @@ fn main() -> ExitCode {
             let result = interp.run();
             let mut out = std::io::stdout().lock();
             for ev in &interp.events {
+                let seen;
+                let ev = match viewer {
+                    Some(v) => {
+                        seen = ev.for_viewer(v);
+                        &seen
+                    }
+                    None => ev,
+                };
                 if json {
                     let _ = writeln!(out, "{}", serde_json::to_string(ev).unwrap_or_default());
                 } else if let Some(t) = ev.text() {

@@ -288,6 +288,7 @@ pub fn rule_name(rule: Rule) -> &'static str {
         assign_op => "`=`, `+=` or `-=`",
         position => "`top` or `bottom`",
         flip_dir => "`up` or `down`",
+        to_kw => "`to`",
         expr | postfix_expr | primary | paren | prefix => "an expression",
         infix | range_op | add | sub | mul | div | rem | eq | ne | le | ge | lt | gt | and_op
         | or_op => "an operator",
@@ -1195,6 +1196,13 @@ impl Builder {
         Block { stmts, span }
     }
 
+    /// `reveal e [to players]`: the cards, then the players after `to`, if any.
+    fn reveal_stmt(&mut self, mut it: Pairs<Rule>) -> Option<StmtKind> {
+        let what = self.expr(it.next()?);
+        let to = it.find(|p| p.as_rule() == Rule::expr).map(|p| self.expr(p));
+        Some(StmtKind::Reveal(what, to))
+    }
+
     fn stmt(&mut self, pair: Pair<Rule>) -> Option<Stmt> {
         let span = self.span(&pair);
         let rule = pair.as_rule();
@@ -1242,7 +1250,7 @@ impl Builder {
                 let dir = it.next().map(|p| p.as_str() == "up");
                 StmtKind::Flip(what, dir)
             }
-            Rule::reveal_stmt => StmtKind::Reveal(self.expr(it.next()?)),
+            Rule::reveal_stmt => self.reveal_stmt(it)?,
             Rule::for_stmt => {
                 let var = self.ident(it.next()?);
                 let src = self.expr(it.next()?);

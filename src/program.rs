@@ -286,7 +286,8 @@ pub enum StmtKind {
     Draw(Expr, Expr, Expr),
     Shuffle(Expr),
     Flip(Expr, Option<bool>),
-    Reveal(Expr),
+    /// The cards, and the players they are shown to (`None`: everybody).
+    Reveal(Expr, Option<Expr>),
     For(u32, Expr, Block),
     Repeat(Expr, Block),
     Say(Expr),

@@ -114,6 +114,10 @@ impl Repl {
         }
         self.shown_events = self.session.events.len();
         for e in events {
+            let e = match self.viewer {
+                Some(v) => e.for_viewer(v),
+                None => e,
+            };
             if let Some(t) = e.text() {
                 self.say(t);
             }
@@ -296,7 +300,7 @@ impl Repl {
     }
 
     fn eval(&mut self, text: &str) {
-        match self.session.eval(text, &mut self.env) {
+        match self.session.eval(text, &mut self.env, self.viewer) {
             Ok(v) if v.is_empty() => {}
             Ok(v) => self.say(v),
             Err((diags, sources)) => self.render(&diags, &sources),
@@ -393,6 +397,21 @@ impl Repl {
         }
     }
 
+    /// Does the viewer know card `c` (its zone shows it to them, or it was revealed to them)?
+    fn knows(&self, c: u32) -> bool {
+        self.viewer.map_or(true, |v| {
+            crate::interp::holds(
+                self.session
+                    .state
+                    .known
+                    .get(c as usize)
+                    .copied()
+                    .unwrap_or(0),
+                v,
+            )
+        })
+    }
+
     /// May the viewer see the cards of this zone slot?
     fn can_see(&self, vis: Visibility, owner: Option<u32>) -> bool {
         match (vis, self.viewer) {
@@ -438,13 +457,16 @@ impl Repl {
             let name = self.view().zone_name(slot);
             let body = if cards.is_empty() {
                 "-".to_string()
-            } else if self.can_see(z.visibility, owner) {
+            } else if self.can_see(z.visibility, owner) || cards.iter().any(|&c| self.knows(c)) {
                 const SHOWN: usize = 12;
                 let more = cards.len().saturating_sub(SHOWN);
                 let mut names: Vec<String> = cards
                     .iter()
                     .take(SHOWN)
                     .map(|&c| {
+                        if !self.knows(c) {
+                            return crate::events::HIDDEN_CARD.to_string();
+                        }
                         let n = self.view().card_name(c);
                         if s.state.face_up[c as usize] {
                             n
@@ -625,24 +647,15 @@ impl Repl {
         let cd = &prog.cards[c as usize];
         let kd = &prog.kinds[cd.kind as usize];
         let zone = s.state.card_zone[c as usize];
-        let (where_, visible) = if zone == u32::MAX {
-            ("no zone (not in play)".to_string(), true)
+        let where_ = if zone == u32::MAX {
+            "no zone (not in play)".to_string()
         } else {
-            let def = self.view().zone_def_of_slot(zone);
-            let zd = &prog.zones[def as usize];
-            let owner = if zd.keys == [KeyDomain::Player] {
-                Some(zone - s.state.zone_base[def as usize])
-            } else {
-                None
-            };
-            (
-                self.view().zone_name(zone),
-                self.can_see(zd.visibility, owner),
-            )
+            self.view().zone_name(zone)
         };
-        if !visible {
+        // Where a card the viewer does not know lies would tell them about it too.
+        if !self.knows(c) {
             self.say(format!(
-                "@{}: a card of kind {} in {where_}, hidden from this viewer",
+                "@{}: a card of kind {}, hidden from this viewer",
                 cd.id, kd.name
             ));
             return;
@@ -678,30 +691,25 @@ impl Repl {
     }
 
     fn log(&mut self) {
+        let viewer = self.viewer;
         let lines: Vec<String> = self
             .session
             .events
             .iter()
-            .filter_map(|e| match e {
-                Event::Choice {
-                    player,
-                    prompt,
-                    choice,
-                    secret,
-                    ..
-                } => Some(
-                    if *secret
-                        && self
-                            .viewer
-                            .is_some_and(|v| format!("P{}", v + 1) != *player)
-                    {
-                        format!("{player}: {prompt} -> (secret)")
-                    } else {
-                        format!("{player}: {prompt} -> {choice}")
-                    },
-                ),
-                _ => None,
-            })
+            .filter_map(
+                |e| match viewer.map_or_else(|| e.clone(), |v| e.for_viewer(v)) {
+                    Event::Choice {
+                        player,
+                        prompt,
+                        choice,
+                        ..
+                    } => Some(match choice {
+                        Some(c) => format!("{player}: {prompt} -> {}", c.text()),
+                        None => format!("{player}: {prompt} -> (secret)"),
+                    }),
+                    _ => None,
+                },
+            )
             .enumerate()
             .map(|(i, l)| format!("{:>4}. {l}", i + 1))
             .collect();

@@ -615,11 +615,14 @@ impl Session {
     }
 
     /// Evaluate statements typed at the REPL against a copy of the current state. Changes they
-    /// make are not kept: the game stays a function of its seed and choices.
+    /// make are not kept: the game stays a function of its seed and choices. With a `viewer`,
+    /// reading what that player may not see (a hidden var, a card they do not know) is an
+    /// error, and cards they do not know are shown as hidden.
     pub fn eval(
         &self,
         line: &str,
         env: &mut Vec<(String, Value)>,
+        viewer: Option<u32>,
     ) -> Result<String, (Vec<Diag>, Sources)> {
         let mut sources = self.prog.sources.clone();
         let file = sources.add("<repl>".into(), line.to_string());
@@ -647,6 +650,7 @@ impl Session {
             .map_err(|d| (vec![*d], sources.clone()))?;
         interp.state = self.state.clone();
         interp.record = true;
+        interp.observer = viewer;
         match interp.eval_block(&lowered, locals, &init) {
             Ok((v, frame)) => {
                 for (name, slot) in lets {
@@ -656,7 +660,14 @@ impl Session {
                         None => env.push((name, value)),
                     }
                 }
-                let mut out: Vec<String> = interp.events.iter().filter_map(|e| e.text()).collect();
+                let mut out: Vec<String> = interp
+                    .events
+                    .iter()
+                    .filter_map(|e| match viewer {
+                        Some(v) => e.for_viewer(v).text(),
+                        None => e.text(),
+                    })
+                    .collect();
                 if ends_in_value {
                     out.push(interp.show(&v));
                 }

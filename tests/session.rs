@@ -186,14 +186,14 @@ fn expressions_are_evaluated_against_the_position() {
     let mut env = Vec::new();
     s.modes = vec![Mode::Random; 4];
     s.advance(Until::Round, Auto::Off); // from before setup: to the start of round 1
-    assert_eq!(s.eval("round", &mut env).expect("eval"), "1");
+    assert_eq!(s.eval("round", &mut env, None).expect("eval"), "1");
     s.advance(Until::Round, Auto::Off);
-    assert_eq!(s.eval("round", &mut env).expect("eval"), "2");
-    assert_eq!(s.eval("len(players)", &mut env).expect("eval"), "4");
-    let score = s.eval("side_score(1, Left)", &mut env).expect("eval");
+    assert_eq!(s.eval("round", &mut env, None).expect("eval"), "2");
+    assert_eq!(s.eval("len(players)", &mut env, None).expect("eval"), "4");
+    let score = s.eval("side_score(1, Left)", &mut env, None).expect("eval");
     assert!(score.parse::<i64>().is_ok(), "{score}");
     let err = s
-        .eval("side_scor(1, Left)", &mut env)
+        .eval("side_scor(1, Left)", &mut env, None)
         .expect_err("unknown name");
     assert!(err
         .0
@@ -205,7 +205,7 @@ fn expressions_are_evaluated_against_the_position() {
 fn a_typed_line_cannot_ask_for_a_choice() {
     let s = Session::new(program(), 4, 1, Limits::default()).expect("session");
     let err = s
-        .eval("choose(P1, [1, 2], \"pick\")", &mut Vec::new())
+        .eval("choose(P1, [1, 2], \"pick\")", &mut Vec::new(), None)
         .expect_err("no choices");
     assert!(
         err.0.iter().any(|d| d.code == "repl::choice"),
@@ -214,7 +214,7 @@ fn a_typed_line_cannot_ask_for_a_choice() {
     );
     // A choice with one option is no choice at all, and works.
     assert_eq!(
-        s.eval("choose(P1, [7], \"pick\")", &mut Vec::new())
+        s.eval("choose(P1, [7], \"pick\")", &mut Vec::new(), None)
             .expect("eval"),
         "7"
     );

@@ -14,7 +14,10 @@ pub const DEFS: &[BuiltinDef] = &[
         ret: |_| Ty::Zone(None),
         eval: |me, a| {
             Ok(match a.get(0) {
-                Some(Value::Card(c)) => me.zone_of(*c).map(Value::Zone).unwrap_or(Value::None),
+                Some(Value::Card(c)) => {
+                    me.peek(*c, a.span)?;
+                    me.zone_of(*c).map(Value::Zone).unwrap_or(Value::None)
+                }
                 _ => Value::None,
             })
         },

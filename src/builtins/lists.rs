@@ -125,6 +125,10 @@ pub const DEFS: &[BuiltinDef] = &[
         ret: ret_bool,
         eval: |me, a| {
             let l = a.list(me, 0)?;
+            if let Some(x) = a.get(1) {
+                me.peek_value(x, a.span)?;
+                l.iter().try_for_each(|y| me.peek_value(y, a.span))?;
+            }
             Ok(Value::Bool(a.get(1).is_some_and(|x| l.contains(x))))
         },
     },
@@ -138,6 +142,10 @@ pub const DEFS: &[BuiltinDef] = &[
         ret: ret_int,
         eval: |me, a| {
             let l = a.list(me, 0)?;
+            if let Some(x) = a.get(1) {
+                me.peek_value(x, a.span)?;
+                l.iter().try_for_each(|y| me.peek_value(y, a.span))?;
+            }
             Ok(match a.get(1).and_then(|x| l.iter().position(|y| y == x)) {
                 Some(i) => Value::Int(i as i64),
                 None => Value::None,

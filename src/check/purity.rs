@@ -169,7 +169,7 @@ impl Walk<'_> {
             StmtKind::Move(..) | StmtKind::Draw(..) => here("moves cards"),
             StmtKind::Shuffle(_) => here("shuffles a zone"),
             StmtKind::Flip(..) => here("turns cards over"),
-            StmtKind::Reveal(_) => here("reveals cards"),
+            StmtKind::Reveal(..) => here("reveals cards"),
             StmtKind::For(_, src, body) => self.expr(src).or_else(|| self.block(body)),
             StmtKind::Repeat(n, body) => self.expr(n).or_else(|| self.block(body)),
             // `say` only shows; its text is checked where it is written.
@@ -248,8 +248,13 @@ fn shown_in_block<'a>(b: &'a Block, out: &mut Vec<(&'static str, &'a Expr)>) {
             | StmtKind::Assign(_, _, e)
             | StmtKind::Shuffle(e)
             | StmtKind::Flip(e, _)
-            | StmtKind::Reveal(e)
             | StmtKind::Expr(e) => shown_in_expr(e, out),
+            StmtKind::Reveal(e, to) => {
+                shown_in_expr(e, out);
+                if let Some(t) = to {
+                    shown_in_expr(t, out);
+                }
+            }
             StmtKind::Move(a, b, _) => {
                 shown_in_expr(a, out);
                 shown_in_expr(b, out);

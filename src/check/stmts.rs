@@ -133,7 +133,7 @@ impl Checker {
                 }
                 StmtKind::Flip(x, *dir)
             }
-            S::Reveal(e) => StmtKind::Reveal(self.expr(e).0),
+            S::Reveal(e, to) => self.reveal(e, to.as_ref()),
             S::For(var, src, body) => {
                 let (x, t) = self.expr(src);
                 if !matches!(t, Ty::Any | Ty::List(_) | Ty::Zone(_)) {
@@ -481,6 +481,46 @@ impl Checker {
             out.push(x);
         }
         out
+    }
+
+    /// `reveal e [to players]`: `e` is cards (a card, a list of cards or a zone), the target a
+    /// player or a list of players.
+    fn reveal(&mut self, e: &ast::Expr, to: Option<&ast::Expr>) -> StmtKind {
+        let (x, t) = self.expr(e);
+        let cards = match &t {
+            Ty::Any | Ty::Card(_) | Ty::Zone(_) | Ty::None => true,
+            Ty::List(el) => matches!(**el, Ty::Any | Ty::Card(_) | Ty::None),
+            _ => false,
+        };
+        if !cards {
+            let g = self.ty_name(&t);
+            self.err(
+                Diag::error("check::type", format!("`reveal` shows cards, found {g}"))
+                    .label(e.span, format!("this is {g}"))
+                    .help("reveal a card, a list of cards or a zone: `reveal c to P1`"),
+            );
+        }
+        let target = to.map(|to| {
+            let (y, tt) = self.expr(to);
+            let players = match &tt {
+                Ty::Any | Ty::Player => true,
+                Ty::List(el) => matches!(**el, Ty::Any | Ty::Player),
+                _ => false,
+            };
+            if !players {
+                let g = self.ty_name(&tt);
+                self.err(
+                    Diag::error(
+                        "check::type",
+                        format!("`reveal ... to` names players, found {g}"),
+                    )
+                    .label(to.span, format!("this is {g}"))
+                    .help("reveal to a player or a list of players: `reveal c to [P1, P2]`"),
+                );
+            }
+            y
+        });
+        StmtKind::Reveal(x, target)
     }
 
     pub(super) fn domain_name(&self, d: &KeyDomain) -> String {

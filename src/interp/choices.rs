@@ -49,23 +49,31 @@ impl<'p> Interp<'p> {
             0
         } else {
             let name = format!("P{}", player + 1);
+            let view = View {
+                prog: self.prog,
+                n_players: self.state.n_players,
+                zone_base: &self.state.zone_base,
+            };
+            // The chooser sees the options as they may: a card they do not know is hidden.
+            let known = &self.state.known;
+            let labeler = |i: usize| {
+                let v = labels.and_then(|l| l.get(i)).or(options.get(i));
+                v.map(|v| view.show_parts(v, known).for_viewer(player).text())
+                    .unwrap_or_default()
+            };
+            let (prog, state) = (self.prog, &self.state);
+            let player_view = || crate::view::player_view(prog, state, player);
             let req = ChoiceRequest {
                 player,
                 player_name: &name,
                 prompt,
                 count: options.len(),
                 secret,
-                round: self.state.round,
-                phase: self.state.phase,
+                round: state.round,
+                phase: state.phase,
                 number: self.choice_log.len(),
+                view: &player_view,
             };
-            let view = View {
-                prog: self.prog,
-                n_players: self.state.n_players,
-                zone_base: &self.state.zone_base,
-            };
-            let labeler =
-                |i: usize| view.show(labels.and_then(|l| l.get(i)).unwrap_or(&options[i]));
             let Some(agent) = self.agents.get_mut(player as usize) else {
                 return Err(rt(span, format!("no agent plays P{}", player + 1)));
             };
@@ -96,12 +104,13 @@ impl<'p> Interp<'p> {
             i
         };
         if self.record {
-            let choice = self.show(labels.and_then(|l| l.get(idx)).unwrap_or(&options[idx]));
+            let chosen = labels.and_then(|l| l.get(idx)).unwrap_or(&options[idx]);
+            let choice = self.view().show_parts(chosen, &self.state.known);
             self.events.push(Event::Choice {
                 player: format!("P{}", player + 1),
                 prompt: prompt.to_string(),
-                choice,
-                index: idx + 1,
+                choice: Some(choice),
+                index: Some(idx + 1),
                 options: options.len(),
                 secret,
             });

@@ -52,6 +52,9 @@ impl<'p> Interp<'p> {
             ExprKind::Local(s) => self.local(*s),
             ExprKind::Var(id, keys) => {
                 let slot = self.var_slot(*id, keys, e.span)?;
+                if self.observer.is_some() {
+                    self.peek_var(*id, slot, e.span)?;
+                }
                 self.state.vars[slot].clone()
             }
             ExprKind::Zone(id, keys) => {
@@ -94,13 +97,18 @@ impl<'p> Interp<'p> {
                 }
             },
             ExprKind::CardBuiltinField(base, f) => match self.eval(base)? {
-                Value::Card(c) => match f {
-                    CardField::Id => Value::text(&self.prog.cards[c as usize].id.to_string()),
-                    CardField::FaceUp => Value::Bool(self.state.face_up[c as usize]),
-                    CardField::Kind => Value::text(
-                        &self.prog.kinds[self.prog.cards[c as usize].kind as usize].name,
-                    ),
-                },
+                Value::Card(c) => {
+                    if self.observer.is_some() && *f != CardField::FaceUp {
+                        self.peek(c, e.span)?;
+                    }
+                    match f {
+                        CardField::Id => Value::text(&self.prog.cards[c as usize].id.to_string()),
+                        CardField::FaceUp => Value::Bool(self.state.face_up[c as usize]),
+                        CardField::Kind => Value::text(
+                            &self.prog.kinds[self.prog.cards[c as usize].kind as usize].name,
+                        ),
+                    }
+                }
                 other => {
                     return Err(rt(
                         base.span,
@@ -318,6 +326,11 @@ impl<'p> Interp<'p> {
         }
         let x = self.eval(a)?;
         let y = self.eval(b)?;
+        if self.observer.is_some() {
+            // Comparing a card the viewer does not know would tell which card it is.
+            self.peek_value(&x, a.span)?;
+            self.peek_value(&y, b.span)?;
+        }
         let ints = |x: &Value, y: &Value| -> R<(i64, i64)> {
             match (x, y) {
                 (Value::Int(p), Value::Int(q)) => Ok((*p, *q)),

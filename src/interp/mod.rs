@@ -2,7 +2,8 @@
 //!
 //! `flow` runs setup, rounds, phases and the finish; `triggers` fires them; `stmts` and `exprs`
 //! execute the lowered tree; `state` reads zones, vars and fields; `builtins` evaluates the
-//! built-in functions; `choices` asks agents; `view` shows values; `checks` runs card rules.
+//! built-in functions; `choices` asks agents; `view` shows values; `visibility` tracks who knows
+//! which card; `checks` runs card rules.
 
 mod builtins;
 mod checks;
@@ -13,10 +14,12 @@ mod state;
 mod stmts;
 mod triggers;
 mod view;
+mod visibility;
 
 pub use checks::{run_checks, state_size};
 use exprs::Source;
 pub use view::View;
+pub use visibility::{everyone, holds, one, Players};
 
 use crate::agent::Agent;
 use crate::ast::EventKind;
@@ -49,6 +52,8 @@ pub struct State {
     pub zone_base: Vec<u32>,
     pub card_zone: Vec<u32>,
     pub face_up: Vec<bool>,
+    /// Per card, the players who know it (one bit per seat): see `visibility`.
+    pub known: Vec<u64>,
     pub card_vars: Vec<Value>,
     pub card_var_base: Vec<u32>,
     pub consts: Vec<Value>,
@@ -123,6 +128,8 @@ pub struct Interp<'p> {
     pub outcome: Option<Outcome>,
     /// Inside a `say` or a choice's labels: nothing may change the game.
     displaying: u32,
+    /// When set (the REPL under `:as P2`), reading what this player may not see is an error.
+    pub observer: Option<u32>,
 }
 
 const RETURN_CODE: &str = "run::return";
@@ -204,6 +211,7 @@ impl<'p> Interp<'p> {
             zone_base,
             card_zone: vec![NOWHERE; prog.cards.len()],
             face_up: vec![true; prog.cards.len()],
+            known: vec![everyone(n_players); prog.cards.len()],
             card_vars,
             card_var_base,
             consts: vec![Value::None; prog.consts.len()],
@@ -254,6 +262,7 @@ impl<'p> Interp<'p> {
             returning: None,
             outcome: None,
             displaying: 0,
+            observer: None,
         })
     }
 

@@ -240,12 +240,19 @@ impl<'p> Interp<'p> {
         self.view().card_name(c)
     }
 
-    /// A value as text, for `say`, interpolation and option labels.
+    /// A value as text, for `say`, interpolation and option labels (as the observer, if any,
+    /// may see it).
     pub fn show(&self, v: &Value) -> String {
-        self.view().show(v)
+        match self.observer {
+            None => self.view().show(v),
+            o => self.show_for(v, o),
+        }
     }
 
     pub fn field(&self, c: u32, sym: Id, span: Span) -> R<Value> {
+        if self.observer.is_some() {
+            self.peek(c, span)?;
+        }
         let prog = self.prog;
         let cd = &prog.cards[c as usize];
         let kd = &prog.kinds[cd.kind as usize];

@@ -29,7 +29,7 @@ impl<'p> Interp<'p> {
                 | StmtKind::Draw(..)
                 | StmtKind::Shuffle(_)
                 | StmtKind::Flip(..)
-                | StmtKind::Reveal(_) => true,
+                | StmtKind::Reveal(..) => true,
                 _ => false,
             };
             if changes {
@@ -70,6 +70,7 @@ impl<'p> Interp<'p> {
                 let mut cards = std::mem::take(&mut self.state.zones[slot as usize]);
                 rng::shuffle(&mut self.state.rng, &mut cards);
                 self.state.zones[slot as usize] = cards;
+                self.learn_shuffle(slot);
                 self.emit(|me| Event::Shuffle {
                     zone: me.zone_name(slot),
                 });
@@ -82,8 +83,9 @@ impl<'p> Interp<'p> {
                         None => !self.state.face_up[c as usize],
                     };
                     self.state.face_up[c as usize] = now;
+                    self.learn_flip(c);
                     self.emit(|me| Event::Flip {
-                        card: me.card_name(c),
+                        card: me.view().card_ref(c, me.known(c)),
                         face_up: now,
                     });
                     let prog = self.prog;
@@ -94,13 +96,7 @@ impl<'p> Interp<'p> {
                     }
                 }
             }
-            StmtKind::Reveal(what) => {
-                let v = self.eval(what)?;
-                let items = self.as_list(&v, what.span)?;
-                self.emit(|me| Event::Reveal {
-                    cards: items.iter().map(|v| me.show(v)).collect(),
-                });
-            }
+            StmtKind::Reveal(what, to) => self.reveal(what, to.as_ref())?,
             StmtKind::For(slot, src, body) => {
                 // `for` walks a snapshot: the body may move the cards it iterates over.
                 let items = match self.eval_source(src)? {
@@ -241,6 +237,58 @@ impl<'p> Interp<'p> {
         Ok(())
     }
 
+    /// `reveal e [to players]`: the players learn the cards (everybody without `to`).
+    fn reveal(&mut self, what: &Expr, to: Option<&Expr>) -> R<()> {
+        let cards = self.cards_of(what)?;
+        let (mask, names) = match to {
+            None => (everyone(self.state.n_players), None),
+            Some(to) => {
+                let v = self.eval(to)?;
+                let mut who = Vec::new();
+                match &v {
+                    Value::Player(p) => who.push(*p),
+                    Value::List(items) => {
+                        for x in items.iter() {
+                            match x {
+                                Value::Player(p) => who.push(*p),
+                                other => {
+                                    return Err(rt(
+                                        to.span,
+                                        format!("expected players, found {}", other.type_name()),
+                                    ))
+                                }
+                            }
+                        }
+                    }
+                    other => {
+                        return Err(rt(
+                            to.span,
+                            format!("expected players, found {}", other.type_name()),
+                        ))
+                    }
+                }
+                who.sort_unstable();
+                who.dedup();
+                let mask = who.iter().fold(0, |m, &p| m | one(p));
+                let names = who.iter().map(|p| format!("P{}", p + 1)).collect();
+                (mask, Some(names))
+            }
+        };
+        for &c in &cards {
+            if let Some(k) = self.state.known.get_mut(c as usize) {
+                *k |= mask;
+            }
+        }
+        self.emit(|me| Event::Reveal {
+            cards: cards
+                .iter()
+                .map(|&c| me.view().card_ref(c, me.known(c)))
+                .collect(),
+            to: names,
+        });
+        Ok(())
+    }
+
     pub fn move_cards(&mut self, cards: &[u32], dest: u32, pos: Position, span: Span) -> R<()> {
         let prog = self.prog;
         let dest_def = self.zone_def_of_slot(dest);
@@ -260,6 +308,12 @@ impl<'p> Interp<'p> {
                 }
             }
         }
+        // Who knew each card before the move: they saw it leave.
+        let before: Vec<u64> = if self.record {
+            cards.iter().map(|&c| self.known(c)).collect()
+        } else {
+            Vec::new()
+        };
         for (i, &c) in cards.iter().enumerate() {
             let from = self.state.card_zone[c as usize];
             if from != NOWHERE {
@@ -274,10 +328,15 @@ impl<'p> Interp<'p> {
                 Position::Top => z.insert(i.min(z.len()), c),
             }
             self.state.card_zone[c as usize] = dest;
+            self.learn_move(c, dest);
         }
         if !cards.is_empty() {
             self.emit(|me| Event::Move {
-                cards: cards.iter().map(|&c| me.card_name(c)).collect(),
+                cards: cards
+                    .iter()
+                    .zip(&before)
+                    .map(|(&c, &b)| me.view().card_ref(c, b | me.known(c)))
+                    .collect(),
                 to: me.zone_name(dest),
             });
         }

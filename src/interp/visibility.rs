@@ -1,0 +1,266 @@
+//! Who knows which card: zone and var visibility as sets of players, and the per-card
+//! knowledge (`State::known`) kept up to date by moves, shuffles, flips and reveals.
+//!
+//! A player knows a card when its zone shows them its face (`public` and face up; `owner` to the
+//! zone's player; a face-down card in a public zone only to that zone's player, if it has one),
+//! or when it was revealed to them; a known card stays known until it moves to a zone the player
+//! cannot see, or its zone is shuffled.
+
+use super::*;
+use crate::ast::Visibility;
+use crate::diag::Diag;
+use crate::events::{CardRef, Part, Shown};
+
+/// A set of players, one bit per seat (players past 64 are never in a set).
+pub type Players = u64;
+
+/// The set of the first `n` players.
+pub fn everyone(n: u32) -> Players {
+    if n >= 64 {
+        u64::MAX
+    } else {
+        (1u64 << n) - 1
+    }
+}
+
+/// The set holding player `p` alone (empty past 64 players).
+pub fn one(p: u32) -> Players {
+    1u64.checked_shl(p).unwrap_or(0)
+}
+
+/// Does the set hold player `p`?
+pub fn holds(set: Players, p: u32) -> bool {
+    set & one(p) != 0
+}
+
+impl View<'_> {
+    /// The player a keyed zone slot belongs to: the value of its first `player` key.
+    pub fn zone_owner(&self, slot: u32) -> Option<u32> {
+        let def = self.zone_def_of_slot(slot);
+        let zd = self.prog.zones.get(def as usize)?;
+        let base = *self.zone_base.get(def as usize)?;
+        owner_of(&zd.keys, slot.checked_sub(base)?, self.n_players, self.prog)
+    }
+
+    /// The players who see into a zone slot (its cards come and go before their eyes).
+    pub fn zone_watchers(&self, slot: u32) -> Players {
+        let def = self.zone_def_of_slot(slot);
+        match self.prog.zones.get(def as usize).map(|z| z.visibility) {
+            Some(Visibility::Public) => everyone(self.n_players),
+            Some(Visibility::Owner) => self.zone_owner(slot).map(one).unwrap_or(0),
+            _ => 0,
+        }
+    }
+
+    /// The players who see the face of a card lying in `slot`, face up or not.
+    pub fn face_watchers(&self, slot: u32, face_up: bool) -> Players {
+        if slot == NOWHERE {
+            // Out of play: the card list is on the table for everybody.
+            return everyone(self.n_players);
+        }
+        let def = self.zone_def_of_slot(slot);
+        match self.prog.zones.get(def as usize).map(|z| z.visibility) {
+            Some(Visibility::Public) if face_up => everyone(self.n_players),
+            Some(Visibility::Public) | Some(Visibility::Owner) => {
+                self.zone_owner(slot).map(one).unwrap_or(0)
+            }
+            _ => 0,
+        }
+    }
+
+    /// The players who may read var slot `off` (0-based within var `id`'s family).
+    pub fn var_readers(&self, id: Id, off: u32) -> Players {
+        let Some(vd) = self.prog.vars.get(id as usize) else {
+            return 0;
+        };
+        match vd.visibility {
+            Visibility::Public => everyone(self.n_players),
+            Visibility::Owner => owner_of(&vd.keys, off, self.n_players, self.prog)
+                .map(one)
+                .unwrap_or(0),
+            Visibility::Hidden => 0,
+        }
+    }
+
+    /// A card as an event names it, with the players who know it.
+    pub fn card_ref(&self, c: u32, known: Players) -> CardRef {
+        CardRef::Shown {
+            id: self
+                .prog
+                .cards
+                .get(c as usize)
+                .map(|cd| cd.id.to_string())
+                .unwrap_or_default(),
+            name: self.card_name(c),
+            known,
+        }
+    }
+
+    /// A value as text whose cards each remember who knows them (`known`, per card; a card
+    /// missing from it is known to everybody).
+    pub fn show_parts(&self, v: &Value, known: &[Players]) -> Shown {
+        let mut parts = Vec::new();
+        self.parts_into(v, known, &mut parts);
+        Shown(parts)
+    }
+
+    fn parts_into(&self, v: &Value, known: &[Players], out: &mut Vec<Part>) {
+        let seq = |me: &Self, items: &[Value], sep: &str, out: &mut Vec<Part>| {
+            for (i, x) in items.iter().enumerate() {
+                if i > 0 {
+                    out.push(Part::Text(sep.into()));
+                }
+                me.parts_into(x, known, out);
+            }
+        };
+        match v {
+            Value::Card(c) => {
+                let k = known
+                    .get(*c as usize)
+                    .copied()
+                    .unwrap_or(everyone(self.n_players));
+                out.push(Part::Card(self.card_ref(*c, k)));
+            }
+            Value::List(items) => {
+                out.push(Part::Text("[".into()));
+                seq(self, items.as_slice(), ", ", out);
+                out.push(Part::Text("]".into()));
+            }
+            Value::Tuple(items) => seq(self, items.as_slice(), " / ", out),
+            other => out.push(Part::Text(self.show(other))),
+        }
+    }
+}
+
+/// The value of the first `player` key of a family slot at offset `off`.
+fn owner_of(keys: &[KeyDomain], off: u32, n: u32, prog: &Program) -> Option<u32> {
+    let pk = keys.iter().position(|k| *k == KeyDomain::Player)?;
+    let mut rest = off;
+    let mut owner = None;
+    for (i, k) in keys.iter().enumerate().rev() {
+        let size = key_count(k, n, prog).max(1);
+        if i == pk {
+            owner = Some(rest % size);
+        }
+        rest /= size;
+    }
+    owner
+}
+
+impl<'p> Interp<'p> {
+    /// After a card came into `dest`: players who cannot see the zone forget it, those who
+    /// see its face there learn it.
+    pub(super) fn learn_move(&mut self, c: u32, dest: u32) {
+        let v = self.view();
+        let keep = v.zone_watchers(dest);
+        let face = self.state.face_up.get(c as usize).copied().unwrap_or(true);
+        let learn = v.face_watchers(dest, face);
+        if let Some(k) = self.state.known.get_mut(c as usize) {
+            *k = (*k & keep) | learn;
+        }
+    }
+
+    /// A shuffled zone's cards are known only to who sees their faces there.
+    pub(super) fn learn_shuffle(&mut self, slot: u32) {
+        let v = self.view();
+        let masks: Vec<(u32, Players)> = self.state.zones[slot as usize]
+            .iter()
+            .map(|&c| {
+                let face = self.state.face_up.get(c as usize).copied().unwrap_or(true);
+                (c, v.face_watchers(slot, face))
+            })
+            .collect();
+        for (c, m) in masks {
+            if let Some(k) = self.state.known.get_mut(c as usize) {
+                *k = m;
+            }
+        }
+    }
+
+    /// A card turned over: who sees its face where it lies learns it (nobody forgets).
+    pub(super) fn learn_flip(&mut self, c: u32) {
+        let slot = self
+            .state
+            .card_zone
+            .get(c as usize)
+            .copied()
+            .unwrap_or(NOWHERE);
+        let face = self.state.face_up.get(c as usize).copied().unwrap_or(true);
+        let learn = self.view().face_watchers(slot, face);
+        if let Some(k) = self.state.known.get_mut(c as usize) {
+            *k |= learn;
+        }
+    }
+
+    /// Who knows card `c` now.
+    pub fn known(&self, c: u32) -> Players {
+        self.state.known.get(c as usize).copied().unwrap_or(0)
+    }
+
+    /// When the REPL evaluates for a viewer: may they look at card `c`?
+    #[inline(always)]
+    pub(crate) fn peek(&self, c: u32, span: Span) -> R<()> {
+        match self.observer {
+            Some(o) if !holds(self.known(c), o) => Err(self.hidden_from(o, span, "a card")),
+            _ => Ok(()),
+        }
+    }
+
+    /// When the REPL evaluates for a viewer: does this value hold a card they do not know?
+    /// (Comparing or finding such a card would tell which card it is.)
+    pub(crate) fn peek_value(&self, v: &Value, span: Span) -> R<()> {
+        if self.observer.is_none() {
+            return Ok(());
+        }
+        match v {
+            Value::Card(c) => self.peek(*c, span),
+            Value::List(items) | Value::Tuple(items) => {
+                items.iter().try_for_each(|x| self.peek_value(x, span))
+            }
+            Value::Zone(z) => self.state.zones[*z as usize]
+                .iter()
+                .try_for_each(|&c| self.peek(c, span)),
+            _ => Ok(()),
+        }
+    }
+
+    /// When the REPL evaluates for a viewer: may they read var `id` at slot `slot`?
+    pub(super) fn peek_var(&self, id: Id, slot: usize, span: Span) -> R<()> {
+        let Some(o) = self.observer else {
+            return Ok(());
+        };
+        let base = self.state.var_base.get(id as usize).copied().unwrap_or(0) as usize;
+        let off = slot.saturating_sub(base) as u32;
+        if holds(self.view().var_readers(id, off), o) {
+            return Ok(());
+        }
+        let name = self
+            .prog
+            .vars
+            .get(id as usize)
+            .map(|v| format!("`{}`", v.name))
+            .unwrap_or_default();
+        Err(self.hidden_from(o, span, &format!("this value of {name}")))
+    }
+
+    #[cold]
+    fn hidden_from(&self, o: u32, span: Span, what: &str) -> Box<Diag> {
+        Box::new(
+            Diag::error("repl::hidden", format!("{what} is hidden from P{}", o + 1))
+                .label(span, format!("P{} may not see this", o + 1))
+                .help("`:as all` shows everything"),
+        )
+    }
+
+    /// A value as the observer (if any) may see it: cards they do not know are hidden.
+    pub fn show_for(&self, v: &Value, viewer: Option<u32>) -> String {
+        match viewer {
+            None => self.show(v),
+            Some(p) => self
+                .view()
+                .show_parts(v, &self.state.known)
+                .for_viewer(p)
+                .text(),
+        }
+    }
+}

@@ -1,0 +1,387 @@
+//! Hidden information: for every game in `games/` and 20 seeds, no viewer's event stream names a
+//! card hidden from that viewer at that moment, and every card the viewer knows is named.
+//!
+//! What a viewer knows is worked out here on its own, from the omniscient stream and the zones'
+//! declared visibility (not from the interpreter's knowledge or the filtering code):
+//! a card out of play is known to all; a card moving into a zone stays known to those who see
+//! into the zone and becomes known to those who see its face there (public and face up: all;
+//! public face down, or `owner`: the zone's player; `hidden`: nobody); a shuffle leaves only
+//! those who see the faces; a flip teaches those who see the new face; a reveal teaches its
+//! players. A move names a card to who knew it before or after.
+
+use rules::ast::Visibility;
+use rules::events::Event;
+use rules::interp::Interp;
+use rules::limits::Limits;
+use rules::program::{KeyDomain, Program};
+use serde_json::Value as J;
+use std::collections::BTreeMap;
+use std::path::Path;
+use std::process::Command;
+
+fn load(game: &Path) -> Program {
+    let c = rules::check_path(game, &Limits::default());
+    assert_eq!(c.errors(), 0, "{}", c.render());
+    c.program.expect("program")
+}
+
+fn play(prog: &Program, n: u32, seed: u64) -> Vec<Event> {
+    let agents = rules::agent::make_agents("random", n, seed).expect("agents");
+    let mut interp = Interp::new(prog, n, seed, agents, Limits::default()).expect("interp");
+    if let Err(d) = interp.run() {
+        panic!("seed {seed}: {}", d.render(&prog.sources));
+    }
+    interp.events
+}
+
+struct Model<'a> {
+    prog: &'a Program,
+    n: u32,
+    zone: BTreeMap<String, String>,
+    face_up: BTreeMap<String, bool>,
+    known: BTreeMap<String, u64>,
+}
+
+impl Model<'_> {
+    fn all(&self) -> u64 {
+        (1u64 << self.n) - 1
+    }
+
+    /// (who sees into the zone, who sees a card's face there).
+    fn zone_sight(&self, name: &str, face_up: bool) -> (u64, u64) {
+        let base = name.split('[').next().unwrap_or(name);
+        let zd = self
+            .prog
+            .zones
+            .iter()
+            .find(|z| z.name == base)
+            .unwrap_or_else(|| panic!("no zone `{base}`"));
+        let keys: Vec<&str> = name
+            .split_once('[')
+            .map(|(_, k)| k.trim_end_matches(']').split(", ").collect())
+            .unwrap_or_default();
+        let owner = zd
+            .keys
+            .iter()
+            .position(|k| *k == KeyDomain::Player)
+            .and_then(|i| keys.get(i))
+            .map(|p| 1u64 << (p[1..].parse::<u32>().expect("player key") - 1))
+            .unwrap_or(0);
+        match zd.visibility {
+            Visibility::Public if face_up => (self.all(), self.all()),
+            Visibility::Public => (self.all(), owner),
+            Visibility::Owner => (owner, owner),
+            Visibility::Hidden => (0, 0),
+        }
+    }
+
+    fn known(&self, id: &str) -> u64 {
+        self.known.get(id).copied().unwrap_or(self.all())
+    }
+
+    fn face(&self, id: &str) -> bool {
+        self.face_up.get(id).copied().unwrap_or(true)
+    }
+
+    /// Apply an omniscient event; returns, per card it names, who may see that card named.
+    fn apply(&mut self, ev: &J) -> Vec<u64> {
+        let id = |c: &J| {
+            c["id"]
+                .as_str()
+                .expect("omniscient cards have ids")
+                .to_string()
+        };
+        match ev["event"].as_str() {
+            Some("move") => {
+                let to = ev["to"].as_str().expect("to");
+                let mut out = Vec::new();
+                for c in ev["cards"].as_array().expect("cards") {
+                    let c = id(c);
+                    let before = self.known(&c);
+                    let (keep, learn) = self.zone_sight(to, self.face(&c));
+                    let after = (before & keep) | learn;
+                    self.known.insert(c.clone(), after);
+                    self.zone.insert(c, to.to_string());
+                    out.push(before | after);
+                }
+                out
+            }
+            Some("shuffle") => {
+                let z = ev["zone"].as_str().expect("zone");
+                let inside: Vec<String> = self
+                    .zone
+                    .iter()
+                    .filter(|(_, at)| at.as_str() == z)
+                    .map(|(c, _)| c.clone())
+                    .collect();
+                for c in inside {
+                    let learn = self.zone_sight(z, self.face(&c)).1;
+                    self.known.insert(c, learn);
+                }
+                Vec::new()
+            }
+            Some("flip") => {
+                let c = id(&ev["card"]);
+                let up = ev["face_up"].as_bool().expect("face_up");
+                self.face_up.insert(c.clone(), up);
+                let learn = match self.zone.get(&c) {
+                    Some(z) => self.zone_sight(&z.clone(), up).1,
+                    None => self.all(),
+                };
+                let k = self.known(&c) | learn;
+                self.known.insert(c, k);
+                vec![k]
+            }
+            Some("reveal") => {
+                let to = match ev["to"].as_array() {
+                    None => self.all(),
+                    Some(ps) => ps.iter().fold(0, |m, p| {
+                        let s = p.as_str().expect("player");
+                        m | 1u64 << (s[1..].parse::<u32>().expect("P<n>") - 1)
+                    }),
+                };
+                ev["cards"]
+                    .as_array()
+                    .expect("cards")
+                    .iter()
+                    .map(|c| {
+                        let c = id(c);
+                        let k = self.known(&c) | to;
+                        self.known.insert(c, k);
+                        // A reveal to others names no card, even one the viewer knows.
+                        k & to
+                    })
+                    .collect()
+            }
+            _ => Vec::new(),
+        }
+    }
+}
+
+fn cards_of(ev: &J) -> Vec<J> {
+    match ev["event"].as_str() {
+        Some("move") | Some("reveal") => ev["cards"].as_array().cloned().unwrap_or_default(),
+        Some("flip") => vec![ev["card"].clone()],
+        _ => Vec::new(),
+    }
+}
+
+/// Check every viewer's stream of one game against the model.
+fn check_game(prog: &Program, game: &str, n: u32, seed: u64) -> usize {
+    let events = play(prog, n, seed);
+    let omni: Vec<J> = events
+        .iter()
+        .map(|e| serde_json::to_value(e).expect("json"))
+        .collect();
+    let views: Vec<Vec<J>> = (0..n)
+        .map(|v| {
+            events
+                .iter()
+                .map(|e| serde_json::to_value(e.for_viewer(v)).expect("json"))
+                .collect()
+        })
+        .collect();
+    // A card's name, when no other card has it.
+    let mut names: BTreeMap<String, Vec<String>> = BTreeMap::new();
+    for (i, _) in prog.cards.iter().enumerate() {
+        let v = rules::interp::View {
+            prog,
+            n_players: n,
+            zone_base: &[],
+        };
+        names
+            .entry(v.card_name(i as u32))
+            .or_default()
+            .push(prog.cards[i].id.to_string());
+    }
+    let mut model = Model {
+        prog,
+        n,
+        zone: BTreeMap::new(),
+        face_up: BTreeMap::new(),
+        known: BTreeMap::new(),
+    };
+    let mut hidden_seen = 0;
+    for (i, ev) in omni.iter().enumerate() {
+        let at = format!("{game} seed {seed} event {i}: {ev}");
+        // A choice naming one card: the chooser's name for it, if the viewer knows it.
+        let chosen_card = ev["choice"]
+            .as_str()
+            .and_then(|t| names.get(t))
+            .filter(|ids| ids.len() == 1)
+            .map(|ids| ids[0].clone());
+        let chosen_known = chosen_card.as_ref().map(|c| model.known(c));
+        let sight = model.apply(ev);
+        for v in 0..n {
+            let seen = &views[v as usize][i];
+            assert_eq!(seen["event"], ev["event"], "{at}");
+            let cards = cards_of(seen);
+            for (j, c) in cards.iter().enumerate() {
+                let may = sight.get(j).is_some_and(|s| s & (1 << v) != 0);
+                if may {
+                    assert_eq!(c, &cards_of(ev)[j], "{at}: P{} knows card {j}", v + 1);
+                } else {
+                    assert_eq!(
+                        c,
+                        &serde_json::json!({"hidden": true}),
+                        "{at}: card {j} is hidden from P{}",
+                        v + 1
+                    );
+                    hidden_seen += 1;
+                }
+            }
+            if ev["event"] == "choice" {
+                let own = ev["player"].as_str() == Some(&format!("P{}", v + 1));
+                if ev["secret"] == true && !own {
+                    assert_eq!(seen["choice"], J::Null, "{at}: a secret choice of another");
+                    assert_eq!(seen["index"], J::Null, "{at}: a secret choice of another");
+                    hidden_seen += 1;
+                } else if let Some(k) = chosen_known {
+                    let want = if k & (1 << v) != 0 {
+                        ev["choice"].clone()
+                    } else {
+                        J::from("a hidden card")
+                    };
+                    assert_eq!(seen["choice"], want, "{at}: seen by P{}", v + 1);
+                }
+            }
+        }
+    }
+    hidden_seen
+}
+
+#[test]
+fn no_viewer_sees_a_hidden_card() {
+    let games = rules::games_in(Path::new("games"));
+    assert!(games.len() >= 2, "the games folder holds both games");
+    for game in games {
+        let prog = load(&game);
+        let n = rules::default_players(&prog);
+        let mut hidden = 0;
+        for seed in 0..20 {
+            hidden += check_game(&prog, &game.display().to_string(), n, seed);
+        }
+        // The check has something to check: some card or answer was hidden from somebody.
+        assert!(hidden > 0, "{}: nothing was ever hidden", game.display());
+    }
+}
+
+fn cli(args: &[&str]) -> String {
+    let out = Command::new(env!("CARGO_BIN_EXE_rules"))
+        .args(args)
+        .output()
+        .expect("run rules");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).expect("utf-8")
+}
+
+#[test]
+fn cli_viewer_stream_is_the_filtered_stream() {
+    let game = "games/the-establishment.rules";
+    let prog = load(Path::new(game));
+    let events = play(&prog, 4, 5);
+    let want: Vec<String> = events
+        .iter()
+        .map(|e| serde_json::to_string(&e.for_viewer(1)).expect("json"))
+        .collect();
+    let got = cli(&["run", game, "--seed", "5", "--viewer", "P2", "--json"]);
+    assert_eq!(got.lines().collect::<Vec<_>>(), want);
+    // No flag and `--viewer all` are the omniscient stream, which names every card.
+    let all = cli(&["run", game, "--seed", "5", "--viewer", "all", "--json"]);
+    assert_eq!(all, cli(&["run", game, "--seed", "5", "--json"]));
+    assert!(!all.contains("\"hidden\":true"));
+    assert!(got.contains("\"hidden\":true"));
+    // The readable account for P2 hides other hands' cards too.
+    let text = cli(&["run", game, "--seed", "5", "--viewer", "P2"]);
+    assert!(text.contains("a hidden card"), "{text}");
+}
+
+#[test]
+fn cli_rejects_an_unknown_viewer() {
+    let out = Command::new(env!("CARGO_BIN_EXE_rules"))
+        .args(["run", "games/the-establishment.rules", "--viewer", "P9"])
+        .output()
+        .expect("run rules");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("not a player"));
+}
+
+#[test]
+fn the_human_agent_is_shown_its_own_view() {
+    use std::io::Write;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_rules"))
+        .args([
+            "run",
+            "games/the-establishment.rules",
+            "--players",
+            "3",
+            "--agent",
+            "human",
+        ])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("run rules");
+    // Answer the first few choices, then end the input (the game stops there).
+    let answers = "1\n".repeat(12);
+    child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(answers.as_bytes())
+        .expect("write");
+    let out = child.wait_with_output().expect("wait");
+    let err = String::from_utf8_lossy(&out.stderr);
+    // P2 sees its own hand by name, P1's hand only as a count.
+    let p2 = err
+        .split("--- what P2 sees")
+        .nth(1)
+        .expect("P2 was shown a view");
+    let p2 = p2.split("P2:").next().unwrap_or("");
+    assert!(p2.contains("* hand[P2]"), "{p2}");
+    assert!(
+        p2.contains("hand[P1]                 4 hidden cards"),
+        "{p2}"
+    );
+    assert!(
+        !p2.contains("hand[P2]                 4 hidden cards"),
+        "{p2}"
+    );
+}
+
+#[test]
+fn a_reveal_to_others_names_no_card() {
+    let game = "tests/hidden/peek.rules";
+    let account = |v: &str| cli(&["run", game, "--players", "3", "--viewer", v]);
+    let (p1, p2, p3) = (account("P1"), account("P2"), account("P3"));
+    assert!(p1.contains("revealed to P1: Ruby"), "{p1}");
+    assert!(p2.contains("P1 saw 1 card") && !p2.contains("Ruby"), "{p2}");
+    assert!(p2.contains("revealed to P1, P2: Opal"), "{p2}");
+    assert!(p3.contains("P1, P2 saw 1 card"), "{p3}");
+    assert!(p3.contains("revealed: Opal"), "{p3}");
+    // P1 saw the Ruby go back under the deck; after the shuffle nobody knows the deck.
+    let json = cli(&["run", game, "--players", "3", "--viewer", "P1", "--json"]);
+    let lines: Vec<&str> = json.lines().collect();
+    assert!(lines
+        .iter()
+        .any(|l| l.contains("\"to\":\"deck\"") && l.contains("Ruby")));
+    let last_draw = lines
+        .iter()
+        .rfind(|l| l.contains("hand[P1]"))
+        .expect("draw");
+    assert!(
+        !last_draw.contains("hidden"),
+        "P1 sees its own draw: {last_draw}"
+    );
+    let p3_json = cli(&["run", game, "--players", "3", "--viewer", "P3", "--json"]);
+    let p3_draw = p3_json
+        .lines()
+        .rfind(|l| l.contains("hand[P1]"))
+        .expect("draw");
+    assert!(p3_draw.contains("\"hidden\":true"), "{p3_draw}");
+}
