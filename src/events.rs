@@ -44,6 +44,12 @@ pub enum Event {
     Reveal {
         cards: Vec<String>,
     },
+    /// A player is out of the game (`eliminate p`).
+    Eliminated {
+        player: String,
+    },
+    /// `end game`: the game stops at once.
+    GameEnded,
     End {
         winners: Vec<String>,
         scores: Vec<(String, i64)>,
@@ -75,6 +81,8 @@ impl Event {
             } => Some(format!("  {player}: {prompt} -> {choice}")),
             Event::Move { .. } | Event::Shuffle { .. } | Event::Flip { .. } => None,
             Event::Reveal { cards } => Some(format!("  revealed: {}", cards.join(", "))),
+            Event::Eliminated { player } => Some(format!("  {player} is out of the game")),
+            Event::GameEnded => Some("  The game ends.".to_string()),
             Event::End { winners, scores } => {
                 let mut s = String::from("\n=== Game over ===");
                 if !scores.is_empty() {

@@ -46,6 +46,9 @@ enum Command {
         /// Print one JSON event per line instead of the readable account
         #[arg(long)]
         json: bool,
+        /// Set a game option, like `--set solo=true` (`rules check` lists a game's options)
+        #[arg(long = "set", value_name = "NAME=VALUE")]
+        set: Vec<String>,
     },
     /// List a game's cards as tables, one per kind (or only `--kind KIND`)
     Cards {
@@ -63,6 +66,9 @@ enum Command {
         /// Load a saved session instead of starting a new game
         #[arg(long)]
         load: Option<PathBuf>,
+        /// Set a game option, like `--set solo=true` (`rules check` lists a game's options)
+        #[arg(long = "set", value_name = "NAME=VALUE")]
+        set: Vec<String>,
     },
     /// Measure full random games per second on one core, and the time to check the game
     Bench {
@@ -72,6 +78,9 @@ enum Command {
         /// How many games to play
         #[arg(long, default_value_t = 2000)]
         games: u64,
+        /// Set a game option, like `--set solo=true` (`rules check` lists a game's options)
+        #[arg(long = "set", value_name = "NAME=VALUE")]
+        set: Vec<String>,
     },
 }
 
@@ -132,6 +141,9 @@ fn main() -> ExitCode {
                             String::new()
                         }
                     );
+                    for line in rules::options::describe(prog) {
+                        println!("  option {line}");
+                    }
                 }
             }
             if failed {
@@ -147,6 +159,7 @@ fn main() -> ExitCode {
             agent,
             log,
             json,
+            set,
         } => {
             let c = rules::check_path(&game, &limits);
             print_diags(&c.diags, &c.sources);
@@ -162,6 +175,13 @@ fn main() -> ExitCode {
                 return ExitCode::from(2);
             }
             let n = players.unwrap_or_else(|| rules::default_players(&prog));
+            let options = match rules::options::parse_sets(&prog, &set) {
+                Ok(o) => o,
+                Err(e) => {
+                    eprintln!("error: {e}");
+                    return ExitCode::from(2);
+                }
+            };
             let agents = match rules::agent::make_agents(&agent, n.min(64), seed) {
                 Ok(a) => a,
                 Err(e) => {
@@ -176,6 +196,9 @@ fn main() -> ExitCode {
                     return ExitCode::from(2);
                 }
             };
+            for (id, v) in options.iter().cloned() {
+                interp.set_option(id, v);
+            }
             let result = interp.run();
             let mut out = std::io::stdout().lock();
             for ev in &interp.events {
@@ -188,6 +211,10 @@ fn main() -> ExitCode {
             if let Some(path) = log {
                 let mut text =
                     String::from("# rules choice log: player, option number (1-based), option\n");
+                if !set.is_empty() {
+                    // The options are part of the game: replay with the same `--set`.
+                    text.push_str(&format!("# options: {}\n", set.join(" ")));
+                }
                 for r in &interp.choice_log {
                     text.push_str(&format!(
                         "P{} {} {}\n",
@@ -232,6 +259,7 @@ fn main() -> ExitCode {
             players,
             seed,
             load,
+            set,
         } => {
             let c = rules::check_path(&game, &limits);
             print_diags(&c.diags, &c.sources);
@@ -247,7 +275,11 @@ fn main() -> ExitCode {
                 return ExitCode::from(2);
             }
             let n = players.unwrap_or_else(|| rules::default_players(&prog));
-            let session = match rules::session::Session::new(prog, n, seed, limits) {
+            if let Err(e) = rules::options::parse_sets(&prog, &set) {
+                eprintln!("error: {e}");
+                return ExitCode::from(2);
+            }
+            let session = match rules::session::Session::with_options(prog, n, seed, set, limits) {
                 Ok(s) => s,
                 Err(d) => {
                     print_diags(&[*d], &c.sources);
@@ -268,6 +300,7 @@ fn main() -> ExitCode {
             game,
             players,
             games,
+            set,
         } => {
             let t0 = Instant::now();
             let c = rules::check_path(&game, &limits);
@@ -277,6 +310,13 @@ fn main() -> ExitCode {
                 return ExitCode::from(1);
             };
             let n = players.unwrap_or_else(|| rules::default_players(&prog));
+            let options = match rules::options::parse_sets(&prog, &set) {
+                Ok(o) => o,
+                Err(e) => {
+                    eprintln!("error: {e}");
+                    return ExitCode::from(2);
+                }
+            };
             let t1 = Instant::now();
             let mut steps = 0u64;
             for seed in 0..games {
@@ -295,6 +335,9 @@ fn main() -> ExitCode {
                     }
                 };
                 interp.record = false;
+                for (id, v) in options.iter().cloned() {
+                    interp.set_option(id, v);
+                }
                 if let Err(d) = interp.run() {
                     print_diags(&[*d], &c.sources);
                     return ExitCode::from(1);

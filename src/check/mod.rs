@@ -8,6 +8,7 @@
 mod cards;
 mod decls;
 mod exprs;
+mod flow;
 mod repl;
 mod stmts;
 mod types;
@@ -33,6 +34,8 @@ enum Global {
     Fn(Id),
     Phase(Id),
     Table(Id),
+    Option(Id),
+    Event(Id),
 }
 
 impl Global {
@@ -47,6 +50,8 @@ impl Global {
             Global::Fn(_) => "a function",
             Global::Phase(_) => "a phase",
             Global::Table(_) => "a table",
+            Global::Option(_) => "a game option",
+            Global::Event(_) => "an event",
         }
     }
 }
@@ -77,7 +82,7 @@ pub struct Checker {
     const_refs: Vec<Vec<Id>>,
     cur_const: Option<Id>,
     referenced_phases: Vec<bool>,
-    /// Whether any rule calls `finish_game()`, a way for a game to end.
+    /// Whether any rule calls `finish_game()` or says `end game`, a way for a game to end.
     calls_finish: bool,
 }
 
@@ -320,6 +325,27 @@ impl Checker {
                         vars: vec![],
                         field_spans: vec![],
                         span: c.id.span,
+                        copy: c.copy.clone(),
+                    });
+                }
+                Item::Option(o) => {
+                    let id = self.prog.options.len() as Id;
+                    self.declare(&o.name, Global::Option(id));
+                    self.prog.options.push(OptionDef {
+                        name: o.name.node.clone(),
+                        ty: Ty::Any,
+                        bounds: None,
+                        default: Value::None,
+                        span: o.name.span,
+                    });
+                }
+                Item::Event(e) => {
+                    let id = self.prog.events.len() as Id;
+                    self.declare(&e.name, Global::Event(id));
+                    self.prog.events.push(EventDef {
+                        name: e.name.node.clone(),
+                        params: vec![],
+                        span: e.name.span,
                     });
                 }
                 _ => {}
@@ -330,8 +356,17 @@ impl Checker {
         let mut zone_id = 0;
         let mut var_id = 0;
         let mut fn_id = 0;
+        let (mut option_id, mut event_id) = (0, 0);
         for item in &items {
             match item {
+                Item::Option(o) => {
+                    self.option_decl(option_id, o);
+                    option_id += 1;
+                }
+                Item::Event(e) => {
+                    self.event_decl(event_id, e);
+                    event_id += 1;
+                }
                 Item::Kind(k) => {
                     self.kind_fields(kind_id, k);
                     kind_id += 1;
@@ -612,6 +647,7 @@ fn is_reserved_global(n: &str) -> bool {
         "zone",
         "any",
         "list",
+        "all_players",
     ]
     .contains(&n)
         || crate::builtins::find(n).is_some()
