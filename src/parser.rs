@@ -366,7 +366,7 @@ fn syntax_error(e: &pest::error::Error<Rule>, text: &str, file: u32) -> Diag {
     // At the top level every item keyword is expected: say "a declaration" once.
     const ITEMS: &[&str] = &[
         "import", "game", "enum", "kind", "card", "cards", "zone", "var", "const", "fn", "phase",
-        "setup", "on", "table", "check", "warn",
+        "setup", "on", "table", "check", "warn", "option", "event",
     ];
     if tokens
         .iter()

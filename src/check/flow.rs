@@ -10,7 +10,7 @@ use crate::value::Value;
 impl Checker {
     /// `option name: type in lo..hi = default`: a bool, a bounded or unbounded int, or an enum.
     pub(super) fn option_decl(&mut self, id: usize, o: &ast::OptionDecl) {
-        let ty = self.resolve_type(&o.ty);
+        let mut ty = self.resolve_type(&o.ty);
         if !matches!(ty, Ty::Bool | Ty::Int | Ty::Enum(_) | Ty::Any) {
             let g = self.ty_name(&ty);
             self.err(
@@ -21,6 +21,7 @@ impl Checker {
                 .label(o.ty.span, "not an option type")
                 .help("write `option solo: bool = false`, `option hand: int in 3..6 = 4` or `option mode: SomeEnum = First`"),
             );
+            ty = Ty::Any; // reported once: the default is not checked against it
         }
         let bounds = o.bounds.map(|(lo, hi, span)| {
             let hi = hi.unwrap_or(i64::MAX);

@@ -68,12 +68,18 @@ impl<'p> Interp<'p> {
             // their `phase_end` and `round_end` triggers); the `finish` phase and scoring do.
             Err(d) if d.code == END_CODE => Ok(match pos {
                 Pos::Finish | Pos::Done => {
+                    let prog = self.prog;
                     let outcome = self.winner().map_err(|d| {
                         if d.code == END_CODE {
-                            Box::new(Diag::error(
+                            let mut d = Diag::error(
                                 "run::end_game",
                                 "`end game` while the winner is worked out",
-                            ))
+                            )
+                            .help("the game has already ended when it is scored: say `end game` in a phase or a trigger");
+                            for f in prog.game.score.iter().chain(&prog.game.tiebreaks) {
+                                d = d.label(prog.fns[*f as usize].span, "this scores the game");
+                            }
+                            Box::new(d)
                         } else {
                             d
                         }
