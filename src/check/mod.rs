@@ -2,8 +2,9 @@
 //!
 //! The checker is split by the language's concerns: `decls` (kinds, types, triggers, the game
 //! block), `cards` (card values, tables and their coverage), `types` (type names and
-//! compatibility), `stmts` and `exprs` (lowering with every name resolved to a slot), `purity`
-//! (what may change the game) and `repl` (lines typed at the REPL).
+//! compatibility), `stmts` and `exprs` (lowering with every name resolved to a slot), `flow`
+//! (options, custom events, `end game`, `eliminate`, `repeat up to`), `purity` (what may change
+//! the game) and `repl` (lines typed at the REPL).
 
 mod cards;
 mod decls;
