@@ -37,6 +37,24 @@ pub enum Item {
     Trigger(TriggerDecl),
     Table(TableDecl),
     Check(Box<CheckDecl>),
+    Option(OptionDecl),
+    Event(EventDecl),
+}
+
+/// `option solo: bool = false`: a setting chosen before the game starts.
+#[derive(Debug, Clone)]
+pub struct OptionDecl {
+    pub name: Ident,
+    pub ty: Spanned<TypeExpr>,
+    pub bounds: Option<Bounds>,
+    pub default: Expr,
+}
+
+/// `event challenged(by: player, amount: int)`: a game's own event.
+#[derive(Debug, Clone)]
+pub struct EventDecl {
+    pub name: Ident,
+    pub params: Vec<Param>,
 }
 
 /// `check c in Kind where cond require cond else "message" at field help "..."`.
@@ -121,6 +139,8 @@ pub struct CardDecl {
     pub id: Spanned<CardId>,
     pub fields: Vec<(Ident, Expr)>,
     pub span: Span,
+    /// For a row `3 x guard: ...`: which copy this is (1-based) and the row's first id.
+    pub copy: Option<(u32, CardId)>,
 }
 
 #[derive(Debug, Clone)]
@@ -189,12 +209,18 @@ pub enum EventKind {
     PhaseEnd,
     RoundStart,
     RoundEnd,
+    /// A game's own event, declared with `event` and fired with `emit`.
+    Custom,
 }
 
 #[derive(Debug, Clone)]
 pub struct TriggerDecl {
     pub event: Spanned<EventKind>,
+    /// The zone, the phase, or the custom event's name.
     pub target: Option<Ident>,
+    /// `enter hand[p]`: names bound to the entered zone's keys; `on name(a, b)`: the event's
+    /// parameters.
+    pub params: Vec<Ident>,
     pub binding: Option<Ident>,
     pub condition: Option<Expr>,
     pub body: Block,
@@ -251,10 +277,18 @@ pub enum StmtKind {
     Reveal(Expr, Option<Expr>),
     For(Ident, Expr, Block),
     Repeat(Expr, Block),
+    /// `repeat up to n until cond { }` (the condition is `None` when it was left out: an error).
+    RepeatUntil(Expr, Option<Expr>, Block),
     Say(Expr),
     Return(Option<Expr>),
     Secretly(Block),
     Step(Ident, Block),
+    /// `end game`
+    EndGame,
+    /// `eliminate p`
+    Eliminate(Expr),
+    /// `emit name(args)`
+    Emit(Ident, Vec<Expr>),
     Expr(Expr),
 }
 

@@ -140,6 +140,12 @@ pub enum Event {
         #[serde(skip_serializing_if = "Option::is_none")]
         to: Option<Vec<String>>,
     },
+    /// A player is out of the game (`eliminate p`).
+    Eliminated {
+        player: String,
+    },
+    /// `end game`: the game stops at once.
+    GameEnded,
     End {
         winners: Vec<String>,
         scores: Vec<(String, i64)>,
@@ -238,6 +244,8 @@ impl Event {
                     Some(to) => format!("  revealed to {}: {}", to.join(", "), names.join(", ")),
                 })
             }
+            Event::Eliminated { player } => Some(format!("  {player} is out of the game")),
+            Event::GameEnded => Some("  The game ends.".to_string()),
             Event::End { winners, scores } => {
                 let mut s = String::from("\n=== Game over ===");
                 if !scores.is_empty() {

@@ -11,6 +11,7 @@ pub mod events;
 pub mod interp;
 pub mod limits;
 pub mod loader;
+pub mod options;
 pub mod parser;
 pub mod program;
 pub mod repl;

@@ -16,6 +16,7 @@ pub const STDLIB: &[(&str, &str)] = &[
         include_str!("../stdlib/playing_cards.rules"),
     ),
     ("scoring.rules", include_str!("../stdlib/scoring.rules")),
+    ("responses.rules", include_str!("../stdlib/responses.rules")),
 ];
 
 pub struct Loaded {

@@ -49,6 +49,9 @@ enum Command {
         /// Whose eyes the account is seen through: a player (P2) or `all` (everything)
         #[arg(long, default_value = "all")]
         viewer: String,
+        /// Set a game option, like `--set solo=true` (`rules check` lists a game's options)
+        #[arg(long = "set", value_name = "NAME=VALUE")]
+        set: Vec<String>,
     },
     /// List a game's cards as tables, one per kind (or only `--kind KIND`)
     Cards {
@@ -66,6 +69,9 @@ enum Command {
         /// Load a saved session instead of starting a new game
         #[arg(long)]
         load: Option<PathBuf>,
+        /// Set a game option, like `--set solo=true` (`rules check` lists a game's options)
+        #[arg(long = "set", value_name = "NAME=VALUE")]
+        set: Vec<String>,
     },
     /// Measure full random games per second on one core, and the time to check the game
     Bench {
@@ -75,6 +81,9 @@ enum Command {
         /// How many games to play
         #[arg(long, default_value_t = 2000)]
         games: u64,
+        /// Set a game option, like `--set solo=true` (`rules check` lists a game's options)
+        #[arg(long = "set", value_name = "NAME=VALUE")]
+        set: Vec<String>,
     },
 }
 
@@ -135,6 +144,9 @@ fn main() -> ExitCode {
                             String::new()
                         }
                     );
+                    for line in rules::options::describe(prog) {
+                        println!("  option {line}");
+                    }
                 }
             }
             if failed {
@@ -151,6 +163,7 @@ fn main() -> ExitCode {
             log,
             json,
             viewer,
+            set,
         } => {
             let c = rules::check_path(&game, &limits);
             print_diags(&c.diags, &c.sources);
@@ -183,6 +196,13 @@ fn main() -> ExitCode {
                     }
                 },
             };
+            let options = match rules::options::parse_sets(&prog, &set) {
+                Ok(o) => o,
+                Err(e) => {
+                    eprintln!("error: {e}");
+                    return ExitCode::from(2);
+                }
+            };
             let agents = match rules::agent::make_agents(&agent, n.min(64), seed) {
                 Ok(a) => a,
                 Err(e) => {
@@ -197,6 +217,9 @@ fn main() -> ExitCode {
                     return ExitCode::from(2);
                 }
             };
+            for (id, v) in options.iter().cloned() {
+                interp.set_option(id, v);
+            }
             let result = interp.run();
             let mut out = std::io::stdout().lock();
             for ev in &interp.events {
@@ -217,6 +240,10 @@ fn main() -> ExitCode {
             if let Some(path) = log {
                 let mut text =
                     String::from("# rules choice log: player, option number (1-based), option\n");
+                if !set.is_empty() {
+                    // The options are part of the game: replay with the same `--set`.
+                    text.push_str(&format!("# options: {}\n", set.join(" ")));
+                }
                 for r in &interp.choice_log {
                     text.push_str(&format!(
                         "P{} {} {}\n",
@@ -261,6 +288,7 @@ fn main() -> ExitCode {
             players,
             seed,
             load,
+            set,
         } => {
             let c = rules::check_path(&game, &limits);
             print_diags(&c.diags, &c.sources);
@@ -276,7 +304,11 @@ fn main() -> ExitCode {
                 return ExitCode::from(2);
             }
             let n = players.unwrap_or_else(|| rules::default_players(&prog));
-            let session = match rules::session::Session::new(prog, n, seed, limits) {
+            if let Err(e) = rules::options::parse_sets(&prog, &set) {
+                eprintln!("error: {e}");
+                return ExitCode::from(2);
+            }
+            let session = match rules::session::Session::with_options(prog, n, seed, set, limits) {
                 Ok(s) => s,
                 Err(d) => {
                     print_diags(&[*d], &c.sources);
@@ -297,6 +329,7 @@ fn main() -> ExitCode {
             game,
             players,
             games,
+            set,
         } => {
             let t0 = Instant::now();
             let c = rules::check_path(&game, &limits);
@@ -306,6 +339,13 @@ fn main() -> ExitCode {
                 return ExitCode::from(1);
             };
             let n = players.unwrap_or_else(|| rules::default_players(&prog));
+            let options = match rules::options::parse_sets(&prog, &set) {
+                Ok(o) => o,
+                Err(e) => {
+                    eprintln!("error: {e}");
+                    return ExitCode::from(2);
+                }
+            };
             let t1 = Instant::now();
             let mut steps = 0u64;
             for seed in 0..games {
@@ -324,6 +364,9 @@ fn main() -> ExitCode {
                     }
                 };
                 interp.record = false;
+                for (id, v) in options.iter().cloned() {
+                    interp.set_option(id, v);
+                }
                 if let Err(d) = interp.run() {
                     print_diags(&[*d], &c.sources);
                     return ExitCode::from(1);

@@ -9,6 +9,8 @@ use pest::pratt_parser::{Assoc, Op, PrattParser};
 use pest::Parser as _;
 use std::sync::LazyLock;
 
+mod flow;
+
 #[derive(pest_derive::Parser)]
 #[grammar = "../grammar/rules.pest"]
 pub struct RulesParser;
@@ -277,6 +279,14 @@ pub fn rule_name(rule: Rule) -> &'static str {
         table_entry => "a table entry like `1..3: value`",
         check_decl | check_kw => DECLARATION,
         check_where | check_require | check_help => "an expression",
+        option_decl | option_kw | event_decl | event_kw => DECLARATION,
+        copies | x_kw => "a number of copies like `3 x`",
+        ev_keys => "zone keys like `[p]`",
+        custom_ev => "an event like `challenged(p, n)`",
+        repeat_upto | repeat_until | up_kw | until_kw => "`up to N until condition`",
+        end_stmt | end_kw | game_kw | eliminate_stmt | eliminate_kw | emit_stmt | emit_kw => {
+            "a statement"
+        }
         unique_kw => "`unique`",
         table_type => "a type",
         table_lit => "a table like `table { 1..3: value }`",
@@ -358,7 +368,7 @@ fn syntax_error(e: &pest::error::Error<Rule>, text: &str, file: u32) -> Diag {
     // At the top level every item keyword is expected: say "a declaration" once.
     const ITEMS: &[&str] = &[
         "import", "game", "enum", "kind", "card", "cards", "zone", "var", "const", "fn", "phase",
-        "setup", "on", "table", "check", "warn",
+        "setup", "on", "table", "check", "warn", "option", "event",
     ];
     if tokens
         .iter()
@@ -622,6 +632,8 @@ impl Builder {
             Rule::trigger_decl => Item::Trigger(self.trigger_decl(pair)),
             Rule::table_decl => Item::Table(self.table_decl(pair)),
             Rule::check_decl => Item::Check(Box::new(self.check_decl(pair))),
+            Rule::option_decl => Item::Option(self.option_decl(pair)?),
+            Rule::event_decl => Item::Event(self.event_decl(pair)?),
             _ => return None,
         })
     }
@@ -794,6 +806,7 @@ impl Builder {
             id,
             fields,
             span,
+            copy: None,
         }
     }
 
@@ -808,7 +821,11 @@ impl Builder {
                 Rule::ident => columns.push(self.ident(p)),
                 Rule::card_row => {
                     let span = self.span(&p);
-                    let mut it = children(p);
+                    let mut it = children(p).peekable();
+                    let copies = match it.peek() {
+                        Some(c) if c.as_rule() == Rule::copies => it.next().map(|c| self.copies(c)),
+                        _ => None,
+                    };
                     let id = match it.next() {
                         Some(idp) => self.card_id(idp),
                         None => continue,
@@ -836,13 +853,9 @@ impl Builder {
                         );
                         continue;
                     }
-                    let fields = columns.iter().cloned().zip(values).collect();
-                    out.push(CardDecl {
-                        kind: kind.clone().unwrap_or_default_ident(),
-                        id,
-                        fields,
-                        span,
-                    });
+                    let fields: Vec<(Ident, Expr)> = columns.iter().cloned().zip(values).collect();
+                    let kind = kind.clone().unwrap_or_default_ident();
+                    out.extend(flow::copies_of(kind, id, fields, span, copies));
                 }
                 _ => {}
             }
@@ -1073,6 +1086,7 @@ impl Builder {
         let mut event = Spanned::new(EventKind::RoundStart, span);
         let mut target = None;
         let mut binding = None;
+        let mut params = Vec::new();
         let mut condition = None;
         let mut body = Block {
             stmts: vec![],
@@ -1080,6 +1094,7 @@ impl Builder {
         };
         for p in children(pair) {
             match p.as_rule() {
+                Rule::event_pat if self.custom_event(&p, &mut event, &mut target, &mut params) => {}
                 Rule::event_pat => {
                     let ev_text = p.as_str().to_string();
                     let ev_start = p.as_span().start();
@@ -1096,6 +1111,7 @@ impl Builder {
                                 };
                                 event = Spanned::new(k, self.span(&q));
                             }
+                            Rule::ev_keys => params = children(q).map(|k| self.ident(k)).collect(),
                             Rule::ident => {
                                 // The target comes before `as`, the binding after it.
                                 let start = q.as_span().start() - ev_start;
@@ -1118,6 +1134,7 @@ impl Builder {
         TriggerDecl {
             event,
             target,
+            params,
             binding,
             condition,
             body,
@@ -1257,8 +1274,17 @@ impl Builder {
                 StmtKind::For(var, src, self.block(it.next()?))
             }
             Rule::repeat_stmt => {
-                let n = self.expr(it.next()?);
-                StmtKind::Repeat(n, self.block(it.next()?))
+                let head = it.next()?;
+                let body = self.block(it.next()?);
+                return self.repeat(head, body, span);
+            }
+            Rule::end_stmt => StmtKind::EndGame,
+            Rule::eliminate_stmt => StmtKind::Eliminate(self.expr(it.nth(1)?)),
+            Rule::emit_stmt => {
+                let name = self.ident(it.nth(1)?);
+                let args = it.next().map(children);
+                let args = args.map(|a| a.map(|p| self.expr(p)).collect());
+                StmtKind::Emit(name, args.unwrap_or_default())
             }
             Rule::say_stmt => StmtKind::Say(self.expr(it.next()?)),
             Rule::return_stmt => StmtKind::Return(it.next().map(|p| self.expr(p))),

@@ -85,6 +85,26 @@ pub struct CardDef {
     /// Where each given field's value was written, by field symbol.
     pub field_spans: Vec<(Id, Span)>,
     pub span: Span,
+    /// A copy made by a `cards` row `3 x guard: ...`: which copy, and the row's first id.
+    pub copy: Option<(u32, CardId)>,
+}
+
+/// `option name: type = default`: a setting chosen before the game (`--set name=value`).
+#[derive(Debug, Clone)]
+pub struct OptionDef {
+    pub name: String,
+    pub ty: Ty,
+    pub bounds: Option<(i64, i64)>,
+    pub default: Value,
+    pub span: Span,
+}
+
+/// `event name(params)`: a game's own event.
+#[derive(Debug, Clone)]
+pub struct EventDef {
+    pub name: String,
+    pub params: Vec<(String, Ty)>,
+    pub span: Span,
 }
 
 /// A validation rule over cards, run by `rules check` (`check` / `warn`).
@@ -164,9 +184,12 @@ pub struct PhaseDef {
 #[derive(Debug, Clone)]
 pub struct TriggerDef {
     pub event: EventKind,
-    /// Zone family for `enter`, phase for `phase_start` / `phase_end`.
+    /// Zone family for `enter`, phase for `phase_start` / `phase_end`, the event for a
+    /// custom one.
     pub target: Option<Id>,
-    pub binding: Option<u32>,
+    /// The local slots bound to the event's values, in order: for `enter` the card and then
+    /// the zone's keys, for `flip` the card, for a custom event its arguments.
+    pub binds: Vec<Option<u32>>,
     pub condition: Option<Expr>,
     pub body: Block,
     pub locals: u32,
@@ -204,6 +227,8 @@ pub struct GameInfo {
     pub finish: Option<Id>,
     pub score: Option<Id>,
     pub tiebreaks: Vec<Id>,
+    /// `winner: lowest`: the lowest score wins (and the lowest tiebreak value breaks ties).
+    pub lowest_wins: bool,
 }
 
 /// Names that read game state without arguments.
@@ -212,6 +237,8 @@ pub enum Special {
     Players,
     PlayerCount,
     Round,
+    /// Every player, eliminated or not.
+    AllPlayers,
 }
 
 #[derive(Debug, Clone)]
@@ -229,6 +256,8 @@ pub enum ExprKind {
     /// A zone (keys evaluated at run time).
     Zone(Id, Vec<Expr>),
     ConstRef(Id),
+    /// A game option's value for this game.
+    Option(Id),
     KindCards(Id),
     Special(Special),
     /// Field access by symbol; resolved against the card's kind at run time.
@@ -290,10 +319,15 @@ pub enum StmtKind {
     Reveal(Expr, Option<Expr>),
     For(u32, Expr, Block),
     Repeat(Expr, Block),
+    /// `repeat up to n until cond { }`
+    RepeatUntil(Expr, Expr, Block),
     Say(Expr),
     Return(Option<Expr>),
     Secretly(Block),
     Step(String, Block),
+    EndGame,
+    Eliminate(Expr),
+    Emit(Id, Vec<Expr>),
     Expr(Expr),
 }
 
@@ -327,6 +361,8 @@ pub struct Program {
     pub triggers: Vec<TriggerDef>,
     pub tables: Vec<TableDef>,
     pub checks: Vec<CheckDef>,
+    pub options: Vec<OptionDef>,
+    pub events: Vec<EventDef>,
     pub setup: Vec<(Block, u32)>,
     /// Field names by symbol.
     pub symbols: Vec<String>,

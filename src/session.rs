@@ -213,6 +213,8 @@ pub struct Session {
     pub prog: Program,
     pub players: u32,
     pub seed: u64,
+    /// The game options set for this game, as `name=value` (`--set`).
+    pub options: Vec<String>,
     pub limits: Limits,
     pub modes: Vec<Mode>,
     /// Every answered choice; those past `len` are the redo material.
@@ -239,6 +241,9 @@ pub struct SaveFile {
     pub agents: Vec<Mode>,
     pub stop: Stop,
     pub choices: Vec<Answer>,
+    /// The game options set (`name=value`); saves from before options have none.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub options: Vec<String>,
 }
 
 pub const SAVE_FORMAT: u32 = 1;
@@ -250,7 +255,23 @@ impl Session {
         seed: u64,
         limits: Limits,
     ) -> Result<Session, Box<Diag>> {
+        Session::with_options(prog, players, seed, Vec::new(), limits)
+    }
+
+    /// A new game with options set (`name=value`, as `--set` takes them).
+    pub fn with_options(
+        prog: Program,
+        players: u32,
+        seed: u64,
+        options: Vec<String>,
+        limits: Limits,
+    ) -> Result<Session, Box<Diag>> {
+        let set = crate::options::parse_sets(&prog, &options)
+            .map_err(|m| Box::new(Diag::error("run::option", m)))?;
         let mut interp = Interp::new(&prog, players, seed, Vec::new(), limits)?;
+        for (id, v) in set {
+            interp.set_option(id, v);
+        }
         interp.init()?;
         let state = interp.state.clone();
         let events = std::mem::take(&mut interp.events);
@@ -265,6 +286,7 @@ impl Session {
             prog,
             players,
             seed,
+            options,
             limits,
             modes: vec![Mode::Human; players as usize],
             choices: Vec::new(),
@@ -542,6 +564,7 @@ impl Session {
             agents: self.modes.clone(),
             stop: self.stop.clone(),
             choices: self.answers().to_vec(),
+            options: self.options.clone(),
         }
     }
 
@@ -551,7 +574,8 @@ impl Session {
         save: &SaveFile,
         limits: Limits,
     ) -> Result<(Session, Option<String>), Box<Diag>> {
-        let mut s = Session::new(prog, save.players, save.seed, limits)?;
+        let mut s =
+            Session::with_options(prog, save.players, save.seed, save.options.clone(), limits)?;
         if save.agents.len() == s.modes.len() {
             s.modes = save.agents.clone();
         }
@@ -579,7 +603,13 @@ impl Session {
     /// Swap in re-read rules and replay the seed and choices into them. Returns where the
     /// replay first stopped fitting, if it did.
     pub fn reload(&mut self, prog: Program) -> Result<Option<String>, Box<Diag>> {
-        let mut fresh = Session::new(prog, self.players, self.seed, self.limits)?;
+        let mut fresh = Session::with_options(
+            prog,
+            self.players,
+            self.seed,
+            self.options.clone(),
+            self.limits,
+        )?;
         fresh.modes = self.modes.clone();
         fresh.choices = self.answers().to_vec();
         let misfit = fresh.replay_into(self.len, self.stop.clone());
@@ -673,6 +703,13 @@ impl Session {
                 }
                 Ok(out.join("\n"))
             }
+            // `end game` typed at the prompt: shown, and (like every typed change) not kept.
+            Err(d) if d.code == crate::interp::END_CODE => Ok(interp
+                .events
+                .iter()
+                .filter_map(|e| e.text())
+                .collect::<Vec<_>>()
+                .join("\n")),
             Err(d) if d.code == PENDING => Err((
                 vec![Diag::error(
                     "repl::choice",

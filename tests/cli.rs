@@ -210,3 +210,66 @@ fn a_folder_of_games_is_checked_one_game_at_a_time() {
     assert!(out.contains("games/the-establishment.rules: ok"), "{out}");
     assert!(out.contains("games/hegemony: ok"), "{out}");
 }
+
+#[test]
+fn set_changes_a_game_option_for_run_and_bench() {
+    let game = "tests/flow/options_default.rules";
+    let (code, out, err) = rules(&["run", game, "--set", "solo=true", "--set", "hand=5"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("solo yes, hand 5, mode Short"), "{out}");
+    let (code, out, err) = rules(&["run", game]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("solo no, hand 2, mode Short"), "{out}");
+    let (code, _, err) = rules(&["bench", game, "--games", "3", "--set", "mode=Long"]);
+    assert_eq!(code, 0, "{err}");
+}
+
+#[test]
+fn an_unknown_option_or_a_bad_value_is_a_usage_error_naming_the_options() {
+    let game = "tests/flow/options_default.rules";
+    for cmd in ["run", "bench", "repl"] {
+        let (code, _, err) = rules(&[cmd, game, "--set", "sollo=true"]);
+        assert_eq!(code, 2, "{cmd}: {err}");
+        assert!(err.contains("unknown option `sollo`"), "{cmd}: {err}");
+        assert!(err.contains("solo: bool = false"), "{cmd}: {err}");
+        assert!(err.contains("hand: int in 1..5 = 2"), "{cmd}: {err}");
+    }
+    let (code, _, err) = rules(&["run", game, "--set", "hand=9"]);
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("`9` is not a value of option `hand`, which is int in 1..5"),
+        "{err}"
+    );
+    let (code, _, err) = rules(&["run", game, "--set", "mode=Medium"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("Mode (Short, Long)"), "{err}");
+    let (code, _, err) = rules(&["run", "games/the-establishment.rules", "--set", "solo=true"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("this game has no options"), "{err}");
+}
+
+#[test]
+fn check_lists_a_games_options() {
+    let (code, out, err) = rules(&["check", "tests/flow/options_default.rules"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("option solo: bool = false"), "{out}");
+    assert!(out.contains("option hand: int in 1..5 = 2"), "{out}");
+    assert!(
+        out.contains("option mode: Mode (Short, Long) = Short"),
+        "{out}"
+    );
+}
+
+#[test]
+fn a_log_names_the_options_it_was_played_with() {
+    let dir = std::env::temp_dir().join(format!("rules-options-log-{}", std::process::id()));
+    let _ = std::fs::create_dir_all(&dir);
+    let log = dir.join("game.log");
+    let log_arg = log.display().to_string();
+    let game = "tests/flow/options_default.rules";
+    let (code, _, err) = rules(&["run", game, "--set", "solo=true", "--log", &log_arg]);
+    assert_eq!(code, 0, "{err}");
+    let text = std::fs::read_to_string(&log).expect("log");
+    assert!(text.contains("# options: solo=true"), "{text}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -265,3 +265,35 @@ fn reload_says_where_the_replay_stops_fitting() {
     assert!(s.answers().len() < made);
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn options_are_kept_in_saves_and_reloads() {
+    let c = rules::check_path(
+        std::path::Path::new("tests/flow/options_default.rules"),
+        &rules::limits::Limits::default(),
+    );
+    let prog = c.program.expect("checked");
+    let s = Session::with_options(
+        prog.clone(),
+        2,
+        1,
+        vec!["hand=4".into()],
+        rules::limits::Limits::default(),
+    )
+    .expect("session");
+    let saved = s.save("tests/flow/options_default.rules");
+    assert_eq!(saved.options, vec!["hand=4".to_string()]);
+    let text = serde_json::to_string(&saved).expect("json");
+    let file: rules::session::SaveFile = serde_json::from_str(&text).expect("parse");
+    let (mut loaded, misfit) =
+        Session::load(prog.clone(), &file, rules::limits::Limits::default()).expect("load");
+    assert!(misfit.is_none());
+    let mut env = Vec::new();
+    assert_eq!(loaded.eval("hand", &mut env, None).expect("eval"), "4");
+    assert_eq!(loaded.reload(prog).expect("reload"), None);
+    assert_eq!(loaded.eval("hand", &mut env, None).expect("eval"), "4");
+    // A save from before options existed reads as a game with none set.
+    let old = text.replace(",\"options\":[\"hand=4\"]", "");
+    let file: rules::session::SaveFile = serde_json::from_str(&old).expect("old save");
+    assert!(file.options.is_empty());
+}

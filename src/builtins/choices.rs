@@ -129,7 +129,7 @@ pub const DEFS: &[BuiltinDef] = &[
         eval: |me, a| {
             let p = a.player(0)?;
             let prompt = a.text(me, 1, "Choose a player");
-            let options: Vec<Value> = (0..me.state.n_players).map(Value::Player).collect();
+            let options: Vec<Value> = me.players_in().to_vec();
             Ok(match me.decide(p, &options, &prompt, a.span)? {
                 Some(i) => options.get(i).cloned().unwrap_or(Value::None),
                 None => Value::None,

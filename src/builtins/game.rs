@@ -1,6 +1,6 @@
-//! The game itself: zone_of, text, seat, next, finish_game.
+//! The game itself: zone_of, text, seat, next, eliminated, finish_game.
 
-use super::{ret_int, ret_none, ret_player, BuiltinDef, Effect, P};
+use super::{ret_bool, ret_int, ret_none, ret_player, BuiltinDef, Effect, P};
 use crate::program::Ty;
 use crate::value::Value;
 
@@ -47,11 +47,25 @@ pub const DEFS: &[BuiltinDef] = &[
         effect: Effect::Pure,
         shown_only: None,
         ret: ret_player,
+        // The next player clockwise who is still in (`p` itself when no one else is).
         eval: |me, a| {
-            Ok(Value::Player(
-                (a.player(0)? + 1) % me.state.n_players.max(1),
-            ))
+            let p = a.player(0)?;
+            let n = me.state.n_players.max(1);
+            let next = (1..=n)
+                .map(|k| (p % n + k) % n)
+                .find(|&q| me.is_in(q))
+                .unwrap_or(p);
+            Ok(Value::Player(next))
         },
+    },
+    BuiltinDef {
+        name: "eliminated",
+        params: &[("player", P::Player)],
+        min_args: 1,
+        effect: Effect::Pure,
+        shown_only: None,
+        ret: ret_bool,
+        eval: |me, a| Ok(Value::Bool(!me.is_in(a.player(0)?))),
     },
     BuiltinDef {
         name: "finish_game",

@@ -1,4 +1,4 @@
-//! Lists: length, top, reverse, concat, flatten, rotate, take, drop, contains, index_of, lookup.
+//! Lists: length, top, reverse, concat, flatten, rotate, distinct, take, drop, contains, index_of, lookup.
 
 use super::{elem0, list0, ret_bool, ret_int, Args, BuiltinDef, Effect, P};
 use crate::interp::{Interp, R};
@@ -96,6 +96,21 @@ pub const DEFS: &[BuiltinDef] = &[
                 l.rotate_left(k);
             }
             Ok(Value::list(l))
+        },
+    },
+    BuiltinDef {
+        name: "distinct",
+        params: &[("list", P::List)],
+        min_args: 1,
+        effect: Effect::Pure,
+        shown_only: None,
+        ret: list0,
+        // Each value once, where it first appears.
+        eval: |me, a| {
+            let l = a.list(me, 0)?;
+            let mut seen = std::collections::BTreeSet::new();
+            let out: Vec<Value> = l.iter().filter(|v| seen.insert(*v)).cloned().collect();
+            Ok(Value::list(out))
         },
     },
     BuiltinDef {

@@ -370,13 +370,21 @@ impl Checker {
                 let Some(Some((false, slot))) = kd.slot_of.get(fd.sym as usize).copied() else {
                     continue;
                 };
+                // Copies of one row (`3 x guard: ...`) share their values: they count once.
                 let mut seen: Vec<(Value, Span)> = Vec::new();
+                let mut rows: Vec<&CardId> = Vec::new();
                 for cd in self.prog.cards.iter().filter(|c| c.kind == k as Id) {
                     let Some(v) = cd.fields.get(slot as usize) else {
                         continue;
                     };
                     if *v == Value::None {
                         continue;
+                    }
+                    if let Some((_, row)) = &cd.copy {
+                        if rows.contains(&row) {
+                            continue;
+                        }
+                        rows.push(row);
                     }
                     let span = cd
                         .field_spans

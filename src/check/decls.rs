@@ -346,6 +346,7 @@ impl Checker {
                 ),
             },
             EventKind::Flip => bind_ty = Ty::Card(None),
+            EventKind::Custom => {}
             EventKind::RoundStart | EventKind::RoundEnd => {
                 if let Some(x) = &t.target {
                     self.err(
@@ -354,6 +355,21 @@ impl Checker {
                     );
                 }
             }
+        }
+        let mut binds = Vec::new();
+        if t.event.node == EventKind::Custom {
+            let (e, b) = self.custom_trigger(t);
+            target = e;
+            binds = b;
+        } else if !t.params.is_empty() && t.event.node != EventKind::Enter {
+            let span = t.params.first().map(|p| p.span).unwrap_or(t.event.span);
+            self.err(
+                Diag::error(
+                    "check::trigger",
+                    "only `enter ZONE[...]` binds a zone's keys",
+                )
+                .label(span, "nothing to bind"),
+            );
         }
         let binding = match &t.binding {
             Some(b) => {
@@ -372,6 +388,13 @@ impl Checker {
             }
             None => None,
         };
+        if t.event.node != EventKind::Custom {
+            binds.push(binding);
+            if t.event.node == EventKind::Enter {
+                let keys = self.enter_keys(target, t);
+                binds.extend(keys);
+            }
+        }
         let condition = t.condition.as_ref().map(|c| {
             let (x, ty) = self.expr(c);
             self.expect_ty(&Ty::Bool, &ty, c.span, "a trigger condition");
@@ -382,7 +405,7 @@ impl Checker {
         self.prog.triggers.push(TriggerDef {
             event: t.event.node,
             target,
-            binding,
+            binds,
             condition,
             body,
             locals,
@@ -397,7 +420,7 @@ impl Checker {
         };
         let mut have_players = false;
         let keys = [
-            "players", "rounds", "round", "end_when", "finish", "score", "tiebreak",
+            "players", "rounds", "round", "end_when", "finish", "score", "tiebreak", "winner",
         ];
         for (k, e) in &g.entries {
             match k.node.as_str() {
@@ -456,6 +479,15 @@ impl Checker {
                         }
                     }
                 }
+                "winner" => match &e.kind {
+                    ast::ExprKind::Name(n) if n == "lowest" => info.lowest_wins = true,
+                    ast::ExprKind::Name(n) if n == "highest" => info.lowest_wins = false,
+                    _ => self.err(
+                        Diag::error("check::game_entry", "`winner` is `highest` or `lowest`")
+                            .label(e.span, "not `highest` or `lowest`")
+                            .help("write `winner: lowest` when the lowest score wins"),
+                    ),
+                },
                 "end_when" => {
                     self.begin(Ctx::Other);
                     let (x, ty) = self.expr(e);
@@ -513,7 +545,7 @@ impl Checker {
             self.err(
                 Diag::error("check::endless", "the game never ends")
                     .label(g.name.span, "this game")
-                    .help("add `rounds: N` or `end_when: condition` to the `game` block, or call `finish_game()` from a rule"),
+                    .help("add `rounds: N` or `end_when: condition` to the `game` block, or say `end game` in a rule"),
             );
         }
         self.prog.game = info;

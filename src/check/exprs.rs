@@ -496,6 +496,12 @@ impl Checker {
             }
             "player_count" => return (mk(ExprKind::Special(Special::PlayerCount)), Ty::Int),
             "round" => return (mk(ExprKind::Special(Special::Round)), Ty::Int),
+            "all_players" => {
+                return (
+                    mk(ExprKind::Special(Special::AllPlayers)),
+                    Ty::List(Box::new(Ty::Player)),
+                )
+            }
             _ => {}
         }
         match self.globals.get(n).copied() {
@@ -555,6 +561,10 @@ impl Checker {
                     Ty::Zone(self.prog.zones[z as usize].kind),
                 )
             }
+            Some((Global::Option(o), _)) => (
+                mk(ExprKind::Option(o)),
+                self.prog.options[o as usize].ty.clone(),
+            ),
             Some((Global::Const(c), _)) => {
                 if let Some(cur) = self.cur_const {
                     self.const_refs[cur as usize].push(c);
@@ -562,10 +572,14 @@ impl Checker {
                 let ty = self.prog.consts[c as usize].ty.clone();
                 (mk(ExprKind::ConstRef(c)), ty)
             }
-            Some((g @ (Global::Fn(_) | Global::Phase(_) | Global::Table(_)), _)) => {
+            Some((
+                g @ (Global::Fn(_) | Global::Phase(_) | Global::Table(_) | Global::Event(_)),
+                _,
+            )) => {
                 let help = match g {
                     Global::Fn(_) => format!("call it: `{n}(...)`"),
                     Global::Table(_) => format!("look a key up: `{n}[key]`"),
+                    Global::Event(_) => format!("fire it with `emit {n}(...)`"),
                     _ => "phases run from the `game` block's `round:` list".to_string(),
                 };
                 self.err(

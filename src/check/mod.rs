@@ -2,12 +2,14 @@
 //!
 //! The checker is split by the language's concerns: `decls` (kinds, types, triggers, the game
 //! block), `cards` (card values, tables and their coverage), `types` (type names and
-//! compatibility), `stmts` and `exprs` (lowering with every name resolved to a slot), `purity`
-//! (what may change the game) and `repl` (lines typed at the REPL).
+//! compatibility), `stmts` and `exprs` (lowering with every name resolved to a slot), `flow`
+//! (options, custom events, `end game`, `eliminate`, `repeat up to`), `purity` (what may change
+//! the game) and `repl` (lines typed at the REPL).
 
 mod cards;
 mod decls;
 mod exprs;
+mod flow;
 mod purity;
 mod repl;
 mod stmts;
@@ -35,6 +37,8 @@ enum Global {
     Fn(Id),
     Phase(Id),
     Table(Id),
+    Option(Id),
+    Event(Id),
 }
 
 impl Global {
@@ -49,6 +53,8 @@ impl Global {
             Global::Fn(_) => "a function",
             Global::Phase(_) => "a phase",
             Global::Table(_) => "a table",
+            Global::Option(_) => "a game option",
+            Global::Event(_) => "an event",
         }
     }
 }
@@ -79,7 +85,7 @@ pub struct Checker {
     const_refs: Vec<Vec<Id>>,
     cur_const: Option<Id>,
     referenced_phases: Vec<bool>,
-    /// Whether any rule calls `finish_game()`, a way for a game to end.
+    /// Whether any rule calls `finish_game()` or says `end game`, a way for a game to end.
     calls_finish: bool,
 }
 
@@ -325,6 +331,27 @@ impl Checker {
                         vars: vec![],
                         field_spans: vec![],
                         span: c.id.span,
+                        copy: c.copy.clone(),
+                    });
+                }
+                Item::Option(o) => {
+                    let id = self.prog.options.len() as Id;
+                    self.declare(&o.name, Global::Option(id));
+                    self.prog.options.push(OptionDef {
+                        name: o.name.node.clone(),
+                        ty: Ty::Any,
+                        bounds: None,
+                        default: Value::None,
+                        span: o.name.span,
+                    });
+                }
+                Item::Event(e) => {
+                    let id = self.prog.events.len() as Id;
+                    self.declare(&e.name, Global::Event(id));
+                    self.prog.events.push(EventDef {
+                        name: e.name.node.clone(),
+                        params: vec![],
+                        span: e.name.span,
                     });
                 }
                 _ => {}
@@ -336,12 +363,21 @@ impl Checker {
         let mut var_id = 0;
         let mut fn_id = 0;
         let mut table_id = 0;
+        let (mut option_id, mut event_id) = (0, 0);
         for item in &items {
             match item {
                 Item::Table(t) => {
                     let ty = self.resolve_type(&t.val_ty);
                     self.prog.tables[table_id].ty = ty;
                     table_id += 1;
+                }
+                Item::Option(o) => {
+                    self.option_decl(option_id, o);
+                    option_id += 1;
+                }
+                Item::Event(e) => {
+                    self.event_decl(event_id, e);
+                    event_id += 1;
                 }
                 Item::Kind(k) => {
                     self.kind_fields(kind_id, k);
@@ -682,6 +718,7 @@ fn is_reserved_global(n: &str) -> bool {
         "any",
         "list",
         "fits",
+        "all_players",
     ]
     .contains(&n)
         || crate::builtins::find(n).is_some()

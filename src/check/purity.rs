@@ -172,6 +172,13 @@ impl Walk<'_> {
             StmtKind::Reveal(..) => here("reveals cards"),
             StmtKind::For(_, src, body) => self.expr(src).or_else(|| self.block(body)),
             StmtKind::Repeat(n, body) => self.expr(n).or_else(|| self.block(body)),
+            StmtKind::RepeatUntil(n, cond, body) => self
+                .expr(n)
+                .or_else(|| self.expr(cond))
+                .or_else(|| self.block(body)),
+            StmtKind::EndGame => here("ends the game"),
+            StmtKind::Eliminate(_) => here("eliminates a player"),
+            StmtKind::Emit(..) => here("fires an event"),
             // `say` only shows; its text is checked where it is written.
             StmtKind::Say(_) => None,
             StmtKind::Return(e) => e.as_ref().and_then(|e| self.expr(e)),
@@ -186,6 +193,7 @@ impl Walk<'_> {
             | ExprKind::Local(_)
             | ExprKind::ConstRef(_)
             | ExprKind::KindCards(_)
+            | ExprKind::Option(_)
             | ExprKind::Special(_) => None,
             ExprKind::Var(_, keys) | ExprKind::Zone(_, keys) => self.exprs(keys),
             ExprKind::Field(b, _)
@@ -268,6 +276,14 @@ fn shown_in_block<'a>(b: &'a Block, out: &mut Vec<(&'static str, &'a Expr)>) {
                 shown_in_expr(src, out);
                 shown_in_block(body, out);
             }
+            StmtKind::RepeatUntil(n, cond, body) => {
+                shown_in_expr(n, out);
+                shown_in_expr(cond, out);
+                shown_in_block(body, out);
+            }
+            StmtKind::EndGame => {}
+            StmtKind::Eliminate(e) => shown_in_expr(e, out),
+            StmtKind::Emit(_, args) => args.iter().for_each(|a| shown_in_expr(a, out)),
             StmtKind::Return(e) => {
                 if let Some(e) = e {
                     shown_in_expr(e, out);
@@ -284,6 +300,7 @@ fn shown_in_expr<'a>(e: &'a Expr, out: &mut Vec<(&'static str, &'a Expr)>) {
         | ExprKind::Local(_)
         | ExprKind::ConstRef(_)
         | ExprKind::KindCards(_)
+        | ExprKind::Option(_)
         | ExprKind::Special(_) => {}
         ExprKind::Var(_, keys) | ExprKind::Zone(_, keys) => {
             keys.iter().for_each(|k| shown_in_expr(k, out))

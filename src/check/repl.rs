@@ -43,6 +43,12 @@ impl Checker {
         for (i, t) in prog.tables.iter().enumerate() {
             put(&mut c, &t.name, Global::Table(i as Id), t.span);
         }
+        for (i, o) in prog.options.iter().enumerate() {
+            put(&mut c, &o.name, Global::Option(i as Id), o.span);
+        }
+        for (i, e) in prog.events.iter().enumerate() {
+            put(&mut c, &e.name, Global::Event(i as Id), e.span);
+        }
         for (i, card) in prog.cards.iter().enumerate() {
             c.card_index.insert(card_key(&card.id), i as Id);
         }

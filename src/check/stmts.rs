@@ -52,6 +52,9 @@ impl Checker {
 
     pub(super) fn stmt(&mut self, s: &ast::Stmt) -> Option<Stmt> {
         use ast::StmtKind as S;
+        if let Some(k) = self.flow_stmt(s) {
+            return k.map(|kind| Stmt { kind, span: s.span });
+        }
         let kind = match &s.kind {
             S::Let(name, declared, e) => {
                 let (x, ty) = self.expr(e);
@@ -181,6 +184,7 @@ impl Checker {
                 StmtKind::Return(lowered.map(|l| l.0))
             }
             S::Secretly(b) => StmtKind::Secretly(self.block(b)),
+            S::EndGame | S::Eliminate(_) | S::RepeatUntil(..) | S::Emit(..) => return None,
             S::Step(name, b) => StmtKind::Step(name.node.clone(), self.block(b)),
             S::Expr(e) => {
                 if matches!(
@@ -540,15 +544,29 @@ impl Checker {
             }
         }
         names.extend(
-            ["players", "player_count", "round"]
+            ["players", "player_count", "round", "all_players"]
                 .iter()
                 .map(|s| s.to_string()),
         );
         // A misspelt statement keyword reads as an unknown name: offer the keywords too.
         names.extend(
             [
-                "let", "set", "move", "draw", "shuffle", "flip", "reveal", "for", "repeat", "say",
-                "return", "secretly", "step", "match",
+                "let",
+                "set",
+                "move",
+                "draw",
+                "shuffle",
+                "flip",
+                "reveal",
+                "for",
+                "repeat",
+                "say",
+                "return",
+                "secretly",
+                "step",
+                "match",
+                "eliminate",
+                "emit",
             ]
             .iter()
             .map(|s| s.to_string()),

@@ -28,7 +28,8 @@ impl<'p> Interp<'p> {
         span: Span,
     ) -> R<Option<usize>> {
         let labels = labels.filter(|l| l.len() == options.len());
-        if options.is_empty() {
+        // A player out of the game is never asked: the choice comes back empty.
+        if options.is_empty() || !self.is_in(player) {
             return Ok(None);
         }
         if options.len() > self.limits.max_options {

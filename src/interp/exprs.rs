@@ -64,6 +64,12 @@ impl<'p> Interp<'p> {
                 Value::Zone(self.state.zone_base[*id as usize] + off)
             }
             ExprKind::ConstRef(c) => self.state.consts[*c as usize].clone(),
+            ExprKind::Option(o) => self
+                .state
+                .options
+                .get(*o as usize)
+                .cloned()
+                .unwrap_or(Value::None),
             ExprKind::KindCards(k) => Value::list(
                 self.prog
                     .cards
@@ -74,8 +80,11 @@ impl<'p> Interp<'p> {
                     .collect(),
             ),
             ExprKind::Special(s) => match s {
-                Special::Players => Value::List(self.players.clone()),
-                Special::PlayerCount => Value::Int(self.state.n_players as i64),
+                Special::Players => Value::List(self.players_in()),
+                Special::AllPlayers => Value::List(self.players.clone()),
+                Special::PlayerCount => {
+                    Value::Int(self.state.eliminated.iter().filter(|&&e| !e).count() as i64)
+                }
                 Special::Round => Value::Int(self.state.round),
             },
             ExprKind::Field(base, sym) => match self.eval(base)? {

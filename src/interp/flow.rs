@@ -60,6 +60,37 @@ impl<'p> Interp<'p> {
     /// the game goes next. Between segments the whole game is its `State`, so a caller can
     /// snapshot it there and resume later (the REPL's undo does).
     pub fn step(&mut self, pos: Pos) -> R<Pos> {
+        match self.segment(pos) {
+            // `end game`: the rest of the segment, the round and later phases do not run (nor
+            // their `phase_end` and `round_end` triggers); the `finish` phase and scoring do.
+            Err(d) if d.code == END_CODE => Ok(match pos {
+                Pos::Finish | Pos::Done => {
+                    let prog = self.prog;
+                    let outcome = self.winner().map_err(|d| {
+                        if d.code == END_CODE {
+                            let mut d = Diag::error(
+                                "run::end_game",
+                                "`end game` while the winner is worked out",
+                            )
+                            .help("the game has already ended when it is scored: say `end game` in a phase or a trigger");
+                            for f in prog.game.score.iter().chain(&prog.game.tiebreaks) {
+                                d = d.label(prog.fns[*f as usize].span, "this scores the game");
+                            }
+                            Box::new(d)
+                        } else {
+                            d
+                        }
+                    })?;
+                    self.outcome = Some(outcome);
+                    Pos::Done
+                }
+                _ => Pos::Finish,
+            }),
+            other => other,
+        }
+    }
+
+    fn segment(&mut self, pos: Pos) -> R<Pos> {
         let prog = self.prog;
         match pos {
             Pos::Setup => {
@@ -160,8 +191,24 @@ impl<'p> Interp<'p> {
             }
             keys.push(k);
         }
-        let best = keys.iter().max().cloned().unwrap_or_default();
-        let winners: Vec<u32> = (0..n).filter(|&p| keys[p as usize] == best).collect();
+        // Only players still in can win (everyone, if no one is); `winner: lowest` turns the
+        // comparison round, for the score and the tiebreaks alike.
+        let mut contenders: Vec<u32> = (0..n).filter(|&p| self.is_in(p)).collect();
+        if contenders.is_empty() {
+            contenders = (0..n).collect();
+        }
+        let candidates = contenders.iter().filter_map(|&p| keys.get(p as usize));
+        let best = if prog.game.lowest_wins {
+            candidates.min()
+        } else {
+            candidates.max()
+        }
+        .cloned()
+        .unwrap_or_default();
+        let winners: Vec<u32> = contenders
+            .into_iter()
+            .filter(|&p| keys.get(p as usize) == Some(&best))
+            .collect();
         let scores: Vec<i64> = keys
             .iter()
             .map(|k| k.first().copied().unwrap_or(0))

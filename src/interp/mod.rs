@@ -59,6 +59,10 @@ pub struct State {
     pub consts: Vec<Value>,
     pub rng: ChaCha8Rng,
     pub finished: bool,
+    /// Players out of the game (`eliminate p`), by seat.
+    pub eliminated: Vec<bool>,
+    /// The game options' values (`option`, set with `--set`).
+    pub options: Vec<Value>,
     pub steps: u64,
     pub choices_made: u64,
 }
@@ -133,6 +137,19 @@ pub struct Interp<'p> {
 }
 
 const RETURN_CODE: &str = "run::return";
+/// The signal `end game` unwinds with; `step` catches it.
+pub(crate) const END_CODE: &str = "run::end_game";
+
+/// A signal that unwinds the interpreter (`return`, `end game`): it carries no text.
+fn signal(code: &'static str) -> Box<Diag> {
+    Box::new(Diag {
+        severity: crate::diag::Severity::Error,
+        code,
+        message: String::new(),
+        labels: Vec::new(),
+        help: None,
+    })
+}
 
 /// How many keys a key domain has in a game of `n_players`.
 pub fn key_count(d: &KeyDomain, n_players: u32, prog: &Program) -> u32 {
@@ -217,6 +234,8 @@ impl<'p> Interp<'p> {
             consts: vec![Value::None; prog.consts.len()],
             rng: rng::new_rng(seed),
             finished: false,
+            eliminated: vec![false; n_players as usize],
+            options: prog.options.iter().map(|o| o.default.clone()).collect(),
             steps: 0,
             choices_made: 0,
         };
@@ -264,6 +283,38 @@ impl<'p> Interp<'p> {
             displaying: 0,
             observer: None,
         })
+    }
+
+    /// Set a game option (before `init`): a game is a function of its rules, options, seed
+    /// and choices.
+    pub fn set_option(&mut self, id: Id, v: Value) {
+        if let Some(slot) = self.state.options.get_mut(id as usize) {
+            *slot = v;
+        }
+    }
+
+    /// Whether player `p` is still in the game.
+    pub(crate) fn is_in(&self, p: u32) -> bool {
+        !self
+            .state
+            .eliminated
+            .get(p as usize)
+            .copied()
+            .unwrap_or(false)
+    }
+
+    /// The players still in, in seat order.
+    pub(crate) fn players_in(&self) -> Rc<Items> {
+        if self.state.eliminated.iter().any(|&e| e) {
+            Rc::new(Items::new(
+                (0..self.state.n_players)
+                    .filter(|&p| self.is_in(p))
+                    .map(Value::Player)
+                    .collect(),
+            ))
+        } else {
+            self.players.clone()
+        }
     }
 
     fn emit(&mut self, e: impl FnOnce(&Self) -> Event) {

@@ -2,7 +2,7 @@
 
 use super::*;
 use crate::ast::{AssignOp, EventKind, Position};
-use crate::diag::{Diag, Span};
+use crate::diag::Span;
 use crate::events::Event;
 use crate::program::*;
 use crate::rng;
@@ -29,7 +29,10 @@ impl<'p> Interp<'p> {
                 | StmtKind::Draw(..)
                 | StmtKind::Shuffle(_)
                 | StmtKind::Flip(..)
-                | StmtKind::Reveal(..) => true,
+                | StmtKind::Reveal(..)
+                | StmtKind::EndGame
+                | StmtKind::Eliminate(_)
+                | StmtKind::Emit(..) => true,
                 _ => false,
             };
             if changes {
@@ -91,7 +94,7 @@ impl<'p> Interp<'p> {
                     let prog = self.prog;
                     for t in &prog.triggers {
                         if t.event == EventKind::Flip {
-                            self.run_trigger(t, Some(Value::Card(c)))?;
+                            self.run_trigger(t, &[Value::Card(c)])?;
                         }
                     }
                 }
@@ -136,13 +139,53 @@ impl<'p> Interp<'p> {
                 };
                 self.returning = Some(v);
                 // The signal carries no text: `call_fn` catches it by its code.
-                return Err(Box::new(Diag {
-                    severity: crate::diag::Severity::Error,
-                    code: RETURN_CODE,
-                    message: String::new(),
-                    labels: Vec::new(),
-                    help: None,
-                }));
+                return Err(signal(RETURN_CODE));
+            }
+            StmtKind::RepeatUntil(n, cond, body) => {
+                let n = self.int(n)?;
+                for _ in 0..n.max(0) {
+                    self.tick(s.span)?;
+                    if self.boolean(cond)? {
+                        break;
+                    }
+                    self.exec_block(body)?;
+                }
+            }
+            StmtKind::EndGame => {
+                self.state.finished = true;
+                self.emit(|_| Event::GameEnded);
+                return Err(signal(END_CODE));
+            }
+            StmtKind::Eliminate(p) => {
+                let p = match self.eval(p)? {
+                    Value::Player(p) => p,
+                    other => {
+                        return Err(rt(
+                            s.span,
+                            format!("`eliminate` needs a player, found {}", other.type_name()),
+                        ))
+                    }
+                };
+                if let Some(out) = self.state.eliminated.get_mut(p as usize) {
+                    if !*out {
+                        *out = true;
+                        self.emit(|_| Event::Eliminated {
+                            player: format!("P{}", p + 1),
+                        });
+                    }
+                }
+            }
+            StmtKind::Emit(ev, args) => {
+                let mut vals = Vec::with_capacity(args.len());
+                for a in args {
+                    vals.push(self.eval(a)?);
+                }
+                let prog = self.prog;
+                for t in &prog.triggers {
+                    if t.event == EventKind::Custom && t.target == Some(*ev) {
+                        self.run_trigger(t, &vals)?;
+                    }
+                }
             }
             StmtKind::Secretly(b) => {
                 self.secret_depth += 1;
@@ -342,10 +385,14 @@ impl<'p> Interp<'p> {
         }
         if !self.enter_triggers[dest_def as usize].is_empty() {
             let triggers = self.enter_triggers[dest_def as usize].clone();
+            // The card, then the keys of the zone it entered (`on enter hand[p] as c`).
+            let mut bound = vec![Value::None];
+            bound.extend(self.view().zone_keys(dest));
             for &c in cards {
+                bound[0] = Value::Card(c);
                 for &t in &triggers {
                     let td = &prog.triggers[t];
-                    self.run_trigger(td, Some(Value::Card(c)))?;
+                    self.run_trigger(td, &bound)?;
                 }
             }
         }

@@ -11,13 +11,14 @@ impl<'p> Interp<'p> {
         let prog = self.prog;
         for t in &prog.triggers {
             if t.event == kind && (target.is_none() || t.target == target) {
-                self.run_trigger(t, None)?;
+                self.run_trigger(t, &[])?;
             }
         }
         Ok(())
     }
 
-    pub(super) fn run_trigger(&mut self, t: &TriggerDef, bound: Option<Value>) -> R<()> {
+    /// Run one trigger with the event's values (`bound`, in the order of `t.binds`).
+    pub(super) fn run_trigger(&mut self, t: &TriggerDef, bound: &[Value]) -> R<()> {
         if self.trigger_depth >= self.limits.max_trigger_depth {
             let mut d = Diag::error(
                 "limit::triggers",
@@ -45,8 +46,10 @@ impl<'p> Interp<'p> {
         self.trigger_depth += 1;
         self.trigger_chain.push(t.span);
         let r = self.with_frame(t.locals, |me| {
-            if let (Some(slot), Some(v)) = (t.binding, bound) {
-                me.set_local(slot, v);
+            for (slot, v) in t.binds.iter().zip(bound) {
+                if let Some(slot) = slot {
+                    me.set_local(*slot, v.clone());
+                }
             }
             if let Some(c) = &t.condition {
                 if me.eval(c)? != Value::Bool(true) {

@@ -19,6 +19,31 @@ impl View<'_> {
         i.saturating_sub(1) as u32
     }
 
+    /// The keys of a zone slot, as values (`hand[P2]` gives `[P2]`).
+    pub fn zone_keys(&self, slot: u32) -> Vec<Value> {
+        let def = self.zone_def_of_slot(slot);
+        let (Some(zd), Some(&base)) = (
+            self.prog.zones.get(def as usize),
+            self.zone_base.get(def as usize),
+        ) else {
+            return vec![];
+        };
+        let mut off = slot.saturating_sub(base);
+        let mut out = Vec::new();
+        for d in zd.keys.iter().rev() {
+            let n = key_count(d, self.n_players, self.prog).max(1);
+            let i = off % n;
+            off /= n;
+            out.push(match d {
+                KeyDomain::Player => Value::Player(i),
+                KeyDomain::Enum(e) => Value::Enum(*e, i),
+                KeyDomain::Range(lo, _) => Value::Int(lo.saturating_add(i as i64)),
+            });
+        }
+        out.reverse();
+        out
+    }
+
     pub fn zone_name(&self, slot: u32) -> String {
         let def = self.zone_def_of_slot(slot);
         let Some(zd) = self.prog.zones.get(def as usize) else {
