@@ -90,6 +90,11 @@ pub enum TypeExpr {
     List(Box<Spanned<TypeExpr>>),
     /// `table lo..hi of T`: a table literal covering every key in lo..hi exactly once.
     Table(i64, i64, Box<Spanned<TypeExpr>>),
+    /// `fn(p: player) -> int`: a field whose value is code written per card.
+    Fn(
+        Vec<(Ident, Spanned<TypeExpr>)>,
+        Option<Box<Spanned<TypeExpr>>>,
+    ),
 }
 
 #[derive(Debug, Clone)]
@@ -415,6 +420,8 @@ pub enum ExprKind {
     Block(Block),
     /// `table { 1..2: a, 3: b }`
     TableLit(Vec<(Spanned<Pattern>, Expr)>),
+    /// `fn(p) { ... }` or `fn(p) = e`: a card's code, the value of a `fn` field.
+    FnLit(Vec<Ident>, Box<Expr>),
 }
 
 #[derive(Debug, Clone)]

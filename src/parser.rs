@@ -288,7 +288,9 @@ pub fn rule_name(rule: Rule) -> &'static str {
             "a statement"
         }
         unique_kw => "`unique`",
-        table_type => "a type",
+        table_type | fn_type | fn_type_param => "a type",
+        fn_kw => "`fn`",
+        fn_lit => "a `fn` value",
         table_lit => "a table like `table { 1..3: value }`",
         block => "a block `{ ... }`",
         stmt => "a statement",
@@ -731,6 +733,23 @@ impl Builder {
                         Spanned::new(TypeExpr::Named(Spanned::new("any".into(), span)), span)
                     });
                 Spanned::new(TypeExpr::List(Box::new(elem)), span)
+            }
+            Rule::fn_type => {
+                let mut params = Vec::new();
+                let mut ret = None;
+                for p in children(inner) {
+                    match p.as_rule() {
+                        Rule::fn_type_param => {
+                            let mut it = children(p);
+                            if let (Some(n), Some(t)) = (it.next(), it.next()) {
+                                params.push((self.ident(n), self.type_expr(t)));
+                            }
+                        }
+                        Rule::type_expr => ret = Some(Box::new(self.type_expr(p))),
+                        _ => {}
+                    }
+                }
+                Spanned::new(TypeExpr::Fn(params, ret), span)
             }
             _ => Spanned::new(TypeExpr::Named(self.ident(inner)), span),
         }
@@ -1500,6 +1519,33 @@ impl Builder {
                 }
             }
             Rule::block => ExprKind::Block(self.block(pair)),
+            Rule::fn_lit => {
+                let mut params = Vec::new();
+                let mut body = None;
+                for p in children(pair) {
+                    match p.as_rule() {
+                        Rule::ident => params.push(self.ident(p)),
+                        Rule::fn_body => {
+                            let bspan = self.span(&p);
+                            if let Some(inner) = children(p).next() {
+                                body = Some(match inner.as_rule() {
+                                    Rule::block => Expr {
+                                        kind: ExprKind::Block(self.block(inner)),
+                                        span: bspan,
+                                    },
+                                    _ => self.expr(inner),
+                                });
+                            }
+                        }
+                        _ => {}
+                    }
+                }
+                let body = body.unwrap_or(Expr {
+                    kind: ExprKind::None,
+                    span,
+                });
+                ExprKind::FnLit(params, Box::new(body))
+            }
             Rule::table_lit => {
                 let mut entries = Vec::new();
                 for e in children(pair) {

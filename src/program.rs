@@ -21,6 +21,9 @@ pub enum Ty {
     List(Box<Ty>),
     Tuple(Vec<Ty>),
     None,
+    /// Code a card carries in a field: its parameters' types and its result (`none` for an
+    /// effect).
+    Fn(Vec<Ty>, Box<Ty>),
     /// A value of the type, or `none` where the type itself has no `none` (the result of
     /// `index_of`, or of `min`/`max` over an empty list).
     Opt(Box<Ty>),
@@ -267,6 +270,8 @@ pub enum ExprKind {
     Index(Box<Expr>, Box<Expr>),
     Table(Id, Box<Expr>),
     Call(Id, Vec<Expr>),
+    /// `c.effect(args)`: the code in a card's `fn` field (a `none` effect does nothing).
+    CallField(Box<Expr>, Id, Vec<Expr>),
     Builtin(&'static crate::builtins::BuiltinDef, Vec<Expr>),
     Unary(UnOp, Box<Expr>),
     Binary(BinOp, Box<Expr>, Box<Expr>),
@@ -357,6 +362,10 @@ pub struct Program {
     /// Constants in the order they must be evaluated.
     pub const_order: Vec<Id>,
     pub fns: Vec<FnDef>,
+    /// The code written in cards' `fn` fields (`Value::Fn` indexes it); `name` is `card.field`.
+    pub card_fns: Vec<FnDef>,
+    /// The field symbol each of `card_fns` was written for.
+    pub card_fn_fields: Vec<Id>,
     pub phases: Vec<PhaseDef>,
     pub triggers: Vec<TriggerDef>,
     pub tables: Vec<TableDef>,

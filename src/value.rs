@@ -47,6 +47,8 @@ pub enum Value {
     Zone(u32),
     List(Rc<Items>),
     Tuple(Rc<Items>),
+    /// Code written in a card's `fn` field: an index into `Program::card_fns`.
+    Fn(u32),
 }
 
 impl Value {
@@ -62,6 +64,7 @@ impl Value {
             Value::Zone(_) => "zone",
             Value::List(_) => "list",
             Value::Tuple(_) => "tuple",
+            Value::Fn(_) => "fn",
         }
     }
     pub fn list(v: Vec<Value>) -> Value {

@@ -53,8 +53,16 @@ impl Checker {
                 continue;
             };
             // A bad value is reported once; the field still counts as given.
-            let v = self.const_value(e).unwrap_or(Value::None);
-            self.check_value_ty(&v, &fd.ty, e.span, &fd.name);
+            let v = if let Ty::Fn(..) = fd.ty {
+                // Code: checked with the kind's declaration, lowered later.
+                let owner = c.id.node.to_string();
+                self.card_fn_value(&owner, &fd.name, &fd.ty, e)
+                    .unwrap_or(Value::None)
+            } else {
+                let v = self.const_value(e).unwrap_or(Value::None);
+                self.check_value_ty(&v, &fd.ty, e.span, &fd.name);
+                v
+            };
             field_spans.push((fd.sym, e.span));
             if let (Some((lo, hi)), Value::Int(x)) = (fd.bounds, &v) {
                 if *x < lo || *x > hi {

@@ -87,6 +87,14 @@ impl Checker {
     pub(super) fn resolve_type(&mut self, t: &ast::Spanned<ast::TypeExpr>) -> Ty {
         match &t.node {
             ast::TypeExpr::List(inner) => Ty::List(Box::new(self.resolve_type(inner))),
+            ast::TypeExpr::Fn(params, ret) => {
+                let ps = params.iter().map(|(_, t)| self.resolve_type(t)).collect();
+                let r = ret
+                    .as_ref()
+                    .map(|r| self.resolve_type(r))
+                    .unwrap_or(Ty::None);
+                Ty::Fn(ps, Box::new(r))
+            }
             ast::TypeExpr::Table(lo, hi, inner) => {
                 if lo > hi {
                     self.err(
@@ -207,6 +215,12 @@ impl Checker {
             }
             let ty = self.resolve_type(&f.ty);
             let default = f.default.as_ref().map(|e| {
+                if let Ty::Fn(..) = ty {
+                    let owner = k.name.node.clone();
+                    return self
+                        .card_fn_value(&owner, &f.name.node, &ty, e)
+                        .unwrap_or(Value::None);
+                }
                 let v = self.const_value(e);
                 if let Some(v) = &v {
                     self.check_value_ty(v, &ty, e.span, &f.name.node);
@@ -258,8 +272,14 @@ impl Checker {
                         "check::field_default",
                         format!("`var` field `{}` needs a starting value", f.name.node),
                     )
-                    .label(f.name.span, format!("{t} has no `none`, so a card needs a value here"))
-                    .help(format!("give it a default: `var {}: {t} = ...`", f.name.node)),
+                    .label(
+                        f.name.span,
+                        format!("{t} has no `none`, so a card needs a value here"),
+                    )
+                    .help(format!(
+                        "give it a default: `var {}: {t} = ...`",
+                        f.name.node
+                    )),
                 );
             }
             fields.push(FieldDef {

@@ -279,6 +279,17 @@ impl Checker {
                 (mk(ExprKind::Index(Box::new(b), Box::new(kx))), bt.elem())
             }
             E::Call(callee, args) => self.call(callee, args, span),
+            E::FnLit(..) => {
+                self.err(
+                    Diag::error(
+                        "check::fn_value",
+                        "a `fn(...)` value is written only as a card's field",
+                    )
+                    .label(span, "code here")
+                    .help("declare the field in the kind as `effect: fn(p: player)` and write the code in each card; in rules, write a named `fn`"),
+                );
+                (mk(ExprKind::Const(Value::None)), Ty::Any)
+            }
             E::If(c, then, els) => {
                 let (cx, ct) = self.expr(c);
                 self.expect_ty(&Ty::Bool, &ct, c.span, "an `if` condition");
@@ -612,10 +623,24 @@ impl Checker {
         span: Span,
     ) -> (Expr, Ty) {
         let mk = |kind| Expr { kind, span };
+        if let ast::ExprKind::Field(base, name) = &callee.kind {
+            let lowered: Vec<(Expr, Ty, Span)> = args
+                .iter()
+                .map(|a| {
+                    let (x, t) = self.expr(a);
+                    (x, t, a.span)
+                })
+                .collect();
+            return self.call_field(base, name, lowered, span);
+        }
         let ast::ExprKind::Name(n) = &callee.kind else {
             self.err(
-                Diag::error("check::call", "only named functions can be called")
-                    .label(callee.span, "not a function name"),
+                Diag::error(
+                    "check::call",
+                    "only named functions and cards' code can be called",
+                )
+                .label(callee.span, "not a function name")
+                .help("call a `fn` by name, `f(x)`, or a card's `fn` field, `c.effect(p)`"),
             );
             return (mk(ExprKind::Const(Value::None)), Ty::Any);
         };

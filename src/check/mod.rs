@@ -8,6 +8,7 @@
 
 mod cards;
 mod decls;
+mod effects;
 mod exprs;
 mod flow;
 mod purity;
@@ -69,6 +70,8 @@ struct Local {
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Ctx {
     Fn(Id),
+    /// The code in a card's `fn` field (an index into `card_fns`).
+    CardFn(Id),
     Other,
 }
 
@@ -87,6 +90,8 @@ pub struct Checker {
     referenced_phases: Vec<bool>,
     /// Whether any rule calls `finish_game()` or says `end game`, a way for a game to end.
     calls_finish: bool,
+    /// Card code (`fn` field values) waiting to be lowered once constants have their types.
+    pending_card_fns: Vec<effects::PendingFn>,
 }
 
 /// Check a loaded game. Returns the program when there were no errors.
@@ -148,6 +153,7 @@ impl Checker {
             cur_const: None,
             referenced_phases: Vec::new(),
             calls_finish: false,
+            pending_card_fns: Vec::new(),
         }
     }
 
@@ -507,6 +513,7 @@ impl Checker {
                 const_id += 1;
             }
         }
+        self.lower_card_fns();
         // Pass 5: bodies.
         let (mut var_id, mut fn_id, mut phase_id, mut table_id) = (0, 0, 0, 0);
         let mut game_seen: Option<Span> = None;

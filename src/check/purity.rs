@@ -32,6 +32,7 @@ enum Memo {
 struct Walk<'a> {
     prog: &'a Program,
     fns: Vec<Memo>,
+    card_fns: Vec<Memo>,
     tables: Vec<Memo>,
 }
 
@@ -42,6 +43,7 @@ impl Checker {
         let mut w = Walk {
             prog,
             fns: vec![Memo::Unknown; prog.fns.len()],
+            card_fns: vec![Memo::Unknown; prog.card_fns.len()],
             tables: vec![Memo::Unknown; prog.tables.len()],
         };
         let mut found: Vec<(String, Span, Impure)> = Vec::new();
@@ -63,10 +65,20 @@ impl Checker {
             }
         }
         for c in &prog.checks {
-            let what = if c.warn { "a `warn` rule" } else { "a `check` rule" };
-            for e in [Some(&c.source), c.filter.as_ref(), Some(&c.require), Some(&c.message), c.help.as_ref()]
-                .into_iter()
-                .flatten()
+            let what = if c.warn {
+                "a `warn` rule"
+            } else {
+                "a `check` rule"
+            };
+            for e in [
+                Some(&c.source),
+                c.filter.as_ref(),
+                Some(&c.require),
+                Some(&c.message),
+                c.help.as_ref(),
+            ]
+            .into_iter()
+            .flatten()
             {
                 if let Some(imp) = w.expr(e) {
                     found.push((what.into(), c.span, imp));
@@ -79,9 +91,14 @@ impl Checker {
             .fns
             .iter()
             .map(|f| &f.body)
+            .chain(prog.card_fns.iter().map(|f| &f.body))
             .chain(prog.vars.iter().map(|v| &v.init))
             .chain(prog.consts.iter().map(|c| &c.value))
-            .chain(prog.tables.iter().flat_map(|t| t.entries.iter().map(|e| &e.1)));
+            .chain(
+                prog.tables
+                    .iter()
+                    .flat_map(|t| t.entries.iter().map(|e| &e.1)),
+            );
         for e in bodies {
             shown_in_expr(e, &mut shown);
         }
@@ -126,6 +143,20 @@ impl Walk<'_> {
         let prog = self.prog;
         let r = self.expr(&prog.fns[f as usize].body);
         self.fns[f as usize] = Memo::Known(r.clone());
+        r
+    }
+
+    /// A card's code; calls through a field may reach any card's code for that field.
+    fn card_fn(&mut self, f: usize) -> Option<Impure> {
+        match self.card_fns.get(f) {
+            Some(Memo::Known(r)) => return r.clone(),
+            Some(Memo::Visiting) | None => return None,
+            Some(Memo::Unknown) => {}
+        }
+        self.card_fns[f] = Memo::Visiting;
+        let prog = self.prog;
+        let r = self.expr(&prog.card_fns[f].body);
+        self.card_fns[f] = Memo::Known(r.clone());
         r
     }
 
@@ -208,9 +239,27 @@ impl Walk<'_> {
             ExprKind::Call(f, args) => self.exprs(args).or_else(|| {
                 let mut imp = self.func(*f)?;
                 let name = &self.prog.fns[*f as usize].name;
-                imp.calls.push((e.span, format!("calls `{name}`, which {} there", imp.what)));
+                imp.calls
+                    .push((e.span, format!("calls `{name}`, which {} there", imp.what)));
                 Some(imp)
             }),
+            ExprKind::CallField(base, sym, args) => {
+                self.expr(base).or_else(|| self.exprs(args)).or_else(|| {
+                    let prog = self.prog;
+                    let ids: Vec<usize> = (0..prog.card_fns.len())
+                        .filter(|&i| prog.card_fn_fields.get(i) == Some(sym))
+                        .collect();
+                    ids.into_iter().find_map(|i| {
+                        let mut imp = self.card_fn(i)?;
+                        let name = &self.prog.card_fns[i].name;
+                        imp.calls.push((
+                            e.span,
+                            format!("may run `{name}`, which {} there", imp.what),
+                        ));
+                        Some(imp)
+                    })
+                })
+            }
             ExprKind::Builtin(def, args) => {
                 if def.effect != Effect::Pure {
                     return Some(Impure {
@@ -229,7 +278,10 @@ impl Walk<'_> {
                 .expr(s)
                 .or_else(|| arms.iter().find_map(|(_, body)| self.expr(body))),
             ExprKind::Agg {
-                source, filter, map, ..
+                source,
+                filter,
+                map,
+                ..
             } => self
                 .expr(source)
                 .or_else(|| filter.as_ref().and_then(|f| self.expr(f)))
@@ -316,6 +368,10 @@ fn shown_in_expr<'a>(e: &'a Expr, out: &mut Vec<(&'static str, &'a Expr)>) {
             shown_in_expr(b, out);
         }
         ExprKind::Call(_, args) => args.iter().for_each(|a| shown_in_expr(a, out)),
+        ExprKind::CallField(base, _, args) => {
+            shown_in_expr(base, out);
+            args.iter().for_each(|a| shown_in_expr(a, out));
+        }
         ExprKind::Builtin(def, args) => {
             for (i, a) in args.iter().enumerate() {
                 if def.shown_only == Some(i) {
@@ -336,7 +392,10 @@ fn shown_in_expr<'a>(e: &'a Expr, out: &mut Vec<(&'static str, &'a Expr)>) {
             arms.iter().for_each(|(_, b)| shown_in_expr(b, out));
         }
         ExprKind::Agg {
-            source, filter, map, ..
+            source,
+            filter,
+            map,
+            ..
         } => {
             shown_in_expr(source, out);
             if let Some(f) = filter {

@@ -61,7 +61,13 @@ impl Checker {
                 let ty = match declared {
                     Some(d) => {
                         let want = self.resolve_type(d);
-                        self.expect_assign(&want, &ty, e.span, &format!("`{}`", name.node), Some(d.span));
+                        self.expect_assign(
+                            &want,
+                            &ty,
+                            e.span,
+                            &format!("`{}`", name.node),
+                            Some(d.span),
+                        );
                         want
                     }
                     None => ty,
@@ -76,7 +82,11 @@ impl Checker {
                     self.expect_ty(&Ty::Int, &ty, e.span, "the amount");
                     if !compatible(&Ty::Int, &info.ty) {
                         let t = self.ty_name(&info.ty);
-                        let sym = if *op == ast::AssignOp::Add { "+=" } else { "-=" };
+                        let sym = if *op == ast::AssignOp::Add {
+                            "+="
+                        } else {
+                            "-="
+                        };
                         self.err(
                             Diag::error(
                                 "check::type",
@@ -169,16 +179,18 @@ impl Checker {
                     );
                 }
                 let lowered = e.as_ref().map(|e| self.expr(e));
-                if let Ctx::Fn(f) = self.ctx {
-                    let (ret, decl) = {
-                        let fd = &self.prog.fns[f as usize];
-                        (fd.ret.clone(), fd.span)
-                    };
+                let def = match self.ctx {
+                    Ctx::Fn(f) => self.prog.fns.get(f as usize),
+                    Ctx::CardFn(f) => self.prog.card_fns.get(f as usize),
+                    Ctx::Other => None,
+                };
+                if let Some(fd) = def {
+                    let (ret, decl, fname) = (fd.ret.clone(), fd.span, fd.name.clone());
                     let (got, span) = match (&lowered, e) {
                         (Some((_, t)), Some(e)) => (t.clone(), e.span),
                         _ => (Ty::None, s.span),
                     };
-                    let what = format!("the result of `{}`", self.prog.fns[f as usize].name);
+                    let what = format!("the result of `{fname}`");
                     self.expect_assign(&ret, &got, span, &what, Some(decl));
                 }
                 StmtKind::Return(lowered.map(|l| l.0))

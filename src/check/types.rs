@@ -19,6 +19,13 @@ impl Checker {
             Ty::Player => "player".into(),
             Ty::None => "none".into(),
             Ty::Opt(t) => format!("{} or none", self.ty_name(t)),
+            Ty::Fn(ps, r) => {
+                let ps: Vec<String> = ps.iter().map(|p| self.ty_name(p)).collect();
+                match **r {
+                    Ty::None => format!("fn({})", ps.join(", ")),
+                    _ => format!("fn({}) -> {}", ps.join(", "), self.ty_name(r)),
+                }
+            }
             Ty::Enum(e) => self
                 .prog
                 .enums
@@ -72,6 +79,13 @@ impl Checker {
                 items.first().map(|i| self.value_ty(i)).unwrap_or(Ty::Any),
             )),
             Value::Tuple(items) => Ty::Tuple(items.iter().map(|i| self.value_ty(i)).collect()),
+            Value::Fn(id) => match self.prog.card_fns.get(*id as usize) {
+                Some(f) => Ty::Fn(
+                    f.params.iter().map(|p| p.1.clone()).collect(),
+                    Box::new(f.ret.clone()),
+                ),
+                None => Ty::Any,
+            },
         }
     }
 
@@ -102,6 +116,9 @@ pub fn compatible(want: &Ty, got: &Ty) -> bool {
         (Ty::Card(a), Ty::Card(b)) => a.is_none() || b.is_none() || a == b,
         (Ty::Zone(a), Ty::Zone(b)) => a.is_none() || b.is_none() || a == b,
         (Ty::List(a), Ty::List(b)) => compatible(a, b),
+        (Ty::Fn(a, r), Ty::Fn(b, s)) => {
+            a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x == y) && compatible(r, s)
+        }
         (Ty::List(a), Ty::Zone(k)) => compatible(a, &Ty::Card(*k)),
         (Ty::Tuple(a), Ty::Tuple(b)) => {
             a.len() == b.len() && a.iter().zip(b).all(|(x, y)| compatible(x, y))

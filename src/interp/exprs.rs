@@ -191,7 +191,8 @@ impl<'p> Interp<'p> {
                 }
             }
             ExprKind::Call(f, args) => self.call_with_args(*f, args, e.span)?,
-            ExprKind::Builtin(b, args) => self.builtin(*b, args, e.span)?,
+            ExprKind::Builtin(b, args) => self.builtin(b, args, e.span)?,
+            ExprKind::CallField(base, sym, args) => self.call_field(base, *sym, args, e.span)?,
             ExprKind::Unary(op, x) => match op {
                 UnOp::Neg => Value::Int(
                     self.int(x)?
@@ -280,10 +281,44 @@ impl<'p> Interp<'p> {
 
     /// Call a user function, evaluating its arguments straight into the new frame.
     pub(super) fn call_with_args(&mut self, f: Id, args: &[Expr], span: Span) -> R<Value> {
+        let prog = self.prog;
+        self.call_def(&prog.fns[f as usize], args, span)
+    }
+
+    /// `c.field(args)`: run the code in a card's `fn` field. A `none` effect does nothing.
+    fn call_field(&mut self, base: &Expr, sym: Id, args: &[Expr], span: Span) -> R<Value> {
+        let c = match self.eval(base)? {
+            Value::Card(c) => c,
+            other => return Err(self.not_a_card(base, &other, sym)),
+        };
+        let prog = self.prog;
+        match self.field(c, sym, span)? {
+            Value::Fn(f) => match prog.card_fns.get(f as usize) {
+                Some(fd) => self.call_def(fd, args, span),
+                None => Err(rt(span, "this card's code is missing")),
+            },
+            Value::None => {
+                for a in args {
+                    self.eval(a)?;
+                }
+                Ok(Value::None)
+            }
+            other => Err(rt(
+                span,
+                format!(
+                    "field `{}` holds {}, not code",
+                    prog.symbols[sym as usize],
+                    other.type_name()
+                ),
+            )),
+        }
+    }
+
+    /// Call a function body (a `fn` or a card's code), evaluating its arguments straight into
+    /// the new frame.
+    fn call_def(&mut self, fd: &'p FnDef, args: &[Expr], span: Span) -> R<Value> {
         self.tick(span)?;
         self.check_call_depth(span)?;
-        let prog = self.prog;
-        let fd = &prog.fns[f as usize];
         let new_bp = self.push_frame((fd.locals as usize).max(args.len()));
         for (i, a) in args.iter().enumerate() {
             // Arguments are evaluated in the caller's frame; nested calls push above ours.

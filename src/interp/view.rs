@@ -126,6 +126,10 @@ impl View<'_> {
                     .collect::<Vec<_>>()
                     .join(", ")
             ),
+            Value::Fn(f) => match self.prog.card_fns.get(*f as usize) {
+                Some(d) => format!("the code of {}", d.name),
+                None => "code".into(),
+            },
             Value::Tuple(items) => items
                 .iter()
                 .map(|i| self.show(i))
