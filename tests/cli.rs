@@ -172,8 +172,10 @@ fn a_new_card_file_dropped_into_a_game_folder_is_checked_and_played() {
     // A group's own crisis, dropped in: no rebuilding.
     std::fs::write(
         game.join("our-crises.rules"),
-        "# Our own crisis.\ncard Crisis our_locusts { name: \"Locust Cloud\", needs: [(Domestic, 2)], \
-         turning_point: table { 1..3: [], 4..6: [(Research, 2)] }, reward: 1 }\n",
+        "# Our own crisis, with a penalty the rules have never seen: code of its own.\n\
+         card Crisis our_locusts { name: \"Locust Cloud\", needs: [(Domestic, 9)], \
+         turning_point: table { 1..3: [], 4..6: [(Research, 2)] }, reward: 1, \
+         penalty: fn(f) { set bank[f] = 0; say \"  Locusts strip {f}: its bank is empty\" } }\n",
     )
     .unwrap();
     let g = game.to_str().unwrap();
@@ -184,9 +186,9 @@ fn a_new_card_file_dropped_into_a_game_folder_is_checked_and_played() {
     assert!(cards.contains("Locust Cloud"), "{cards}");
     let played = (1..40).any(|seed| {
         let (code, out, _) = rules(&["run", g, "--seed", &seed.to_string()]);
-        code == 0 && out.contains("Locust Cloud")
+        code == 0 && out.contains("Locust Cloud") && out.contains("Locusts strip")
     });
-    assert!(played, "the new crisis never came up in 40 campaigns");
+    assert!(played, "the new crisis and its own penalty never came up in 40 campaigns");
     // A broken one is caught, located in the new file.
     std::fs::write(
         game.join("our-crises.rules"),
