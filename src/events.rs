@@ -190,7 +190,7 @@ impl Event {
                 face_up: *face_up,
             },
             Event::Reveal { cards, to } => {
-                let shown_to_me = to.as_ref().map_or(true, |t| t.contains(&me));
+                let shown_to_me = to.as_ref().is_none_or(|t| t.contains(&me));
                 Event::Reveal {
                     cards: if shown_to_me {
                         hide(cards)

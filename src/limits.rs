@@ -4,7 +4,9 @@
 /// diagnostic, never a crash.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Limits {
-    /// Deepest nesting of brackets, blocks and prefix operators in one file (default 64).
+    /// Deepest nesting in one file (default 64): brackets, blocks and prefix operators, and
+    /// also each infix operator of a chain (`1 + 1 + 1` is three levels) and each `.field`,
+    /// `[key]` or `(args)` of a postfix chain, since each makes the syntax tree one level deeper.
     /// Checked on the raw text before pest runs and again while building the syntax tree,
     /// so the answer never depends on the size of the stack. At run time it also bounds how
     /// deeply lists and tuples may nest inside each other.

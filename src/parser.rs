@@ -1328,6 +1328,25 @@ impl Builder {
                 span,
             };
         }
+        // A chain of operators builds a tree as deep as the chain is long (`1 + 1 + ... + 1`), and
+        // every later walk over the tree recurses that deep: each operator counts as a level, so
+        // the depth limit bounds the tree, whatever the stack.
+        let ops = pair
+            .clone()
+            .into_inner()
+            .filter(|p| is_operator(p.as_rule()))
+            .count();
+        for entered in 0..ops {
+            if !self.enter(span) {
+                for _ in 0..=entered {
+                    self.leave();
+                }
+                return Expr {
+                    kind: ExprKind::None,
+                    span,
+                };
+            }
+        }
         let file = self.file;
         let result = PRATT
             .map_primary(|p| self.postfix_expr(p))
@@ -1371,7 +1390,9 @@ impl Builder {
                 }
             })
             .parse(pair.into_inner());
-        self.leave();
+        for _ in 0..=ops {
+            self.leave();
+        }
         result
     }
 
@@ -1383,8 +1404,31 @@ impl Builder {
                 span: Span::default(),
             };
         };
+        // Each `.field`, `[key]` or `(args)` wraps the tree once more: a level each (see `expr`).
+        let posts: Vec<Pair<Rule>> = it.collect();
+        let span0 = self.span(&first);
+        for entered in 0..posts.len() {
+            if !self.enter(span0) {
+                for _ in 0..=entered {
+                    self.leave();
+                }
+                return Expr {
+                    kind: ExprKind::None,
+                    span: span0,
+                };
+            }
+        }
+        let n_posts = posts.len();
+        let e = self.postfix_chain(first, posts);
+        for _ in 0..n_posts {
+            self.leave();
+        }
+        e
+    }
+
+    fn postfix_chain(&mut self, first: Pair<Rule>, posts: Vec<Pair<Rule>>) -> Expr {
         let mut e = self.primary(first);
-        for post in it {
+        for post in posts {
             let pspan = self.span(&post);
             let span = e.span.to(pspan);
             let kind = match post.as_rule() {
@@ -1704,4 +1748,27 @@ fn written_len(text: &str) -> usize {
             _ => return end,
         }
     }
+}
+
+/// Infix and prefix operators of an `expr` pair: each adds a level to the tree.
+fn is_operator(r: Rule) -> bool {
+    matches!(
+        r,
+        Rule::add
+            | Rule::sub
+            | Rule::mul
+            | Rule::div
+            | Rule::rem
+            | Rule::eq
+            | Rule::ne
+            | Rule::lt
+            | Rule::le
+            | Rule::gt
+            | Rule::ge
+            | Rule::and_op
+            | Rule::or_op
+            | Rule::range_op
+            | Rule::neg
+            | Rule::not_op
+    )
 }

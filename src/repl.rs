@@ -399,7 +399,7 @@ impl Repl {
 
     /// Does the viewer know card `c` (its zone shows it to them, or it was revealed to them)?
     fn knows(&self, c: u32) -> bool {
-        self.viewer.map_or(true, |v| {
+        self.viewer.is_none_or(|v| {
             crate::interp::holds(
                 self.session
                     .state

@@ -214,3 +214,67 @@ fn a_diagnostic_on_an_enormous_line_renders_without_a_snippet() {
     let rendered = c.render();
     assert!(rendered.contains("long.rules:1:"), "{rendered}");
 }
+
+#[test]
+fn long_flat_operator_and_postfix_chains_are_a_diagnostic() {
+    for (name, text) in [
+        ("plus", format!("const x = {}", vec!["1"; 5000].join(" + "))),
+        (
+            "and",
+            format!("const x = {}", vec!["true"; 5000].join(" and ")),
+        ),
+        ("eq", format!("const x = {}", vec!["1"; 5000].join(" == "))),
+        ("range", format!("const x = {}", vec!["1"; 5000].join(".."))),
+        ("index", format!("const x = [1]{}", "[0]".repeat(5000))),
+        ("field", format!("fn f(c: card) = c{}", ".id".repeat(5000))),
+    ] {
+        assert_eq!(codes(name, &text), vec!["limit::nesting"], "{name}");
+    }
+}
+
+fn on_stack(kib: usize, f: impl FnOnce() + Send + 'static) {
+    let worker = std::thread::Builder::new()
+        .stack_size(kib * 1024)
+        .spawn(f)
+        .expect("spawn");
+    worker.join().expect("no stack overflow");
+}
+
+/// The real games check and play on a thread with a 256 KiB stack.
+#[test]
+fn the_games_check_and_play_on_a_256_kib_stack() {
+    on_stack(256, || {
+        for game in ["games/the-establishment.rules", "games/hegemony"] {
+            let c = rules::check_path(std::path::Path::new(game), &Limits::default());
+            assert_eq!(c.errors(), 0, "{game}");
+            let prog = c.program.expect("program");
+            let n = rules::default_players(&prog);
+            let agents = rules::agent::make_agents("random", n, 7).expect("agents");
+            let mut interp =
+                rules::interp::Interp::new(&prog, n, 7, agents, Limits::default()).expect("interp");
+            interp.run().expect("the game runs");
+        }
+    });
+}
+
+/// The worst nesting the limits allow (brackets and operators counted together) checks on a
+/// 1 MiB stack, a quarter of a default thread's: the depth limit, not the stack, decides. (In a
+/// debug build the checker's frames do not yet fit the worst case into 256 KiB.)
+#[test]
+fn the_deepest_nesting_allowed_checks_on_a_small_stack() {
+    on_stack(1024, || {
+        let nested = format!(
+            "fn f(n: int) -> int = {}n{}\nconst x = {}",
+            "(1 + ".repeat(30),
+            ")".repeat(30),
+            vec!["1"; 60].join(" + ")
+        );
+        assert!(codes("nested.rules", &nested).is_empty());
+        let deeper = format!(
+            "fn f(n: int) -> int = {}n{}",
+            "(1 + ".repeat(40),
+            ")".repeat(40)
+        );
+        assert_eq!(codes("deeper.rules", &deeper), vec!["limit::nesting"]);
+    });
+}

@@ -17,30 +17,7 @@ impl Checker {
             E::Int(n) => (mk(ExprKind::Const(Value::Int(*n))), Ty::Int),
             E::Bool(b) => (mk(ExprKind::Const(Value::Bool(*b))), Ty::Bool),
             E::None => (mk(ExprKind::Const(Value::None)), Ty::None),
-            E::Text(parts) => {
-                let mut out = Vec::new();
-                let mut all_lit = true;
-                for p in parts {
-                    match p {
-                        ast::StrPart::Text(t) => out.push(TextPart::Lit(t.clone())),
-                        ast::StrPart::Expr(x) => {
-                            all_lit = false;
-                            out.push(TextPart::Expr(self.expr(x).0));
-                        }
-                    }
-                }
-                if all_lit {
-                    let s: String = out
-                        .iter()
-                        .map(|p| match p {
-                            TextPart::Lit(t) => t.as_str(),
-                            TextPart::Expr(_) => "",
-                        })
-                        .collect();
-                    return (mk(ExprKind::Const(Value::text(&s))), Ty::Text);
-                }
-                (mk(ExprKind::Text(out)), Ty::Text)
-            }
+            E::Text(..) => self.expr_text(e),
             E::CardRef(id) => match self.card_ref(id, span) {
                 Some(c) => {
                     let k = self.prog.cards[c as usize].kind;
@@ -52,232 +29,12 @@ impl Checker {
                 None => (mk(ExprKind::Const(Value::None)), Ty::Any),
             },
             E::Name(n) => self.name(n, span),
-            E::List(items) => {
-                let mut out = Vec::new();
-                let mut elem = Ty::Any;
-                let mut first = true;
-                for it in items {
-                    let (x, t) = self.expr(it);
-                    // `none` fits any element type, so it does not decide the list's.
-                    if t != Ty::None {
-                        if first {
-                            elem = t;
-                            first = false;
-                        } else if !compatible(&elem, &t) {
-                            elem = Ty::Any;
-                        }
-                    }
-                    out.push(x);
-                }
-                (mk(ExprKind::List(out)), Ty::List(Box::new(elem)))
-            }
-            E::Tuple(items) => {
-                let mut out = Vec::new();
-                let mut tys = Vec::new();
-                for it in items {
-                    let (x, t) = self.expr(it);
-                    out.push(x);
-                    tys.push(t);
-                }
-                (mk(ExprKind::Tuple(out)), Ty::Tuple(tys))
-            }
-            E::Unary(op, inner) => {
-                let (x, t) = self.expr(inner);
-                let want = if *op == UnOp::Neg { Ty::Int } else { Ty::Bool };
-                let what = if *op == UnOp::Neg {
-                    "`-`'s operand"
-                } else {
-                    "`not`'s operand"
-                };
-                self.expect_ty(&want, &t, inner.span, what);
-                (mk(ExprKind::Unary(*op, Box::new(x))), want)
-            }
-            E::Binary(op, a, b) => {
-                let (x, ta) = self.expr(a);
-                let (y, tb) = self.expr(b);
-                let ty = match op {
-                    BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Div | BinOp::Rem => {
-                        let what = format!("the operands of `{}`", op.symbol());
-                        self.expect_ty(&Ty::Int, &ta, a.span, &what);
-                        self.expect_ty(&Ty::Int, &tb, b.span, &what);
-                        Ty::Int
-                    }
-                    BinOp::Range => {
-                        self.expect_ty(&Ty::Int, &ta, a.span, "a range's bounds");
-                        self.expect_ty(&Ty::Int, &tb, b.span, "a range's bounds");
-                        Ty::List(Box::new(Ty::Int))
-                    }
-                    BinOp::And | BinOp::Or => {
-                        let what = format!("the operands of `{}`", op.symbol());
-                        self.expect_ty(&Ty::Bool, &ta, a.span, &what);
-                        self.expect_ty(&Ty::Bool, &tb, b.span, &what);
-                        Ty::Bool
-                    }
-                    BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge => {
-                        if !compatible(&ta, &tb) && !compatible(&tb, &ta) {
-                            let (l, r) = (self.ty_name(&ta), self.ty_name(&tb));
-                            let help = match (&ta, &tb) {
-                                (t, Ty::None) | (Ty::None, t) => Some(format!(
-                                    "{} is never `none`: there is nothing to compare",
-                                    if *t == Ty::Int { "an int" } else { "a bool" }
-                                )),
-                                _ => None,
-                            };
-                            self.err(
-                                Diag::error(
-                                    "check::compare",
-                                    format!("cannot compare {l} with {r}"),
-                                )
-                                .label(a.span, l)
-                                .label(b.span, r)
-                                .maybe_help(help),
-                            );
-                        }
-                        if !matches!(op, BinOp::Eq | BinOp::Ne) {
-                            self.expect_ty(
-                                &Ty::Int,
-                                &ta,
-                                a.span,
-                                &format!("the operands of `{}`", op.symbol()),
-                            );
-                        }
-                        Ty::Bool
-                    }
-                };
-                (mk(ExprKind::Binary(*op, Box::new(x), Box::new(y))), ty)
-            }
-            E::Field(base, name) => {
-                let (b, bt) = self.expr(base);
-                if let Ok(i) = name.node.parse::<usize>() {
-                    let t = match &bt {
-                        Ty::Tuple(ts) => match ts.get(i) {
-                            Some(t) => t.clone(),
-                            None => {
-                                self.err(
-                                    Diag::error(
-                                        "check::tuple",
-                                        format!("this tuple has {} elements", ts.len()),
-                                    )
-                                    .label(name.span, "no such element"),
-                                );
-                                Ty::Any
-                            }
-                        },
-                        _ => Ty::Any,
-                    };
-                    return (mk(ExprKind::TupleIndex(Box::new(b), i)), t);
-                }
-                match name.node.as_str() {
-                    "id" => {
-                        return (
-                            mk(ExprKind::CardBuiltinField(Box::new(b), CardField::Id)),
-                            Ty::Text,
-                        )
-                    }
-                    "face_up" => {
-                        return (
-                            mk(ExprKind::CardBuiltinField(Box::new(b), CardField::FaceUp)),
-                            Ty::Bool,
-                        )
-                    }
-                    "kind" => {
-                        return (
-                            mk(ExprKind::CardBuiltinField(Box::new(b), CardField::Kind)),
-                            Ty::Text,
-                        )
-                    }
-                    _ => {}
-                }
-                if !matches!(bt, Ty::Any | Ty::Card(_)) {
-                    let g = self.ty_name(&bt);
-                    self.err(
-                        Diag::error("check::field", format!("{g} has no fields"))
-                            .label(base.span, format!("this is {g}"))
-                            .label(name.span, "field asked for here"),
-                    );
-                    return (mk(ExprKind::Const(Value::None)), Ty::Any);
-                }
-                let Some(sym) = self.field_sym(&bt, name, false) else {
-                    return (mk(ExprKind::Const(Value::None)), Ty::Any);
-                };
-                let ty = match &bt {
-                    Ty::Card(Some(k)) => self.prog.kinds[*k as usize]
-                        .fields
-                        .iter()
-                        .find(|f| f.sym == sym)
-                        .map(|f| f.ty.clone())
-                        .unwrap_or(Ty::Any),
-                    _ => {
-                        // Same type in every kind that has it? Then we know it.
-                        let tys: Vec<Ty> = self
-                            .prog
-                            .kinds
-                            .iter()
-                            .filter_map(|k| {
-                                k.fields.iter().find(|f| f.sym == sym).map(|f| f.ty.clone())
-                            })
-                            .collect();
-                        if tys.windows(2).all(|w| w[0] == w[1]) {
-                            tys.into_iter().next().unwrap_or(Ty::Any)
-                        } else {
-                            Ty::Any
-                        }
-                    }
-                };
-                (mk(ExprKind::Field(Box::new(b), sym)), ty)
-            }
-            E::Index(base, keys) => {
-                if let E::Name(n) = &base.kind {
-                    if self.lookup_local(n).is_none() {
-                        match self.globals.get(n).copied() {
-                            Some((Global::Zone(z), _)) => {
-                                let ks = self.keys(z, keys, span, true);
-                                let k = self.prog.zones[z as usize].kind;
-                                return (mk(ExprKind::Zone(z, ks)), Ty::Zone(k));
-                            }
-                            Some((Global::Var(v), _)) => {
-                                let ks = self.keys(v, keys, span, false);
-                                let t = self.prog.vars[v as usize].ty.clone();
-                                return (mk(ExprKind::Var(v, ks)), t);
-                            }
-                            Some((Global::Table(t), _)) => {
-                                if keys.len() != 1 {
-                                    self.err(
-                                        Diag::error("check::keys", "a table takes one key")
-                                            .label(span, "here"),
-                                    );
-                                }
-                                let k = keys
-                                    .first()
-                                    .map(|k| self.expr(k).0)
-                                    .unwrap_or(const_expr(Value::None, span));
-                                let ty = self.prog.tables[t as usize].ty.clone();
-                                return (mk(ExprKind::Table(t, Box::new(k))), ty);
-                            }
-                            _ => {}
-                        }
-                    }
-                }
-                let (b, bt) = self.expr(base);
-                if keys.len() != 1 {
-                    self.err(
-                        Diag::error("check::keys", "a list takes one index").label(span, "here"),
-                    );
-                }
-                let Some(k) = keys.first() else {
-                    return (mk(ExprKind::Const(Value::None)), Ty::Any);
-                };
-                let (kx, kt) = self.expr(k);
-                self.expect_ty(&Ty::Int, &kt, k.span, "a list index");
-                if !matches!(bt, Ty::Any | Ty::List(_) | Ty::Zone(_)) {
-                    let g = self.ty_name(&bt);
-                    self.err(
-                        Diag::error("check::type", format!("{g} cannot be indexed"))
-                            .label(base.span, format!("this is {g}")),
-                    );
-                }
-                (mk(ExprKind::Index(Box::new(b), Box::new(kx))), bt.elem())
-            }
+            E::List(..) => self.expr_list(e),
+            E::Tuple(..) => self.expr_tuple(e),
+            E::Unary(..) => self.expr_unary(e),
+            E::Binary(..) => self.expr_binary(e),
+            E::Field(..) => self.expr_field(e),
+            E::Index(..) => self.expr_index(e),
             E::Call(callee, args) => self.call(callee, args, span),
             E::FnLit(..) => {
                 self.err(
@@ -290,204 +47,537 @@ impl Checker {
                 );
                 (mk(ExprKind::Const(Value::None)), Ty::Any)
             }
-            E::If(c, then, els) => {
-                let (cx, ct) = self.expr(c);
-                self.expect_ty(&Ty::Bool, &ct, c.span, "an `if` condition");
-                let (tb, tt) = self.block_expr(then);
-                let (ex, et) = match els {
-                    Some(x) => {
-                        let (x, t) = self.expr(x);
-                        (Some(Box::new(x)), t)
-                    }
-                    None => (None, Ty::None),
-                };
-                let else_span = els.as_ref().map(|x| x.span).unwrap_or(span);
-                let ty = self.join(tt, et, (then.span, else_span), "`if`");
-                (mk(ExprKind::If(Box::new(cx), tb, ex)), ty)
-            }
-            E::Match(scrut, arms) => {
-                let (sx, st) = self.expr(scrut);
-                let mut out = Vec::new();
-                let mut ty: Option<(Ty, Span)> = None;
-                for arm in arms {
-                    let pats: Vec<Pat> =
-                        arm.patterns.iter().map(|p| self.pattern(p, &st)).collect();
-                    let (bx, bt) = self.expr(&arm.body);
-                    ty = Some(match ty {
-                        None => (bt, arm.body.span),
-                        Some((t, first)) => {
-                            (self.join(t, bt, (first, arm.body.span), "`match`"), first)
-                        }
-                    });
-                    out.push((pats, bx));
-                }
-                // A `match` on an enum without `_` must name every variant.
-                if let Ty::Enum(en) = st {
-                    let has_wild = out
-                        .iter()
-                        .any(|(ps, _)| ps.iter().any(|p| matches!(p, Pat::Wildcard)));
-                    if !has_wild {
-                        let mut covered: Vec<u32> = Vec::new();
-                        for (ps, _) in &out {
-                            for p in ps {
-                                if let Pat::Value(Value::Enum(e2, v)) = p {
-                                    if *e2 == en {
-                                        covered.push(*v);
-                                    }
-                                }
-                            }
-                        }
-                        let missing: Vec<String> = self.prog.enums[en as usize]
-                            .variants
-                            .iter()
-                            .enumerate()
-                            .filter(|(i, _)| !covered.contains(&(*i as u32)))
-                            .map(|(_, v)| format!("`{v}`"))
-                            .collect();
-                        if !missing.is_empty() {
-                            self.err(
-                                Diag::error(
-                                    "check::match",
-                                    format!("this `match` does not cover {}", missing.join(", ")),
-                                )
-                                .label(
-                                    scrut.span,
-                                    format!("a `{}`", self.prog.enums[en as usize].name),
-                                )
-                                .help("add an arm for each, or a last arm `_ => ...`"),
-                            );
-                        }
-                    }
-                }
-                (
-                    mk(ExprKind::Match(Box::new(sx), out)),
-                    ty.map(|t| t.0).unwrap_or(Ty::Any),
-                )
-            }
-            E::Agg {
-                kind,
-                var,
-                source,
-                filter,
-                map,
-            } => {
-                let (src, st) = self.expr(source);
-                if !matches!(st, Ty::Any | Ty::List(_) | Ty::Zone(_)) {
-                    let g = self.ty_name(&st);
-                    self.err(
-                        Diag::error(
-                            "check::type",
-                            format!(
-                                "`{}` needs a list, a zone or a range, found {g}",
-                                kind.name()
-                            ),
-                        )
-                        .label(source.span, format!("this is {g}")),
-                    );
-                }
-                self.push_scope();
-                let elem = st.elem();
-                let slot = self.bind(&var.node, elem.clone());
-                let f = filter.as_ref().map(|f| {
-                    let (x, t) = self.expr(f);
-                    self.expect_ty(&Ty::Bool, &t, f.span, "a `where` condition");
-                    Box::new(x)
-                });
-                let (m, mt) = match map {
-                    Some(m) => {
-                        let (x, t) = self.expr(m);
-                        (Some(Box::new(x)), t)
-                    }
-                    None => (None, elem.clone()),
-                };
-                self.pop_scope();
-                let ty = match kind {
-                    AggKind::Count => Ty::Int,
-                    AggKind::Any | AggKind::All => Ty::Bool,
-                    AggKind::Sum => {
-                        self.expect_ty(
-                            &Ty::Int,
-                            &mt,
-                            map.as_ref().map(|m| m.span).unwrap_or(span),
-                            "`sum`'s values",
-                        );
-                        Ty::Int
-                    }
-                    AggKind::Min | AggKind::Max => {
-                        self.expect_ty(
-                            &Ty::Int,
-                            &mt,
-                            map.as_ref().map(|m| m.span).unwrap_or(span),
-                            "the values compared",
-                        );
-                        Ty::Int
-                    }
-                    AggKind::Filter | AggKind::Sort => Ty::List(Box::new(elem.clone())),
-                    AggKind::Map => Ty::List(Box::new(mt)),
-                    AggKind::Best | AggKind::First => elem,
-                };
-                if matches!(
-                    kind,
-                    AggKind::Count | AggKind::Any | AggKind::All | AggKind::Filter | AggKind::First
-                ) && map.is_some()
-                {
-                    self.err(
-                        Diag::error(
-                            "check::aggregate",
-                            format!("`{}` takes no `=>` value", kind.name()),
-                        )
-                        .label(map.as_ref().map(|m| m.span).unwrap_or(span), "remove this"),
-                    );
-                }
-                if matches!(kind, AggKind::Map | AggKind::Sort | AggKind::Best) && map.is_none() {
-                    self.err(
-                        Diag::error(
-                            "check::aggregate",
-                            format!("`{}` needs a `=> value`", kind.name()),
-                        )
-                        .label(span, "add `=> ...`"),
-                    );
-                }
-                (
-                    mk(ExprKind::Agg {
-                        kind: *kind,
-                        slot,
-                        source: Box::new(src),
-                        filter: f,
-                        map: m,
-                    }),
-                    ty,
-                )
-            }
+            E::If(..) => self.expr_if_expr(e),
+            E::Match(..) => self.expr_match_expr(e),
+            E::Agg { .. } => self.expr_aggregate(e),
             E::Block(b) => {
                 let (bx, t) = self.block_expr(b);
                 (mk(ExprKind::Block(bx)), t)
             }
-            E::TableLit(entries) => {
-                let mut out = Vec::new();
-                let mut elem = Ty::Any;
-                for (pat, v) in entries {
-                    let (a, b) = match &pat.node {
-                        ast::Pattern::Wildcard => (i64::MIN, i64::MAX),
-                        _ => self.table_key(pat, (1, 13)).unwrap_or((i64::MIN, i64::MIN)),
-                    };
-                    let (x, t) = self.expr(v);
-                    elem = t;
-                    out.push(Expr {
-                        kind: ExprKind::Tuple(vec![
-                            const_expr(Value::Int(a), pat.span),
-                            const_expr(Value::Int(b), pat.span),
-                            x,
-                        ]),
-                        span: pat.span,
-                    });
+            E::TableLit(..) => self.expr_table_lit(e),
+        }
+    }
+
+    #[inline(never)]
+    fn expr_text(&mut self, e: &ast::Expr) -> (Expr, Ty) {
+        use ast::ExprKind as E;
+        let span = e.span;
+        let mk = |kind| Expr { kind, span };
+        let E::Text(parts) = &e.kind else {
+            return (mk(ExprKind::Const(Value::None)), Ty::Any);
+        };
+        let mut out = Vec::new();
+        let mut all_lit = true;
+        for p in parts {
+            match p {
+                ast::StrPart::Text(t) => out.push(TextPart::Lit(t.clone())),
+                ast::StrPart::Expr(x) => {
+                    all_lit = false;
+                    out.push(TextPart::Expr(self.expr(x).0));
                 }
-                (
-                    mk(ExprKind::List(out)),
-                    Ty::List(Box::new(Ty::Tuple(vec![Ty::Int, Ty::Int, elem]))),
-                )
             }
         }
+        if all_lit {
+            let s: String = out
+                .iter()
+                .map(|p| match p {
+                    TextPart::Lit(t) => t.as_str(),
+                    TextPart::Expr(_) => "",
+                })
+                .collect();
+            return (mk(ExprKind::Const(Value::text(&s))), Ty::Text);
+        }
+        (mk(ExprKind::Text(out)), Ty::Text)
+    }
+
+    #[inline(never)]
+    fn expr_list(&mut self, e: &ast::Expr) -> (Expr, Ty) {
+        use ast::ExprKind as E;
+        let span = e.span;
+        let mk = |kind| Expr { kind, span };
+        let E::List(items) = &e.kind else {
+            return (mk(ExprKind::Const(Value::None)), Ty::Any);
+        };
+        let mut out = Vec::new();
+        let mut elem = Ty::Any;
+        let mut first = true;
+        for it in items {
+            let (x, t) = self.expr(it);
+            // `none` fits any element type, so it does not decide the list's.
+            if t != Ty::None {
+                if first {
+                    elem = t;
+                    first = false;
+                } else if !compatible(&elem, &t) {
+                    elem = Ty::Any;
+                }
+            }
+            out.push(x);
+        }
+        (mk(ExprKind::List(out)), Ty::List(Box::new(elem)))
+    }
+
+    #[inline(never)]
+    fn expr_tuple(&mut self, e: &ast::Expr) -> (Expr, Ty) {
+        use ast::ExprKind as E;
+        let span = e.span;
+        let mk = |kind| Expr { kind, span };
+        let E::Tuple(items) = &e.kind else {
+            return (mk(ExprKind::Const(Value::None)), Ty::Any);
+        };
+        let mut out = Vec::new();
+        let mut tys = Vec::new();
+        for it in items {
+            let (x, t) = self.expr(it);
+            out.push(x);
+            tys.push(t);
+        }
+        (mk(ExprKind::Tuple(out)), Ty::Tuple(tys))
+    }
+
+    #[inline(never)]
+    fn expr_unary(&mut self, e: &ast::Expr) -> (Expr, Ty) {
+        use ast::ExprKind as E;
+        let span = e.span;
+        let mk = |kind| Expr { kind, span };
+        let E::Unary(op, inner) = &e.kind else {
+            return (mk(ExprKind::Const(Value::None)), Ty::Any);
+        };
+        let (x, t) = self.expr(inner);
+        let want = if *op == UnOp::Neg { Ty::Int } else { Ty::Bool };
+        let what = if *op == UnOp::Neg {
+            "`-`'s operand"
+        } else {
+            "`not`'s operand"
+        };
+        self.expect_ty(&want, &t, inner.span, what);
+        (mk(ExprKind::Unary(*op, Box::new(x))), want)
+    }
+
+    #[inline(never)]
+    fn expr_binary(&mut self, e: &ast::Expr) -> (Expr, Ty) {
+        use ast::ExprKind as E;
+        let span = e.span;
+        let mk = |kind| Expr { kind, span };
+        let E::Binary(op, a, b) = &e.kind else {
+            return (mk(ExprKind::Const(Value::None)), Ty::Any);
+        };
+        let (x, ta) = self.expr(a);
+        let (y, tb) = self.expr(b);
+        let ty = match op {
+            BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Div | BinOp::Rem => {
+                let what = format!("the operands of `{}`", op.symbol());
+                self.expect_ty(&Ty::Int, &ta, a.span, &what);
+                self.expect_ty(&Ty::Int, &tb, b.span, &what);
+                Ty::Int
+            }
+            BinOp::Range => {
+                self.expect_ty(&Ty::Int, &ta, a.span, "a range's bounds");
+                self.expect_ty(&Ty::Int, &tb, b.span, "a range's bounds");
+                Ty::List(Box::new(Ty::Int))
+            }
+            BinOp::And | BinOp::Or => {
+                let what = format!("the operands of `{}`", op.symbol());
+                self.expect_ty(&Ty::Bool, &ta, a.span, &what);
+                self.expect_ty(&Ty::Bool, &tb, b.span, &what);
+                Ty::Bool
+            }
+            BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge => {
+                if !compatible(&ta, &tb) && !compatible(&tb, &ta) {
+                    let (l, r) = (self.ty_name(&ta), self.ty_name(&tb));
+                    let help = match (&ta, &tb) {
+                        (t, Ty::None) | (Ty::None, t) => Some(format!(
+                            "{} is never `none`: there is nothing to compare",
+                            if *t == Ty::Int { "an int" } else { "a bool" }
+                        )),
+                        _ => None,
+                    };
+                    self.err(
+                        Diag::error("check::compare", format!("cannot compare {l} with {r}"))
+                            .label(a.span, l)
+                            .label(b.span, r)
+                            .maybe_help(help),
+                    );
+                }
+                if !matches!(op, BinOp::Eq | BinOp::Ne) {
+                    self.expect_ty(
+                        &Ty::Int,
+                        &ta,
+                        a.span,
+                        &format!("the operands of `{}`", op.symbol()),
+                    );
+                }
+                Ty::Bool
+            }
+        };
+        (mk(ExprKind::Binary(*op, Box::new(x), Box::new(y))), ty)
+    }
+
+    #[inline(never)]
+    fn expr_field(&mut self, e: &ast::Expr) -> (Expr, Ty) {
+        use ast::ExprKind as E;
+        let span = e.span;
+        let mk = |kind| Expr { kind, span };
+        let E::Field(base, name) = &e.kind else {
+            return (mk(ExprKind::Const(Value::None)), Ty::Any);
+        };
+        let (b, bt) = self.expr(base);
+        if let Ok(i) = name.node.parse::<usize>() {
+            let t = match &bt {
+                Ty::Tuple(ts) => match ts.get(i) {
+                    Some(t) => t.clone(),
+                    None => {
+                        self.err(
+                            Diag::error(
+                                "check::tuple",
+                                format!("this tuple has {} elements", ts.len()),
+                            )
+                            .label(name.span, "no such element"),
+                        );
+                        Ty::Any
+                    }
+                },
+                _ => Ty::Any,
+            };
+            return (mk(ExprKind::TupleIndex(Box::new(b), i)), t);
+        }
+        match name.node.as_str() {
+            "id" => {
+                return (
+                    mk(ExprKind::CardBuiltinField(Box::new(b), CardField::Id)),
+                    Ty::Text,
+                )
+            }
+            "face_up" => {
+                return (
+                    mk(ExprKind::CardBuiltinField(Box::new(b), CardField::FaceUp)),
+                    Ty::Bool,
+                )
+            }
+            "kind" => {
+                return (
+                    mk(ExprKind::CardBuiltinField(Box::new(b), CardField::Kind)),
+                    Ty::Text,
+                )
+            }
+            _ => {}
+        }
+        if !matches!(bt, Ty::Any | Ty::Card(_)) {
+            let g = self.ty_name(&bt);
+            self.err(
+                Diag::error("check::field", format!("{g} has no fields"))
+                    .label(base.span, format!("this is {g}"))
+                    .label(name.span, "field asked for here"),
+            );
+            return (mk(ExprKind::Const(Value::None)), Ty::Any);
+        }
+        let Some(sym) = self.field_sym(&bt, name, false) else {
+            return (mk(ExprKind::Const(Value::None)), Ty::Any);
+        };
+        let ty = match &bt {
+            Ty::Card(Some(k)) => self.prog.kinds[*k as usize]
+                .fields
+                .iter()
+                .find(|f| f.sym == sym)
+                .map(|f| f.ty.clone())
+                .unwrap_or(Ty::Any),
+            _ => {
+                // Same type in every kind that has it? Then we know it.
+                let tys: Vec<Ty> = self
+                    .prog
+                    .kinds
+                    .iter()
+                    .filter_map(|k| k.fields.iter().find(|f| f.sym == sym).map(|f| f.ty.clone()))
+                    .collect();
+                if tys.windows(2).all(|w| w[0] == w[1]) {
+                    tys.into_iter().next().unwrap_or(Ty::Any)
+                } else {
+                    Ty::Any
+                }
+            }
+        };
+        (mk(ExprKind::Field(Box::new(b), sym)), ty)
+    }
+
+    #[inline(never)]
+    fn expr_index(&mut self, e: &ast::Expr) -> (Expr, Ty) {
+        use ast::ExprKind as E;
+        let span = e.span;
+        let mk = |kind| Expr { kind, span };
+        let E::Index(base, keys) = &e.kind else {
+            return (mk(ExprKind::Const(Value::None)), Ty::Any);
+        };
+        if let E::Name(n) = &base.kind {
+            if self.lookup_local(n).is_none() {
+                match self.globals.get(n).copied() {
+                    Some((Global::Zone(z), _)) => {
+                        let ks = self.keys(z, keys, span, true);
+                        let k = self.prog.zones[z as usize].kind;
+                        return (mk(ExprKind::Zone(z, ks)), Ty::Zone(k));
+                    }
+                    Some((Global::Var(v), _)) => {
+                        let ks = self.keys(v, keys, span, false);
+                        let t = self.prog.vars[v as usize].ty.clone();
+                        return (mk(ExprKind::Var(v, ks)), t);
+                    }
+                    Some((Global::Table(t), _)) => {
+                        if keys.len() != 1 {
+                            self.err(
+                                Diag::error("check::keys", "a table takes one key")
+                                    .label(span, "here"),
+                            );
+                        }
+                        let k = keys
+                            .first()
+                            .map(|k| self.expr(k).0)
+                            .unwrap_or(const_expr(Value::None, span));
+                        let ty = self.prog.tables[t as usize].ty.clone();
+                        return (mk(ExprKind::Table(t, Box::new(k))), ty);
+                    }
+                    _ => {}
+                }
+            }
+        }
+        let (b, bt) = self.expr(base);
+        if keys.len() != 1 {
+            self.err(Diag::error("check::keys", "a list takes one index").label(span, "here"));
+        }
+        let Some(k) = keys.first() else {
+            return (mk(ExprKind::Const(Value::None)), Ty::Any);
+        };
+        let (kx, kt) = self.expr(k);
+        self.expect_ty(&Ty::Int, &kt, k.span, "a list index");
+        if !matches!(bt, Ty::Any | Ty::List(_) | Ty::Zone(_)) {
+            let g = self.ty_name(&bt);
+            self.err(
+                Diag::error("check::type", format!("{g} cannot be indexed"))
+                    .label(base.span, format!("this is {g}")),
+            );
+        }
+        (mk(ExprKind::Index(Box::new(b), Box::new(kx))), bt.elem())
+    }
+
+    #[inline(never)]
+    fn expr_if_expr(&mut self, e: &ast::Expr) -> (Expr, Ty) {
+        use ast::ExprKind as E;
+        let span = e.span;
+        let mk = |kind| Expr { kind, span };
+        let E::If(c, then, els) = &e.kind else {
+            return (mk(ExprKind::Const(Value::None)), Ty::Any);
+        };
+        let (cx, ct) = self.expr(c);
+        self.expect_ty(&Ty::Bool, &ct, c.span, "an `if` condition");
+        let (tb, tt) = self.block_expr(then);
+        let (ex, et) = match els {
+            Some(x) => {
+                let (x, t) = self.expr(x);
+                (Some(Box::new(x)), t)
+            }
+            None => (None, Ty::None),
+        };
+        let else_span = els.as_ref().map(|x| x.span).unwrap_or(span);
+        let ty = self.join(tt, et, (then.span, else_span), "`if`");
+        (mk(ExprKind::If(Box::new(cx), tb, ex)), ty)
+    }
+
+    #[inline(never)]
+    fn expr_match_expr(&mut self, e: &ast::Expr) -> (Expr, Ty) {
+        use ast::ExprKind as E;
+        let span = e.span;
+        let mk = |kind| Expr { kind, span };
+        let E::Match(scrut, arms) = &e.kind else {
+            return (mk(ExprKind::Const(Value::None)), Ty::Any);
+        };
+        let (sx, st) = self.expr(scrut);
+        let mut out = Vec::new();
+        let mut ty: Option<(Ty, Span)> = None;
+        for arm in arms {
+            let pats: Vec<Pat> = arm.patterns.iter().map(|p| self.pattern(p, &st)).collect();
+            let (bx, bt) = self.expr(&arm.body);
+            ty = Some(match ty {
+                None => (bt, arm.body.span),
+                Some((t, first)) => (self.join(t, bt, (first, arm.body.span), "`match`"), first),
+            });
+            out.push((pats, bx));
+        }
+        // A `match` on an enum without `_` must name every variant.
+        if let Ty::Enum(en) = st {
+            let has_wild = out
+                .iter()
+                .any(|(ps, _)| ps.iter().any(|p| matches!(p, Pat::Wildcard)));
+            if !has_wild {
+                let mut covered: Vec<u32> = Vec::new();
+                for (ps, _) in &out {
+                    for p in ps {
+                        if let Pat::Value(Value::Enum(e2, v)) = p {
+                            if *e2 == en {
+                                covered.push(*v);
+                            }
+                        }
+                    }
+                }
+                let missing: Vec<String> = self.prog.enums[en as usize]
+                    .variants
+                    .iter()
+                    .enumerate()
+                    .filter(|(i, _)| !covered.contains(&(*i as u32)))
+                    .map(|(_, v)| format!("`{v}`"))
+                    .collect();
+                if !missing.is_empty() {
+                    self.err(
+                        Diag::error(
+                            "check::match",
+                            format!("this `match` does not cover {}", missing.join(", ")),
+                        )
+                        .label(
+                            scrut.span,
+                            format!("a `{}`", self.prog.enums[en as usize].name),
+                        )
+                        .help("add an arm for each, or a last arm `_ => ...`"),
+                    );
+                }
+            }
+        }
+        (
+            mk(ExprKind::Match(Box::new(sx), out)),
+            ty.map(|t| t.0).unwrap_or(Ty::Any),
+        )
+    }
+
+    #[inline(never)]
+    fn expr_aggregate(&mut self, e: &ast::Expr) -> (Expr, Ty) {
+        use ast::ExprKind as E;
+        let span = e.span;
+        let mk = |kind| Expr { kind, span };
+        let E::Agg {
+            kind,
+            var,
+            source,
+            filter,
+            map,
+        } = &e.kind
+        else {
+            return (mk(ExprKind::Const(Value::None)), Ty::Any);
+        };
+        let (src, st) = self.expr(source);
+        if !matches!(st, Ty::Any | Ty::List(_) | Ty::Zone(_)) {
+            let g = self.ty_name(&st);
+            self.err(
+                Diag::error(
+                    "check::type",
+                    format!(
+                        "`{}` needs a list, a zone or a range, found {g}",
+                        kind.name()
+                    ),
+                )
+                .label(source.span, format!("this is {g}")),
+            );
+        }
+        self.push_scope();
+        let elem = st.elem();
+        let slot = self.bind(&var.node, elem.clone());
+        let f = filter.as_ref().map(|f| {
+            let (x, t) = self.expr(f);
+            self.expect_ty(&Ty::Bool, &t, f.span, "a `where` condition");
+            Box::new(x)
+        });
+        let (m, mt) = match map {
+            Some(m) => {
+                let (x, t) = self.expr(m);
+                (Some(Box::new(x)), t)
+            }
+            None => (None, elem.clone()),
+        };
+        self.pop_scope();
+        let ty = match kind {
+            AggKind::Count => Ty::Int,
+            AggKind::Any | AggKind::All => Ty::Bool,
+            AggKind::Sum => {
+                self.expect_ty(
+                    &Ty::Int,
+                    &mt,
+                    map.as_ref().map(|m| m.span).unwrap_or(span),
+                    "`sum`'s values",
+                );
+                Ty::Int
+            }
+            AggKind::Min | AggKind::Max => {
+                self.expect_ty(
+                    &Ty::Int,
+                    &mt,
+                    map.as_ref().map(|m| m.span).unwrap_or(span),
+                    "the values compared",
+                );
+                Ty::Int
+            }
+            AggKind::Filter | AggKind::Sort => Ty::List(Box::new(elem.clone())),
+            AggKind::Map => Ty::List(Box::new(mt)),
+            AggKind::Best | AggKind::First => elem,
+        };
+        if matches!(
+            kind,
+            AggKind::Count | AggKind::Any | AggKind::All | AggKind::Filter | AggKind::First
+        ) && map.is_some()
+        {
+            self.err(
+                Diag::error(
+                    "check::aggregate",
+                    format!("`{}` takes no `=>` value", kind.name()),
+                )
+                .label(map.as_ref().map(|m| m.span).unwrap_or(span), "remove this"),
+            );
+        }
+        if matches!(kind, AggKind::Map | AggKind::Sort | AggKind::Best) && map.is_none() {
+            self.err(
+                Diag::error(
+                    "check::aggregate",
+                    format!("`{}` needs a `=> value`", kind.name()),
+                )
+                .label(span, "add `=> ...`"),
+            );
+        }
+        (
+            mk(ExprKind::Agg {
+                kind: *kind,
+                slot,
+                source: Box::new(src),
+                filter: f,
+                map: m,
+            }),
+            ty,
+        )
+    }
+
+    #[inline(never)]
+    fn expr_table_lit(&mut self, e: &ast::Expr) -> (Expr, Ty) {
+        use ast::ExprKind as E;
+        let span = e.span;
+        let mk = |kind| Expr { kind, span };
+        let E::TableLit(entries) = &e.kind else {
+            return (mk(ExprKind::Const(Value::None)), Ty::Any);
+        };
+        let mut out = Vec::new();
+        let mut elem = Ty::Any;
+        for (pat, v) in entries {
+            let (a, b) = match &pat.node {
+                ast::Pattern::Wildcard => (i64::MIN, i64::MAX),
+                _ => self.table_key(pat, (1, 13)).unwrap_or((i64::MIN, i64::MIN)),
+            };
+            let (x, t) = self.expr(v);
+            elem = t;
+            out.push(Expr {
+                kind: ExprKind::Tuple(vec![
+                    const_expr(Value::Int(a), pat.span),
+                    const_expr(Value::Int(b), pat.span),
+                    x,
+                ]),
+                span: pat.span,
+            });
+        }
+        (
+            mk(ExprKind::List(out)),
+            Ty::List(Box::new(Ty::Tuple(vec![Ty::Int, Ty::Int, elem]))),
+        )
     }
 
     pub(super) fn name(&mut self, n: &str, span: Span) -> (Expr, Ty) {
