@@ -191,7 +191,8 @@ impl Agent for HumanAgent {
 /// Build the agents for a game from a `--agent` value.
 pub fn make_agents(spec: &str, players: u32, seed: u64) -> Result<Vec<Box<dyn Agent>>, String> {
     if let Some(path) = spec.strip_prefix("script:") {
-        let text = std::fs::read_to_string(path)
+        let limit = crate::limits::Limits::default().max_log_bytes;
+        let text = crate::files::read_capped(std::path::Path::new(path), limit)
             .map_err(|e| format!("cannot read the script `{path}`: {e}"))?;
         let shared = Rc::new(RefCell::new(Script::parse(path, &text)));
         return Ok((0..players)

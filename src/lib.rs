@@ -8,6 +8,7 @@ pub mod cards;
 pub mod check;
 pub mod diag;
 pub mod events;
+pub mod files;
 pub mod interp;
 pub mod limits;
 pub mod loader;

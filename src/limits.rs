@@ -13,6 +13,8 @@ pub struct Limits {
     pub max_depth: usize,
     /// Largest `.rules` file read, in bytes (default 1 MiB).
     pub max_file_bytes: usize,
+    /// Largest choice log (`--agent script:FILE`) or REPL save read, in bytes (default 16 MiB).
+    pub max_log_bytes: usize,
     /// Most files one game may import, directly or not (default 256).
     pub max_imports: usize,
     /// Evaluation steps one game may take from setup to the end (default 50 million).
@@ -34,6 +36,7 @@ impl Default for Limits {
         Limits {
             max_depth: 64,
             max_file_bytes: 1 << 20,
+            max_log_bytes: 16 << 20,
             max_imports: 256,
             max_steps: 50_000_000,
             max_call_depth: 64,

@@ -95,7 +95,48 @@ fn print_diags(diags: &[Diag], sources: &rules::diag::Sources) {
     }
 }
 
+#[cfg(unix)]
+extern "C" {
+    fn signal(signum: i32, handler: usize) -> usize;
+}
+
+/// Writing to a closed pipe (`rules check ... | head`) ends the process quietly, as for any
+/// Unix tool, instead of panicking inside `println!`.
+fn quiet_on_closed_pipe() {
+    #[cfg(unix)]
+    // SAFETY: restores the default action for SIGPIPE (13 on Linux and the BSDs); no Rust
+    // state is involved, and it runs before any thread or output exists.
+    unsafe {
+        signal(13, 0);
+    }
+}
+
+/// A game that can be played with `n` players, checked before anything is built for them.
+fn playable(
+    prog: &rules::program::Program,
+    game: &std::path::Path,
+    n: u32,
+) -> Result<(), ExitCode> {
+    if prog.phases.is_empty() || prog.game.round_phases.is_empty() {
+        eprintln!(
+            "{}: this is not a playable game (no `game` block with phases)",
+            game.display()
+        );
+        return Err(ExitCode::from(2));
+    }
+    let g = &prog.game;
+    if n < g.min_players || n > g.max_players {
+        eprintln!(
+            "error: {} is played by {} to {} players, not {n}",
+            g.name, g.min_players, g.max_players
+        );
+        return Err(ExitCode::from(2));
+    }
+    Ok(())
+}
+
 fn main() -> ExitCode {
+    quiet_on_closed_pipe();
     let cli = Cli::parse();
     let limits = Limits::default();
     match cli.command {
@@ -339,6 +380,9 @@ fn main() -> ExitCode {
                 return ExitCode::from(1);
             };
             let n = players.unwrap_or_else(|| rules::default_players(&prog));
+            if let Err(code) = playable(&prog, &game, n) {
+                return code;
+            }
             let options = match rules::options::parse_sets(&prog, &set) {
                 Ok(o) => o,
                 Err(e) => {

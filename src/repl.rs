@@ -733,7 +733,8 @@ impl Repl {
     }
 
     fn load(&mut self, file: &str) {
-        let text = match std::fs::read_to_string(file) {
+        let limit = crate::limits::Limits::default().max_log_bytes;
+        let text = match crate::files::read_capped(std::path::Path::new(file), limit) {
             Ok(t) => t,
             Err(e) => {
                 self.say(format!("Cannot read {file}: {e}"));

@@ -278,3 +278,61 @@ fn a_log_names_the_options_it_was_played_with() {
     assert!(text.contains("# options: solo=true"), "{text}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn bench_checks_the_player_count_before_building_anything() {
+    let (code, _, err) = rules(&[
+        "bench",
+        "games/hegemony",
+        "--players",
+        "4294967295",
+        "--games",
+        "1",
+    ]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("played by 12 to 21 players"), "{err}");
+}
+
+#[test]
+fn a_closed_pipe_ends_the_output_quietly() {
+    use std::io::Read;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_rules"))
+        .args(["run", "games/hegemony", "--seed", "1"])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("spawn");
+    let mut first = [0u8; 16];
+    child
+        .stdout
+        .take()
+        .expect("stdout")
+        .read_exact(&mut first)
+        .expect("some output");
+    // The reader is gone: the next write finds the pipe closed.
+    let out = child.wait_with_output().expect("wait");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!err.contains("panicked"), "{err}");
+    assert_ne!(out.status.code(), Some(101), "{err}");
+}
+
+#[test]
+fn a_choice_log_must_be_a_regular_file_of_bounded_size() {
+    let (code, _, err) = rules(&[
+        "run",
+        "games/the-establishment.rules",
+        "--agent",
+        "script:/dev/zero",
+    ]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("not a regular file"), "{err}");
+    let big = std::env::temp_dir().join(format!("rules-big-log-{}", std::process::id()));
+    let f = std::fs::File::create(&big).expect("create");
+    f.set_len(1 << 30).expect("a sparse 1 GiB file");
+    let arg = format!("script:{}", big.display());
+    let (code, _, err) = rules(&["run", "games/the-establishment.rules", "--agent", &arg]);
+    std::fs::remove_file(&big).ok();
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("larger than"), "{err}");
+}
