@@ -1,0 +1,396 @@
+//! Text to syntax tree: the pre-pass that bounds nesting, pest, and pairs to AST.
+//! One function per grammar rule; operator precedence with pest's `PrattParser`.
+
+use crate::ast::*;
+use crate::diag::{Diag, Span};
+use crate::limits::Limits;
+use pest::iterators::{Pair, Pairs};
+use pest::pratt_parser::{Assoc, Op, PrattParser};
+use pest::Parser as _;
+use std::sync::LazyLock;
+
+mod errors;
+mod exprs;
+mod flow;
+mod items;
+mod stmts;
+
+pub use errors::rule_name;
+use errors::*;
+
+#[derive(pest_derive::Parser)]
+#[grammar = "../grammar/rules.pest"]
+pub struct RulesParser;
+
+static PRATT: LazyLock<PrattParser<Rule>> = LazyLock::new(|| {
+    PrattParser::new()
+        .op(Op::infix(Rule::range_op, Assoc::Left))
+        .op(Op::infix(Rule::or_op, Assoc::Left))
+        .op(Op::infix(Rule::and_op, Assoc::Left))
+        .op(Op::prefix(Rule::not_op))
+        .op(Op::infix(Rule::eq, Assoc::Left)
+            | Op::infix(Rule::ne, Assoc::Left)
+            | Op::infix(Rule::lt, Assoc::Left)
+            | Op::infix(Rule::le, Assoc::Left)
+            | Op::infix(Rule::gt, Assoc::Left)
+            | Op::infix(Rule::ge, Assoc::Left))
+        .op(Op::infix(Rule::add, Assoc::Left) | Op::infix(Rule::sub, Assoc::Left))
+        .op(Op::infix(Rule::mul, Assoc::Left)
+            | Op::infix(Rule::div, Assoc::Left)
+            | Op::infix(Rule::rem, Assoc::Left))
+        .op(Op::prefix(Rule::neg))
+});
+
+/// What a parse produced: the tree (when the text parsed) and every problem found.
+pub struct Parsed<T> {
+    pub value: Option<T>,
+    pub diags: Vec<Diag>,
+}
+
+/// Parse a whole `.rules` file.
+pub fn parse_file(text: &str, file: u32, limits: &Limits) -> Parsed<File> {
+    parse_with(text, file, limits, Rule::file, |b, pair| b.file(pair))
+}
+
+/// Parse statements typed at the REPL as one block.
+pub fn parse_repl_line(text: &str, file: u32, limits: &Limits) -> Parsed<Block> {
+    parse_with(text, file, limits, Rule::repl_line, |b, pair| {
+        let span = b.span(&pair);
+        let stmts = children(pair).filter_map(|p| b.stmt(p)).collect();
+        Block { stmts, span }
+    })
+}
+
+fn parse_with<T>(
+    text: &str,
+    file: u32,
+    limits: &Limits,
+    rule: Rule,
+    build: impl FnOnce(&mut Builder, Pair<Rule>) -> T,
+) -> Parsed<T> {
+    if text.len() > limits.max_file_bytes {
+        return Parsed {
+            value: None,
+            diags: vec![Diag::error(
+                "limit::file_size",
+                format!(
+                    "this file is {} bytes; the limit is {} bytes",
+                    text.len(),
+                    limits.max_file_bytes
+                ),
+            )
+            .label(Span::new(file, 0, 0), "file starts here")
+            .help("split the card sets into several files and import them")],
+        };
+    }
+    if let Some(d) = nesting_prepass(text, file, limits.max_depth) {
+        return Parsed {
+            value: None,
+            diags: vec![d],
+        };
+    }
+    pest::set_error_detail(true);
+    match RulesParser::parse(rule, text) {
+        Ok(mut pairs) => {
+            let Some(pair) = pairs.next() else {
+                return Parsed {
+                    value: None,
+                    diags: vec![Diag::error("parse::empty", "nothing to parse")],
+                };
+            };
+            let mut b = Builder {
+                file,
+                depth: 0,
+                max_depth: limits.max_depth,
+                diags: Vec::new(),
+            };
+            let value = build(&mut b, pair);
+            let ok = !b.diags.iter().any(|d| d.is_error());
+            Parsed {
+                value: ok.then_some(value),
+                diags: b.diags,
+            }
+        }
+        Err(e) => Parsed {
+            value: None,
+            diags: vec![syntax_error(&e, text, file)],
+        },
+    }
+}
+
+/// Bounds nesting on the raw text before pest runs, so pest's recursion is bounded too.
+/// Counts brackets (outside strings and comments) and the constructs that nest without them:
+/// runs of prefix operators (`-`, `not`), `list of list of ...` types, and `else if` chains.
+fn nesting_prepass(text: &str, file: u32, max_depth: usize) -> Option<Diag> {
+    let bytes = text.as_bytes();
+    let is_word = |b: u8| b.is_ascii_alphanumeric() || b == b'_';
+    let mut depth = 0usize;
+    let mut i = 0usize;
+    let mut prefix_run = 0usize;
+    let mut of_run = 0usize;
+    // Per bracket depth: how long the `} else if ... {` chain at that depth has grown.
+    let mut else_runs: Vec<usize> = vec![0];
+    // A `}` just brought the text back to this depth (an `else` may follow).
+    let mut closed_to: Option<usize> = None;
+    while i < bytes.len() {
+        let c = bytes[i];
+        match c {
+            b'#' => {
+                while i < bytes.len() && bytes[i] != b'\n' {
+                    i += 1;
+                }
+                continue;
+            }
+            b'"' => {
+                i += 1;
+                while i < bytes.len() && bytes[i] != b'"' {
+                    if bytes[i] == b'\\' {
+                        i += 1;
+                    } else if bytes[i] == b'{' {
+                        depth += 1;
+                        if depth > max_depth {
+                            return Some(too_deep(file, i, max_depth));
+                        }
+                    } else if bytes[i] == b'}' {
+                        depth = depth.saturating_sub(1);
+                    }
+                    i += 1;
+                }
+                prefix_run = 0;
+                closed_to = None;
+            }
+            b'(' | b'[' | b'{' => {
+                depth += 1;
+                if depth + prefix_run > max_depth {
+                    return Some(too_deep(file, i, max_depth));
+                }
+                while else_runs.len() <= depth {
+                    else_runs.push(0);
+                }
+                else_runs[depth] = 0;
+                closed_to = None;
+            }
+            b')' | b']' | b'}' => {
+                depth = depth.saturating_sub(1);
+                prefix_run = 0;
+                of_run = 0;
+                closed_to = (c == b'}').then_some(depth);
+            }
+            b'-' => {
+                prefix_run += 1;
+                if depth + prefix_run > max_depth {
+                    return Some(too_deep(file, i, max_depth));
+                }
+                closed_to = None;
+            }
+            b' ' | b'\t' | b'\r' | b'\n' => {}
+            _ if is_word(c) => {
+                let start = i;
+                while i < bytes.len() && is_word(bytes[i]) {
+                    i += 1;
+                }
+                let word = text.get(start..i).unwrap_or("");
+                match word {
+                    "not" => prefix_run += 1,
+                    "of" => of_run += 1,
+                    "else" if closed_to == Some(depth) => {
+                        if let Some(run) = else_runs.get_mut(depth) {
+                            *run += 1;
+                            if depth + *run > max_depth {
+                                return Some(too_deep(file, start, max_depth));
+                            }
+                        }
+                    }
+                    _ => {}
+                }
+                if word != "not" {
+                    prefix_run = 0;
+                }
+                if word != "of" && word != "list" {
+                    of_run = 0;
+                }
+                if word != "else" && closed_to == Some(depth) {
+                    if let Some(run) = else_runs.get_mut(depth) {
+                        *run = 0;
+                    }
+                }
+                if depth + prefix_run.max(of_run) > max_depth {
+                    return Some(too_deep(file, start, max_depth));
+                }
+                closed_to = None;
+                continue;
+            }
+            _ => {
+                prefix_run = 0;
+                of_run = 0;
+                if closed_to == Some(depth) {
+                    if let Some(run) = else_runs.get_mut(depth) {
+                        *run = 0;
+                    }
+                }
+                closed_to = None;
+            }
+        }
+        i += 1;
+    }
+    None
+}
+
+fn too_deep(file: u32, at: usize, max: usize) -> Diag {
+    Diag::error(
+        "limit::nesting",
+        format!("this is nested more than {max} levels deep"),
+    )
+    .label(Span::new(file, at, at + 1), "too deep here")
+    .help("split the expression with `let` bindings or helper functions")
+}
+
+struct Builder {
+    file: u32,
+    depth: usize,
+    max_depth: usize,
+    diags: Vec<Diag>,
+}
+
+fn children(pair: Pair<Rule>) -> Pairs<Rule> {
+    pair.into_inner()
+}
+
+impl Builder {
+    /// The pair's span, without the spaces and comments pest skipped after its last token
+    /// (a repetition that found nothing more still consumed them).
+    fn span(&self, pair: &Pair<Rule>) -> Span {
+        let s = pair.as_span();
+        Span::new(self.file, s.start(), s.start() + written_len(s.as_str()))
+    }
+
+    fn ident(&self, pair: Pair<Rule>) -> Ident {
+        Spanned::new(pair.as_str().to_string(), self.span(&pair))
+    }
+
+    fn int_value(&mut self, pair: &Pair<Rule>) -> i64 {
+        match pair.as_str().parse::<i64>() {
+            Ok(n) => n,
+            Err(_) => {
+                self.diags.push(
+                    Diag::error("parse::number", "this number is too large")
+                        .label(self.span(pair), "does not fit in 64 bits"),
+                );
+                0
+            }
+        }
+    }
+
+    fn enter(&mut self, span: Span) -> bool {
+        self.depth += 1;
+        if self.depth > self.max_depth {
+            if !self.diags.iter().any(|d| d.code == "limit::nesting") {
+                self.diags.push(
+                    Diag::error(
+                        "limit::nesting",
+                        format!("this is nested more than {} levels deep", self.max_depth),
+                    )
+                    .label(span, "too deep here")
+                    .help("split the expression with `let` bindings or helper functions"),
+                );
+            }
+            return false;
+        }
+        true
+    }
+
+    fn leave(&mut self) {
+        self.depth = self.depth.saturating_sub(1);
+    }
+
+}
+
+
+fn visibility_of(s: &str) -> Visibility {
+    match s {
+        "owner" => Visibility::Owner,
+        "hidden" => Visibility::Hidden,
+        _ => Visibility::Public,
+    }
+}
+
+fn unescape(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    let mut chars = s.chars();
+    while let Some(c) = chars.next() {
+        if c == '\\' {
+            match chars.next() {
+                Some('n') => out.push('\n'),
+                Some('t') => out.push('\t'),
+                Some(other) => out.push(other),
+                None => {}
+            }
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+trait DefaultIdent {
+    fn unwrap_or_default_ident(self) -> Ident;
+}
+
+impl DefaultIdent for Option<Ident> {
+    fn unwrap_or_default_ident(self) -> Ident {
+        self.unwrap_or_else(|| Spanned::new(String::new(), Span::default()))
+    }
+}
+
+/// The length of `text` without trailing whitespace and `#` comments.
+fn written_len(text: &str) -> usize {
+    let mut end = text.len();
+    loop {
+        let trimmed = text.get(..end).unwrap_or("").trim_end();
+        end = trimmed.len();
+        // A comment on the last line: a `#` outside a string.
+        let line_start = trimmed.rfind('\n').map_or(0, |i| i + 1);
+        let line = trimmed.get(line_start..).unwrap_or("");
+        let mut in_string = false;
+        let mut comment = None;
+        let mut prev = ' ';
+        for (i, ch) in line.char_indices() {
+            match ch {
+                '"' if prev != '\\' => in_string = !in_string,
+                '#' if !in_string => {
+                    comment = Some(i);
+                    break;
+                }
+                _ => {}
+            }
+            prev = ch;
+        }
+        match comment {
+            Some(i) if line_start + i < end => end = line_start + i,
+            _ => return end,
+        }
+    }
+}
+
+/// Infix and prefix operators of an `expr` pair: each adds a level to the tree.
+fn is_operator(r: Rule) -> bool {
+    matches!(
+        r,
+        Rule::add
+            | Rule::sub
+            | Rule::mul
+            | Rule::div
+            | Rule::rem
+            | Rule::eq
+            | Rule::ne
+            | Rule::lt
+            | Rule::le
+            | Rule::gt
+            | Rule::ge
+            | Rule::and_op
+            | Rule::or_op
+            | Rule::range_op
+            | Rule::neg
+            | Rule::not_op
+    )
+}
