@@ -142,3 +142,78 @@ fn hegemony_replays_from_seed_and_log() {
     let (replayed, _) = play(&prog, 15, 4, agents);
     assert_eq!(events, replayed);
 }
+
+/// A Statecraft game with options set, played to the end by random agents.
+fn play_with(prog: &Program, n: u32, seed: u64, sets: &[&str]) -> (Vec<Event>, String) {
+    let sets: Vec<String> = sets.iter().map(|s| s.to_string()).collect();
+    let options = rules::options::parse_sets(prog, &sets).expect("options");
+    let agents = rules::agent::make_agents("random", n, seed).expect("agents");
+    let mut interp = Interp::new(prog, n, seed, agents, Limits::default()).expect("interp");
+    for (id, v) in options {
+        interp.set_option(id, v);
+    }
+    if let Err(d) = interp.run() {
+        panic!("seed {seed} {sets:?}: {}", d.render(&prog.sources));
+    }
+    let log: String = interp
+        .choice_log
+        .iter()
+        .map(|r| format!("P{} {} {}\n", r.player + 1, r.index + 1, r.label))
+        .collect();
+    (interp.events, log)
+}
+
+fn has_winner(events: &[Event]) -> bool {
+    matches!(events.last(), Some(Event::End { winners, .. }) if !winners.is_empty())
+}
+
+#[test]
+fn statecraft_quickplay_finishes_for_every_player_count() {
+    let prog = load("games/statecraft");
+    for n in 2..=6u32 {
+        for seed in 0..50u64 {
+            let (events, _) = play_with(&prog, n, seed, &[]);
+            assert!(has_winner(&events), "{n} players, seed {seed}");
+            // Democratic Election: eight turns each, a round being one turn for everyone.
+            let rounds = events
+                .iter()
+                .filter(|e| matches!(e, Event::Round { .. }))
+                .count();
+            assert!(rounds <= 9, "{n} players, seed {seed}: {rounds} rounds");
+        }
+    }
+}
+
+#[test]
+fn statecraft_every_scenario_finishes_in_an_advanced_game() {
+    let prog = load("games/statecraft");
+    let scenarios = prog.cards.iter().filter(|c| prog.kinds[c.kind as usize].name == "Scenario").count();
+    assert!(scenarios >= 5);
+    for sc in 1..=scenarios {
+        for seed in 0..10u64 {
+            let n = 2 + (seed % 5) as u32;
+            let events_set = format!("events={}", 1 + seed % 3);
+            let sc_set = format!("scenario_no={sc}");
+            let (events, _) = play_with(&prog, n, seed, &["setup=Advanced", &sc_set, &events_set]);
+            assert!(has_winner(&events), "scenario {sc}, seed {seed}");
+        }
+    }
+}
+
+#[test]
+fn statecraft_replays_from_seed_and_log() {
+    let prog = load("games/statecraft");
+    let sets = ["setup=Advanced", "events=3"];
+    let (events, log) = play_with(&prog, 4, 9, &sets);
+    let script = Rc::new(RefCell::new(Script::parse("log", &log)));
+    let agents: Vec<Box<dyn Agent>> = (0..4)
+        .map(|_| Box::new(ScriptAgent(script.clone())) as Box<dyn Agent>)
+        .collect();
+    let options = rules::options::parse_sets(&prog, &sets.map(String::from)).expect("options");
+    let mut interp = Interp::new(&prog, 4, 9, agents, Limits::default()).expect("interp");
+    for (id, v) in options {
+        interp.set_option(id, v);
+    }
+    interp.run().expect("replay");
+    assert_eq!(events, interp.events);
+}
