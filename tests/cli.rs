@@ -336,3 +336,57 @@ fn a_choice_log_must_be_a_regular_file_of_bounded_size() {
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("larger than"), "{err}");
 }
+
+#[test]
+fn homemade_statecraft_cards_dropped_in_are_checked_and_played() {
+    let dir = std::env::temp_dir().join(format!("rules-statecraft-{}", std::process::id()));
+    let game = dir.join("statecraft");
+    std::fs::create_dir_all(&game).unwrap();
+    for e in std::fs::read_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/games/statecraft")).unwrap() {
+        let p = e.unwrap().path();
+        std::fs::copy(&p, game.join(p.file_name().unwrap())).unwrap();
+    }
+    // A group's own scenario and event, with code the rules have never seen.
+    std::fs::write(
+        game.join("our-cards.rules"),
+        "card Scenario our_snap_poll { name: \"Snap Poll\", end: AfterTurns, turns: 3, win: MostExtreme, \
+         recruit_draw: 2, supporters: 5, text: \"Everyone starts at 2 Anarchism.\", \
+         at_start: fn() { for p in players { set ideology[p, Anarchism] = 2 } } }\n\
+         card Event our_heckler { name: \"Heckler\", option_a: \"Shout back\", \
+         a: fn(p) { say \"  {p} shouts back at the heckler\" }, option_b: \"Ignore\", b: fn(p) = none }\n",
+    )
+    .unwrap();
+    let g = game.to_str().unwrap();
+    let (code, out, err) = rules(&["check", g]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("ok"), "{out}");
+    // By name: Culture War, Democratic Election, Grand Coalition, Landslide, One-Party State, Snap Poll.
+    let scenario = "scenario_no=6";
+    let (code, out, err) = rules(&[
+        "run",
+        g,
+        "--seed",
+        "1",
+        "--set",
+        "setup=Advanced",
+        "--set",
+        scenario,
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("Scenario: Snap Poll"), "{out}");
+    let heckled = (1..30).any(|seed| {
+        let (code, out, _) = rules(&[
+            "run",
+            g,
+            "--seed",
+            &seed.to_string(),
+            "--set",
+            "setup=Advanced",
+            "--set",
+            "events=3",
+        ]);
+        code == 0 && out.contains("Event: Heckler")
+    });
+    assert!(heckled, "the homemade event never came up in 30 games");
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -187,7 +187,11 @@ fn statecraft_quickplay_finishes_for_every_player_count() {
 #[test]
 fn statecraft_every_scenario_finishes_in_an_advanced_game() {
     let prog = load("games/statecraft");
-    let scenarios = prog.cards.iter().filter(|c| prog.kinds[c.kind as usize].name == "Scenario").count();
+    let scenarios = prog
+        .cards
+        .iter()
+        .filter(|c| prog.kinds[c.kind as usize].name == "Scenario")
+        .count();
     assert!(scenarios >= 5);
     for sc in 1..=scenarios {
         for seed in 0..10u64 {

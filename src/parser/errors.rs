@@ -3,7 +3,8 @@
 
 use super::*;
 
-pub(super) const DECLARATION: &str = "a declaration (`kind`, `card`, `zone`, `var`, `fn`, `phase`, ...)";
+pub(super) const DECLARATION: &str =
+    "a declaration (`kind`, `card`, `zone`, `var`, `fn`, `phase`, ...)";
 
 /// A human name for a grammar rule, used in syntax errors.
 pub fn rule_name(rule: Rule) -> &'static str {
@@ -307,4 +308,3 @@ pub(super) fn found_len(text: &str, pos: usize) -> usize {
         rest.chars().next().map(|c| c.len_utf8()).unwrap_or(0)
     }
 }
-

@@ -4,7 +4,6 @@
 use super::*;
 
 impl Builder {
-
     pub(super) fn expr(&mut self, pair: Pair<Rule>) -> Expr {
         let span = self.span(&pair);
         if !self.enter(span) {

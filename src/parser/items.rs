@@ -4,7 +4,6 @@
 use super::*;
 
 impl Builder {
-
     pub(super) fn file(&mut self, pair: Pair<Rule>) -> File {
         let mut items = Vec::new();
         for p in children(pair) {
@@ -618,5 +617,4 @@ impl Builder {
         };
         Spanned::new(pat, span)
     }
-
 }

@@ -302,9 +302,7 @@ impl Builder {
     fn leave(&mut self) {
         self.depth = self.depth.saturating_sub(1);
     }
-
 }
-
 
 fn visibility_of(s: &str) -> Visibility {
     match s {

@@ -3,7 +3,6 @@
 use super::*;
 
 impl Builder {
-
     pub(super) fn block(&mut self, pair: Pair<Rule>) -> Block {
         let span = self.span(&pair);
         if !self.enter(span) {
@@ -102,5 +101,4 @@ impl Builder {
         };
         Some(Stmt { kind, span })
     }
-
 }
