@@ -194,7 +194,7 @@ fn statecraft_every_scenario_finishes_in_an_advanced_game() {
         .count();
     assert!(scenarios >= 5);
     for sc in 1..=scenarios {
-        for seed in 0..10u64 {
+        for seed in 0..50u64 {
             let n = 2 + (seed % 5) as u32;
             let events_set = format!("events={}", 1 + seed % 3);
             let sc_set = format!("scenario_no={sc}");
