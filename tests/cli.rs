@@ -390,3 +390,31 @@ fn homemade_statecraft_cards_dropped_in_are_checked_and_played() {
     assert!(heckled, "the homemade event never came up in 30 games");
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn a_homemade_ambition_intrigue_card_dropped_in_is_checked_and_played() {
+    let dir = std::env::temp_dir().join(format!("rules-ambition-{}", std::process::id()));
+    let game = dir.join("ambition");
+    std::fs::create_dir_all(&game).unwrap();
+    for e in std::fs::read_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/games/ambition")).unwrap() {
+        let p = e.unwrap().path();
+        std::fs::copy(&p, game.join(p.file_name().unwrap())).unwrap();
+    }
+    std::fs::write(
+        game.join("our-intrigue.rules"),
+        "# Our own intrigue cards, with code the rules have never seen.\n\
+         cards Intrigue (name, keep, effect) {\n  4 x our_charity_gala: \"Charity Gala\", false, \
+         fn(p) { for q in players { gain(q, 1) }; say \"  {p} throws a charity gala for everyone\" }\n}\n",
+    )
+    .unwrap();
+    let g = game.to_str().unwrap();
+    let (code, out, err) = rules(&["check", g]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("ok"), "{out}");
+    let played = (1..30).any(|seed| {
+        let (code, out, _) = rules(&["run", g, "--seed", &seed.to_string()]);
+        code == 0 && out.contains("throws a charity gala")
+    });
+    assert!(played, "the homemade card never came up in 30 games");
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -109,3 +109,25 @@ fn homemade_statecraft_cards_are_checked() {
         insta::assert_snapshot!(own.join(""));
     });
 }
+
+/// A group's homemade Ambition cards, each checked together with the real game folder.
+#[test]
+fn homemade_ambition_cards_are_checked() {
+    insta::glob!("ambition_cards/*.rules", |path| {
+        let text = std::fs::read_to_string(path).expect("read");
+        let name = relative(path).display().to_string();
+        let c = rules::check_path_with(
+            std::path::Path::new("games/ambition"),
+            &[(name, text)],
+            &Limits::default(),
+        );
+        assert!(c.errors() > 0, "{} should not check clean", path.display());
+        let own: Vec<String> = c
+            .diags
+            .iter()
+            .filter(|d| d.is_error())
+            .map(|d| d.render(&c.sources))
+            .collect();
+        insta::assert_snapshot!(own.join(""));
+    });
+}

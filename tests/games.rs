@@ -221,3 +221,28 @@ fn statecraft_replays_from_seed_and_log() {
     interp.run().expect("replay");
     assert_eq!(events, interp.events);
 }
+
+#[test]
+fn ambition_games_finish_for_every_player_count() {
+    let prog = load("games/ambition");
+    for n in 2..=6u32 {
+        for seed in 0..50u64 {
+            let agents = rules::agent::make_agents("random", n, seed).expect("agents");
+            let (events, _) = play(&prog, n, seed, agents);
+            assert!(has_winner(&events), "{n} players, seed {seed}");
+        }
+    }
+}
+
+#[test]
+fn ambition_replays_from_seed_and_log() {
+    let prog = load("games/ambition");
+    let agents = rules::agent::make_agents("random", 5, 11).expect("agents");
+    let (events, log) = play(&prog, 5, 11, agents);
+    let script = Rc::new(RefCell::new(Script::parse("log", &log)));
+    let agents: Vec<Box<dyn Agent>> = (0..5)
+        .map(|_| Box::new(ScriptAgent(script.clone())) as Box<dyn Agent>)
+        .collect();
+    let (replayed, _) = play(&prog, 5, 11, agents);
+    assert_eq!(events, replayed);
+}
