@@ -418,3 +418,27 @@ fn a_homemade_ambition_intrigue_card_dropped_in_is_checked_and_played() {
     assert!(played, "the homemade card never came up in 30 games");
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn a_syntax_error_in_one_file_is_the_only_error_reported() {
+    let dir = std::env::temp_dir().join(format!("rules-cascade-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    // The rules file has one slip (`let where`: `where` is a keyword); the card file uses the
+    // names the rules file declares, which must not be reported as unknown.
+    std::fs::write(
+        dir.join("rules.rules"),
+        "game \"G\" { players: 2, rounds: 1, round: [p] }\nvar score: int per player = 0\n\
+         fn gain(q: player) { set score[q] += 1 }\nphase p { let where = 1 }\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join("cards.rules"),
+        "kind K { name: text, effect: fn(q: player) }\ncard K a { name: \"A\", effect: fn(q) { gain(q) } }\n",
+    )
+    .unwrap();
+    let (code, _, err) = rules(&["check", dir.to_str().unwrap()]);
+    std::fs::remove_dir_all(&dir).ok();
+    assert_eq!(code, 1, "{err}");
+    assert_eq!(err.matches('×').count(), 1, "{err}");
+    assert!(err.contains("syntax error"), "{err}");
+}

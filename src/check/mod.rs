@@ -102,7 +102,18 @@ pub fn check(loaded: Loaded) -> (Option<Program>, Vec<Diag>, Sources) {
         mut diags,
     } = loaded;
     let mut c = Checker::new(sources.clone());
-    c.run(&files);
+    // A file that could not be parsed at all is missing from the game: checking the rest would
+    // report every name it declares as unknown, a cascade from one mistake. Its syntax error is
+    // the root cause, and the only thing reported.
+    let unparsed = diags.iter().any(|d| {
+        matches!(
+            d.code,
+            "parse::syntax" | "parse::unexpected_end" | "parse::empty" | "limit::nesting"
+        )
+    });
+    if !unparsed {
+        c.run(&files);
+    }
     diags.append(&mut c.diags);
     dedup(&mut diags);
     let ok = !diags.iter().any(|d| d.is_error());
