@@ -24,6 +24,8 @@ pub struct Loaded {
     /// Parsed files, imports before the files that import them.
     pub files: Vec<(u32, ast::File)>,
     pub diags: Vec<Diag>,
+    /// The limits the game was loaded with; the checker applies them too.
+    pub limits: Limits,
 }
 
 enum Origin {
@@ -89,6 +91,7 @@ pub fn load(path: &Path, limits: &Limits) -> Loaded {
         sources: l.sources,
         files: l.files,
         diags: l.diags,
+        limits: *l.limits,
     }
 }
 
@@ -111,6 +114,7 @@ pub fn load_with_extra(path: &Path, extra: &[(String, String)], limits: &Limits)
         sources: l.sources,
         files: l.files,
         diags: l.diags,
+        limits: *l.limits,
     }
 }
 
@@ -130,6 +134,7 @@ pub fn load_text(name: &str, text: &str, limits: &Limits) -> Loaded {
         sources: l.sources,
         files: l.files,
         diags: l.diags,
+        limits: *l.limits,
     }
 }
 

@@ -199,7 +199,10 @@ fn nesting_prepass(text: &str, file: u32, max_depth: usize) -> Option<Diag> {
                 if word != "not" {
                     prefix_run = 0;
                 }
-                if word != "of" && word != "list" {
+                // `list of`, `table 1..3 of` and `table -3..-1 of` nest types without brackets.
+                let in_type = matches!(word, "of" | "list" | "table")
+                    || word.bytes().all(|b| b.is_ascii_digit());
+                if !in_type {
                     of_run = 0;
                 }
                 if word != "else" && closed_to == Some(depth) {
@@ -215,7 +218,9 @@ fn nesting_prepass(text: &str, file: u32, max_depth: usize) -> Option<Diag> {
             }
             _ => {
                 prefix_run = 0;
-                of_run = 0;
+                if c != b'.' {
+                    of_run = 0;
+                }
                 if closed_to == Some(depth) {
                     if let Some(run) = else_runs.get_mut(depth) {
                         *run = 0;
@@ -597,6 +602,23 @@ impl Builder {
 
     fn leave(&mut self) {
         self.depth = self.depth.saturating_sub(1);
+    }
+
+    /// Enter `n` levels at once: a chain of `n` operators or postfixes builds a tree `n` deep
+    /// (`1 + 1 + 1` is `(1 + 1) + 1`), so every later walk over it recurses that deep. Counting
+    /// chains here bounds the depth of every tree by `max_depth`, whatever its shape.
+    fn enter_n(&mut self, n: usize, span: Span) -> bool {
+        self.depth = self.depth.saturating_add(n.saturating_sub(1));
+        if self.enter(span) {
+            true
+        } else {
+            self.depth = self.depth.saturating_sub(n);
+            false
+        }
+    }
+
+    fn leave_n(&mut self, n: usize) {
+        self.depth = self.depth.saturating_sub(n);
     }
 
     // ------------------------------------------------------------ items
@@ -1303,7 +1325,13 @@ impl Builder {
 
     fn expr(&mut self, pair: Pair<Rule>) -> Expr {
         let span = self.span(&pair);
-        if !self.enter(span) {
+        // One level for the expression and one per operator in its flat chain.
+        let ops = pair
+            .clone()
+            .into_inner()
+            .filter(|p| p.as_rule() != Rule::postfix_expr)
+            .count();
+        if !self.enter_n(1 + ops, span) {
             return Expr {
                 kind: ExprKind::None,
                 span,
@@ -1352,7 +1380,7 @@ impl Builder {
                 }
             })
             .parse(pair.into_inner());
-        self.leave();
+        self.leave_n(1 + ops);
         result
     }
 
@@ -1364,30 +1392,42 @@ impl Builder {
                 span: Span::default(),
             };
         };
-        let mut e = self.primary(first);
-        for post in it {
-            let pspan = self.span(&post);
-            let span = e.span.to(pspan);
-            let kind = match post.as_rule() {
-                Rule::field_access => {
-                    let Some(name) = children(post).next() else {
-                        continue;
-                    };
-                    let name = self.ident(name);
-                    ExprKind::Field(Box::new(e), name)
-                }
-                Rule::index => {
-                    let args = children(post).map(|p| self.expr(p)).collect();
-                    ExprKind::Index(Box::new(e), args)
-                }
-                Rule::call_args => {
-                    let args = children(post).map(|p| self.expr(p)).collect();
-                    ExprKind::Call(Box::new(e), args)
-                }
-                _ => continue,
+        let posts = it.len();
+        let span = self.span(&first);
+        if posts > 0 && !self.enter_n(posts, span) {
+            return Expr {
+                kind: ExprKind::None,
+                span,
             };
-            e = Expr { kind, span };
         }
+        let mut e = self.primary(first);
+        let e = {
+            for post in it {
+                let pspan = self.span(&post);
+                let span = e.span.to(pspan);
+                let kind = match post.as_rule() {
+                    Rule::field_access => {
+                        let Some(name) = children(post).next() else {
+                            continue;
+                        };
+                        let name = self.ident(name);
+                        ExprKind::Field(Box::new(e), name)
+                    }
+                    Rule::index => {
+                        let args = children(post).map(|p| self.expr(p)).collect();
+                        ExprKind::Index(Box::new(e), args)
+                    }
+                    Rule::call_args => {
+                        let args = children(post).map(|p| self.expr(p)).collect();
+                        ExprKind::Call(Box::new(e), args)
+                    }
+                    _ => continue,
+                };
+                e = Expr { kind, span };
+            }
+            e
+        };
+        self.leave_n(posts);
         e
     }
 

@@ -63,10 +63,16 @@ fn rulebook_sections_with_a_game_play_to_the_end() {
                     "{name} seed {seed}: {} scores for {n} players",
                     outcome.scores.len()
                 ),
-                Err(d) => panic!("{name}, seed {seed}, {n} players:\n{}", d.render(&c.sources)),
+                Err(d) => panic!(
+                    "{name}, seed {seed}, {n} players:\n{}",
+                    d.render(&c.sources)
+                ),
             }
         }
         played += 1;
     }
-    assert!(played >= 1, "expected runnable rulebook sections, found {played}");
+    assert!(
+        played >= 1,
+        "expected runnable rulebook sections, found {played}"
+    );
 }

@@ -57,7 +57,11 @@ fn worked_examples() {
         let c = if game == "language" {
             rules::check_text(&relative(path), &text, &Limits::default())
         } else {
-            rules::check_path_with(&game_path(game), &[(name, text.clone())], &Limits::default())
+            rules::check_path_with(
+                &game_path(game),
+                &[(name, text.clone())],
+                &Limits::default(),
+            )
         };
         assert_eq!(c.errors(), 0, "{}:\n{}", path.display(), c.render());
         let prog = c.program.expect("checked");

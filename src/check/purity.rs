@@ -63,10 +63,20 @@ impl Checker {
             }
         }
         for c in &prog.checks {
-            let what = if c.warn { "a `warn` rule" } else { "a `check` rule" };
-            for e in [Some(&c.source), c.filter.as_ref(), Some(&c.require), Some(&c.message), c.help.as_ref()]
-                .into_iter()
-                .flatten()
+            let what = if c.warn {
+                "a `warn` rule"
+            } else {
+                "a `check` rule"
+            };
+            for e in [
+                Some(&c.source),
+                c.filter.as_ref(),
+                Some(&c.require),
+                Some(&c.message),
+                c.help.as_ref(),
+            ]
+            .into_iter()
+            .flatten()
             {
                 if let Some(imp) = w.expr(e) {
                     found.push((what.into(), c.span, imp));
@@ -81,7 +91,11 @@ impl Checker {
             .map(|f| &f.body)
             .chain(prog.vars.iter().map(|v| &v.init))
             .chain(prog.consts.iter().map(|c| &c.value))
-            .chain(prog.tables.iter().flat_map(|t| t.entries.iter().map(|e| &e.1)));
+            .chain(
+                prog.tables
+                    .iter()
+                    .flat_map(|t| t.entries.iter().map(|e| &e.1)),
+            );
         for e in bodies {
             shown_in_expr(e, &mut shown);
         }
@@ -208,7 +222,8 @@ impl Walk<'_> {
             ExprKind::Call(f, args) => self.exprs(args).or_else(|| {
                 let mut imp = self.func(*f)?;
                 let name = &self.prog.fns[*f as usize].name;
-                imp.calls.push((e.span, format!("calls `{name}`, which {} there", imp.what)));
+                imp.calls
+                    .push((e.span, format!("calls `{name}`, which {} there", imp.what)));
                 Some(imp)
             }),
             ExprKind::Builtin(def, args) => {
@@ -229,7 +244,10 @@ impl Walk<'_> {
                 .expr(s)
                 .or_else(|| arms.iter().find_map(|(_, body)| self.expr(body))),
             ExprKind::Agg {
-                source, filter, map, ..
+                source,
+                filter,
+                map,
+                ..
             } => self
                 .expr(source)
                 .or_else(|| filter.as_ref().and_then(|f| self.expr(f)))
@@ -336,7 +354,10 @@ fn shown_in_expr<'a>(e: &'a Expr, out: &mut Vec<(&'static str, &'a Expr)>) {
             arms.iter().for_each(|(_, b)| shown_in_expr(b, out));
         }
         ExprKind::Agg {
-            source, filter, map, ..
+            source,
+            filter,
+            map,
+            ..
         } => {
             shown_in_expr(source, out);
             if let Some(f) = filter {

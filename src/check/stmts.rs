@@ -61,7 +61,13 @@ impl Checker {
                 let ty = match declared {
                     Some(d) => {
                         let want = self.resolve_type(d);
-                        self.expect_assign(&want, &ty, e.span, &format!("`{}`", name.node), Some(d.span));
+                        self.expect_assign(
+                            &want,
+                            &ty,
+                            e.span,
+                            &format!("`{}`", name.node),
+                            Some(d.span),
+                        );
                         want
                     }
                     None => ty,
@@ -76,7 +82,11 @@ impl Checker {
                     self.expect_ty(&Ty::Int, &ty, e.span, "the amount");
                     if !compatible(&Ty::Int, &info.ty) {
                         let t = self.ty_name(&info.ty);
-                        let sym = if *op == ast::AssignOp::Add { "+=" } else { "-=" };
+                        let sym = if *op == ast::AssignOp::Add {
+                            "+="
+                        } else {
+                            "-="
+                        };
                         self.err(
                             Diag::error(
                                 "check::type",
@@ -536,6 +546,13 @@ impl Checker {
     }
 
     pub(super) fn unknown_name(&mut self, n: &str, span: Span) {
+        if !self.suggesting() {
+            self.err(
+                Diag::error("check::unknown_name", format!("unknown name `{n}`"))
+                    .label(span, "not declared anywhere"),
+            );
+            return;
+        }
         let mut names: Vec<String> = self.globals.keys().cloned().collect();
         names.sort();
         for s in &self.scopes {
