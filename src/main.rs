@@ -96,6 +96,17 @@ fn print_diags(diags: &[Diag], sources: &rules::diag::Sources) {
 }
 
 fn main() -> ExitCode {
+    // Writing to a closed pipe (`rules check ... | head`) ends the program quietly: restore
+    // the default SIGPIPE action that the Rust runtime turns off.
+    #[cfg(unix)]
+    unsafe {
+        extern "C" {
+            fn signal(sig: i32, handler: usize) -> usize;
+        }
+        const SIGPIPE: i32 = 13;
+        const SIG_DFL: usize = 0;
+        signal(SIGPIPE, SIG_DFL);
+    }
     let cli = Cli::parse();
     let limits = Limits::default();
     match cli.command {
@@ -338,7 +349,22 @@ fn main() -> ExitCode {
             let Some(prog) = c.program else {
                 return ExitCode::from(1);
             };
+            if prog.phases.is_empty() || prog.game.round_phases.is_empty() {
+                eprintln!(
+                    "{}: this is not a playable game (no `game` block with phases)",
+                    game.display()
+                );
+                return ExitCode::from(2);
+            }
             let n = players.unwrap_or_else(|| rules::default_players(&prog));
+            // The count is checked before anything is built for each player.
+            if n < prog.game.min_players || n > prog.game.max_players {
+                eprintln!(
+                    "error: {} is played by {} to {} players, not {n}",
+                    prog.game.name, prog.game.min_players, prog.game.max_players
+                );
+                return ExitCode::from(2);
+            }
             let options = match rules::options::parse_sets(&prog, &set) {
                 Ok(o) => o,
                 Err(e) => {
