@@ -73,8 +73,7 @@ pub fn load(path: &Path, limits: &Limits) -> Loaded {
                 .help("a game may read at most this many files; check a smaller folder"),
             );
             found.clear();
-        }
-        if found.is_empty() {
+        } else if found.is_empty() {
             l.diags.push(Diag::error(
                 "load::empty_folder",
                 format!("`{}` holds no `.rules` files", path.display()),
