@@ -191,13 +191,23 @@ impl Agent for HumanAgent {
 /// Build the agents for a game from a `--agent` value.
 pub fn make_agents(spec: &str, players: u32, seed: u64) -> Result<Vec<Box<dyn Agent>>, String> {
     if let Some(path) = spec.strip_prefix("script:") {
-        let limit = crate::limits::Limits::default().max_log_bytes;
-        let text = crate::files::read_capped(std::path::Path::new(path), limit)
+        let max = crate::limits::Limits::default().max_log_bytes;
+        let text = crate::files::read_text(std::path::Path::new(path), max)
             .map_err(|e| format!("cannot read the script `{path}`: {e}"))?;
+        if players > 64 {
+            return Err(format!(
+                "{players} players is not a game: play with 1 to 64"
+            ));
+        }
         let shared = Rc::new(RefCell::new(Script::parse(path, &text)));
         return Ok((0..players)
             .map(|_| Box::new(ScriptAgent(shared.clone())) as Box<dyn Agent>)
             .collect());
+    }
+    if players > 64 {
+        return Err(format!(
+            "{players} players is not a game: play with 1 to 64"
+        ));
     }
     (0..players)
         .map(|p| -> Result<Box<dyn Agent>, String> {

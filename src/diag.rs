@@ -318,24 +318,71 @@ pub fn levenshtein(a: &str, b: &str) -> usize {
     d[a.len() * w + b.len()]
 }
 
-/// The closest candidate to `name`, if one is close enough to be a likely typo.
+/// Longest name (in bytes) compared for "did you mean": a longer name is no typo.
+pub const MAX_SUGGEST_LEN: usize = 64;
+
+/// Cells of edit-distance tables one check may fill for suggestions (a few milliseconds of work).
+/// Once spent, further problems are reported without a suggestion, so a file of thousands of
+/// unknown names against thousands of names in scope still checks in bounded time.
+pub const SUGGEST_BUDGET: u64 = 10_000_000;
+
+thread_local! {
+    static SUGGEST_LEFT: std::cell::Cell<u64> = const { std::cell::Cell::new(SUGGEST_BUDGET) };
+}
+
+/// Give suggestions a fresh budget (at the start of each check).
+pub fn reset_suggest_budget() {
+    SUGGEST_LEFT.with(|c| c.set(SUGGEST_BUDGET));
+}
+
+/// Take `cost` cells from the budget; false when it is spent.
+fn spend_suggest(cost: u64) -> bool {
+    SUGGEST_LEFT.with(|c| {
+        let left = c.get();
+        if left < cost {
+            c.set(0);
+            false
+        } else {
+            c.set(left - cost);
+            true
+        }
+    })
+}
+
+/// The closest candidate to `name`, if one is close enough to be a likely typo. Names longer
+/// than `MAX_SUGGEST_LEN` are not compared, and the work is charged to `SUGGEST_BUDGET`.
 pub fn suggest<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<String> {
+    if name.len() > MAX_SUGGEST_LEN || name.is_empty() {
+        return None;
+    }
     let mut best: Option<(usize, &str)> = None;
     let mut by_prefix: Vec<&str> = Vec::new();
+    let name_chars = name.chars().count();
     for c in candidates {
+        if c.len() > MAX_SUGGEST_LEN {
+            continue;
+        }
         let shared = name
             .chars()
             .zip(c.chars())
             .take_while(|(a, b)| a == b)
             .count();
-        if shared >= 4 && c != name {
+        if shared >= 4 && c != name && by_prefix.len() < 2 {
             by_prefix.push(c);
         }
         if c == name {
             continue;
         }
+        let c_chars = c.chars().count();
+        let limit = (name_chars.max(c_chars) / 3).max(1);
+        // The distance is at least the difference in length.
+        if name_chars.abs_diff(c_chars) > limit {
+            continue;
+        }
+        if !spend_suggest(((name_chars + 1) * (c_chars + 1)) as u64) {
+            return None;
+        }
         let d = levenshtein(name, c);
-        let limit = (name.chars().count().max(c.chars().count()) / 3).max(1);
         if d <= limit && best.is_none_or(|(bd, _)| d < bd) {
             best = Some((d, c));
         }

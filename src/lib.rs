@@ -87,25 +87,40 @@ pub fn check_text(name: &str, text: &str, limits: &Limits) -> Checked {
 /// holding one (unless it is the card-set folder of a sibling `NAME.rules`). A folder that is
 /// itself one game (or holds fewer than two) gives back just itself.
 pub fn games_in(dir: &Path) -> Vec<std::path::PathBuf> {
-    fn declares_game(path: &Path, depth: usize) -> bool {
-        if path.is_dir() {
+    // Symbolic links are not followed, only regular files are read (with the file-size cap),
+    // and at most `max_imports` entries of each folder are looked at.
+    let limits = Limits::default();
+    fn declares_game(path: &Path, depth: usize, limits: &Limits) -> bool {
+        let Ok(meta) = std::fs::symlink_metadata(path) else {
+            return false;
+        };
+        if meta.is_dir() {
             return depth < 4
                 && std::fs::read_dir(path)
-                    .map(|rd| rd.flatten().any(|e| declares_game(&e.path(), depth + 1)))
+                    .map(|rd| {
+                        rd.flatten()
+                            .take(limits.max_imports)
+                            .any(|e| declares_game(&e.path(), depth + 1, limits))
+                    })
                     .unwrap_or(false);
         }
-        path.extension().is_some_and(|x| x == "rules")
-            && std::fs::read_to_string(path)
+        meta.is_file()
+            && path.extension().is_some_and(|x| x == "rules")
+            && files::read_text(path, limits.max_file_bytes)
                 .map(|t| t.lines().any(|l| l.trim_start().starts_with("game \"")))
                 .unwrap_or(false)
     }
     let mut found = Vec::new();
     if let Ok(rd) = std::fs::read_dir(dir) {
-        let mut entries: Vec<_> = rd.flatten().map(|e| e.path()).collect();
+        let mut entries: Vec<_> = rd
+            .flatten()
+            .take(limits.max_imports)
+            .map(|e| e.path())
+            .collect();
         entries.sort();
         for p in entries {
             let sibling = p.is_dir() && p.with_extension("rules").exists();
-            if !sibling && declares_game(&p, 0) {
+            if !sibling && declares_game(&p, 0, &limits) {
                 found.push(p);
             }
         }

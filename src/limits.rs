@@ -13,8 +13,6 @@ pub struct Limits {
     pub max_depth: usize,
     /// Largest `.rules` file read, in bytes (default 1 MiB).
     pub max_file_bytes: usize,
-    /// Largest choice log (`--agent script:FILE`) or REPL save read, in bytes (default 16 MiB).
-    pub max_log_bytes: usize,
     /// Most files one game may import, directly or not (default 256).
     pub max_imports: usize,
     /// Evaluation steps one game may take from setup to the end (default 50 million).
@@ -29,6 +27,21 @@ pub struct Limits {
     pub max_list_len: usize,
     /// Most options one choice may offer (default 100 000).
     pub max_options: usize,
+    /// Widest key range of a zone, var or table field, like `per 1..10000` (default 10 000 keys).
+    pub max_key_range: i64,
+    /// Most slots one zone or var declaration may hold: the product of its key ranges, counted
+    /// per player for `player` keys at the most players the game allows (default 1 000 000).
+    /// A game never holds more than this many slots per declaration.
+    pub max_slots: u64,
+    /// Longest text a rule may build, in bytes (default 1 MiB). A game never holds a text longer.
+    pub max_text_bytes: usize,
+    /// Most diagnostics reported for one game; the rest are counted in one last line
+    /// ("and N more") (default 100).
+    pub max_diags: usize,
+    /// Longest choice log (`--agent script:FILE`) or REPL save read, in bytes (default 16 MiB).
+    pub max_log_bytes: usize,
+    /// Longest line or argument typed at the REPL, in bytes (default 64 KiB).
+    pub max_line_bytes: usize,
 }
 
 impl Default for Limits {
@@ -36,13 +49,18 @@ impl Default for Limits {
         Limits {
             max_depth: 64,
             max_file_bytes: 1 << 20,
-            max_log_bytes: 16 << 20,
             max_imports: 256,
             max_steps: 50_000_000,
             max_call_depth: 64,
             max_trigger_depth: 16,
             max_list_len: 100_000,
             max_options: 100_000,
+            max_key_range: 10_000,
+            max_slots: 1_000_000,
+            max_text_bytes: 1 << 20,
+            max_diags: 100,
+            max_log_bytes: 16 << 20,
+            max_line_bytes: 64 << 10,
         }
     }
 }

@@ -24,6 +24,8 @@ pub struct Loaded {
     /// Parsed files, imports before the files that import them.
     pub files: Vec<(u32, ast::File)>,
     pub diags: Vec<Diag>,
+    /// The limits the game was loaded with; the checker applies them too.
+    pub limits: Limits,
 }
 
 enum Origin {
@@ -37,7 +39,7 @@ struct Loader<'a> {
     sources: Sources,
     files: Vec<(u32, ast::File)>,
     diags: Vec<Diag>,
-    seen: Vec<String>,
+    seen: std::collections::HashSet<String>,
     count: usize,
 }
 
@@ -49,15 +51,29 @@ pub fn load(path: &Path, limits: &Limits) -> Loaded {
         sources: Sources::default(),
         files: Vec::new(),
         diags: Vec::new(),
-        seen: Vec::new(),
+        seen: std::collections::HashSet::new(),
         count: 0,
     };
     if path.is_dir() {
         l.root = path.canonicalize().unwrap_or_else(|_| path.to_path_buf());
         let mut found = Vec::new();
-        collect_rules_files(path, &mut found, 0);
+        // One more than the limit is enough to say the folder is too large.
+        collect_rules_files(path, &mut found, 0, limits.max_imports + 1);
         found.sort();
-        if found.is_empty() {
+        if found.len() > limits.max_imports {
+            l.diags.push(
+                Diag::error(
+                    "limit::imports",
+                    format!(
+                        "`{}` holds more than {} `.rules` files",
+                        path.display(),
+                        limits.max_imports
+                    ),
+                )
+                .help("a game may read at most this many files; check a smaller folder"),
+            );
+            found.clear();
+        } else if found.is_empty() {
             l.diags.push(Diag::error(
                 "load::empty_folder",
                 format!("`{}` holds no `.rules` files", path.display()),
@@ -89,6 +105,7 @@ pub fn load(path: &Path, limits: &Limits) -> Loaded {
         sources: l.sources,
         files: l.files,
         diags: l.diags,
+        limits: *l.limits,
     }
 }
 
@@ -101,7 +118,7 @@ pub fn load_with_extra(path: &Path, extra: &[(String, String)], limits: &Limits)
         sources: std::mem::take(&mut loaded.sources),
         files: std::mem::take(&mut loaded.files),
         diags: std::mem::take(&mut loaded.diags),
-        seen: Vec::new(),
+        seen: std::collections::HashSet::new(),
         count: 0,
     };
     for (name, text) in extra {
@@ -111,6 +128,7 @@ pub fn load_with_extra(path: &Path, extra: &[(String, String)], limits: &Limits)
         sources: l.sources,
         files: l.files,
         diags: l.diags,
+        limits: *l.limits,
     }
 }
 
@@ -122,7 +140,7 @@ pub fn load_text(name: &str, text: &str, limits: &Limits) -> Loaded {
         sources: Sources::default(),
         files: Vec::new(),
         diags: Vec::new(),
-        seen: Vec::new(),
+        seen: std::collections::HashSet::new(),
         count: 0,
     };
     l.load_source(name.to_string(), text.to_string(), None);
@@ -130,25 +148,31 @@ pub fn load_text(name: &str, text: &str, limits: &Limits) -> Loaded {
         sources: l.sources,
         files: l.files,
         diags: l.diags,
+        limits: *l.limits,
     }
 }
 
-fn collect_rules_files(dir: &Path, out: &mut Vec<PathBuf>, depth: usize) {
-    if depth > 8 {
+/// The `.rules` files under `dir` (symbolic links are never followed), stopping at `max`.
+/// Linear in the entries looked at.
+fn collect_rules_files(dir: &Path, out: &mut Vec<PathBuf>, depth: usize, max: usize) {
+    if depth > 8 || out.len() >= max {
         return;
     }
     let Ok(entries) = std::fs::read_dir(dir) else {
         return;
     };
     for e in entries.flatten() {
+        if out.len() >= max {
+            return;
+        }
         let p = e.path();
         let Ok(ft) = e.file_type() else { continue };
         if ft.is_symlink() {
             continue;
         }
         if ft.is_dir() {
-            collect_rules_files(&p, out, depth + 1);
-        } else if p.extension().and_then(|x| x.to_str()) == Some("rules") {
+            collect_rules_files(&p, out, depth + 1, max);
+        } else if ft.is_file() && p.extension().and_then(|x| x.to_str()) == Some("rules") {
             out.push(p);
         }
     }
@@ -184,46 +208,41 @@ impl Loader<'_> {
                 if self.seen.contains(&key) {
                     return;
                 }
-                let meta = std::fs::metadata(&path);
-                if let Ok(m) = &meta {
-                    if m.len() as usize > self.limits.max_file_bytes {
-                        let mut d = Diag::error(
-                            "limit::file_size",
-                            format!(
-                                "`{}` is {} bytes; the limit is {} bytes",
-                                path.display(),
-                                m.len(),
-                                self.limits.max_file_bytes
-                            ),
-                        )
-                        .help("split the card sets into several files and import them");
-                        if let Some(s) = from {
-                            d = d.label(s, "imported here");
-                        }
-                        self.diags.push(d);
-                        return;
+                // A file reached through a symbolic link must still lie inside the game.
+                if !canon.starts_with(&self.root) {
+                    let mut d = Diag::error(
+                        "import::escape",
+                        format!("`{}` points outside the game's folder", path.display()),
+                    )
+                    .help("a game reads only `.rules` files under its folder and `std/`");
+                    if let Some(s) = from {
+                        d = d.label(s, "imported here");
                     }
+                    self.diags.push(d);
+                    return;
                 }
-                match std::fs::read(&path) {
-                    Ok(bytes) => match String::from_utf8(bytes) {
-                        Ok(t) => (key, display_path(&path), t),
-                        Err(_) => {
-                            let mut d = Diag::error(
-                                "load::utf8",
-                                format!("`{}` is not UTF-8 text", path.display()),
-                            );
-                            if let Some(s) = from {
-                                d = d.label(s, "imported here");
-                            }
-                            self.diags.push(d);
-                            return;
-                        }
-                    },
+                match crate::files::read_text(&path, self.limits.max_file_bytes) {
+                    Ok(t) => (key, display_path(&path), t),
                     Err(e) => {
-                        let mut d = Diag::error(
-                            "load::read",
-                            format!("cannot read `{}`: {e}", path.display()),
-                        );
+                        let (code, help) = match e {
+                            crate::files::ReadError::TooLarge(_) => (
+                                "limit::file_size",
+                                "split the card sets into several files and import them",
+                            ),
+                            crate::files::ReadError::NotText => {
+                                ("load::utf8", "a `.rules` file is UTF-8 text")
+                            }
+                            crate::files::ReadError::NotAFile => (
+                                "load::not_a_file",
+                                "a game reads only regular files (no FIFOs or devices)",
+                            ),
+                            crate::files::ReadError::Io(_) => {
+                                ("load::read", "check that the file exists and is readable")
+                            }
+                        };
+                        let mut d =
+                            Diag::error(code, format!("cannot read `{}`: {e}", path.display()))
+                                .help(help);
                         if let Some(s) = from {
                             d = d.label(s, "imported here");
                         }
@@ -233,10 +252,9 @@ impl Loader<'_> {
                 }
             }
         };
-        if self.seen.contains(&key) {
+        if !self.seen.insert(key) {
             return;
         }
-        self.seen.push(key);
         self.load_source(name, text, from);
     }
 

@@ -95,22 +95,6 @@ fn print_diags(diags: &[Diag], sources: &rules::diag::Sources) {
     }
 }
 
-#[cfg(unix)]
-extern "C" {
-    fn signal(signum: i32, handler: usize) -> usize;
-}
-
-/// Writing to a closed pipe (`rules check ... | head`) ends the process quietly, as for any
-/// Unix tool, instead of panicking inside `println!`.
-fn quiet_on_closed_pipe() {
-    #[cfg(unix)]
-    // SAFETY: restores the default action for SIGPIPE (13 on Linux and the BSDs); no Rust
-    // state is involved, and it runs before any thread or output exists.
-    unsafe {
-        signal(13, 0);
-    }
-}
-
 /// A game that can be played with `n` players, checked before anything is built for them.
 fn playable(
     prog: &rules::program::Program,
@@ -136,7 +120,17 @@ fn playable(
 }
 
 fn main() -> ExitCode {
-    quiet_on_closed_pipe();
+    // Writing to a closed pipe (`rules check ... | head`) ends the program quietly: restore
+    // the default SIGPIPE action that the Rust runtime turns off.
+    #[cfg(unix)]
+    unsafe {
+        extern "C" {
+            fn signal(sig: i32, handler: usize) -> usize;
+        }
+        const SIGPIPE: i32 = 13;
+        const SIG_DFL: usize = 0;
+        signal(SIGPIPE, SIG_DFL);
+    }
     let cli = Cli::parse();
     let limits = Limits::default();
     match cli.command {
@@ -379,6 +373,13 @@ fn main() -> ExitCode {
             let Some(prog) = c.program else {
                 return ExitCode::from(1);
             };
+            if prog.phases.is_empty() || prog.game.round_phases.is_empty() {
+                eprintln!(
+                    "{}: this is not a playable game (no `game` block with phases)",
+                    game.display()
+                );
+                return ExitCode::from(2);
+            }
             let n = players.unwrap_or_else(|| rules::default_players(&prog));
             if let Err(code) = playable(&prog, &game, n) {
                 return code;

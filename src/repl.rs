@@ -43,6 +43,8 @@ pub struct Repl {
     out: Vec<String>,
     /// Names bound with `let` at the prompt, kept between lines.
     env: Vec<(String, Value)>,
+    /// The folder of the game the REPL was started on: `:load` reads no game outside it.
+    root: PathBuf,
 }
 
 fn player_of(s: &str, n: u32) -> Option<u32> {
@@ -57,6 +59,7 @@ impl Repl {
     pub fn new(session: Session, game: PathBuf) -> Repl {
         Repl {
             session,
+            root: crate::files::game_root(&game),
             game,
             viewer: None,
             shown_events: 0,
@@ -163,6 +166,14 @@ impl Repl {
     /// Run one input (a command or rules-language text). Returns false to quit.
     pub fn handle(&mut self, line: &str) -> (bool, Vec<String>) {
         self.out.clear();
+        let max = Limits::default().max_line_bytes;
+        if line.len() > max {
+            self.say(format!(
+                "This input is {} bytes; the REPL reads at most {max} at once. Nothing was done.",
+                line.len()
+            ));
+            return (true, std::mem::take(&mut self.out));
+        }
         let keep = self.handle_inner(line.trim());
         (keep, std::mem::take(&mut self.out))
     }
@@ -722,7 +733,13 @@ impl Repl {
     }
 
     fn save(&mut self, file: &str) {
-        let save = self.session.save(&self.game.display().to_string());
+        // The save names its game relative to itself, so it can travel with the game's folder.
+        let dir = match Path::new(file).parent() {
+            Some(p) if !p.as_os_str().is_empty() => p,
+            _ => Path::new("."),
+        };
+        let game = crate::files::relative_to(&self.game, dir);
+        let save = self.session.save(&game.display().to_string());
         match serde_json::to_string_pretty(&save) {
             Ok(text) => match std::fs::write(file, text + "\n") {
                 Ok(()) => self.say(format!("Saved to {file} ({} choices).", save.choices.len())),
@@ -733,8 +750,8 @@ impl Repl {
     }
 
     fn load(&mut self, file: &str) {
-        let limit = crate::limits::Limits::default().max_log_bytes;
-        let text = match crate::files::read_capped(std::path::Path::new(file), limit) {
+        let max = Limits::default().max_log_bytes;
+        let text = match crate::files::read_text(Path::new(file), max) {
             Ok(t) => t,
             Err(e) => {
                 self.say(format!("Cannot read {file}: {e}"));
@@ -756,7 +773,16 @@ impl Repl {
             ));
             return;
         }
-        let game = PathBuf::from(&save.game);
+        // Only a game inside the folder this REPL was started on is ever read.
+        let game = match crate::files::save_game_path(Path::new(file), &save.game, &self.root) {
+            // The same game as now keeps the name it was started with.
+            Ok(g) if g.canonicalize().ok() == self.game.canonicalize().ok() => self.game.clone(),
+            Ok(g) => g,
+            Err(e) => {
+                self.say(e);
+                return;
+            }
+        };
         let checked = crate::check_path(&game, &Limits::default());
         let Some(prog) = checked.program else {
             let rendered = checked.render();
@@ -848,8 +874,12 @@ impl Repl {
 
 /// Whether text typed so far is unfinished: the real parser ends with "unexpected end".
 pub fn incomplete(text: &str) -> bool {
-    if text.trim_start().starts_with(':') {
+    if text.trim_start().starts_with(':') || text.len() > Limits::default().max_line_bytes {
         return false;
+    }
+    // An open bracket cannot be complete: say so without running the parser (linear).
+    if crate::parser::open_brackets(text) > 0 {
+        return true;
     }
     let parsed = crate::parser::parse_repl_line(text, 0, &Limits::default());
     parsed
@@ -913,6 +943,9 @@ mod editor {
     impl Helper for RulesHelper {}
 }
 
+/// Most lines one unfinished input may span at the REPL.
+const MAX_PENDING_LINES: usize = 1000;
+
 fn history_path() -> Option<PathBuf> {
     std::env::var_os("RULES_HISTORY")
         .map(PathBuf::from)
@@ -942,6 +975,9 @@ pub fn run(mut repl: Repl, first: Option<String>) -> std::io::Result<()> {
     if !std::io::stdin().is_terminal() {
         let stdin = std::io::stdin();
         let mut buffer = String::new();
+        let mut open = 0usize;
+        let mut pending_lines = 0usize;
+        let max_bytes = Limits::default().max_line_bytes;
         for line in stdin.lock().lines() {
             let line = line?;
             let prompt = if buffer.is_empty() {
@@ -954,9 +990,17 @@ pub fn run(mut repl: Repl, first: Option<String>) -> std::io::Result<()> {
                 buffer.push('\n');
             }
             buffer.push_str(&line);
-            if incomplete(&buffer) {
+            pending_lines += 1;
+            // Brackets are counted line by line, so an unclosed `[` does not make every later
+            // line parse everything again; the parser decides only at depth 0, and multi-line
+            // input is capped in bytes and lines.
+            open = crate::parser::open_brackets_from(open, &line);
+            let capped = buffer.len() > max_bytes || pending_lines > MAX_PENDING_LINES;
+            if !capped && (open > 0 || incomplete(&buffer)) {
                 continue;
             }
+            open = 0;
+            pending_lines = 0;
             let (keep, lines) = repl.handle(&buffer);
             buffer.clear();
             for l in lines {

@@ -10,12 +10,19 @@ use std::rc::Rc;
 pub struct Items {
     depth: u32,
     items: Vec<Value>,
+    /// How many values the list holds counting every nested one, as if shared parts were copied
+    /// (saturating). Comparing or printing costs at most this; the interpreter charges it to
+    /// the step budget. Last, so the derived order is the order of `items`.
+    size: u64,
 }
 
 impl Items {
     pub fn new(items: Vec<Value>) -> Items {
         let depth = 1 + items.iter().map(Value::depth).max().unwrap_or(0);
-        Items { depth, items }
+        let size = items
+            .iter()
+            .fold(1u64, |acc, v| acc.saturating_add(v.size()));
+        Items { depth, items, size }
     }
 }
 
@@ -78,6 +85,22 @@ impl Value {
         match self {
             Value::List(l) | Value::Tuple(l) => l.depth,
             _ => 0,
+        }
+    }
+    /// How many values this one holds, itself included, counting shared parts every time they
+    /// appear (saturating): a bound on the work of comparing or printing it.
+    pub fn size(&self) -> u64 {
+        match self {
+            Value::List(l) | Value::Tuple(l) => l.size,
+            _ => 1,
+        }
+    }
+    /// The work of comparing, hashing or printing this value, in steps: its size, with a text
+    /// counting one step per 64 bytes.
+    pub fn cost(&self) -> u64 {
+        match self {
+            Value::Text(t) => 1 + (t.len() / 64) as u64,
+            other => other.size(),
         }
     }
     pub fn text(s: &str) -> Value {

@@ -230,7 +230,8 @@ impl Checker {
             .find(|(p, _)| written_ace(&p.node))
             .map(|(p, _)| p.span);
         let mut shifted = Vec::new();
-        let mut covered: Vec<(i64, i64, Span)> = Vec::new();
+        let mut covered: std::collections::BTreeMap<i64, (i64, Span)> =
+            std::collections::BTreeMap::new();
         let mut wildcard = false;
         for (i, (pat, _)) in entries.iter().enumerate() {
             if matches!(pat.node, ast::Pattern::Wildcard) {
@@ -291,57 +292,79 @@ impl Checker {
                     continue;
                 }
             }
-            for (x, y, span) in covered.clone() {
-                if a <= y && x <= b {
-                    let (p, q) = (a.max(x), b.min(y));
-                    let keys = if p == q {
-                        format!("key {p} is")
-                    } else {
-                        format!("keys {p}..{q} are")
-                    };
-                    self.err(
-                        Diag::error(
-                            "check::table_overlap",
-                            format!("in field `{field}`, {keys} covered twice"),
-                        )
-                        .label(pat.span, "this entry")
-                        .label(span, "overlaps this one")
-                        .help("every key must be covered exactly once"),
-                    );
+            // `covered` holds disjoint, merged ranges by first key: an entry meets only its
+            // neighbours, and merging keeps the walk O(n log n) in the number of entries.
+            let mut lo_merge = a;
+            let mut hi_merge = b;
+            let mut merged_span = pat.span;
+            let overlapping: Vec<i64> = covered
+                .range(..=b)
+                .rev()
+                .take_while(|(_, (y, _))| *y >= a)
+                .map(|(x, _)| *x)
+                .collect();
+            for x in overlapping.into_iter().rev() {
+                let Some((y, span)) = covered.remove(&x) else {
+                    continue;
+                };
+                let (p, q) = (a.max(x), b.min(y));
+                let keys = if p == q {
+                    format!("key {p} is")
+                } else {
+                    format!("keys {p}..{q} are")
+                };
+                self.err(
+                    Diag::error(
+                        "check::table_overlap",
+                        format!("in field `{field}`, {keys} covered twice"),
+                    )
+                    .label(pat.span, "this entry")
+                    .label(span, "overlaps this one")
+                    .help("every key must be covered exactly once"),
+                );
+                if x < lo_merge {
+                    merged_span = span;
                 }
+                lo_merge = lo_merge.min(x);
+                hi_merge = hi_merge.max(y);
             }
-            covered.push((a, b, pat.span));
+            covered.insert(lo_merge, (hi_merge, merged_span));
         }
         if wildcard {
             return shifted;
         }
         let mut missing: Vec<String> = Vec::new();
-        let mut k = lo;
-        while k <= hi {
-            if covered.iter().any(|(a, b, _)| *a <= k && k <= *b) {
-                k += 1;
-                continue;
+        let name = |n: i64| -> String {
+            match (rank_table, n) {
+                (true, 1) => "A".into(),
+                (true, 11) => "J".into(),
+                (true, 12) => "Q".into(),
+                (true, 13) => "K".into(),
+                _ => n.to_string(),
             }
-            let start = k;
-            while k <= hi && !covered.iter().any(|(a, b, _)| *a <= k && k <= *b) {
-                k += 1;
-            }
-            let name = |n: i64| -> String {
-                match (rank_table, n) {
-                    (true, 1) => "A".into(),
-                    (true, 11) => "J".into(),
-                    (true, 12) => "Q".into(),
-                    (true, 13) => "K".into(),
-                    _ => n.to_string(),
-                }
-            };
-            missing.push(if start == k - 1 {
+        };
+        // The gaps between the covered ranges, in order (at most nine are named).
+        let mut next = Some(lo);
+        let gap = |start: i64, end: i64, missing: &mut Vec<String>| {
+            missing.push(if start == end {
                 name(start)
             } else {
-                format!("{}..{}", name(start), name(k - 1))
+                format!("{}..{}", name(start), name(end))
             });
+        };
+        for (&x, &(y, _)) in &covered {
+            let Some(k) = next else { break };
             if missing.len() > 8 {
                 break;
+            }
+            if x > k {
+                gap(k, x - 1, &mut missing);
+            }
+            next = if y >= hi { None } else { Some(k.max(y + 1)) };
+        }
+        if let Some(k) = next {
+            if missing.len() <= 8 {
+                gap(k, hi, &mut missing);
             }
         }
         if !missing.is_empty() {
@@ -586,7 +609,7 @@ impl Checker {
         let val_ty = self.resolve_type(&t.val_ty);
         self.begin(Ctx::Other);
         let mut entries = Vec::new();
-        let mut covered: Vec<(i64, i64, Span)> = Vec::new();
+        let mut covered = Vec::new();
         for (pat, e) in &t.entries {
             let p = self.pattern(pat, &key_ty);
             if let Pat::Int(n) = p {

@@ -156,21 +156,50 @@ impl Checker {
 
     pub(super) fn key_domains(&mut self, keys: &[ast::KeyType]) -> Vec<KeyDomain> {
         let mut out = Vec::new();
+        // Slots the declaration allocates, at the most players any game allows.
+        let mut slots: u64 = 1;
+        let mut first_span = None;
         for k in keys {
             match k {
                 ast::KeyType::Range(lo, hi, span) => {
-                    if lo > hi || hi - lo > 10_000 {
+                    first_span.get_or_insert(*span);
+                    // In 128 bits: the width of `i64::MIN..i64::MAX` does not fit in 64.
+                    let width = i128::from(*hi) - i128::from(*lo) + 1;
+                    if width < 1 || width > i128::from(self.limits.max_key_range) {
                         self.err(
-                            Diag::error("check::key_range", "this key range is empty or too large")
-                                .label(*span, "here"),
+                            Diag::error(
+                                "check::key_range",
+                                format!(
+                                    "this key range is empty or wider than {} keys",
+                                    self.limits.max_key_range
+                                ),
+                            )
+                            .label(*span, "here")
+                            .help("key a zone or var by `player`, an enum or a short range like `1..6`"),
                         );
                         continue;
                     }
+                    slots = slots.saturating_mul(u64::try_from(width).unwrap_or(u64::MAX));
                     out.push(KeyDomain::Range(*lo, *hi));
+                }
+                ast::KeyType::Named(n) if n.node == "player" => {
+                    first_span.get_or_insert(n.span);
+                    slots = slots.saturating_mul(64);
+                    out.push(KeyDomain::Player)
                 }
                 ast::KeyType::Named(n) if n.node == "player" => out.push(KeyDomain::Player),
                 ast::KeyType::Named(n) => match self.globals.get(&n.node) {
-                    Some((Global::Enum(e), _)) => out.push(KeyDomain::Enum(*e)),
+                    Some((Global::Enum(e), _)) => {
+                        let e = *e;
+                        first_span.get_or_insert(n.span);
+                        let count = self
+                            .prog
+                            .enums
+                            .get(e as usize)
+                            .map_or(1, |d| d.variants.len());
+                        slots = slots.saturating_mul(count.max(1) as u64);
+                        out.push(KeyDomain::Enum(e))
+                    }
                     _ => {
                         let mut names = vec!["player".to_string()];
                         names.extend(self.prog.enums.iter().map(|e| e.name.clone()));
@@ -186,6 +215,22 @@ impl Checker {
                     }
                 },
             }
+        }
+        if slots > self.limits.max_slots {
+            if let Some(span) = first_span {
+                self.err(
+                    Diag::error(
+                        "limit::slots",
+                        format!(
+                            "these keys make {slots} slots (counting 64 players); the limit is {}",
+                            self.limits.max_slots
+                        ),
+                    )
+                    .label(span, "keyed here")
+                    .help("use fewer or narrower keys, or keep a list in one slot instead"),
+                );
+            }
+            return Vec::new();
         }
         out
     }
@@ -461,10 +506,15 @@ impl Checker {
                     }
                 }
                 "default_players" => match self.const_int_range(e) {
-                    Some((n, m)) if n == m && n >= 1 => info.default_players = Some(n as u32),
+                    Some((n, m)) if n == m && (1..=64).contains(&n) => {
+                        info.default_players = u32::try_from(n).ok()
+                    }
                     _ => self.err(
-                        Diag::error("check::players", "`default_players` must be one number")
-                            .label(e.span, "like `15`"),
+                        Diag::error(
+                            "check::players",
+                            "`default_players` must be one number within 1..64",
+                        )
+                        .label(e.span, "like `15`"),
                     ),
                 },
                 "rounds" => match self.const_int_range(e) {

@@ -839,9 +839,13 @@ impl Checker {
                 );
             }
         }
-        let mut names: Vec<&str> = self.prog.fns.iter().map(|f| f.name.as_str()).collect();
-        names.extend(crate::builtins::all().map(|b| b.name));
-        let help = did_you_mean(n, names.iter().copied());
+        let help = if self.suggesting() {
+            let mut names: Vec<&str> = self.prog.fns.iter().map(|f| f.name.as_str()).collect();
+            names.extend(crate::builtins::all().map(|b| b.name));
+            did_you_mean(n, names.iter().copied())
+        } else {
+            None
+        };
         let msg = match self.globals.get(n) {
             Some((g, _)) => format!("`{n}` is {}, not a function", g.what()),
             None => format!("unknown function `{n}`"),

@@ -77,6 +77,7 @@ enum Ctx {
 
 pub struct Checker {
     pub prog: Program,
+    pub limits: crate::limits::Limits,
     pub diags: Vec<Diag>,
     globals: HashMap<String, (Global, Span)>,
     card_index: HashMap<String, Id>,
@@ -100,8 +101,11 @@ pub fn check(loaded: Loaded) -> (Option<Program>, Vec<Diag>, Sources) {
         sources,
         files,
         mut diags,
+        limits,
     } = loaded;
+    crate::diag::reset_suggest_budget();
     let mut c = Checker::new(sources.clone());
+    c.limits = limits;
     // A file that could not be parsed at all is missing from the game: checking the rest would
     // report every name it declares as unknown, a cascade from one mistake. Its syntax error is
     // the root cause, and the only thing reported.
@@ -116,6 +120,7 @@ pub fn check(loaded: Loaded) -> (Option<Program>, Vec<Diag>, Sources) {
     }
     diags.append(&mut c.diags);
     dedup(&mut diags);
+    cap_diags(&mut diags, limits.max_diags);
     let ok = !diags.iter().any(|d| d.is_error());
     let sources = c.prog.sources.clone();
     (ok.then_some(c.prog), diags, sources)
@@ -123,19 +128,41 @@ pub fn check(loaded: Loaded) -> (Option<Program>, Vec<Diag>, Sources) {
 
 /// The same problem reported from many places (a table row each) is shown once.
 fn dedup(diags: &mut Vec<Diag>) {
-    let mut seen: Vec<(String, Vec<(Span, String)>)> = Vec::new();
+    let mut seen: std::collections::HashSet<(String, Vec<(Span, String)>)> =
+        std::collections::HashSet::new();
     diags.retain(|d| {
         let key = (
             d.message.clone(),
             d.labels.iter().map(|l| (l.span, l.text.clone())).collect(),
         );
-        if seen.contains(&key) {
-            false
-        } else {
-            seen.push(key);
-            true
-        }
+        seen.insert(key)
     });
+}
+
+/// At most `max` diagnostics, then one that counts the rest ("and N more").
+pub fn cap_diags(diags: &mut Vec<Diag>, max: usize) {
+    if diags.len() <= max {
+        return;
+    }
+    let rest = diags.split_off(max);
+    let errors = rest.iter().filter(|d| d.is_error()).count();
+    let d = if errors > 0 {
+        Diag::error
+    } else {
+        Diag::warning
+    };
+    diags.push(
+        d(
+            "limit::diagnostics",
+            format!(
+                "and {} more problem{} ({errors} error{})",
+                rest.len(),
+                if rest.len() == 1 { "" } else { "s" },
+                if errors == 1 { "" } else { "s" }
+            ),
+        )
+        .help("fix the problems above first; the rest are often caused by them"),
+    );
 }
 
 fn card_key(id: &CardId) -> String {
@@ -152,6 +179,7 @@ impl Checker {
                 sources,
                 ..Program::default()
             },
+            limits: crate::limits::Limits::default(),
             diags: Vec::new(),
             globals: HashMap::new(),
             card_index: HashMap::new(),
@@ -170,6 +198,12 @@ impl Checker {
 
     fn err(&mut self, d: Diag) {
         self.diags.push(d);
+    }
+
+    /// Whether "did you mean" is still worth its work: past `max_diags` problems the rest are
+    /// not shown, so gathering the names in scope for each would only make `check` quadratic.
+    fn suggesting(&self) -> bool {
+        self.diags.len() < self.limits.max_diags
     }
 
     fn declare(&mut self, name: &ast::Ident, g: Global) {

@@ -548,6 +548,13 @@ impl Checker {
     }
 
     pub(super) fn unknown_name(&mut self, n: &str, span: Span) {
+        if !self.suggesting() {
+            self.err(
+                Diag::error("check::unknown_name", format!("unknown name `{n}`"))
+                    .label(span, "not declared anywhere"),
+            );
+            return;
+        }
         let mut names: Vec<String> = self.globals.keys().cloned().collect();
         names.sort();
         for s in &self.scopes {

@@ -31,6 +31,18 @@ impl<'p> Interp<'p> {
         if self.displaying > 0 && b.effect != Effect::Pure {
             return Err(self.not_while_displaying(span));
         }
+        // A builtin walks its list and text arguments (copying, comparing, searching, sorting
+        // them): charge their size, times log n for the ones that sort or dedupe.
+        let mut work = 0u64;
+        for v in &buf[..given] {
+            if !matches!(v, Value::Int(_) | Value::Bool(_) | Value::None) {
+                work = work.saturating_add(v.cost());
+            }
+        }
+        if work > 1 {
+            let log = 64 - work.leading_zeros() as u64;
+            self.charge(work.saturating_mul(log), span)?;
+        }
         let call = Args {
             vals: &buf[..given],
             exprs: args,

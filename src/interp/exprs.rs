@@ -255,8 +255,19 @@ impl<'p> Interp<'p> {
                         TextPart::Lit(t) => s.push_str(t),
                         TextPart::Expr(x) => {
                             let v = self.eval(x)?;
+                            self.charge(v.cost(), x.span)?;
                             s.push_str(&self.show(&v));
                         }
+                    }
+                    if s.len() > self.limits.max_text_bytes {
+                        return Err(Box::new(
+                            Diag::error(
+                                "limit::text",
+                                format!("this text grew past {} bytes", self.limits.max_text_bytes),
+                            )
+                            .label(e.span, "built here")
+                            .help("a loop probably doubles a text each time round"),
+                        ));
                     }
                 }
                 Value::text(&s)
@@ -418,8 +429,13 @@ impl<'p> Interp<'p> {
                 };
                 Value::Int(r.ok_or_else(overflow)?)
             }
-            BinOp::Eq => Value::Bool(x == y),
-            BinOp::Ne => Value::Bool(x != y),
+            // Comparing costs at most the smaller value's size.
+            BinOp::Eq | BinOp::Ne => {
+                if x.depth() > 0 && y.depth() > 0 {
+                    self.charge(x.cost().min(y.cost()), span)?;
+                }
+                Value::Bool((x == y) == (op == BinOp::Eq))
+            }
             BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge => {
                 let (p, q) = ints(&x, &y)?;
                 Value::Bool(match op {
@@ -431,7 +447,7 @@ impl<'p> Interp<'p> {
             }
             BinOp::Range => {
                 let (p, q) = ints(&x, &y)?;
-                if q >= p && (q - p) as u64 >= self.limits.max_list_len as u64 {
+                if i128::from(q) - i128::from(p) >= self.limits.max_list_len as i128 {
                     return Err(Box::new(
                         Diag::error(
                             "limit::list",
@@ -443,6 +459,7 @@ impl<'p> Interp<'p> {
                         .label(span, "this range"),
                     ));
                 }
+                self.charge((i128::from(q) - i128::from(p)).max(0) as u64, span)?;
                 Value::list((p..=q).map(Value::Int).collect())
             }
             BinOp::And | BinOp::Or => Value::None,
@@ -585,6 +602,10 @@ impl<'p> Interp<'p> {
             AggKind::Min | AggKind::Max => extreme.map(Value::Int).unwrap_or(Value::None),
             AggKind::Best => best.map(|(_, v)| v).unwrap_or(Value::None),
             AggKind::Sort => {
+                // n log n comparisons, each at most the size of a key.
+                let keys: u64 = keyed.iter().fold(0u64, |a, k| a.saturating_add(k.0.cost()));
+                let log = u64::from(usize::BITS - keyed.len().leading_zeros());
+                self.charge(keys.saturating_mul(log), span)?;
                 let mut err = None;
                 keyed.sort_by(|a, b| match compare(&a.0, &b.0, span) {
                     Ok(o) => o,

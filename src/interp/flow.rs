@@ -27,7 +27,7 @@ impl<'p> Interp<'p> {
             let init = self.with_frame(v.locals, |me| me.eval(&v.init))?;
             let init = self.bounded(init, v.bounds, v.refuse, &v.name, v.span, v.init.span)?;
             let base = self.state.var_base[i] as usize;
-            let size = family_size(&v.keys, self.state.n_players, prog) as usize;
+            let size = family_size(&v.keys, self.state.n_players, prog).unwrap_or(0) as usize;
             for slot in base..base + size {
                 self.state.vars[slot] = init.clone();
             }

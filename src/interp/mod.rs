@@ -156,15 +156,18 @@ pub fn key_count(d: &KeyDomain, n_players: u32, prog: &Program) -> u32 {
     match d {
         KeyDomain::Player => n_players,
         KeyDomain::Enum(e) => prog.enums[*e as usize].variants.len() as u32,
-        KeyDomain::Range(a, b) => (b - a + 1) as u32,
+        // The checker bounds ranges by `Limits::max_key_range`; saturate rather than wrap.
+        KeyDomain::Range(a, b) => {
+            u32::try_from((i128::from(*b) - i128::from(*a) + 1).max(0)).unwrap_or(u32::MAX)
+        }
     }
 }
 
-fn family_size(keys: &[KeyDomain], n: u32, prog: &Program) -> u32 {
+/// The slots of one zone or var family, or `None` past `u32`.
+fn family_size(keys: &[KeyDomain], n: u32, prog: &Program) -> Option<u32> {
     keys.iter()
-        .map(|k| key_count(k, n, prog))
-        .product::<u32>()
-        .max(1)
+        .try_fold(1u32, |acc, k| acc.checked_mul(key_count(k, n, prog)))
+        .map(|s| s.max(1))
 }
 
 impl<'p> Interp<'p> {
@@ -191,18 +194,46 @@ impl<'p> Interp<'p> {
                 .help(format!("use `--players` with a number from {allowed}")),
             ));
         }
+        // Every game is played by 1 to 64 players, with or without a `game` block.
+        if !(1..=64).contains(&n_players) {
+            return Err(Box::new(
+                Diag::error(
+                    "run::players",
+                    format!("{} players is not a game: play with 1 to 64", n_players),
+                )
+                .help("use `--players` with a number from 1 to 64"),
+            ));
+        }
+        let too_many = || {
+            Box::new(
+                Diag::error(
+                    "limit::slots",
+                    format!(
+                        "this game's zones and vars need more than {} slots",
+                        limits.max_slots
+                    ),
+                )
+                .help("use fewer or narrower keys"),
+            )
+        };
         let mut var_base = Vec::new();
         let mut total = 0u32;
         for v in &prog.vars {
             var_base.push(total);
-            total += family_size(&v.keys, n_players, prog);
+            total = family_size(&v.keys, n_players, prog)
+                .and_then(|n| total.checked_add(n))
+                .filter(|t| u64::from(*t) <= limits.max_slots.saturating_mul(4))
+                .ok_or_else(too_many)?;
         }
         let vars = vec![Value::None; total as usize];
         let mut zone_base = Vec::new();
         let mut ztotal = 0u32;
         for z in &prog.zones {
             zone_base.push(ztotal);
-            ztotal += family_size(&z.keys, n_players, prog);
+            ztotal = family_size(&z.keys, n_players, prog)
+                .and_then(|n| ztotal.checked_add(n))
+                .filter(|t| u64::from(*t) <= limits.max_slots.saturating_mul(4))
+                .ok_or_else(too_many)?;
         }
         let mut card_vars = Vec::new();
         let mut card_var_base = Vec::new();
@@ -367,6 +398,16 @@ impl<'p> Interp<'p> {
     #[inline(always)]
     fn tick(&mut self, span: Span) -> R<()> {
         self.state.steps += 1;
+        if self.state.steps > self.limits.max_steps {
+            return Err(self.out_of_steps(span));
+        }
+        Ok(())
+    }
+
+    /// Charge `n` steps for work whose cost grows with a value's size (comparing, printing,
+    /// copying a list), so the step budget bounds time as well as statements.
+    pub(crate) fn charge(&mut self, n: u64, span: Span) -> R<()> {
+        self.state.steps = self.state.steps.saturating_add(n);
         if self.state.steps > self.limits.max_steps {
             return Err(self.out_of_steps(span));
         }

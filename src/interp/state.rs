@@ -45,12 +45,19 @@ impl<'p> Interp<'p> {
             let j = match (d, &v) {
                 (KeyDomain::Player, Value::Player(p)) if *p < n => *p,
                 (KeyDomain::Enum(e), Value::Enum(e2, x)) if e == e2 && *x < n => *x,
-                (KeyDomain::Range(lo, _), Value::Int(x)) if *x >= *lo && x - lo < n as i64 => {
-                    (x - lo) as u32
+                // In 128 bits: on a negative range `x - lo` may not fit in 64.
+                (KeyDomain::Range(lo, _), Value::Int(x))
+                    if *x >= *lo && i128::from(*x) - i128::from(*lo) < i128::from(n) =>
+                {
+                    u32::try_from(i128::from(*x) - i128::from(*lo))
+                        .map_err(|_| self.bad_key(d, &v, k.span, dims_of))?
                 }
                 _ => return Err(self.bad_key(d, &v, k.span, dims_of)),
             };
-            idx = idx * n + j;
+            idx = idx
+                .checked_mul(n)
+                .and_then(|i| i.checked_add(j))
+                .ok_or_else(|| self.bad_key(d, &v, k.span, dims_of))?;
         }
         Ok(idx)
     }

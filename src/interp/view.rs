@@ -1,5 +1,8 @@
 //! Showing values: zone and card names and values as text, needing only the program and the zone layout.
 
+/// Longest text a value is shown as (1 MiB, the default `Limits::max_text_bytes`).
+pub const MAX_SHOWN: usize = 1 << 20;
+
 use super::*;
 use crate::ast::CardId;
 use crate::program::*;
@@ -98,43 +101,76 @@ impl View<'_> {
         format!("@{}", cd.id)
     }
 
+    /// A value as text, at most `MAX_SHOWN` bytes long (then cut with `…`): the walk stops
+    /// once that much is written, so a value with shared halves prints in bounded time.
     pub fn show(&self, v: &Value) -> String {
+        let mut out = String::new();
+        let cap = MAX_SHOWN;
+        self.show_into(v, &mut out, cap);
+        if out.len() > cap {
+            let mut cut = cap;
+            while !out.is_char_boundary(cut) {
+                cut -= 1;
+            }
+            out.truncate(cut);
+            out.push('…');
+        }
+        out
+    }
+
+    fn show_into(&self, v: &Value, out: &mut String, cap: usize) {
+        if out.len() > cap {
+            return;
+        }
         match v {
-            Value::None => "none".into(),
-            Value::Int(n) => n.to_string(),
-            Value::Bool(b) => {
-                if *b {
-                    "yes".into()
-                } else {
-                    "no".into()
+            Value::None => out.push_str("none"),
+            Value::Int(n) => out.push_str(&n.to_string()),
+            Value::Bool(b) => out.push_str(if *b { "yes" } else { "no" }),
+            Value::Text(t) => out.push_str(t),
+            Value::Enum(e, x) => {
+                if let Some(name) = self
+                    .prog
+                    .enums
+                    .get(*e as usize)
+                    .and_then(|d| d.variants.get(*x as usize))
+                {
+                    out.push_str(name)
                 }
             }
-            Value::Text(t) => t.to_string(),
-            Value::Enum(e, x) => self.prog.enums[*e as usize]
-                .variants
-                .get(*x as usize)
-                .cloned()
-                .unwrap_or_default(),
-            Value::Card(c) => self.card_name(*c),
-            Value::Player(p) => format!("P{}", p + 1),
-            Value::Zone(z) => self.zone_name(*z),
-            Value::List(items) => format!(
-                "[{}]",
-                items
-                    .iter()
-                    .map(|i| self.show(i))
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            ),
+            Value::Card(c) => out.push_str(&self.card_name(*c)),
+            Value::Player(p) => out.push_str(&format!("P{}", u64::from(*p) + 1)),
+            Value::Zone(z) => out.push_str(&self.zone_name(*z)),
+            Value::List(items) => {
+                out.push('[');
+                for (k, i) in items.iter().enumerate() {
+                    if out.len() > cap {
+                        return;
+                    }
+                    if k > 0 {
+                        out.push_str(", ");
+                    }
+                    self.show_into(i, out, cap);
+                }
+                out.push(']');
+            }
+            Value::Tuple(items) => {
+                for (k, i) in items.iter().enumerate() {
+                    if out.len() > cap {
+                        return;
+                    }
+                    if k > 0 {
+                        out.push_str(" / ");
+                    }
+                    self.show_into(i, out, cap);
+                }
+            }
             Value::Fn(f) => match self.prog.card_fns.get(*f as usize) {
-                Some(d) => format!("the code of {}", d.name),
-                None => "code".into(),
+                Some(d) => {
+                    out.push_str("the code of ");
+                    out.push_str(&d.name);
+                }
+                None => out.push_str("code"),
             },
-            Value::Tuple(items) => items
-                .iter()
-                .map(|i| self.show(i))
-                .collect::<Vec<_>>()
-                .join(" / "),
         }
     }
 }

@@ -206,7 +206,10 @@ fn nesting_prepass(text: &str, file: u32, max_depth: usize) -> Option<Diag> {
                 if word != "not" {
                     prefix_run = 0;
                 }
-                if word != "of" && word != "list" {
+                // `list of`, `table 1..3 of` and `table -3..-1 of` nest types without brackets.
+                let in_type = matches!(word, "of" | "list" | "table")
+                    || word.bytes().all(|b| b.is_ascii_digit());
+                if !in_type {
                     of_run = 0;
                 }
                 if word != "else" && closed_to == Some(depth) {
@@ -222,7 +225,9 @@ fn nesting_prepass(text: &str, file: u32, max_depth: usize) -> Option<Diag> {
             }
             _ => {
                 prefix_run = 0;
-                of_run = 0;
+                if c != b'.' {
+                    of_run = 0;
+                }
                 if closed_to == Some(depth) {
                     if let Some(run) = else_runs.get_mut(depth) {
                         *run = 0;
@@ -234,6 +239,39 @@ fn nesting_prepass(text: &str, file: u32, max_depth: usize) -> Option<Diag> {
         i += 1;
     }
     None
+}
+
+/// How many brackets are still open at the end of `text` (outside strings and comments).
+/// Linear; the REPL uses it to tell unfinished input without parsing it again.
+pub fn open_brackets(text: &str) -> usize {
+    open_brackets_from(0, text)
+}
+
+/// `open_brackets` continued from `depth` brackets already open (one line after another).
+pub fn open_brackets_from(depth: usize, text: &str) -> usize {
+    let bytes = text.as_bytes();
+    let mut depth = depth;
+    let mut i = 0usize;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'#' => {
+                while i < bytes.len() && bytes[i] != b'\n' {
+                    i += 1;
+                }
+            }
+            b'"' => {
+                i += 1;
+                while i < bytes.len() && bytes[i] != b'"' {
+                    i += if bytes[i] == b'\\' { 2 } else { 1 };
+                }
+            }
+            b'(' | b'[' | b'{' => depth += 1,
+            b')' | b']' | b'}' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+        i += 1;
+    }
+    depth
 }
 
 fn too_deep(file: u32, at: usize, max: usize) -> Diag {

@@ -1,0 +1,18 @@
+#!/bin/sh
+# Fill fuzz/corpus/<target>/ from the repository: every .rules file in games/, stdlib/ and tests/
+# for the file targets, the REPL scripts in tests/repl/ for repl_lines, a real save for
+# load_save, and the crash cases in fuzz/regressions/. Run from the repository root.
+set -e
+for t in check_file run_game load_save repl_lines; do mkdir -p fuzz/corpus/$t; done
+i=0
+find games stdlib tests -name '*.rules' | sort | while read -r f; do
+  i=$((i + 1))
+  cp "$f" "fuzz/corpus/check_file/seed-$i.rules"
+  cp "$f" "fuzz/corpus/run_game/seed-$i.rules"
+done
+for f in tests/repl/*.txt; do cp "$f" fuzz/corpus/repl_lines/; done
+printf ':step\n:save fuzz/corpus/load_save/seed.json\n' |
+  cargo run -q -- repl games/the-establishment.rules >/dev/null
+for t in check_file run_game load_save repl_lines; do
+  cp fuzz/regressions/$t/* fuzz/corpus/$t/ 2>/dev/null || true
+done
