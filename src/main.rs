@@ -23,9 +23,16 @@ struct Cli {
 #[derive(Subcommand)]
 enum Command {
     /// Check games (files or folders); exit 0 when clean, 1 with errors
+    ///
+    /// Exit codes: 0 when every game checks clean (warnings allowed unless --deny-warnings), 1
+    /// when one has errors, 2 on a usage error (a path that does not exist).
     Check {
+        /// `.rules` files, game folders, or folders of games (each game is checked on its own)
         #[arg(required = true)]
         paths: Vec<PathBuf>,
+        /// Fail (exit 1) on warnings too
+        #[arg(long)]
+        deny_warnings: bool,
     },
     /// Play a game and print an account of it
     Run {
@@ -134,7 +141,10 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let limits = Limits::default();
     match cli.command {
-        Command::Check { paths } => {
+        Command::Check {
+            paths,
+            deny_warnings,
+        } => {
             let mut failed = false;
             let mut games = Vec::new();
             for p in &paths {
@@ -154,30 +164,29 @@ fn main() -> ExitCode {
                 print_diags(&c.diags, &c.sources);
                 let errors = c.errors();
                 let warnings = c.diags.len() - errors;
-                if errors > 0 {
+                let warned = if warnings > 0 {
+                    format!(", {}", count(warnings, "warning"))
+                } else {
+                    String::new()
+                };
+                if errors > 0 || (deny_warnings && warnings > 0) {
                     failed = true;
-                    eprintln!(
-                        "{}: {errors} error{}{}",
-                        p.display(),
-                        if errors == 1 { "" } else { "s" },
-                        if warnings > 0 {
-                            format!(", {warnings} warning(s)")
-                        } else {
-                            String::new()
-                        }
-                    );
+                    if errors > 0 {
+                        eprintln!("{}: {}{warned}", p.display(), count(errors, "error"));
+                    } else {
+                        eprintln!(
+                            "{}: {} (denied by --deny-warnings)",
+                            p.display(),
+                            count(warnings, "warning")
+                        );
+                    }
                 } else if let Some(prog) = &c.program {
                     println!(
-                        "{}: ok ({} files, {} cards, {} phases{})",
+                        "{}: ok ({}, {}, {}{warned})",
                         p.display(),
-                        c.sources.files.len(),
-                        prog.cards.len(),
-                        prog.phases.len(),
-                        if warnings > 0 {
-                            format!(", {warnings} warning(s)")
-                        } else {
-                            String::new()
-                        }
+                        count(c.sources.files.len(), "file"),
+                        count(prog.cards.len(), "card"),
+                        count(prog.phases.len(), "phase"),
                     );
                     for line in rules::options::describe(prog) {
                         println!("  option {line}");
@@ -431,5 +440,14 @@ fn main() -> ExitCode {
             );
             ExitCode::SUCCESS
         }
+    }
+}
+
+/// `1 file`, `3 files`.
+fn count(n: usize, what: &str) -> String {
+    if n == 1 {
+        format!("1 {what}")
+    } else {
+        format!("{n} {what}s")
     }
 }

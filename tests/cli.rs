@@ -442,3 +442,15 @@ fn a_syntax_error_in_one_file_is_the_only_error_reported() {
     assert_eq!(err.matches('×').count(), 1, "{err}");
     assert!(err.contains("syntax error"), "{err}");
 }
+
+#[test]
+fn deny_warnings_makes_warnings_fail_the_check() {
+    let (code, out, _) = rules(&["check", "games/hegemony"]);
+    assert_eq!(code, 0);
+    assert!(out.contains("3 warnings"), "{out}");
+    let (code, _, err) = rules(&["check", "games/hegemony", "--deny-warnings"]);
+    assert_eq!(code, 1, "{err}");
+    assert!(err.contains("denied by --deny-warnings"), "{err}");
+    let (_, out, _) = rules(&["check", "tests/examples/language/fits_refused_moves.rules"]);
+    assert!(out.contains("ok (1 file, 0 cards"), "{out}");
+}
