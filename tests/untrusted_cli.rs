@@ -3,11 +3,11 @@
 
 use std::process::Command;
 
-/// Run `rules ARGS` through `sh -c` with 1 GiB of address space and 20 seconds; stdin from
+/// Run `rules ARGS` through `sh -c` with 1 GiB of address space and 60 seconds; stdin from
 /// `input`. Returns (exit code, stdout, stderr).
 fn capped(args: &str, input: &str) -> (i32, String, String) {
     let bin = env!("CARGO_BIN_EXE_rules");
-    let script = format!("ulimit -v 1048576; exec timeout 20 '{bin}' {args}");
+    let script = format!("ulimit -v 1048576; exec timeout 60 '{bin}' {args}");
     let mut child = Command::new("sh")
         .arg("-c")
         .arg(script)
