@@ -392,34 +392,6 @@ fn homemade_statecraft_cards_dropped_in_are_checked_and_played() {
 }
 
 #[test]
-fn a_homemade_ambition_intrigue_card_dropped_in_is_checked_and_played() {
-    let dir = std::env::temp_dir().join(format!("rules-ambition-{}", std::process::id()));
-    let game = dir.join("ambition");
-    std::fs::create_dir_all(&game).unwrap();
-    for e in std::fs::read_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/games/ambition")).unwrap() {
-        let p = e.unwrap().path();
-        std::fs::copy(&p, game.join(p.file_name().unwrap())).unwrap();
-    }
-    std::fs::write(
-        game.join("our-intrigue.rules"),
-        "# Our own intrigue cards, with code the rules have never seen.\n\
-         cards Intrigue (name, keep, effect) {\n  4 x our_charity_gala: \"Charity Gala\", false, \
-         fn(p) { for q in players { gain(q, 1) }; say \"  {p} throws a charity gala for everyone\" }\n}\n",
-    )
-    .unwrap();
-    let g = game.to_str().unwrap();
-    let (code, out, err) = rules(&["check", g]);
-    assert_eq!(code, 0, "{err}");
-    assert!(out.contains("ok"), "{out}");
-    let played = (1..30).any(|seed| {
-        let (code, out, _) = rules(&["run", g, "--seed", &seed.to_string()]);
-        code == 0 && out.contains("throws a charity gala")
-    });
-    assert!(played, "the homemade card never came up in 30 games");
-    std::fs::remove_dir_all(&dir).ok();
-}
-
-#[test]
 fn a_syntax_error_in_one_file_is_the_only_error_reported() {
     let dir = std::env::temp_dir().join(format!("rules-cascade-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
@@ -453,4 +425,51 @@ fn deny_warnings_makes_warnings_fail_the_check() {
     assert!(err.contains("denied by --deny-warnings"), "{err}");
     let (_, out, _) = rules(&["check", "tests/examples/language/fits_refused_moves.rules"]);
     assert!(out.contains("ok (1 file, 0 cards"), "{out}");
+}
+
+#[test]
+fn a_homemade_intrigue_card_dropped_into_ambition_is_checked_and_played() {
+    let dir = std::env::temp_dir().join(format!("rules-ambition-dropin-{}", std::process::id()));
+    let game = dir.join("ambition");
+    std::fs::create_dir_all(&game).unwrap();
+    for e in std::fs::read_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/games/ambition")).unwrap() {
+        let p = e.unwrap().path();
+        std::fs::copy(&p, game.join(p.file_name().unwrap())).unwrap();
+    }
+    // A group's own intrigue card, with an effect the rules have never seen: code of its own.
+    std::fs::write(
+        game.join("our-intrigue.rules"),
+        "# Our own intrigue card: every other player pays its player 2.\n\
+         cards Intrigue (name, at_once, effect) {\n  \
+           3 x tribute: \"Tribute\", true, fn(p) {\n    \
+             for q in filter(q in players where q != p) { set currency[q] -= 2; set currency[p] += 2 }\n    \
+             say \"  Tribute: the others pay {p} 2 each\"\n  \
+           }\n\
+         }\n",
+    )
+    .unwrap();
+    let g = game.to_str().unwrap();
+    let (code, out, err) = rules(&["check", g]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("ok"), "{out}");
+    let (_, cards, _) = rules(&["cards", g, "--kind", "Intrigue"]);
+    assert!(cards.contains("Tribute"), "{cards}");
+    let played = (1..40).any(|seed| {
+        let (code, out, _) = rules(&["run", g, "--seed", &seed.to_string()]);
+        code == 0 && out.contains("plays Tribute") && out.contains("the others pay")
+    });
+    assert!(played, "the new intrigue card never came up in 40 games");
+    // A broken one is caught, located in the new file.
+    std::fs::write(
+        game.join("our-intrigue.rules"),
+        "card Intrigue tribute { name: \"Tribute\", sort: NuclearArms, at_once: true }\n",
+    )
+    .unwrap();
+    let (code, _, err) = rules(&["check", g]);
+    assert_eq!(code, 1);
+    assert!(
+        err.contains("our-intrigue.rules") && err.contains("cannot be played at once"),
+        "{err}"
+    );
+    std::fs::remove_dir_all(&dir).ok();
 }

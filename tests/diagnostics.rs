@@ -110,7 +110,8 @@ fn homemade_statecraft_cards_are_checked() {
     });
 }
 
-/// A group's homemade Ambition cards, each checked together with the real game folder.
+/// Broken homemade Ambition cards (`tests/ambition_cards/`), each as if dropped into
+/// `games/ambition/`: one mistake per file, caught by the checker or the game's own card rules.
 #[test]
 fn homemade_ambition_cards_are_checked() {
     insta::glob!("ambition_cards/*.rules", |path| {

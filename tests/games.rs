@@ -223,13 +223,29 @@ fn statecraft_replays_from_seed_and_log() {
 }
 
 #[test]
-fn ambition_games_finish_for_every_player_count() {
+fn ambition_random_games_finish_for_every_player_count() {
     let prog = load("games/ambition");
     for n in 2..=6u32 {
         for seed in 0..50u64 {
             let agents = rules::agent::make_agents("random", n, seed).expect("agents");
             let (events, _) = play(&prog, n, seed, agents);
-            assert!(has_winner(&events), "{n} players, seed {seed}");
+            let rounds = events
+                .iter()
+                .filter(|e| matches!(e, Event::Round { .. }))
+                .count();
+            // Armageddon, or the round cap of the `max_rounds` option (40).
+            let doom = events.iter().any(
+                |e| matches!(e, Event::Say { text } if text.starts_with("Armageddon: the world burns")),
+            );
+            assert!(
+                doom || rounds == 40,
+                "{n} players, seed {seed}: {rounds} rounds"
+            );
+            assert!(rounds <= 40, "{n} players, seed {seed}");
+            assert!(
+                matches!(events.last(), Some(Event::End { winners, .. }) if !winners.is_empty()),
+                "{n} players, seed {seed}: no winner"
+            );
         }
     }
 }
@@ -237,12 +253,18 @@ fn ambition_games_finish_for_every_player_count() {
 #[test]
 fn ambition_replays_from_seed_and_log() {
     let prog = load("games/ambition");
-    let agents = rules::agent::make_agents("random", 5, 11).expect("agents");
-    let (events, log) = play(&prog, 5, 11, agents);
-    let script = Rc::new(RefCell::new(Script::parse("log", &log)));
-    let agents: Vec<Box<dyn Agent>> = (0..5)
-        .map(|_| Box::new(ScriptAgent(script.clone())) as Box<dyn Agent>)
-        .collect();
-    let (replayed, _) = play(&prog, 5, 11, agents);
-    assert_eq!(events, replayed);
+    for (n, seed) in [(2u32, 5u64), (4, 11), (6, 23)] {
+        let agents = rules::agent::make_agents("random", n, seed).expect("agents");
+        let (events, log) = play(&prog, n, seed, agents);
+        let agents = rules::agent::make_agents("random", n, seed).expect("agents");
+        let (again, _) = play(&prog, n, seed, agents);
+        assert_eq!(events, again);
+        let script = Rc::new(RefCell::new(Script::parse("log", &log)));
+        let agents: Vec<Box<dyn Agent>> = (0..n)
+            .map(|_| Box::new(ScriptAgent(script.clone())) as Box<dyn Agent>)
+            .collect();
+        let (replayed, log2) = play(&prog, n, seed, agents);
+        assert_eq!(events, replayed);
+        assert_eq!(log, log2);
+    }
 }

@@ -427,6 +427,13 @@ impl Checker {
                         let shown = match v {
                             Value::Text(t) => format!("\"{t}\""),
                             Value::Int(n) => n.to_string(),
+                            Value::Enum(e, x) => self
+                                .prog
+                                .enums
+                                .get(*e as usize)
+                                .and_then(|en| en.variants.get(*x as usize))
+                                .map(|n| format!("`{n}`"))
+                                .unwrap_or_else(|| "this value".into()),
                             _ => "this value".into(),
                         };
                         self.diags.push(
