@@ -188,7 +188,10 @@ fn a_new_card_file_dropped_into_a_game_folder_is_checked_and_played() {
         let (code, out, _) = rules(&["run", g, "--seed", &seed.to_string()]);
         code == 0 && out.contains("Locust Cloud") && out.contains("Locusts strip")
     });
-    assert!(played, "the new crisis and its own penalty never came up in 40 campaigns");
+    assert!(
+        played,
+        "the new crisis and its own penalty never came up in 40 campaigns"
+    );
     // A broken one is caught, located in the new file.
     std::fs::write(
         game.join("our-crises.rules"),
@@ -306,7 +309,10 @@ fn a_homemade_deep_state_treaty_dropped_into_the_folder_is_checked_and_played() 
             && out.contains("makes the treaty Lodge of the Nine")
             && out.contains("The Lodge doubles")
     });
-    assert!(played, "the new treaty and its own effect never came up in 20 games");
+    assert!(
+        played,
+        "the new treaty and its own effect never came up in 20 games"
+    );
     // A broken one is caught, located in the new file.
     std::fs::write(
         game.join("our-treaties.rules"),

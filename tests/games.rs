@@ -180,7 +180,10 @@ fn deep_state_games_finish_for_every_player_count() {
         for seed in 0..50u64 {
             let agents = rules::agent::make_agents("random", n, seed).expect("agents");
             let (events, _) = play_with(&prog, n, seed, agents, &[]);
-            assert!(deep_state_counted(&events), "{n} players, seed {seed}: no final count");
+            assert!(
+                deep_state_counted(&events),
+                "{n} players, seed {seed}: no final count"
+            );
             assert!(
                 matches!(events.last(), Some(Event::End { winners, .. }) if !winners.is_empty()),
                 "{n} players, seed {seed}: no winner"
@@ -195,11 +198,18 @@ fn deep_state_solo_games_against_hoc_finish() {
     let levels = ["Beginner", "Normal", "Hard", "UltraHard"];
     for seed in 0..50u64 {
         let level = format!("difficulty={}", levels[(seed % 4) as usize]);
-        let identity = if seed % 2 == 0 { "identity=Male" } else { "identity=Female" };
+        let identity = if seed % 2 == 0 {
+            "identity=Male"
+        } else {
+            "identity=Female"
+        };
         let agents = rules::agent::make_agents("random", 2, seed).expect("agents");
         let sets = ["solo=true", level.as_str(), identity];
         let (events, _) = play_with(&prog, 2, seed, agents, &sets);
-        assert!(deep_state_counted(&events), "solo seed {seed}: no final count");
+        assert!(
+            deep_state_counted(&events),
+            "solo seed {seed}: no final count"
+        );
         // HOC plays by the rules: it is never asked a question.
         let asked_hoc = events
             .iter()
@@ -219,7 +229,10 @@ fn deep_state_solo_games_against_hoc_finish() {
 #[test]
 fn deep_state_replays_from_seed_and_log() {
     let prog = load("games/deep-state");
-    for (n, seed, sets) in [(4u32, 7u64, vec![]), (2, 3, vec!["solo=true", "difficulty=Hard"])] {
+    for (n, seed, sets) in [
+        (4u32, 7u64, vec![]),
+        (2, 3, vec!["solo=true", "difficulty=Hard"]),
+    ] {
         let agents = rules::agent::make_agents("random", n, seed).expect("agents");
         let (events, log) = play_with(&prog, n, seed, agents, &sets);
         assert!(!log.is_empty());
