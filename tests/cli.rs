@@ -473,3 +473,53 @@ fn a_homemade_intrigue_card_dropped_into_ambition_is_checked_and_played() {
     );
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn a_homemade_deep_state_treaty_dropped_into_the_folder_is_checked_and_played() {
+    let dir = std::env::temp_dir().join(format!("rules-deepstate-{}", std::process::id()));
+    let game = dir.join("deep-state");
+    std::fs::create_dir_all(&game).unwrap();
+    for e in std::fs::read_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/games/deep-state")).unwrap() {
+        let p = e.unwrap().path();
+        std::fs::copy(&p, game.join(p.file_name().unwrap())).unwrap();
+    }
+    // A group's own treaty with an effect the rules have never seen: code of its own.
+    std::fs::write(
+        game.join("our-treaties.rules"),
+        "# Our own treaty: anyone with an agent in reserve may make it; it doubles the pool.\n\
+         card Treaty our_lodge { name: \"Lodge of the Nine\", family: \"Lodge\", influence: 2, \
+         condition: fn(p) = reserve[p] >= 1, \
+         immediate: fn(p) { set recruitment[p] += recruitment[p]; say \"  The Lodge doubles {p}'s pool\" } }\n",
+    )
+    .unwrap();
+    let g = game.to_str().unwrap();
+    let (code, out, err) = rules(&["check", g]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("ok"), "{out}");
+    let (_, cards, _) = rules(&["cards", g, "--kind", "Treaty"]);
+    assert!(cards.contains("Lodge of the Nine"), "{cards}");
+    let played = (1..20).any(|seed| {
+        let (code, out, _) = rules(&["run", g, "--seed", &seed.to_string()]);
+        code == 0
+            && out.contains("makes the treaty Lodge of the Nine")
+            && out.contains("The Lodge doubles")
+    });
+    assert!(
+        played,
+        "the new treaty and its own effect never came up in 20 games"
+    );
+    // A broken one is caught, located in the new file.
+    std::fs::write(
+        game.join("our-treaties.rules"),
+        "card Treaty our_lodge { name: \"Lodge of the Nine\", family: \"Lodge\", \
+         condition: fn(p) = reserve[p] }\n",
+    )
+    .unwrap();
+    let (code, _, err) = rules(&["check", g]);
+    assert_eq!(code, 1);
+    assert!(
+        err.contains("our-treaties.rules") && err.contains("must be bool"),
+        "{err}"
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}

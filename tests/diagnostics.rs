@@ -132,3 +132,24 @@ fn homemade_ambition_cards_are_checked() {
         insta::assert_snapshot!(own.join(""));
     });
 }
+
+#[test]
+fn homemade_deep_state_treaties_are_checked() {
+    insta::glob!("deep_state_cards/*.rules", |path| {
+        let text = std::fs::read_to_string(path).expect("read");
+        let name = relative(path).display().to_string();
+        let c = rules::check_path_with(
+            std::path::Path::new("games/deep-state"),
+            &[(name, text)],
+            &Limits::default(),
+        );
+        assert!(c.errors() > 0, "{} should not check clean", path.display());
+        let own: Vec<String> = c
+            .diags
+            .iter()
+            .filter(|d| d.is_error())
+            .map(|d| d.render(&c.sources))
+            .collect();
+        insta::assert_snapshot!(own.join(""));
+    });
+}

@@ -268,3 +268,106 @@ fn ambition_replays_from_seed_and_log() {
         assert_eq!(log, log2);
     }
 }
+
+fn play_agents_with(
+    prog: &Program,
+    n: u32,
+    seed: u64,
+    agents: Vec<Box<dyn Agent>>,
+    sets: &[&str],
+) -> (Vec<Event>, String) {
+    let sets: Vec<String> = sets.iter().map(|s| s.to_string()).collect();
+    let options = rules::options::parse_sets(prog, &sets).expect("options");
+    let mut interp = Interp::new(prog, n, seed, agents, Limits::default()).expect("interp");
+    for (id, v) in options {
+        interp.set_option(id, v);
+    }
+    if let Err(d) = interp.run() {
+        panic!("seed {seed} {sets:?}: {}", d.render(&prog.sources));
+    }
+    let log: String = interp
+        .choice_log
+        .iter()
+        .map(|r| format!("P{} {} {}\n", r.player + 1, r.index + 1, r.label))
+        .collect();
+    (interp.events, log)
+}
+
+fn deep_state_counted(events: &[Event]) -> bool {
+    events
+        .iter()
+        .any(|e| matches!(e, Event::Say { text } if text.ends_with(" Influence")))
+}
+
+#[test]
+fn deep_state_games_finish_for_every_player_count() {
+    let prog = load("games/deep-state");
+    for n in 2..=5u32 {
+        for seed in 0..50u64 {
+            let agents = rules::agent::make_agents("random", n, seed).expect("agents");
+            let (events, _) = play_agents_with(&prog, n, seed, agents, &[]);
+            assert!(
+                deep_state_counted(&events),
+                "{n} players, seed {seed}: no final count"
+            );
+            assert!(
+                matches!(events.last(), Some(Event::End { winners, .. }) if !winners.is_empty()),
+                "{n} players, seed {seed}: no winner"
+            );
+        }
+    }
+}
+
+#[test]
+fn deep_state_solo_games_against_hoc_finish() {
+    let prog = load("games/deep-state");
+    let levels = ["Beginner", "Normal", "Hard", "UltraHard"];
+    for seed in 0..50u64 {
+        let level = format!("difficulty={}", levels[(seed % 4) as usize]);
+        let identity = if seed % 2 == 0 {
+            "identity=Male"
+        } else {
+            "identity=Female"
+        };
+        let agents = rules::agent::make_agents("random", 2, seed).expect("agents");
+        let sets = ["solo=true", level.as_str(), identity];
+        let (events, _) = play_agents_with(&prog, 2, seed, agents, &sets);
+        assert!(
+            deep_state_counted(&events),
+            "solo seed {seed}: no final count"
+        );
+        // HOC plays by the rules: it is never asked a question.
+        let asked_hoc = events
+            .iter()
+            .any(|e| matches!(e, Event::Choice { player, .. } if player == "P2"));
+        assert!(!asked_hoc, "solo seed {seed}: HOC was asked to choose");
+        let hoc_acted = events
+            .iter()
+            .any(|e| matches!(e, Event::Say { text } if text.starts_with("P2 sends")));
+        assert!(hoc_acted, "solo seed {seed}: HOC never infiltrated");
+        assert!(
+            matches!(events.last(), Some(Event::End { winners, .. }) if !winners.is_empty()),
+            "solo seed {seed}: no winner"
+        );
+    }
+}
+
+#[test]
+fn deep_state_replays_from_seed_and_log() {
+    let prog = load("games/deep-state");
+    for (n, seed, sets) in [
+        (4u32, 7u64, vec![]),
+        (2, 3, vec!["solo=true", "difficulty=Hard"]),
+    ] {
+        let agents = rules::agent::make_agents("random", n, seed).expect("agents");
+        let (events, log) = play_agents_with(&prog, n, seed, agents, &sets);
+        assert!(!log.is_empty());
+        let script = Rc::new(RefCell::new(Script::parse("log", &log)));
+        let agents: Vec<Box<dyn Agent>> = (0..n)
+            .map(|_| Box::new(ScriptAgent(script.clone())) as Box<dyn Agent>)
+            .collect();
+        let (replayed, log2) = play_agents_with(&prog, n, seed, agents, &sets);
+        assert_eq!(events, replayed, "{n} players, seed {seed}");
+        assert_eq!(log, log2);
+    }
+}
