@@ -312,8 +312,15 @@ impl Checker {
                 match self.globals.get(n).copied() {
                     Some((Global::Zone(z), _)) => {
                         let ks = self.keys(z, keys, span, true);
-                        let k = self.prog.zones[z as usize].kind;
-                        return (mk(ExprKind::Zone(z, ks)), Ty::Zone(k));
+                        let zd = &self.prog.zones[z as usize];
+                        // Wrong keys were reported: the result is unknown, not a zone, so what
+                        // follows is not reported again.
+                        let ty = if zd.keys.len() == keys.len() {
+                            Ty::Zone(zd.kind)
+                        } else {
+                            Ty::Any
+                        };
+                        return (mk(ExprKind::Zone(z, ks)), ty);
                     }
                     Some((Global::Var(v), _)) => {
                         let ks = self.keys(v, keys, span, false);

@@ -473,14 +473,22 @@ impl Checker {
                     ),
                 )
                 .label(span, "wrong number of keys")
-                .help(format!(
-                    "`{name}` is kept per {}",
-                    domains
-                        .iter()
-                        .map(|d| self.domain_name(d))
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                )),
+                .help(if domains.is_empty() {
+                    if zone {
+                        format!("`{name}` is one zone with no keys: write `{name}`; for its cards by position, `top({name})` or `{name}` in `for`/`filter`, or a list: `take({name}, 1)`")
+                    } else {
+                        format!("`{name}` is one var with no keys: write `{name}`")
+                    }
+                } else {
+                    format!(
+                        "`{name}` is kept per {}",
+                        domains
+                            .iter()
+                            .map(|d| self.domain_name(d))
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    )
+                }),
             );
         }
         let mut out = Vec::new();
