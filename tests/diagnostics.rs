@@ -25,22 +25,7 @@ fn broken_files_are_reported() {
 #[test]
 fn homemade_hegemony_cards_are_checked() {
     insta::glob!("hegemony_cards/*.rules", |path| {
-        let text = std::fs::read_to_string(path).expect("read");
-        let name = relative(path).display().to_string();
-        let c = rules::check_path_with(
-            std::path::Path::new("games/hegemony"),
-            &[(name, text)],
-            &Limits::default(),
-        );
-        assert!(c.errors() > 0, "{} should not check clean", path.display());
-        // Only the new file's problems: the real game's own warnings are left out.
-        let own: Vec<String> = c
-            .diags
-            .iter()
-            .filter(|d| d.is_error())
-            .map(|d| d.render(&c.sources))
-            .collect();
-        insta::assert_snapshot!(own.join(""));
+        insta::assert_snapshot!(homemade_errors(path, "games/hegemony"));
     });
 }
 
@@ -92,21 +77,7 @@ fn runtime_failures_are_reported() {
 #[test]
 fn homemade_statecraft_cards_are_checked() {
     insta::glob!("statecraft_cards/*.rules", |path| {
-        let text = std::fs::read_to_string(path).expect("read");
-        let name = relative(path).display().to_string();
-        let c = rules::check_path_with(
-            std::path::Path::new("games/statecraft"),
-            &[(name, text)],
-            &Limits::default(),
-        );
-        assert!(c.errors() > 0, "{} should not check clean", path.display());
-        let own: Vec<String> = c
-            .diags
-            .iter()
-            .filter(|d| d.is_error())
-            .map(|d| d.render(&c.sources))
-            .collect();
-        insta::assert_snapshot!(own.join(""));
+        insta::assert_snapshot!(homemade_errors(path, "games/statecraft"));
     });
 }
 
@@ -115,41 +86,29 @@ fn homemade_statecraft_cards_are_checked() {
 #[test]
 fn homemade_ambition_cards_are_checked() {
     insta::glob!("ambition_cards/*.rules", |path| {
-        let text = std::fs::read_to_string(path).expect("read");
-        let name = relative(path).display().to_string();
-        let c = rules::check_path_with(
-            std::path::Path::new("games/ambition"),
-            &[(name, text)],
-            &Limits::default(),
-        );
-        assert!(c.errors() > 0, "{} should not check clean", path.display());
-        let own: Vec<String> = c
-            .diags
-            .iter()
-            .filter(|d| d.is_error())
-            .map(|d| d.render(&c.sources))
-            .collect();
-        insta::assert_snapshot!(own.join(""));
+        insta::assert_snapshot!(homemade_errors(path, "games/ambition"));
     });
 }
 
 #[test]
 fn homemade_deep_state_treaties_are_checked() {
     insta::glob!("deep_state_cards/*.rules", |path| {
-        let text = std::fs::read_to_string(path).expect("read");
-        let name = relative(path).display().to_string();
-        let c = rules::check_path_with(
-            std::path::Path::new("games/deep-state"),
-            &[(name, text)],
-            &Limits::default(),
-        );
-        assert!(c.errors() > 0, "{} should not check clean", path.display());
-        let own: Vec<String> = c
-            .diags
-            .iter()
-            .filter(|d| d.is_error())
-            .map(|d| d.render(&c.sources))
-            .collect();
-        insta::assert_snapshot!(own.join(""));
+        insta::assert_snapshot!(homemade_errors(path, "games/deep-state"));
     });
+}
+
+/// A homemade card file checked together with the real game folder, as if dropped into it: the
+/// rendered errors of the new file only (the real game's own warnings are left out). It must
+/// have at least one.
+fn homemade_errors(path: &Path, game: &str) -> String {
+    let text = std::fs::read_to_string(path).expect("read");
+    let name = relative(path).display().to_string();
+    let c = rules::check_path_with(Path::new(game), &[(name, text)], &Limits::default());
+    assert!(c.errors() > 0, "{} should not check clean", path.display());
+    c.diags
+        .iter()
+        .filter(|d| d.is_error())
+        .map(|d| d.render(&c.sources))
+        .collect::<Vec<_>>()
+        .join("")
 }

@@ -16,16 +16,7 @@ fn load(game: &str) -> Program {
 }
 
 fn play(prog: &Program, n: u32, seed: u64, agents: Vec<Box<dyn Agent>>) -> (Vec<Event>, String) {
-    let mut interp = Interp::new(prog, n, seed, agents, Limits::default()).expect("interp");
-    if let Err(d) = interp.run() {
-        panic!("seed {seed}: {}", d.render(&prog.sources));
-    }
-    let log: String = interp
-        .choice_log
-        .iter()
-        .map(|r| format!("P{} {} {}\n", r.player + 1, r.index + 1, r.label))
-        .collect();
-    (interp.events, log)
+    play_agents_with(prog, n, seed, agents, &[])
 }
 
 #[test]
@@ -143,24 +134,10 @@ fn hegemony_replays_from_seed_and_log() {
     assert_eq!(events, replayed);
 }
 
-/// A Statecraft game with options set, played to the end by random agents.
+/// A game with options set, played to the end by random agents.
 fn play_with(prog: &Program, n: u32, seed: u64, sets: &[&str]) -> (Vec<Event>, String) {
-    let sets: Vec<String> = sets.iter().map(|s| s.to_string()).collect();
-    let options = rules::options::parse_sets(prog, &sets).expect("options");
     let agents = rules::agent::make_agents("random", n, seed).expect("agents");
-    let mut interp = Interp::new(prog, n, seed, agents, Limits::default()).expect("interp");
-    for (id, v) in options {
-        interp.set_option(id, v);
-    }
-    if let Err(d) = interp.run() {
-        panic!("seed {seed} {sets:?}: {}", d.render(&prog.sources));
-    }
-    let log: String = interp
-        .choice_log
-        .iter()
-        .map(|r| format!("P{} {} {}\n", r.player + 1, r.index + 1, r.label))
-        .collect();
-    (interp.events, log)
+    play_agents_with(prog, n, seed, agents, sets)
 }
 
 fn has_winner(events: &[Event]) -> bool {
@@ -269,6 +246,7 @@ fn ambition_replays_from_seed_and_log() {
     }
 }
 
+/// A game with options set, played to the end by the given agents; its events and choice log.
 fn play_agents_with(
     prog: &Program,
     n: u32,
