@@ -59,11 +59,23 @@ fn game_path() -> &'static Path {
     ))
 }
 
+thread_local! {
+    /// The Establishment, checked once per process: checking it for every input would make
+    /// the save and REPL targets spend nearly all their time in the checker.
+    static GAME: (Option<rules::program::Program>, rules::diag::Sources) = {
+        let c = rules::check_path(game_path(), &limits());
+        (c.program, c.sources)
+    };
+}
+
+fn game() -> Option<rules::program::Program> {
+    GAME.with(|g| g.0.clone())
+}
+
 fn fresh_repl() -> Option<rules::repl::Repl> {
     let limits = limits();
     let path = game_path();
-    let c = rules::check_path(path, &limits);
-    let prog = c.program?;
+    let prog = game()?;
     let n = rules::default_players(&prog);
     let s = rules::session::Session::with_options(prog, n, 1, Vec::new(), limits).ok()?;
     Some(rules::repl::Repl::new(s, path.to_path_buf()))
@@ -74,11 +86,11 @@ pub fn load_save(data: &[u8]) {
     let Ok(save) = serde_json::from_slice::<rules::session::SaveFile>(data) else {
         return;
     };
-    let limits = limits();
-    let c = rules::check_path(game_path(), &limits);
-    let Some(prog) = c.program else { return };
-    if let Err(d) = rules::session::Session::load(prog, &save, limits) {
-        let _ = d.render(&c.sources);
+    let Some(prog) = game() else { return };
+    if let Err(d) = rules::session::Session::load(prog, &save, limits()) {
+        GAME.with(|g| {
+            let _ = d.render(&g.1);
+        });
     }
 }
 
