@@ -88,6 +88,9 @@ pub struct Script {
     lines: Vec<(usize, String)>,
     next: usize,
     name: String,
+    /// When the script answers for some seats only, each seat reads its own lines, skipping
+    /// the others' (one cursor per seat); a script for every seat is read strictly in order.
+    own_lines: Option<Vec<usize>>,
 }
 
 impl Script {
@@ -105,6 +108,7 @@ impl Script {
             lines,
             next: 0,
             name: name.to_string(),
+            own_lines: None,
         }
     }
 }
@@ -119,6 +123,22 @@ impl Agent for ScriptAgent {
         _: &dyn Fn(usize) -> String,
     ) -> Result<usize, String> {
         let mut s = self.0.borrow_mut();
+        if let Some(cursors) = &s.own_lines {
+            // Skip to this seat's next line.
+            let seat = req.player as usize;
+            let from = cursors.get(seat).copied().unwrap_or(usize::MAX);
+            let found = s
+                .lines
+                .iter()
+                .enumerate()
+                .skip(from)
+                .find(|(_, (_, l))| l.split_whitespace().next() == Some(req.player_name));
+            let at = found.map(|(i, _)| i).unwrap_or(s.lines.len());
+            if let Some(c) = s.own_lines.as_mut().and_then(|c| c.get_mut(seat)) {
+                *c = at.saturating_add(1);
+            }
+            s.next = at;
+        }
         let Some((line_no, line)) = s.lines.get(s.next).cloned() else {
             return Err(format!(
                 "the script `{}` ran out of answers; the game asks {} `{}`",
@@ -188,39 +208,111 @@ impl Agent for HumanAgent {
     }
 }
 
-/// Build the agents for a game from a `--agent` value.
-pub fn make_agents(spec: &str, players: u32, seed: u64) -> Result<Vec<Box<dyn Agent>>, String> {
-    if let Some(path) = spec.strip_prefix("script:") {
-        let max = crate::limits::Limits::default().max_log_bytes;
-        let text = crate::files::read_text(std::path::Path::new(path), max)
-            .map_err(|e| format!("cannot read the script `{path}`: {e}"))?;
-        if players > 64 {
-            return Err(format!(
-                "{players} players is not a game: play with 1 to 64"
-            ));
-        }
-        let shared = Rc::new(RefCell::new(Script::parse(path, &text)));
-        return Ok((0..players)
-            .map(|_| Box::new(ScriptAgent(shared.clone())) as Box<dyn Agent>)
-            .collect());
-    }
+/// The agent kinds a seat may have, for messages.
+pub const KINDS: &str = "random, first, human or script:FILE";
+
+/// Split a `--agent` value into one single-agent spec per seat. The value is a comma-separated
+/// list: `P2=human` gives seat 2 its own agent, and the last entry without `P<n>=` is for every
+/// seat not named (`P1=human,random`). A single spec (`random`) is every seat's; seats left
+/// without one get `default`.
+pub fn seat_specs(spec: &str, players: u32, default: &str) -> Result<Vec<String>, String> {
     if players > 64 {
         return Err(format!(
             "{players} players is not a game: play with 1 to 64"
         ));
     }
-    (0..players)
-        .map(|p| -> Result<Box<dyn Agent>, String> {
-            Ok(match spec {
-                "random" => Box::new(RandomAgent::new(seed, p)),
-                "first" => Box::new(FirstAgent),
-                "human" => Box::new(HumanAgent),
-                other => {
-                    return Err(format!(
-                        "unknown agent `{other}`; use random, first, human or script:FILE"
-                    ))
+    let max = crate::limits::Limits::default().max_line_bytes;
+    if spec.len() > max {
+        return Err(format!("the agent spec is longer than {max} bytes"));
+    }
+    let mut seats: Vec<Option<String>> = vec![None; players as usize];
+    let mut rest: Option<String> = None;
+    for part in spec.split(',') {
+        let part = part.trim();
+        if part.is_empty() {
+            return Err(format!(
+                "`{spec}` has an empty entry; write P1=human,random"
+            ));
+        }
+        let named = part.split_once('=').and_then(|(who, what)| {
+            let n = who.trim().strip_prefix(['P', 'p'])?.parse::<u32>().ok()?;
+            Some((n, what.trim()))
+        });
+        match named {
+            Some((n, what)) => {
+                let seat = n
+                    .checked_sub(1)
+                    .and_then(|k| seats.get_mut(k as usize))
+                    .ok_or_else(|| {
+                        format!("`P{n}` is not a seat of this game: use P1 to P{players}")
+                    })?;
+                if seat.is_some() {
+                    return Err(format!("`P{n}` is given two agents in `{spec}`"));
                 }
-            })
-        })
-        .collect()
+                check_kind(what)?;
+                *seat = Some(what.to_string());
+            }
+            None if part.contains('=') && !part.starts_with("script:") => {
+                return Err(format!(
+                    "`{part}` is not `P<n>=AGENT`: name a seat like P1=human"
+                ));
+            }
+            None => {
+                check_kind(part)?;
+                rest = Some(part.to_string());
+            }
+        }
+    }
+    let rest = rest.unwrap_or_else(|| default.to_string());
+    Ok(seats
+        .into_iter()
+        .map(|s| s.unwrap_or_else(|| rest.clone()))
+        .collect())
+}
+
+fn check_kind(spec: &str) -> Result<(), String> {
+    match spec {
+        "random" | "first" | "human" => Ok(()),
+        s if s.starts_with("script:") && s.len() > "script:".len() => Ok(()),
+        other => Err(format!("unknown agent `{other}`; use {KINDS}")),
+    }
+}
+
+/// Build the agents for a game from a `--agent` value (see [`seat_specs`]). Seats that name the
+/// same script share it: it is one log of the game's choices, read in order.
+pub fn make_agents(spec: &str, players: u32, seed: u64) -> Result<Vec<Box<dyn Agent>>, String> {
+    let specs = seat_specs(spec, players, "random")?;
+    let mut scripts: Vec<(String, Rc<RefCell<Script>>)> = Vec::new();
+    let mut agents: Vec<Box<dyn Agent>> = Vec::with_capacity(specs.len());
+    for (p, spec) in (0u32..).zip(&specs) {
+        agents.push(match spec.as_str() {
+            "random" => Box::new(RandomAgent::new(seed, p)),
+            "first" => Box::new(FirstAgent),
+            "human" => Box::new(HumanAgent),
+            s => {
+                let path = s.strip_prefix("script:").unwrap_or(s);
+                let shared = match scripts.iter().find(|(q, _)| q == path) {
+                    Some((_, sh)) => sh.clone(),
+                    None => {
+                        let max = crate::limits::Limits::default().max_log_bytes;
+                        let text = crate::files::read_text(std::path::Path::new(path), max)
+                            .map_err(|e| format!("cannot read the script `{path}`: {e}"))?;
+                        let sh = Rc::new(RefCell::new(Script::parse(path, &text)));
+                        scripts.push((path.to_string(), sh.clone()));
+                        sh
+                    }
+                };
+                Box::new(ScriptAgent(shared))
+            }
+        });
+    }
+    for (path, sh) in &scripts {
+        let everyone = specs
+            .iter()
+            .all(|s| s.strip_prefix("script:") == Some(path));
+        if !everyone {
+            sh.borrow_mut().own_lines = Some(vec![0; specs.len()]);
+        }
+    }
+    Ok(agents)
 }

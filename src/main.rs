@@ -44,7 +44,8 @@ enum Command {
         /// Seed of the game's random generator
         #[arg(long, default_value_t = 1)]
         seed: u64,
-        /// Who answers the choices: random, first, human or script:FILE
+        /// Who answers the choices: random, first, human or script:FILE, for every seat, or per
+        /// seat like `P1=human,P2=first,random` (the last plain entry is for the other seats)
         #[arg(long, default_value = "random")]
         agent: String,
         /// Write every answered choice to FILE; `--agent script:FILE` replays it
@@ -76,6 +77,10 @@ enum Command {
         /// Load a saved session instead of starting a new game
         #[arg(long)]
         load: Option<PathBuf>,
+        /// Who answers each seat's choices (default: you answer every seat), like
+        /// `P2=random,P3=script:game.log` or `P1=human,random`
+        #[arg(long)]
+        agent: Option<String>,
         /// Set a game option, like `--set solo=true` (`rules check` lists a game's options)
         #[arg(long = "set", value_name = "NAME=VALUE")]
         set: Vec<String>,
@@ -332,6 +337,7 @@ fn main() -> ExitCode {
             players,
             seed,
             load,
+            agent,
             set,
         } => {
             let c = rules::check_path(&game, &limits);
@@ -359,7 +365,23 @@ fn main() -> ExitCode {
                     return ExitCode::from(2);
                 }
             };
-            let repl = rules::repl::Repl::new(session, game);
+            let mut repl = rules::repl::Repl::new(session, game);
+            if let Some(spec) = agent {
+                let seats = match rules::agent::seat_specs(&spec, n, "human") {
+                    Ok(s) => s,
+                    Err(e) => {
+                        eprintln!("error: {e}");
+                        return ExitCode::from(2);
+                    }
+                };
+                for (k, s) in seats.iter().enumerate() {
+                    let (_, said) = repl.handle(&format!(":agent P{} {s}", k + 1));
+                    if said.iter().any(|l| !l.contains("is now played by")) {
+                        eprintln!("error: {}", said.join("\n"));
+                        return ExitCode::from(2);
+                    }
+                }
+            }
             let first = load.map(|f| format!(":load {}", f.display()));
             match rules::repl::run(repl, first) {
                 Ok(()) => ExitCode::SUCCESS,

@@ -19,7 +19,7 @@ Commands (anything else is a rules-language expression or statement, evaluated o
   :choices                  the waiting choice and its numbered options
   :choose N | NAME          answer the waiting choice (a number or the option's text)
   :auto [N|phase|round|end] let the agents answer (N choices; default 1)
-  :agent PLAYER MODE        who answers PLAYER: human, random or first
+  :agent PLAYER MODE        who answers PLAYER: human, random, first or script:FILE
   :state                    the whole position as tables
   :show ZONE|PLAYER|CARD    one zone (all its keys), one player's things, or one card (@id)
   :as PLAYER|all            whose eyes hidden information is shown to
@@ -374,38 +374,85 @@ impl Repl {
 
     fn agent(&mut self, args: &[&str]) {
         let n = self.session.players;
-        match args {
-            [p, m] => match (player_of(p, n), Mode::parse(m)) {
-                (Some(k), Some(mode)) => {
-                    self.session.modes[k as usize] = mode;
-                    self.say(format!("P{} is now played by: {}", k + 1, mode.name()));
-                }
-                (None, _) if *p == "all" => match Mode::parse(m) {
-                    Some(mode) => {
-                        for x in self.session.modes.iter_mut() {
-                            *x = mode;
+        let [p, m] = args else {
+            let list: Vec<String> = (0..n as usize)
+                .map(|i| {
+                    let mode = self.session.modes.get(i).copied().unwrap_or(Mode::Human);
+                    match self.session.scripts.get(i).and_then(|s| s.as_ref()) {
+                        Some(sc) if mode == Mode::Script => {
+                            format!("P{}: script:{}", i + 1, sc.name)
                         }
-                        self.say(format!("Every player is now played by: {}", mode.name()));
+                        _ => format!("P{}: {}", i + 1, mode.name()),
                     }
-                    None => self.say(format!("`{m}` is not an agent: human, random or first.")),
-                },
-                (None, _) => self.say(format!("`{p}` is not a player: use P1 to P{n} or `all`.")),
-                (_, None) => self.say(format!("`{m}` is not an agent: human, random or first.")),
+                })
+                .collect();
+            self.say(format!(
+                "{}   (`:agent P2 random` changes one; human, random, first or script:FILE)",
+                list.join(", ")
+            ));
+            return;
+        };
+        let seats: Vec<u32> = match player_of(p, n) {
+            Some(k) => vec![k],
+            None if *p == "all" => (0..n).collect(),
+            None => {
+                self.say(format!("`{p}` is not a player: use P1 to P{n} or `all`."));
+                return;
+            }
+        };
+        let (mode, text) = match m.strip_prefix("script:") {
+            Some(path) => {
+                let max = self.session.limits.max_log_bytes;
+                match crate::files::read_text(std::path::Path::new(path), max) {
+                    Ok(t) => (Mode::Script, Some((path, t))),
+                    Err(e) => {
+                        self.say(format!("cannot read the choice log `{path}`: {e}"));
+                        return;
+                    }
+                }
+            }
+            None => match Mode::parse(m) {
+                Some(mode) if mode != Mode::Script => (mode, None),
+                _ => {
+                    self.say(format!(
+                        "`{m}` is not an agent: human, random, first or script:FILE."
+                    ));
+                    return;
+                }
             },
-            _ => {
-                let list: Vec<String> = self
-                    .session
-                    .modes
-                    .iter()
-                    .enumerate()
-                    .map(|(i, m)| format!("P{}: {}", i + 1, m.name()))
-                    .collect();
-                self.say(format!(
-                    "{}   (`:agent P2 random` changes one)",
-                    list.join(", ")
-                ));
+        };
+        for &k in &seats {
+            let script = match &text {
+                Some((path, t)) => match crate::session::SeatScript::parse(path, t, k) {
+                    Ok(sc) => Some(std::rc::Rc::new(sc)),
+                    Err(e) => {
+                        self.say(e);
+                        return;
+                    }
+                },
+                None => None,
+            };
+            if let Some(slot) = self.session.scripts.get_mut(k as usize) {
+                *slot = script;
+            }
+            if let Some(slot) = self.session.modes.get_mut(k as usize) {
+                *slot = mode;
             }
         }
+        let who = match seats.as_slice() {
+            [k] => format!("P{}", k + 1),
+            _ => "Every player".to_string(),
+        };
+        let mut what = mode.name().to_string();
+        if let Some((path, _)) = &text {
+            let lines: usize = seats
+                .iter()
+                .filter_map(|&k| self.session.scripts.get(k as usize)?.as_ref())
+                .map(|s| s.answers.len())
+                .sum();
+            what = format!("script:{path} ({lines} answers; a person takes over when it runs out)");
+        }
+        self.say(format!("{who} is now played by: {what}"));
     }
 
     /// Does the viewer know card `c` (its zone shows it to them, or it was revealed to them)?
@@ -961,10 +1008,21 @@ pub fn run(mut repl: Repl, first: Option<String>) -> std::io::Result<()> {
         repl.session.players,
         repl.session.seed,
     );
-    writeln!(
-        out,
-        "{game_name}: {players} players, seed {seed}. Every player is yours to play (:agent changes that)."
-    )?;
+    let modes = &repl.session.modes;
+    let who = if modes.iter().all(|&m| m == Mode::Human) {
+        "Every player is yours to play (:agent changes that).".to_string()
+    } else {
+        let seats: Vec<String> = modes
+            .iter()
+            .enumerate()
+            .map(|(i, m)| match m {
+                Mode::Human => format!("P{} you", i + 1),
+                m => format!("P{} {}", i + 1, m.name()),
+            })
+            .collect();
+        format!("Seats: {} (:agent changes them).", seats.join(", "))
+    };
+    writeln!(out, "{game_name}: {players} players, seed {seed}. {who}")?;
     writeln!(out, "Type :help for the commands, :step to start.")?;
     if let Some(cmd) = first {
         let (_, lines) = repl.handle(&cmd);

@@ -23,6 +23,9 @@ pub enum Mode {
     Human,
     Random,
     First,
+    /// Answers from a choice log (`:agent P2 script:FILE`): the seat's k-th choice of the game
+    /// is the k-th line for that seat. The log itself is in `Session::scripts`.
+    Script,
 }
 
 impl Mode {
@@ -39,6 +42,7 @@ impl Mode {
             Mode::Human => "human",
             Mode::Random => "random",
             Mode::First => "first",
+            Mode::Script => "script",
         }
     }
 }
@@ -114,6 +118,41 @@ struct Shared {
     recorded: Vec<Answer>,
     pending: Option<Pending>,
     seed: u64,
+    /// Each seat's answers from a choice log (`Mode::Script`), and how many choices each seat
+    /// has answered in the game so far.
+    scripts: Vec<Option<Rc<SeatScript>>>,
+    answered: Vec<usize>,
+}
+
+/// One seat's answers read from a choice log: 0-based option numbers, with the log's name and
+/// line numbers for messages.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SeatScript {
+    pub name: String,
+    pub answers: Vec<(usize, usize)>,
+}
+
+impl SeatScript {
+    /// The lines of `text` (a `--log` file) that answer for `player` (`P2 3 label`).
+    pub fn parse(name: &str, text: &str, player: u32) -> Result<SeatScript, String> {
+        let who = format!("P{}", player + 1);
+        let mut answers = Vec::new();
+        for (i, line) in text.lines().enumerate() {
+            let mut words = line.split_whitespace();
+            if words.next() != Some(who.as_str()) {
+                continue;
+            }
+            let idx = words.next().unwrap_or("");
+            match idx.parse::<usize>() {
+                Ok(n) if n >= 1 => answers.push((i + 1, n - 1)),
+                _ => return Err(format!("{name}:{}: `{idx}` is not an option number", i + 1)),
+            }
+        }
+        Ok(SeatScript {
+            name: name.to_string(),
+            answers,
+        })
+    }
 }
 
 struct SessionAgent(Rc<RefCell<Shared>>);
@@ -160,6 +199,9 @@ impl Agent for SessionAgent {
                 return Err(PENDING.into());
             }
             s.cursor += 1;
+            if let Some(c) = s.answered.get_mut(a.player as usize) {
+                *c += 1;
+            }
             s.recorded.push(a.clone());
             return Ok(a.index);
         }
@@ -195,7 +237,29 @@ impl Agent for SessionAgent {
             Mode::Human => return ask_person(&mut s),
             Mode::Random => agent::seeded_pick(s.seed, req.player, req.number, req.count),
             Mode::First => 0,
+            Mode::Script => {
+                let seat = req.player as usize;
+                let k = s.answered.get(seat).copied().unwrap_or(0);
+                let script = s.scripts.get(seat).and_then(|x| x.clone());
+                match script.as_ref().map(|sc| (sc, sc.answers.get(k))) {
+                    Some((_, Some(&(_, i)))) if i < req.count => i,
+                    Some((sc, Some(&(line, i)))) => {
+                        return Err(format!(
+                            "{}:{line}: option {} of `{}` does not exist; it has {}",
+                            sc.name,
+                            i + 1,
+                            req.prompt,
+                            req.count
+                        ))
+                    }
+                    // The log has run out (or is gone): a person takes over.
+                    _ => return ask_person(&mut s),
+                }
+            }
         };
+        if let Some(c) = s.answered.get_mut(req.player as usize) {
+            *c += 1;
+        }
         if let Auto::Choices(n) = s.auto {
             s.auto = Auto::Choices(n.saturating_sub(1));
         }
@@ -217,6 +281,8 @@ pub struct Session {
     pub options: Vec<String>,
     pub limits: Limits,
     pub modes: Vec<Mode>,
+    /// The choice log each `Mode::Script` seat answers from.
+    pub scripts: Vec<Option<Rc<SeatScript>>>,
     /// Every answered choice; those past `len` are the redo material.
     choices: Vec<Answer>,
     /// How many of `choices` the current position has made.
@@ -289,6 +355,7 @@ impl Session {
             options,
             limits,
             modes: vec![Mode::Human; players as usize],
+            scripts: vec![None; players as usize],
             choices: Vec::new(),
             len: 0,
             stop: Stop::Boundary { pos: Pos::Setup },
@@ -464,6 +531,12 @@ impl Session {
         replay_only: bool,
         verify: bool,
     ) -> (Rc<RefCell<Shared>>, Vec<Box<dyn Agent>>) {
+        let mut answered = vec![0usize; self.players as usize];
+        for a in self.choices.get(..base).unwrap_or(&[]) {
+            if let Some(c) = answered.get_mut(a.player as usize) {
+                *c += 1;
+            }
+        }
         let shared = Rc::new(RefCell::new(Shared {
             script,
             cursor: 0,
@@ -476,6 +549,8 @@ impl Session {
             recorded: Vec::new(),
             pending: None,
             seed: self.seed,
+            scripts: self.scripts.clone(),
+            answered,
         }));
         let agents = (0..self.players)
             .map(|_| Box::new(SessionAgent(shared.clone())) as Box<dyn Agent>)
@@ -561,7 +636,12 @@ impl Session {
             game: game.to_string(),
             players: self.players,
             seed: self.seed,
-            agents: self.modes.clone(),
+            // A choice log is a file of this machine: a save leaves it to a person.
+            agents: self
+                .modes
+                .iter()
+                .map(|&m| if m == Mode::Script { Mode::Human } else { m })
+                .collect(),
             stop: self.stop.clone(),
             choices: self.answers().to_vec(),
             options: self.options.clone(),
@@ -611,6 +691,7 @@ impl Session {
             self.limits,
         )?;
         fresh.modes = self.modes.clone();
+        fresh.scripts = self.scripts.clone();
         fresh.choices = self.answers().to_vec();
         let misfit = fresh.replay_into(self.len, self.stop.clone());
         *self = fresh;
