@@ -165,8 +165,76 @@ impl Agent for ScriptAgent {
     }
 }
 
-/// Asks at the terminal.
-pub struct HumanAgent;
+/// Asks at the terminal: shows the player's own view and the numbered options, and takes a
+/// number, an option's text, or a prefix of it that only one option has.
+///
+/// With several people at one keyboard (hot-seat), the humans share `hot_seat`: before a
+/// different person's choice the screen is cleared and the game waits until that person says
+/// they are at the keyboard, and after each answer the screen is cleared again, so nobody sees
+/// another's hand.
+pub struct HumanAgent {
+    pub hot_seat: Option<Rc<RefCell<Option<u32>>>>,
+}
+
+/// Clears the terminal and its scrollback (and says so, when the output is not a terminal).
+fn clear_screen(out: &mut impl Write) {
+    use std::io::IsTerminal;
+    if std::io::stderr().is_terminal() {
+        let _ = write!(out, "\x1b[2J\x1b[3J\x1b[H");
+    } else {
+        let _ = writeln!(out, "\n[screen cleared]");
+    }
+    let _ = out.flush();
+}
+
+/// The option a person's answer names: a number from 1, an option's text, or a prefix that
+/// only one option starts with (case does not matter).
+pub fn match_answer(
+    t: &str,
+    count: usize,
+    label: &dyn Fn(usize) -> String,
+) -> Result<usize, String> {
+    let t = t.trim();
+    if t.is_empty() {
+        return Err(format!(
+            "type a number from 1 to {count}, or an option's name"
+        ));
+    }
+    if let Ok(n) = t.parse::<usize>() {
+        return if n >= 1 && n <= count {
+            Ok(n - 1)
+        } else {
+            Err(format!(
+                "`{t}` is not an option; type a number from 1 to {count}"
+            ))
+        };
+    }
+    let want = t.to_lowercase();
+    let labels: Vec<String> = (0..count).map(|i| label(i).to_lowercase()).collect();
+    if let Some(i) = labels.iter().position(|l| *l == want) {
+        return Ok(i);
+    }
+    let starts: Vec<usize> = labels
+        .iter()
+        .enumerate()
+        .filter(|(_, l)| l.starts_with(&want))
+        .map(|(i, _)| i)
+        .collect();
+    match starts.as_slice() {
+        [i] => Ok(*i),
+        [] => Err(format!(
+            "no option is `{t}`; type a number from 1 to {count}, or an option's name"
+        )),
+        many => Err(format!(
+            "`{t}` could be {}; type more of it, or the number",
+            many.iter()
+                .take(5)
+                .map(|&i| format!("{}) {}", i + 1, label(i)))
+                .collect::<Vec<_>>()
+                .join(", ")
+        )),
+    }
+}
 
 impl Agent for HumanAgent {
     fn decide(
@@ -175,35 +243,46 @@ impl Agent for HumanAgent {
         label: &dyn Fn(usize) -> String,
     ) -> Result<usize, String> {
         let stdin = std::io::stdin();
-        loop {
-            let mut out = std::io::stderr();
-            let _ = write!(out, "\n{}", (req.view)().summary());
-            let _ = writeln!(out, "{}: {}", req.player_name, req.prompt);
-            for i in 0..req.count {
-                let _ = writeln!(out, "  {:>3}) {}", i + 1, label(i));
+        let mut out = std::io::stderr();
+        let read = |line: &mut String| match stdin.lock().read_line(line) {
+            Ok(0) => Err("end of input while waiting for a choice".to_string()),
+            Ok(_) => Ok(()),
+            Err(e) => Err(format!("cannot read the terminal: {e}")),
+        };
+        if let Some(seat) = &self.hot_seat {
+            if *seat.borrow() != Some(req.player) {
+                clear_screen(&mut out);
+                let _ = write!(
+                    out,
+                    "Pass the keyboard to {}. {}, press Enter when you are alone at the screen.",
+                    req.player_name, req.player_name
+                );
+                let _ = out.flush();
+                read(&mut String::new())?;
+                *seat.borrow_mut() = Some(req.player);
             }
+        }
+        let _ = write!(out, "\n{}", (req.view)().summary());
+        let _ = writeln!(out, "{}: {}", req.player_name, req.prompt);
+        for i in 0..req.count {
+            let _ = writeln!(out, "  {:>3}) {}", i + 1, label(i));
+        }
+        loop {
             let _ = write!(out, "choose 1-{}> ", req.count);
             let _ = out.flush();
             let mut line = String::new();
-            match stdin.lock().read_line(&mut line) {
-                Ok(0) => return Err("end of input while waiting for a choice".into()),
-                Ok(_) => {}
-                Err(e) => return Err(format!("cannot read the terminal: {e}")),
-            }
-            let t = line.trim();
-            if let Ok(n) = t.parse::<usize>() {
-                if n >= 1 && n <= req.count {
-                    return Ok(n - 1);
+            read(&mut line)?;
+            match match_answer(&line, req.count, label) {
+                Ok(i) => {
+                    if self.hot_seat.is_some() {
+                        clear_screen(&mut out);
+                    }
+                    return Ok(i);
+                }
+                Err(e) => {
+                    let _ = writeln!(out, "{e}");
                 }
             }
-            if let Some(i) = (0..req.count).find(|&i| label(i).eq_ignore_ascii_case(t)) {
-                return Ok(i);
-            }
-            let _ = writeln!(
-                out,
-                "`{t}` is not an option; type a number from 1 to {}",
-                req.count
-            );
         }
     }
 }
@@ -284,11 +363,16 @@ pub fn make_agents(spec: &str, players: u32, seed: u64) -> Result<Vec<Box<dyn Ag
     let specs = seat_specs(spec, players, "random")?;
     let mut scripts: Vec<(String, Rc<RefCell<Script>>)> = Vec::new();
     let mut agents: Vec<Box<dyn Agent>> = Vec::with_capacity(specs.len());
+    // Several people at one keyboard take turns at it.
+    let humans = specs.iter().filter(|s| *s == "human").count();
+    let hot_seat = (humans > 1).then(|| Rc::new(RefCell::new(None)));
     for (p, spec) in (0u32..).zip(&specs) {
         agents.push(match spec.as_str() {
             "random" => Box::new(RandomAgent::new(seed, p)),
             "first" => Box::new(FirstAgent),
-            "human" => Box::new(HumanAgent),
+            "human" => Box::new(HumanAgent {
+                hot_seat: hot_seat.clone(),
+            }),
             s => {
                 let path = s.strip_prefix("script:").unwrap_or(s);
                 let shared = match scripts.iter().find(|(q, _)| q == path) {

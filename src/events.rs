@@ -2,6 +2,9 @@
 
 use serde::{Serialize, Serializer};
 
+/// A viewer who is no player: `for_viewer(PUBLIC)` keeps only what every player may see.
+pub const PUBLIC: u32 = 64;
+
 /// The words a hidden card is shown as.
 pub const HIDDEN_CARD: &str = "a hidden card";
 
@@ -125,6 +128,8 @@ pub enum Event {
     },
     Move {
         cards: Vec<CardRef>,
+        /// The zone each card left, in the order of `cards` (`null`: it was in no zone).
+        from: Vec<Option<String>>,
         to: String,
     },
     Shuffle {
@@ -181,8 +186,9 @@ impl Event {
                     secret: *secret,
                 }
             }
-            Event::Move { cards, to } => Event::Move {
+            Event::Move { cards, from, to } => Event::Move {
                 cards: hide(cards),
+                from: from.clone(),
                 to: to.clone(),
             },
             Event::Flip { card, face_up } => Event::Flip {

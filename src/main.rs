@@ -51,12 +51,14 @@ enum Command {
         /// Write every answered choice to FILE; `--agent script:FILE` replays it
         #[arg(long)]
         log: Option<PathBuf>,
-        /// Print one JSON event per line instead of the readable account
+        /// Print one JSON event per line, as it happens, instead of the readable account
+        /// (the events are described in docs/events.md)
         #[arg(long)]
         json: bool,
-        /// Whose eyes the account is seen through: a player (P2) or `all` (everything)
-        #[arg(long, default_value = "all")]
-        viewer: String,
+        /// Whose eyes the account is seen through: a player (P2) or `all` (everything). With
+        /// one human seat it is that player; with several (hot-seat), only what all may see
+        #[arg(long)]
+        viewer: Option<String>,
         /// Set a game option, like `--set solo=true` (`rules check` lists a game's options)
         #[arg(long = "set", value_name = "NAME=VALUE")]
         set: Vec<String>,
@@ -97,6 +99,15 @@ enum Command {
         #[arg(long = "set", value_name = "NAME=VALUE")]
         set: Vec<String>,
     },
+}
+
+/// Whose eyes `rules run` shows the game through.
+#[derive(Clone, Copy)]
+enum Viewer {
+    All,
+    Seat(u32),
+    /// What every player may see (several people share the terminal).
+    Public,
 }
 
 fn print_diags(diags: &[Diag], sources: &rules::diag::Sources) {
@@ -228,14 +239,27 @@ fn main() -> ExitCode {
                 return ExitCode::from(2);
             }
             let n = players.unwrap_or_else(|| rules::default_players(&prog));
-            let viewer = match viewer.as_str() {
-                "all" => None,
-                v => match v
+            let seats = match rules::agent::seat_specs(&agent, n.min(64), "random") {
+                Ok(s) => s,
+                Err(e) => {
+                    eprintln!("error: {e}");
+                    return ExitCode::from(2);
+                }
+            };
+            let humans: Vec<u32> = (0u32..)
+                .zip(&seats)
+                .filter(|(_, s)| *s == "human")
+                .map(|(p, _)| p)
+                .collect();
+            let asked = match viewer.as_deref() {
+                None => None,
+                Some("all") => Some(Viewer::All),
+                Some(v) => match v
                     .strip_prefix(['P', 'p'])
                     .and_then(|k| k.parse::<u32>().ok())
                     .filter(|k| *k >= 1 && *k <= n.min(64))
                 {
-                    Some(k) => Some(k - 1),
+                    Some(k) => Some(Viewer::Seat(k - 1)),
                     None => {
                         eprintln!(
                             "error: `--viewer {v}` is not a player of this game; use P1 to P{} or all",
@@ -244,6 +268,27 @@ fn main() -> ExitCode {
                         return ExitCode::from(2);
                     }
                 },
+            };
+            // People at the terminal see what they may see, and nothing more.
+            let viewer = match (humans.as_slice(), asked) {
+                ([], v) => v.unwrap_or(Viewer::All),
+                ([h], None) => Viewer::Seat(*h),
+                ([h], Some(Viewer::Seat(v))) if v == *h => Viewer::Seat(v),
+                ([_, _, ..], None) => Viewer::Public,
+                ([h], Some(_)) => {
+                    eprintln!(
+                        "error: P{} plays at this terminal, so the account is seen through P{}'s eyes; leave out --viewer",
+                        h + 1,
+                        h + 1
+                    );
+                    return ExitCode::from(2);
+                }
+                (_, Some(_)) => {
+                    eprintln!(
+                        "error: several players share this terminal, so the account shows only what all may see; leave out --viewer"
+                    );
+                    return ExitCode::from(2);
+                }
             };
             let options = match rules::options::parse_sets(&prog, &set) {
                 Ok(o) => o,
@@ -269,23 +314,29 @@ fn main() -> ExitCode {
             for (id, v) in options.iter().cloned() {
                 interp.set_option(id, v);
             }
-            let result = interp.run();
-            let mut out = std::io::stdout().lock();
-            for ev in &interp.events {
+            // The account is written as the game goes, so people at the terminal follow it.
+            interp.sink = Some(Box::new(move |ev: &rules::events::Event| {
                 let seen;
                 let ev = match viewer {
-                    Some(v) => {
+                    Viewer::All => ev,
+                    Viewer::Seat(v) => {
                         seen = ev.for_viewer(v);
                         &seen
                     }
-                    None => ev,
+                    Viewer::Public => {
+                        seen = ev.for_viewer(rules::events::PUBLIC);
+                        &seen
+                    }
                 };
+                let mut out = std::io::stdout().lock();
                 if json {
                     let _ = writeln!(out, "{}", serde_json::to_string(ev).unwrap_or_default());
                 } else if let Some(t) = ev.text() {
                     let _ = writeln!(out, "{t}");
                 }
-            }
+                let _ = out.flush();
+            }));
+            let result = interp.run();
             if let Some(path) = log {
                 let mut text =
                     String::from("# rules choice log: player, option number (1-based), option\n");

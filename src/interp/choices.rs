@@ -107,7 +107,7 @@ impl<'p> Interp<'p> {
         if self.record {
             let chosen = labels.and_then(|l| l.get(idx)).unwrap_or(&options[idx]);
             let choice = self.view().show_parts(chosen, &self.state.known);
-            self.events.push(Event::Choice {
+            self.push_event(Event::Choice {
                 player: format!("P{}", player + 1),
                 prompt: prompt.to_string(),
                 choice: Some(choice),

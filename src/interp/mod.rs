@@ -104,6 +104,8 @@ pub struct Interp<'p> {
     pub agents: Vec<Box<dyn Agent>>,
     /// Collected events, when recording.
     pub events: Vec<Event>,
+    /// Called with every event as it happens (`rules run` streams the account with it).
+    pub sink: Option<Box<dyn FnMut(&Event)>>,
     pub record: bool,
     pub choice_log: Vec<ChoiceRecord>,
     /// Locals of every active frame. It only grows; `sp` marks its live top. The checker
@@ -276,6 +278,7 @@ impl<'p> Interp<'p> {
             limits,
             agents,
             events: Vec::new(),
+            sink: None,
             record: true,
             choice_log: Vec::new(),
             stack: vec![Value::None; 256],
@@ -351,8 +354,16 @@ impl<'p> Interp<'p> {
     fn emit(&mut self, e: impl FnOnce(&Self) -> Event) {
         if self.record {
             let ev = e(self);
-            self.events.push(ev);
+            self.push_event(ev);
         }
+    }
+
+    /// Record an event, and hand it to the sink as it happens.
+    pub(crate) fn push_event(&mut self, ev: Event) {
+        if let Some(sink) = self.sink.as_mut() {
+            sink(&ev);
+        }
+        self.events.push(ev);
     }
 
     // ================================================================ frames

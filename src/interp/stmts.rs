@@ -129,7 +129,7 @@ impl<'p> Interp<'p> {
                     let v = self.eval(e);
                     self.displaying -= 1;
                     let text = self.show(&v?);
-                    self.events.push(Event::Say { text });
+                    self.push_event(Event::Say { text });
                 }
             }
             StmtKind::Return(e) => {
@@ -357,6 +357,23 @@ impl<'p> Interp<'p> {
         } else {
             Vec::new()
         };
+        // Where each card came from, for the event.
+        let origins: Vec<Option<String>> = if self.record {
+            cards
+                .iter()
+                .map(|&c| {
+                    let z = self
+                        .state
+                        .card_zone
+                        .get(c as usize)
+                        .copied()
+                        .unwrap_or(NOWHERE);
+                    (z != NOWHERE).then(|| self.zone_name(z))
+                })
+                .collect()
+        } else {
+            Vec::new()
+        };
         for (i, &c) in cards.iter().enumerate() {
             let from = self.state.card_zone[c as usize];
             if from != NOWHERE {
@@ -380,6 +397,7 @@ impl<'p> Interp<'p> {
                     .zip(&before)
                     .map(|(&c, &b)| me.view().card_ref(c, b | me.known(c)))
                     .collect(),
+                from: origins,
                 to: me.zone_name(dest),
             });
         }
