@@ -97,6 +97,9 @@ pub struct Outcome {
     pub scores: Vec<i64>,
 }
 
+/// Where `Interp::sink` hands events as they happen.
+pub type EventSink = Box<dyn FnMut(&Event)>;
+
 pub struct Interp<'p> {
     pub prog: &'p Program,
     pub state: State,
@@ -105,7 +108,7 @@ pub struct Interp<'p> {
     /// Collected events, when recording.
     pub events: Vec<Event>,
     /// Called with every event as it happens (`rules run` streams the account with it).
-    pub sink: Option<Box<dyn FnMut(&Event)>>,
+    pub sink: Option<EventSink>,
     pub record: bool,
     pub choice_log: Vec<ChoiceRecord>,
     /// Locals of every active frame. It only grows; `sp` marks its live top. The checker
