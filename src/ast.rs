@@ -39,6 +39,15 @@ pub enum Item {
     Check(Box<CheckDecl>),
     Option(OptionDecl),
     Event(EventDecl),
+    Allow(AllowDecl),
+}
+
+/// `allow check::ace "the book prints both"`: the authors have read these warnings.
+#[derive(Debug, Clone)]
+pub struct AllowDecl {
+    pub code: Spanned<String>,
+    pub reason: Spanned<String>,
+    pub span: Span,
 }
 
 /// `option solo: bool = false`: a setting chosen before the game starts.

@@ -50,15 +50,20 @@ pub fn check_path(path: &Path, limits: &Limits) -> Checked {
 
 /// Check loaded files, then run the game's own `check` / `warn` rules.
 fn finish(loaded: loader::Loaded, limits: &Limits) -> Checked {
+    let allows = check::allow::collect(&loaded.files);
     let (program, diags, sources) = check::check(loaded);
-    with_rules(
+    let mut c = with_rules(
         Checked {
             program,
             diags,
             sources,
         },
         limits,
-    )
+    );
+    check::allow::apply(&mut c.diags, &allows);
+    // The game's own rules add diagnostics: the cap holds for all of them together.
+    check::cap_diags(&mut c.diags, limits.max_diags);
+    c
 }
 
 /// Run the game's own `check` / `warn` rules once the program checks clean.

@@ -46,6 +46,15 @@ fn warnings_are_reported_without_failing() {
 }
 
 #[test]
+fn acknowledged_warnings_are_not_reported() {
+    insta::glob!("allowed/*.rules", |path| {
+        let c = rules::check_path(relative(path), &Limits::default());
+        assert!(c.program.is_some());
+        assert_eq!(c.render(), "", "{}", path.display());
+    });
+}
+
+#[test]
 fn runtime_failures_are_reported() {
     // A small step budget so the runaway cases end quickly.
     let limits = Limits {

@@ -6,6 +6,7 @@
 //! (options, custom events, `end game`, `eliminate`, `repeat up to`), `purity` (what may change
 //! the game) and `repl` (lines typed at the REPL).
 
+pub mod allow;
 mod cards;
 mod decls;
 mod effects;

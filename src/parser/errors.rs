@@ -14,6 +14,8 @@ pub fn rule_name(rule: Rule) -> &'static str {
         file | item => DECLARATION,
         repl_line => "a statement or an expression",
         import_decl => DECLARATION,
+        allow_decl => DECLARATION,
+        diag_code => "a diagnostic code like `check::ace`",
         game_decl => DECLARATION,
         game_entry => "a game setting like `players: 3..5`",
         enum_decl => DECLARATION,
@@ -136,7 +138,7 @@ pub(super) fn syntax_error(e: &pest::error::Error<Rule>, text: &str, file: u32) 
     // At the top level every item keyword is expected: say "a declaration" once.
     const ITEMS: &[&str] = &[
         "import", "game", "enum", "kind", "card", "cards", "zone", "var", "const", "fn", "phase",
-        "setup", "on", "table", "check", "warn", "option", "event",
+        "setup", "on", "table", "check", "warn", "option", "event", "allow",
     ];
     if tokens
         .iter()

@@ -37,6 +37,7 @@ impl Builder {
             Rule::check_decl => Item::Check(Box::new(self.check_decl(pair))),
             Rule::option_decl => Item::Option(self.option_decl(pair)?),
             Rule::event_decl => Item::Event(self.event_decl(pair)?),
+            Rule::allow_decl => Item::Allow(self.allow_decl(pair)),
             _ => return None,
         })
     }
@@ -45,6 +46,22 @@ impl Builder {
         let span = self.span(&pair);
         let s = children(pair).next().map(|p| self.plain_string(p));
         Spanned::new(s.unwrap_or_default(), span)
+    }
+
+    pub(super) fn allow_decl(&mut self, pair: Pair<Rule>) -> AllowDecl {
+        let span = self.span(&pair);
+        let mut code = Spanned::new(String::new(), span);
+        let mut reason = Spanned::new(String::new(), span);
+        for p in children(pair) {
+            match p.as_rule() {
+                Rule::diag_code => code = Spanned::new(p.as_str().to_string(), self.span(&p)),
+                _ => {
+                    let s = self.span(&p);
+                    reason = Spanned::new(self.plain_string(p), s);
+                }
+            }
+        }
+        AllowDecl { code, reason, span }
     }
 
     pub(super) fn plain_string(&mut self, pair: Pair<Rule>) -> String {
