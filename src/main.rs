@@ -118,6 +118,43 @@ fn print_diags(diags: &[Diag], sources: &rules::diag::Sources) {
     }
 }
 
+/// Refuse a folder that holds several games (`rules run games`): say which they are.
+fn one_game(game: &std::path::Path) -> Result<(), ExitCode> {
+    if !game.is_dir() {
+        return Ok(());
+    }
+    let games = rules::games_in(game);
+    if games.len() > 1 {
+        eprintln!(
+            "error: `{}` holds {} games, not one; name one of them:",
+            game.display(),
+            games.len()
+        );
+        for g in &games {
+            eprintln!("  {}", g.display());
+        }
+        return Err(ExitCode::from(2));
+    }
+    Ok(())
+}
+
+/// Say that a game without a `game` block is a card set, not something to play.
+fn not_playable(prog: &rules::program::Program, game: &std::path::Path) -> ExitCode {
+    if prog.game.name.is_empty() {
+        eprintln!(
+            "{}: this is a card set ({}), not a game: it has no `game` block. Import it from a game's files to play with it.",
+            game.display(),
+            count(prog.cards.len(), "card")
+        );
+    } else {
+        eprintln!(
+            "{}: this is not a playable game (its `game` block has no phases)",
+            game.display()
+        );
+    }
+    ExitCode::from(2)
+}
+
 /// A game that can be played with `n` players, checked before anything is built for them.
 fn playable(
     prog: &rules::program::Program,
@@ -125,11 +162,7 @@ fn playable(
     n: u32,
 ) -> Result<(), ExitCode> {
     if prog.phases.is_empty() || prog.game.round_phases.is_empty() {
-        eprintln!(
-            "{}: this is not a playable game (no `game` block with phases)",
-            game.display()
-        );
-        return Err(ExitCode::from(2));
+        return Err(not_playable(prog, game));
     }
     let g = &prog.game;
     if n < g.min_players || n > g.max_players {
@@ -196,6 +229,13 @@ fn main() -> ExitCode {
                             count(warnings, "warning")
                         );
                     }
+                } else if let Some(prog) = c.program.as_ref().filter(|p| p.game.name.is_empty()) {
+                    println!(
+                        "{}: ok, a card set ({}, {}; no `game` block{warned})",
+                        p.display(),
+                        count(c.sources.files.len(), "file"),
+                        count(prog.cards.len(), "card"),
+                    );
                 } else if let Some(prog) = &c.program {
                     println!(
                         "{}: ok ({}, {}, {}{warned})",
@@ -225,6 +265,9 @@ fn main() -> ExitCode {
             viewer,
             set,
         } => {
+            if let Err(code) = one_game(&game) {
+                return code;
+            }
             let c = rules::check_path(&game, &limits);
             print_diags(&c.diags, &c.sources);
             let Some(prog) = c.program else {
@@ -232,11 +275,7 @@ fn main() -> ExitCode {
                 return ExitCode::from(1);
             };
             if prog.phases.is_empty() || prog.game.round_phases.is_empty() {
-                eprintln!(
-                    "{}: this is not a playable game (no `game` block with phases)",
-                    game.display()
-                );
-                return ExitCode::from(2);
+                return not_playable(&prog, &game);
             }
             let n = players.unwrap_or_else(|| rules::default_players(&prog));
             let seats = match rules::agent::seat_specs(&agent, n.min(64), "random") {
@@ -366,6 +405,9 @@ fn main() -> ExitCode {
             }
         }
         Command::Cards { game, kind } => {
+            if let Err(code) = one_game(&game) {
+                return code;
+            }
             let c = rules::check_path(&game, &limits);
             print_diags(&c.diags, &c.sources);
             let Some(prog) = c.program else {
@@ -391,6 +433,9 @@ fn main() -> ExitCode {
             agent,
             set,
         } => {
+            if let Err(code) = one_game(&game) {
+                return code;
+            }
             let c = rules::check_path(&game, &limits);
             print_diags(&c.diags, &c.sources);
             let Some(prog) = c.program else {
@@ -398,11 +443,7 @@ fn main() -> ExitCode {
                 return ExitCode::from(1);
             };
             if prog.game.round_phases.is_empty() {
-                eprintln!(
-                    "{}: this is not a playable game (no `game` block with phases)",
-                    game.display()
-                );
-                return ExitCode::from(2);
+                return not_playable(&prog, &game);
             }
             let n = players.unwrap_or_else(|| rules::default_players(&prog));
             if let Err(e) = rules::options::parse_sets(&prog, &set) {
@@ -433,7 +474,7 @@ fn main() -> ExitCode {
                     }
                 }
             }
-            let first = load.map(|f| format!(":load {}", f.display()));
+            let first = load.map(|f| f.display().to_string());
             match rules::repl::run(repl, first) {
                 Ok(()) => ExitCode::SUCCESS,
                 Err(e) => {
@@ -448,6 +489,9 @@ fn main() -> ExitCode {
             games,
             set,
         } => {
+            if let Err(code) = one_game(&game) {
+                return code;
+            }
             let t0 = Instant::now();
             let c = rules::check_path(&game, &limits);
             let check_time = t0.elapsed();
@@ -456,11 +500,7 @@ fn main() -> ExitCode {
                 return ExitCode::from(1);
             };
             if prog.phases.is_empty() || prog.game.round_phases.is_empty() {
-                eprintln!(
-                    "{}: this is not a playable game (no `game` block with phases)",
-                    game.display()
-                );
-                return ExitCode::from(2);
+                return not_playable(&prog, &game);
             }
             let n = players.unwrap_or_else(|| rules::default_players(&prog));
             if let Err(code) = playable(&prog, &game, n) {

@@ -297,7 +297,7 @@ impl Repl {
                 None => self.say("`:save FILE`"),
             },
             ":load" => match args.first() {
-                Some(f) => self.load(f),
+                Some(f) => self.load(f, false),
                 None => self.say("`:load FILE`"),
             },
             ":reload" => self.reload(),
@@ -796,7 +796,17 @@ impl Repl {
         }
     }
 
-    fn load(&mut self, file: &str) {
+    /// Load a save into the game this REPL was started on (`rules repl GAME --load FILE`),
+    /// whatever game the save names.
+    pub fn load_into_game(&mut self, file: &str) -> Vec<String> {
+        self.out.clear();
+        self.load(file, true);
+        std::mem::take(&mut self.out)
+    }
+
+    /// `:load FILE`: the save's game (inside the REPL's folder), or with `keep_game` the
+    /// current one.
+    fn load(&mut self, file: &str, keep_game: bool) {
         let max = Limits::default().max_log_bytes;
         let text = match crate::files::read_text(Path::new(file), max) {
             Ok(t) => t,
@@ -821,7 +831,12 @@ impl Repl {
             return;
         }
         // Only a game inside the folder this REPL was started on is ever read.
-        let game = match crate::files::save_game_path(Path::new(file), &save.game, &self.root) {
+        let found = if keep_game {
+            Ok(self.game.clone())
+        } else {
+            crate::files::save_game_path(Path::new(file), &save.game, &self.root)
+        };
+        let game = match found {
             // The same game as now keeps the name it was started with.
             Ok(g) if g.canonicalize().ok() == self.game.canonicalize().ok() => self.game.clone(),
             Ok(g) => g,
@@ -840,8 +855,15 @@ impl Repl {
             ));
             return;
         };
+        let (players, seed) = (self.session.players, self.session.seed);
         match Session::load(prog, &save, Limits::default()) {
             Ok((session, misfit)) => {
+                if save.players != players || save.seed != seed {
+                    self.say(format!(
+                        "The save's game has {} players and seed {}: they replace the {players} players and seed {seed} this REPL had.",
+                        save.players, save.seed
+                    ));
+                }
                 self.session = session;
                 self.game = game;
                 self.shown_events = self.session.events.len();
@@ -1000,7 +1022,8 @@ fn history_path() -> Option<PathBuf> {
 }
 
 /// Run the REPL on the terminal (rustyline) or, when stdin is not a terminal, on plain lines
-/// with the prompt and input echoed, so a piped session reads as a transcript.
+/// with the prompt and input echoed, so a piped session reads as a transcript. `first` is a save
+/// to load into the REPL's game first (`rules repl GAME --load FILE`).
 pub fn run(mut repl: Repl, first: Option<String>) -> std::io::Result<()> {
     let mut out = std::io::stdout();
     let (game_name, players, seed) = (
@@ -1024,8 +1047,8 @@ pub fn run(mut repl: Repl, first: Option<String>) -> std::io::Result<()> {
     };
     writeln!(out, "{game_name}: {players} players, seed {seed}. {who}")?;
     writeln!(out, "Type :help for the commands, :step to start.")?;
-    if let Some(cmd) = first {
-        let (_, lines) = repl.handle(&cmd);
+    if let Some(file) = first {
+        let lines = repl.load_into_game(&file);
         for l in lines {
             writeln!(out, "{l}")?;
         }

@@ -1,0 +1,122 @@
+//! Commands that do what they say: a folder of games, a card set, a save loaded into a named
+//! game from another directory.
+
+use std::io::Write;
+use std::path::Path;
+use std::process::{Command, Stdio};
+
+fn rules_in(dir: &Path, args: &[&str], stdin: &str) -> (i32, String, String) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_rules"))
+        .args(args)
+        .current_dir(dir)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run rules");
+    child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(stdin.as_bytes())
+        .expect("write");
+    let out = child.wait_with_output().expect("wait");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).to_string(),
+        String::from_utf8_lossy(&out.stderr).to_string(),
+    )
+}
+
+fn root() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn scratch(name: &str) -> std::path::PathBuf {
+    let d = std::env::temp_dir().join(format!("rules-commands-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).expect("scratch");
+    d
+}
+
+#[test]
+fn a_folder_of_games_is_named_not_merged() {
+    for cmd in ["run", "repl", "bench", "cards"] {
+        let (code, _, err) = rules_in(root(), &[cmd, "games"], "");
+        assert_eq!(code, 2, "{cmd}: {err}");
+        assert!(
+            err.contains("`games` holds 5 games, not one"),
+            "{cmd}: {err}"
+        );
+        assert!(err.contains("games/hegemony"), "{cmd}: {err}");
+        assert!(
+            !err.contains('×'),
+            "{cmd}: no diagnostics from merging them: {err}"
+        );
+    }
+}
+
+#[test]
+fn a_card_set_says_it_is_one() {
+    let dir = scratch("cardset");
+    std::fs::write(
+        dir.join("set.rules"),
+        "kind K { name: text }\ncard K a { name: \"A\" }\ncard K b { name: \"B\" }\n",
+    )
+    .expect("write");
+    let d = dir.display().to_string();
+    let (code, out, _) = rules_in(root(), &["check", &d], "");
+    assert_eq!(code, 0);
+    assert!(
+        out.contains("ok, a card set (1 file, 2 cards; no `game` block)"),
+        "{out}"
+    );
+    for cmd in ["run", "bench", "repl"] {
+        let (code, _, err) = rules_in(root(), &[cmd, &d], "");
+        assert_eq!(code, 2, "{cmd}: {err}");
+        assert!(
+            err.contains("is a card set (2 cards), not a game"),
+            "{cmd}: {err}"
+        );
+    }
+    // Its cards can still be listed.
+    let (code, out, _) = rules_in(root(), &["cards", &d], "");
+    assert_eq!(code, 0);
+    assert!(out.contains('B'), "{out}");
+}
+
+#[test]
+fn repl_load_uses_the_game_named_on_the_command_line_from_any_directory() {
+    let dir = scratch("load");
+    let save = dir.join("s.json");
+    let game = root().join("games/the-establishment.rules");
+    let (game_s, save_s) = (game.display().to_string(), save.display().to_string());
+    // Made with 3 players and seed 5, from the repository.
+    let (code, out, err) = rules_in(
+        root(),
+        &["repl", &game_s, "--players", "3", "--seed", "5"],
+        &format!(":auto 4\n:save {save_s}\n"),
+    );
+    assert_eq!(code, 0, "{out}{err}");
+    // A copy of the game elsewhere, started from a third directory: the save's own game path
+    // points at the repository, outside the REPL's folder, yet GAME is used.
+    let copy = scratch("load-copy");
+    std::fs::copy(&game, copy.join("the-establishment.rules")).expect("copy");
+    let sub = copy.join("the-establishment");
+    std::fs::create_dir_all(&sub).expect("dir");
+    for e in std::fs::read_dir(root().join("games/the-establishment")).expect("read") {
+        let p = e.expect("entry").path();
+        std::fs::copy(&p, sub.join(p.file_name().expect("name"))).expect("copy");
+    }
+    let copy_game = copy.join("the-establishment.rules").display().to_string();
+    let (code, out, err) = rules_in(&dir, &["repl", &copy_game, "--load", &save_s], ":log\n");
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("Loaded"), "{out}");
+    assert!(out.contains("4 choices replayed"), "{out}");
+    assert!(
+        out.contains(
+            "The save's game has 3 players and seed 5: they replace the 4 players and seed 1"
+        ),
+        "{out}"
+    );
+}
