@@ -21,13 +21,17 @@ Commands (anything else is a rules-language expression or statement, evaluated o
   :auto [N|phase|round|end] let the agents answer (N choices; default 1)
   :agent PLAYER MODE        who answers PLAYER: human, random, first or script:FILE
   :state                    the whole position as tables
-  :show ZONE|PLAYER|CARD    one zone (all its keys), one player's things, or one card (@id)
+  :show ZONE|PLAYER|VAR|CARD  one zone (all its keys), one player's things, a var, or a card (@id)
   :as PLAYER|all            whose eyes hidden information is shown to
   :log                      the choices made so far
   :undo [N]  :redo          take back or replay moves
   :save FILE  :load FILE    save or load the session (JSON)
   :reload                   re-read the rules files and replay into them
-  :quit                     leave (end of input does too)";
+  :quit                     leave (end of input does too)
+Short forms: :h :s :u :q. At a waiting choice, a bare number or an option's text answers it.
+Keys: Tab completes names (after :show, what it can show); Up/Down walk the history, Ctrl-R
+searches it; Ctrl-C drops the line being typed; Ctrl-D leaves. An unclosed bracket continues
+the input on the next line.";
 
 const COMMANDS: &[&str] = &[
     ":help", ":step", ":choices", ":choose", ":auto", ":agent", ":state", ":show", ":as", ":log",
@@ -81,6 +85,22 @@ impl Repl {
     }
 
     /// The prompt: round, phase and whose choice is waiting.
+    /// Where the game stands, in words: `round 2, support` or `setup`.
+    fn position(&self) -> String {
+        let s = &self.session;
+        match &s.stop {
+            Stop::Done => "the end of the game".into(),
+            Stop::Boundary { pos: Pos::Setup } => "the start, before setup".into(),
+            _ => match s.where_now() {
+                (0, _) => "setup".into(),
+                (round, phase) => match phase {
+                    Some(p) => format!("round {round}, {}", p.replace('_', " ")),
+                    None => format!("round {round}"),
+                },
+            },
+        }
+    }
+
     pub fn prompt(&self) -> String {
         let s = &self.session;
         match (&s.stop, &s.pending) {
@@ -189,6 +209,14 @@ impl Repl {
                 return true;
             }
         }
+        if let Some(p) = self.session.pending.as_ref() {
+            // At a menu, an option's text typed as it is shown answers it.
+            let named = p.options.iter().any(|o| o.eq_ignore_ascii_case(line));
+            if named && !line.starts_with(':') {
+                self.choose(line);
+                return true;
+            }
+        }
         if !line.starts_with(':') {
             // `help`, `quit`, `step 2`...: a command typed without its colon, unless the game
             // declares that name.
@@ -279,7 +307,19 @@ impl Repl {
                     self.say("Nothing to undo.");
                 } else {
                     self.shown_events = self.session.events.len();
-                    self.say(format!("Undid {done} move{}.", if done == 1 { "" } else { "s" }));
+                    let made = self.session.answers().len();
+                    let short = if done < n {
+                        format!(" (of {n}: nothing is left to undo)")
+                    } else {
+                        String::new()
+                    };
+                    self.say(format!(
+                        "Undid {done} move{}{short}; now at {}, after {} choice{}.",
+                        if done == 1 { "" } else { "s" },
+                        self.position(),
+                        made,
+                        if made == 1 { "" } else { "s" }
+                    ));
                     self.describe_stop();
                 }
             }
@@ -549,11 +589,21 @@ impl Repl {
         lines
     }
 
-    fn var_lines(&self, only_player: Option<u32>) -> Vec<String> {
+    /// The vars as lines (`name[key]  value`). With `fold`, a keyed var's entries that hold
+    /// nothing (0, no, none, []) are counted in one line instead of listed.
+    fn var_lines(
+        &self,
+        only_player: Option<u32>,
+        only_var: Option<usize>,
+        fold: bool,
+    ) -> Vec<String> {
         let s = &self.session;
         let prog = &s.prog;
         let mut lines = Vec::new();
         for (i, v) in prog.vars.iter().enumerate() {
+            if only_var.is_some_and(|o| o != i) {
+                continue;
+            }
             let base = s.state.var_base[i] as usize;
             let next = s
                 .state
@@ -562,7 +612,7 @@ impl Repl {
                 .map(|b| *b as usize)
                 .unwrap_or(s.state.vars.len());
             if v.keys.is_empty() {
-                if only_player.is_none() {
+                if only_player.is_none() || only_var.is_some() {
                     let shown = if self.can_see(v.visibility, None) {
                         self.view().show(&s.state.vars[base])
                     } else {
@@ -578,6 +628,7 @@ impl Repl {
                 .iter()
                 .map(|k| key_count(k, s.players, prog))
                 .collect();
+            let mut entries: Vec<(String, String)> = Vec::new();
             for off in 0..(next - base) {
                 let mut rest = off as u32;
                 let mut parts = Vec::new();
@@ -607,10 +658,39 @@ impl Repl {
                 } else {
                     "(hidden)".to_string()
                 };
+                entries.push((format!("{}[{}]", v.name, parts.join(", ")), shown));
+            }
+            let blank = |x: &str| matches!(x, "0" | "no" | "none" | "[]");
+            let empties = entries.iter().filter(|(_, x)| blank(x)).count();
+            if fold && empties >= 3 {
+                for (label, shown) in entries.iter().filter(|(_, x)| !blank(x)) {
+                    lines.push(format!("  {label:<28} {shown}"));
+                }
+                let mut kinds: Vec<&str> = entries
+                    .iter()
+                    .map(|(_, x)| x.as_str())
+                    .filter(|x| blank(x))
+                    .collect();
+                kinds.dedup();
+                let what = if kinds.len() == 1 {
+                    kinds.join("")
+                } else {
+                    "empty".to_string()
+                };
+                let others = if empties < entries.len() {
+                    " other"
+                } else {
+                    ""
+                };
                 lines.push(format!(
-                    "  {:<28} {shown}",
-                    format!("{}[{}]", v.name, parts.join(", "))
+                    "  {:<28} {what} ({empties}{others} entries; :show {} lists them)",
+                    format!("{}[…]", v.name),
+                    v.name
                 ));
+            } else {
+                for (label, shown) in entries {
+                    lines.push(format!("  {label:<28} {shown}"));
+                }
             }
         }
         lines
@@ -630,7 +710,7 @@ impl Repl {
             (_, Some(p)) => format!("round {round}, phase {p}"),
         };
         let mut lines = vec![format!("{place} (showing {who})")];
-        let vars = self.var_lines(None);
+        let vars = self.var_lines(None, None, true);
         if !vars.is_empty() {
             lines.push("vars:".into());
             lines.extend(vars);
@@ -661,7 +741,7 @@ impl Repl {
                 p + 1,
                 self.session.modes[p as usize].name()
             )];
-            lines.extend(self.var_lines(Some(p)));
+            lines.extend(self.var_lines(Some(p), None, true));
             for z in 0..prog.zones.len() {
                 if prog.zones[z].keys.contains(&KeyDomain::Player) {
                     lines.extend(self.zone_lines(z as u32, Some(p)));
@@ -692,11 +772,18 @@ impl Repl {
             self.card(c as u32);
             return;
         }
+        if let Some(v) = prog.vars.iter().position(|v| v.name == what) {
+            for l in self.var_lines(None, Some(v), false) {
+                self.say(l);
+            }
+            return;
+        }
         let mut names: Vec<String> = prog.zones.iter().map(|z| z.name.clone()).collect();
+        names.extend(prog.vars.iter().map(|v| v.name.clone()));
         names.extend(prog.cards.iter().map(|c| format!("@{}", c.id)));
         let help =
             crate::diag::did_you_mean(what, names.iter().map(|s| s.as_str())).unwrap_or_default();
-        self.say(format!("No zone, player or card `{what}`. {help}"));
+        self.say(format!("No zone, player, var or card `{what}`. {help}"));
     }
 
     fn card(&mut self, c: u32) {
@@ -920,6 +1007,18 @@ impl Repl {
     }
 
     /// Names for tab completion.
+    /// What `:show` can show: zones, vars, players and cards (`@id`).
+    pub fn show_words(&self) -> Vec<String> {
+        let prog = &self.session.prog;
+        let mut w: Vec<String> = prog.zones.iter().map(|z| z.name.clone()).collect();
+        w.extend(prog.vars.iter().map(|v| v.name.clone()));
+        w.extend(prog.cards.iter().map(|c| format!("@{}", c.id)));
+        w.extend((1..=self.session.players).map(|p| format!("P{p}")));
+        w.sort();
+        w.dedup();
+        w
+    }
+
     pub fn words(&self) -> Vec<String> {
         let prog = &self.session.prog;
         let mut w: Vec<String> = COMMANDS.iter().map(|s| s.to_string()).collect();
@@ -939,6 +1038,77 @@ impl Repl {
         w.dedup();
         w
     }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn help_lists_every_command() {
+        for c in COMMANDS {
+            assert!(HELP.contains(c), "`{c}` is missing from :help");
+        }
+    }
+
+    #[test]
+    fn show_completes_only_what_it_can_show() {
+        let words: Vec<String> = ["hand", "score", "deal", ":show"]
+            .map(String::from)
+            .to_vec();
+        let show: Vec<String> = ["hand", "score", "@kala", "P1"].map(String::from).to_vec();
+        assert_eq!(
+            complete(":show h", &words, &show, 2),
+            (6, vec!["hand".to_string()])
+        );
+        assert_eq!(
+            complete(":show @k", &words, &show, 2).1,
+            vec!["@kala".to_string()]
+        );
+        assert_eq!(complete("de", &words, &show, 2).1, vec!["deal".to_string()]);
+        assert_eq!(
+            complete(":agent P2 r", &words, &show, 2).1,
+            vec!["random".to_string()]
+        );
+        assert_eq!(
+            complete(":as ", &words, &show, 2).1,
+            vec!["P1".to_string(), "P2".to_string(), "all".to_string()]
+        );
+    }
+}
+
+/// Tab completion of the word before the cursor: after `:show` only what it can show, after
+/// `:agent`/`:as` players (then agents), after `:step` and `:auto` their words, else every name.
+pub fn complete(
+    upto: &str,
+    words: &[String],
+    show_words: &[String],
+    players: u32,
+) -> (usize, Vec<String>) {
+    let start = upto
+        .rfind(|c: char| !(c.is_alphanumeric() || c == '_' || c == '@' || c == ':'))
+        .map(|i| i + 1)
+        .unwrap_or(0);
+    let word = upto.get(start..).unwrap_or("");
+    let before: Vec<&str> = upto.get(..start).unwrap_or("").split_whitespace().collect();
+    let seats = || (1..=players).map(|p| format!("P{p}"));
+    let pool: Vec<String> = match before.as_slice() {
+        [":show"] => show_words.to_vec(),
+        [":as"] => seats().chain(["all".to_string()]).collect(),
+        [":agent"] => seats().chain(["all".to_string()]).collect(),
+        [":agent", _] => ["human", "random", "first", "script:"]
+            .iter()
+            .map(|s| s.to_string())
+            .collect(),
+        [":step"] => vec!["phase".into(), "round".into()],
+        [":auto"] => vec!["phase".into(), "round".into(), "end".into()],
+        [":help" | ":log" | ":state" | ":redo" | ":reload" | ":quit" | ":choices", ..] => {
+            Vec::new()
+        }
+        _ => words.to_vec(),
+    };
+    let found = pool.into_iter().filter(|w| w.starts_with(word)).collect();
+    (start, found)
 }
 
 /// Whether text typed so far is unfinished: the real parser ends with "unexpected end".
@@ -967,6 +1137,9 @@ mod editor {
 
     pub struct RulesHelper {
         pub words: Vec<String>,
+        /// What `:show` takes: zones, players, vars and cards.
+        pub show_words: Vec<String>,
+        pub players: u32,
     }
 
     impl Completer for RulesHelper {
@@ -978,18 +1151,12 @@ mod editor {
             _: &Context<'_>,
         ) -> rustyline::Result<(usize, Vec<String>)> {
             let upto = line.get(..pos).unwrap_or(line);
-            let start = upto
-                .rfind(|c: char| !(c.is_alphanumeric() || c == '_' || c == '@' || c == ':'))
-                .map(|i| i + 1)
-                .unwrap_or(0);
-            let word = upto.get(start..).unwrap_or("");
-            let found = self
-                .words
-                .iter()
-                .filter(|w| w.starts_with(word))
-                .cloned()
-                .collect();
-            Ok((start, found))
+            Ok(super::complete(
+                upto,
+                &self.words,
+                &self.show_words,
+                self.players,
+            ))
         }
     }
 
@@ -1108,6 +1275,8 @@ pub fn run(mut repl: Repl, first: Option<String>) -> std::io::Result<()> {
         rustyline::Editor::with_config(config).map_err(std::io::Error::other)?;
     editor.set_helper(Some(editor::RulesHelper {
         words: repl.words(),
+        show_words: repl.show_words(),
+        players: repl.session.players,
     }));
     let history = history_path();
     if let Some(h) = &history {
@@ -1119,6 +1288,15 @@ pub fn run(mut repl: Repl, first: Option<String>) -> std::io::Result<()> {
                 let (keep, lines) = repl.handle(&line);
                 for l in lines {
                     writeln!(out, "{l}")?;
+                }
+                // New rules or a loaded game may bring new names to complete.
+                let t = line.trim_start();
+                if t.starts_with(":reload") || t.starts_with(":load") {
+                    editor.set_helper(Some(editor::RulesHelper {
+                        words: repl.words(),
+                        show_words: repl.show_words(),
+                        players: repl.session.players,
+                    }));
                 }
                 if !keep {
                     break;

@@ -224,7 +224,8 @@ impl Agent for SessionAgent {
             .unwrap_or(Mode::Human);
         let mode = match s.auto {
             Auto::Off => own,
-            Auto::Choices(0) => own,
+            // `:auto N` has answered its N: stop at the next choice, whoever answers it.
+            Auto::Choices(0) => return ask_person(&mut s),
             Auto::Choices(_) | Auto::On => {
                 if own == Mode::Human {
                     Mode::Random
@@ -295,6 +296,17 @@ pub struct Session {
     checkpoints: Vec<Checkpoint>,
     undo: Vec<(usize, Stop)>,
     redo: Vec<(usize, Stop)>,
+}
+
+/// Whether a line typed at the prompt changed the game (vars, zones, cards, players), which
+/// the REPL discards.
+fn changes_game(before: &State, after: &State) -> bool {
+    before.vars != after.vars
+        || before.zones != after.zones
+        || before.card_vars != after.card_vars
+        || before.face_up != after.face_up
+        || before.eliminated != after.eliminated
+        || before.finished != after.finished
 }
 
 /// A saved session (`:save`, `:load`).
@@ -661,6 +673,10 @@ impl Session {
         }
         s.choices = save.choices.clone();
         let misfit = s.replay_into(save.choices.len(), save.stop.clone());
+        // `:undo` steps back through the loaded choices, one at a time.
+        if misfit.is_none() {
+            s.undo = (0..s.len).map(|k| (k, Stop::Pending)).collect();
+        }
         Ok((s, misfit))
     }
 
@@ -694,6 +710,13 @@ impl Session {
         fresh.scripts = self.scripts.clone();
         fresh.choices = self.answers().to_vec();
         let misfit = fresh.replay_into(self.len, self.stop.clone());
+        // Undo goes on working: the same moves when every choice still fits, else back through
+        // the choices that do.
+        fresh.undo = if misfit.is_none() {
+            std::mem::take(&mut self.undo)
+        } else {
+            (0..fresh.len).map(|k| (k, Stop::Pending)).collect()
+        };
         *self = fresh;
         Ok(misfit)
     }
@@ -781,6 +804,12 @@ impl Session {
                     .collect();
                 if ends_in_value {
                     out.push(interp.show(&v));
+                }
+                if changes_game(&self.state, &interp.state) {
+                    out.push(
+                        "(That changed a scratch copy of the position, now discarded: the game moves only by choices. Use `let` to keep values.)"
+                            .to_string(),
+                    );
                 }
                 Ok(out.join("\n"))
             }

@@ -154,15 +154,17 @@ impl View<'_> {
                 out.push(']');
             }
             Value::Tuple(items) => {
+                out.push('(');
                 for (k, i) in items.iter().enumerate() {
                     if out.len() > cap {
                         return;
                     }
                     if k > 0 {
-                        out.push_str(" / ");
+                        out.push_str(", ");
                     }
                     self.show_into(i, out, cap);
                 }
+                out.push(')');
             }
             Value::Fn(f) => match self.prog.card_fns.get(*f as usize) {
                 Some(d) => {
