@@ -141,10 +141,14 @@ fn one_game(game: &std::path::Path) -> Result<(), ExitCode> {
 /// Say that a game without a `game` block is a card set, not something to play.
 fn not_playable(prog: &rules::program::Program, game: &std::path::Path) -> ExitCode {
     if prog.game.name.is_empty() {
+        let what = if prog.cards.is_empty() {
+            "a library".to_string()
+        } else {
+            format!("a card set ({})", count(prog.cards.len(), "card"))
+        };
         eprintln!(
-            "{}: this is a card set ({}), not a game: it has no `game` block. Import it from a game's files to play with it.",
+            "{}: this is {what}, not a game: it has no `game` block. Import it from a game's files to play with it.",
             game.display(),
-            count(prog.cards.len(), "card")
         );
     } else {
         eprintln!(
@@ -231,10 +235,15 @@ fn main() -> ExitCode {
                     }
                 } else if let Some(prog) = c.program.as_ref().filter(|p| p.game.name.is_empty()) {
                     println!(
-                        "{}: ok, a card set ({}, {}; no `game` block{warned})",
+                        "{}: ok ({}, {}; {}: no `game` block{warned})",
                         p.display(),
                         count(c.sources.files.len(), "file"),
                         count(prog.cards.len(), "card"),
+                        if prog.cards.is_empty() {
+                            "a library"
+                        } else {
+                            "a card set"
+                        },
                     );
                 } else if let Some(prog) = &c.program {
                     println!(

@@ -68,7 +68,7 @@ fn a_card_set_says_it_is_one() {
     let (code, out, _) = rules_in(root(), &["check", &d], "");
     assert_eq!(code, 0);
     assert!(
-        out.contains("ok, a card set (1 file, 2 cards; no `game` block)"),
+        out.contains("ok (1 file, 2 cards; a card set: no `game` block)"),
         "{out}"
     );
     for cmd in ["run", "bench", "repl"] {

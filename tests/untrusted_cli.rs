@@ -54,7 +54,7 @@ fn bench_refuses_a_huge_player_count_and_a_card_set() {
     std::fs::write(d.join("set.rules"), "const x = 1\n").expect("write");
     let (code, _, err) = capped(&format!("bench {}/set.rules --games 1", d.display()), "");
     assert_eq!(code, 2, "{err}");
-    assert!(err.contains("not a playable game"), "{err}");
+    assert!(err.contains("this is a library, not a game"), "{err}");
     std::fs::remove_dir_all(&d).ok();
 }
 

@@ -142,7 +142,8 @@ fn dedup(diags: &mut Vec<Diag>) {
 
 /// At most `max` diagnostics, then one that counts the rest ("and N more").
 pub fn cap_diags(diags: &mut Vec<Diag>, max: usize) {
-    if diags.len() <= max {
+    let capped = diags.last().is_some_and(|d| d.code == "limit::diagnostics");
+    if diags.len() <= max || (capped && diags.len() == max + 1) {
         return;
     }
     let rest = diags.split_off(max);
