@@ -36,9 +36,10 @@ enum Command {
     },
     /// Play a game and print an account of it
     Run {
-        /// A `.rules` file or a folder of them
+        /// A `.rules` file or a game folder
         game: PathBuf,
-        /// Number of players (default: 4 when the game allows it, else its minimum)
+        /// Number of players (default: the game's `default_players`, else 4 when the game
+        /// allows it, else its minimum)
         #[arg(long)]
         players: Option<u32>,
         /// Seed of the game's random generator
@@ -65,18 +66,24 @@ enum Command {
     },
     /// List a game's cards as tables, one per kind (or only `--kind KIND`)
     Cards {
+        /// A `.rules` file, a game folder, or a card set
         game: PathBuf,
+        /// Only this kind of card (its name, as declared with `kind`)
         #[arg(long)]
         kind: Option<String>,
     },
     /// Step through a game at a prompt: choose, look inside, undo, save, reload edited rules
     Repl {
+        /// A `.rules` file or a game folder
         game: PathBuf,
+        /// Number of players (default: the game's `default_players`, else 4 when the game
+        /// allows it, else its minimum)
         #[arg(long)]
         players: Option<u32>,
+        /// Seed of the game's random generator
         #[arg(long, default_value_t = 1)]
         seed: u64,
-        /// Load a saved session instead of starting a new game
+        /// Load a saved session (`:save`) into GAME instead of starting a new game
         #[arg(long)]
         load: Option<PathBuf>,
         /// Who answers each seat's choices (default: you answer every seat), like
@@ -89,7 +96,10 @@ enum Command {
     },
     /// Measure full random games per second on one core, and the time to check the game
     Bench {
+        /// A `.rules` file or a game folder
         game: PathBuf,
+        /// Number of players (default: the game's `default_players`, else 4 when the game
+        /// allows it, else its minimum)
         #[arg(long)]
         players: Option<u32>,
         /// How many games to play
@@ -571,5 +581,30 @@ fn count(n: usize, what: &str) -> String {
         format!("1 {what}")
     } else {
         format!("{n} {what}s")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::CommandFactory;
+
+    #[test]
+    fn every_argument_of_every_subcommand_is_described() {
+        let cli = Cli::command();
+        for sub in cli.get_subcommands() {
+            assert!(sub.get_about().is_some(), "`{}` has no description", sub.get_name());
+            for arg in sub.get_arguments() {
+                let id = arg.get_id().as_str();
+                if id == "help" || id == "version" {
+                    continue;
+                }
+                assert!(
+                    arg.get_help().is_some(),
+                    "`rules {} --help`: `{id}` has no description",
+                    sub.get_name()
+                );
+            }
+        }
     }
 }
