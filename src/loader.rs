@@ -26,6 +26,10 @@ pub struct Loaded {
     pub diags: Vec<Diag>,
     /// The limits the game was loaded with; the checker applies them too.
     pub limits: Limits,
+    /// The game's folder, when it was read from disk, and the files read (`std/NAME` and
+    /// canonical paths): the checker looks for names in the files the game did not import.
+    pub root: Option<PathBuf>,
+    pub read: Vec<String>,
 }
 
 enum Origin {
@@ -101,12 +105,7 @@ pub fn load(path: &Path, limits: &Limits) -> Loaded {
             l.load_origin(Origin::Disk(path.to_path_buf()), None);
         }
     }
-    Loaded {
-        sources: l.sources,
-        files: l.files,
-        diags: l.diags,
-        limits: *l.limits,
-    }
+    l.finish()
 }
 
 /// Load a game and then extra files held in memory (test scenarios), which see all its names.
@@ -124,12 +123,7 @@ pub fn load_with_extra(path: &Path, extra: &[(String, String)], limits: &Limits)
     for (name, text) in extra {
         l.load_source(name.clone(), text.clone(), None);
     }
-    Loaded {
-        sources: l.sources,
-        files: l.files,
-        diags: l.diags,
-        limits: *l.limits,
-    }
+    l.finish()
 }
 
 /// Load a game from text held in memory (tests, the REPL); imports may name only the stdlib.
@@ -144,17 +138,12 @@ pub fn load_text(name: &str, text: &str, limits: &Limits) -> Loaded {
         count: 0,
     };
     l.load_source(name.to_string(), text.to_string(), None);
-    Loaded {
-        sources: l.sources,
-        files: l.files,
-        diags: l.diags,
-        limits: *l.limits,
-    }
+    l.finish()
 }
 
 /// The `.rules` files under `dir` (symbolic links are never followed), stopping at `max`.
 /// Linear in the entries looked at.
-fn collect_rules_files(dir: &Path, out: &mut Vec<PathBuf>, depth: usize, max: usize) {
+pub(crate) fn collect_rules_files(dir: &Path, out: &mut Vec<PathBuf>, depth: usize, max: usize) {
     if depth > 8 || out.len() >= max {
         return;
     }
@@ -179,6 +168,20 @@ fn collect_rules_files(dir: &Path, out: &mut Vec<PathBuf>, depth: usize, max: us
 }
 
 impl Loader<'_> {
+    fn finish(self) -> Loaded {
+        let disk = self.root.is_dir() && self.root.is_absolute();
+        let mut read: Vec<String> = self.seen.into_iter().collect();
+        read.sort();
+        Loaded {
+            sources: self.sources,
+            files: self.files,
+            diags: self.diags,
+            limits: *self.limits,
+            root: disk.then_some(self.root),
+            read,
+        }
+    }
+
     fn load_origin(&mut self, origin: Origin, from: Option<Span>) {
         let (key, name, text) = match origin {
             Origin::Std(name) => {

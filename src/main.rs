@@ -593,7 +593,11 @@ mod tests {
     fn every_argument_of_every_subcommand_is_described() {
         let cli = Cli::command();
         for sub in cli.get_subcommands() {
-            assert!(sub.get_about().is_some(), "`{}` has no description", sub.get_name());
+            assert!(
+                sub.get_about().is_some(),
+                "`{}` has no description",
+                sub.get_name()
+            );
             for arg in sub.get_arguments() {
                 let id = arg.get_id().as_str();
                 if id == "help" || id == "version" {

@@ -120,3 +120,28 @@ fn repl_load_uses_the_game_named_on_the_command_line_from_any_directory() {
         "{out}"
     );
 }
+
+#[test]
+fn a_missing_import_is_one_error_that_names_the_import() {
+    let dir = scratch("import");
+    let game = root().join("games/the-establishment.rules");
+    let text = std::fs::read_to_string(&game)
+        .expect("read")
+        .replace("import \"the-establishment/kinds.rules\"", "");
+    std::fs::write(dir.join("the-establishment.rules"), text).expect("write");
+    let sub = dir.join("the-establishment");
+    std::fs::create_dir_all(&sub).expect("dir");
+    for e in std::fs::read_dir(root().join("games/the-establishment")).expect("read") {
+        let p = e.expect("entry").path();
+        std::fs::copy(&p, sub.join(p.file_name().expect("name"))).expect("copy");
+    }
+    let g = dir.join("the-establishment.rules").display().to_string();
+    let (code, _, err) = rules_in(root(), &["check", &g], "");
+    assert_eq!(code, 1, "{err}");
+    assert_eq!(err.matches('×').count(), 1, "one error: {err}");
+    assert!(err.contains("check::missing_import"), "{err}");
+    assert!(
+        err.contains("add `import \"the-establishment/kinds.rules\"`"),
+        "{err}"
+    );
+}

@@ -12,6 +12,7 @@ mod decls;
 mod effects;
 mod exprs;
 mod flow;
+mod imports;
 mod purity;
 mod repl;
 mod stmts;
@@ -80,6 +81,9 @@ pub struct Checker {
     pub prog: Program,
     pub limits: crate::limits::Limits,
     pub diags: Vec<Diag>,
+    /// Zones (`true`) and vars whose keys did not resolve: their uses are not checked for the
+    /// number of keys, which would only repeat the declaration's error at every use.
+    broken_keys: Vec<(bool, usize)>,
     globals: HashMap<String, (Global, Span)>,
     card_index: HashMap<String, Id>,
     scopes: Vec<Vec<Local>>,
@@ -103,6 +107,8 @@ pub fn check(loaded: Loaded) -> (Option<Program>, Vec<Diag>, Sources) {
         files,
         mut diags,
         limits,
+        root,
+        read,
     } = loaded;
     crate::diag::reset_suggest_budget();
     let mut c = Checker::new(sources.clone());
@@ -120,6 +126,7 @@ pub fn check(loaded: Loaded) -> (Option<Program>, Vec<Diag>, Sources) {
         c.run(&files);
     }
     diags.append(&mut c.diags);
+    imports::report(&mut diags, &c.prog.sources, root.as_deref(), &read, &limits);
     dedup(&mut diags);
     cap_diags(&mut diags, limits.max_diags);
     let ok = !diags.iter().any(|d| d.is_error());
@@ -183,6 +190,7 @@ impl Checker {
             },
             limits: crate::limits::Limits::default(),
             diags: Vec::new(),
+            broken_keys: Vec::new(),
             globals: HashMap::new(),
             card_index: HashMap::new(),
             scopes: Vec::new(),
@@ -438,7 +446,11 @@ impl Checker {
                 }
                 Item::Zone(z) => {
                     let kind = z.kind.as_ref().and_then(|k| self.resolve_kind(k));
+                    let before = self.diags.len();
                     let keys = self.key_domains(&z.per);
+                    if self.diags.len() > before {
+                        self.broken_keys.push((true, zone_id));
+                    }
                     let zd = &mut self.prog.zones[zone_id];
                     zd.kind = kind;
                     zd.keys = keys;
@@ -459,7 +471,11 @@ impl Checker {
                 }
                 Item::Var(v) => {
                     let ty = self.resolve_type(&v.ty);
+                    let before = self.diags.len();
                     let keys = self.key_domains(&v.per);
+                    if self.diags.len() > before {
+                        self.broken_keys.push((false, var_id));
+                    }
                     let refuse = v.bounds.is_some_and(|b| b.refuse);
                     let bounds = v.bounds.map(|ast::Bounds { lo, hi, span, .. }| {
                         let hi = hi.unwrap_or(i64::MAX);
