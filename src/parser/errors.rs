@@ -149,6 +149,55 @@ pub(super) fn syntax_error(e: &pest::error::Error<Rule>, text: &str, file: u32) 
         tokens.retain(|t| !ITEMS.contains(&t.as_str()));
         expected.push(DECLARATION.into());
     }
+    const TYPE_STARTS: &[&str] = &["fn", "list", "table", "_"];
+    if tokens.iter().any(|t| t == "list") && tokens.iter().any(|t| t == "table") {
+        tokens.retain(|t| !TYPE_STARTS.contains(&t.as_str()));
+        expected.push("a type".into());
+    }
+    // Where an expression may start, pest lists the keywords and symbols that can begin one:
+    // say "an expression" instead. Likewise for a type.
+    const EXPR_STARTS: &[&str] = &[
+        "\"", "@", "_", "all", "any", "best", "count", "sum", "min", "max", "filter", "map",
+        "sort", "first", "if", "match", "not", "(", "[", "-", "true", "false", "none", "fn",
+        "table", "{",
+    ];
+    let mut collapsed: Vec<&str> = Vec::new();
+    const STMT_STARTS: &[&str] = &[
+        "let",
+        "set",
+        "move",
+        "draw",
+        "shuffle",
+        "flip",
+        "reveal",
+        "for",
+        "repeat",
+        "say",
+        "return",
+        "secretly",
+        "step",
+        "end",
+        "eliminate",
+        "emit",
+        ";",
+    ];
+    if tokens
+        .iter()
+        .filter(|t| STMT_STARTS.contains(&t.as_str()))
+        .count()
+        >= 3
+    {
+        tokens.retain(|t| !STMT_STARTS.contains(&t.as_str()) && !EXPR_STARTS.contains(&t.as_str()));
+        collapsed.push("a statement");
+    } else if tokens
+        .iter()
+        .filter(|t| EXPR_STARTS.contains(&t.as_str()))
+        .count()
+        >= 3
+    {
+        tokens.retain(|t| !EXPR_STARTS.contains(&t.as_str()));
+        collapsed.push("an expression");
+    }
     // Closing brackets first: they are the likeliest fix.
     tokens.sort_by_key(|t| !matches!(t.as_str(), "}" | ")" | "]"));
     for t in &tokens {
@@ -159,6 +208,14 @@ pub(super) fn syntax_error(e: &pest::error::Error<Rule>, text: &str, file: u32) 
         } else {
             expected.push(format!("`{t}`"));
         }
+    }
+    // After the closing brackets, the likeliest fix.
+    let at = expected
+        .iter()
+        .take_while(|x| matches!(x.as_str(), "`}`" | "`)`" | "`]`"))
+        .count();
+    for (k, c) in collapsed.iter().enumerate() {
+        expected.insert(at + k, (*c).to_string());
     }
     if use_rules || expected.is_empty() {
         if let pest::error::ErrorVariant::ParsingError { positives, .. } = &e.variant {
@@ -171,6 +228,10 @@ pub(super) fn syntax_error(e: &pest::error::Error<Rule>, text: &str, file: u32) 
                 }
             }
         }
+    }
+    // An expression is a statement too.
+    if expected.iter().any(|x| x == "a statement") {
+        expected.retain(|x| x != "an expression");
     }
     expected.truncate(6);
     if operator {
