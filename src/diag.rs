@@ -1,8 +1,6 @@
 //! One diagnostic type for parse, check and runtime errors, rendered by miette.
 
-use miette::{
-    Diagnostic, GraphicalReportHandler, GraphicalTheme, LabeledSpan, NamedSource, SourceCode,
-};
+use miette::{Diagnostic, GraphicalReportHandler, GraphicalTheme, LabeledSpan, SourceCode};
 use std::fmt;
 use std::sync::Arc;
 
@@ -48,6 +46,31 @@ impl Span {
 pub struct SourceFile {
     pub name: String,
     pub text: Arc<str>,
+    /// Where each line starts (a line ends at `\n`, `\r\n` or a lone `\r`, as miette counts):
+    /// computed once, so locating a diagnostic never scans the file again.
+    pub line_starts: Arc<[usize]>,
+}
+
+/// The start of every line of `text`.
+fn line_starts(text: &str) -> Arc<[usize]> {
+    let bytes = text.as_bytes();
+    let mut starts = vec![0];
+    for (i, &b) in bytes.iter().enumerate() {
+        let ends = b == b'\n' || (b == b'\r' && bytes.get(i + 1) != Some(&b'\n'));
+        if ends {
+            starts.push(i + 1);
+        }
+    }
+    starts.into()
+}
+
+impl SourceFile {
+    /// The 0-based line holding byte `at`.
+    pub fn line_of(&self, at: usize) -> usize {
+        self.line_starts
+            .partition_point(|&s| s <= at)
+            .saturating_sub(1)
+    }
 }
 
 /// All source files read so far; spans index into this.
@@ -60,6 +83,7 @@ impl Sources {
     pub fn add(&mut self, name: String, text: String) -> u32 {
         self.files.push(SourceFile {
             name,
+            line_starts: line_starts(&text),
             text: Arc::from(text),
         });
         (self.files.len() - 1) as u32
@@ -77,15 +101,16 @@ impl Sources {
         let Some(f) = self.get(span.file) else {
             return (0, 0);
         };
-        let upto = f.text.get(..span.start as usize).unwrap_or(&f.text);
-        let line = upto.matches('\n').count() + 1;
-        let col = upto
-            .rsplit('\n')
-            .next()
+        let at = (span.start as usize).min(f.text.len());
+        let line = f.line_of(at);
+        let start = f.line_starts.get(line).copied().unwrap_or(0);
+        let col = f
+            .text
+            .get(start..at)
             .map(|s| s.chars().count())
             .unwrap_or(0)
             + 1;
-        (line, col)
+        (line + 1, col)
     }
 }
 
@@ -198,7 +223,7 @@ fn line_len_at(text: &str, at: usize) -> usize {
 /// A diagnostic bound to the one file its first label points into, for miette.
 struct Report<'a> {
     diag: &'a Diag,
-    source: Option<NamedSource<Arc<str>>>,
+    source: Option<Windowed>,
     file: Option<u32>,
     location: String,
 }
@@ -217,7 +242,7 @@ impl<'a> Report<'a> {
         let source = file
             .filter(|_| drawable)
             .and_then(|f| sources.get(f))
-            .map(|f| NamedSource::new(f.name.clone(), f.text.clone()));
+            .map(|f| Windowed(f.clone()));
         let location = match (diag.primary_span(), file.and_then(|f| sources.get(f))) {
             (Some(span), Some(f)) => {
                 let (l, c) = sources.line_col(span);
@@ -231,6 +256,51 @@ impl<'a> Report<'a> {
             file,
             location,
         }
+    }
+}
+
+/// A file as miette reads it: only the lines around a span, found with the file's line starts,
+/// so drawing a diagnostic costs the lines it shows, not the whole file before them.
+struct Windowed(SourceFile);
+
+impl SourceCode for Windowed {
+    fn read_span<'a>(
+        &'a self,
+        span: &miette::SourceSpan,
+        before: usize,
+        after: usize,
+    ) -> Result<Box<dyn miette::SpanContents<'a> + 'a>, miette::MietteError> {
+        let f = &self.0;
+        let text = f.text.as_bytes();
+        if span.offset() > text.len() {
+            return Err(miette::MietteError::OutOfBounds);
+        }
+        let first = f.line_of(span.offset());
+        let last = f.line_of(
+            span.offset()
+                .saturating_add(span.len())
+                .saturating_sub(1)
+                .max(span.offset()),
+        );
+        // One line more than asked: miette treats a span at the very start of its input apart.
+        let w0 = first.saturating_sub(before.saturating_add(1));
+        let start = f.line_starts.get(w0).copied().unwrap_or(0);
+        let end = f
+            .line_starts
+            .get(last.saturating_add(after).saturating_add(2))
+            .copied()
+            .unwrap_or(text.len());
+        let window = text.get(start..end).unwrap_or(&[]);
+        let inner_span = miette::SourceSpan::new((span.offset() - start).into(), span.len());
+        let inner = window.read_span(&inner_span, before, after)?;
+        Ok(Box::new(miette::MietteSpanContents::new_named(
+            f.name.clone(),
+            inner.data(),
+            miette::SourceSpan::new((inner.span().offset() + start).into(), inner.span().len()),
+            inner.line() + w0,
+            inner.column(),
+            inner.line_count() + w0,
+        )))
     }
 }
 
@@ -397,4 +467,44 @@ pub fn did_you_mean<'a>(
     candidates: impl IntoIterator<Item = &'a str>,
 ) -> Option<String> {
     suggest(name, candidates).map(|s| format!("did you mean `{s}`?"))
+}
+
+#[cfg(test)]
+mod window_tests {
+    use super::*;
+    use miette::{SourceSpan, SpanContents};
+
+    /// The window gives miette exactly what reading the whole file gives.
+    #[test]
+    fn a_window_reads_like_the_whole_file() {
+        let text = "a\nbb\r\nccc\rdddd\n\neeeee\nf\ngg\nlast line without end";
+        let mut sources = Sources::default();
+        let id = sources.add("t.rules".into(), text.to_string());
+        let file = sources.get(id).cloned().expect("file");
+        let w = Windowed(file);
+        for offset in 0..text.len() {
+            for len in [0usize, 1, 3, 9] {
+                if offset + len > text.len() {
+                    continue;
+                }
+                for (before, after) in [(0, 0), (1, 1), (2, 3), (5, 0)] {
+                    let span = SourceSpan::new(offset.into(), len);
+                    let whole = text.as_bytes().read_span(&span, before, after);
+                    let part = w.read_span(&span, before, after);
+                    match (whole, part) {
+                        (Ok(a), Ok(b)) => {
+                            let at = format!("{offset}+{len} ({before}, {after})");
+                            assert_eq!(a.data(), b.data(), "{at}");
+                            assert_eq!(a.span(), b.span(), "{at}");
+                            assert_eq!(a.line(), b.line(), "{at}");
+                            assert_eq!(a.column(), b.column(), "{at}");
+                            assert_eq!(a.line_count(), b.line_count(), "{at}");
+                        }
+                        (Err(_), Err(_)) => {}
+                        (a, b) => panic!("{offset}+{len}: {:?} vs {:?}", a.is_ok(), b.is_ok()),
+                    }
+                }
+            }
+        }
+    }
 }
