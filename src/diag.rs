@@ -472,7 +472,7 @@ pub fn did_you_mean<'a>(
 #[cfg(test)]
 mod window_tests {
     use super::*;
-    use miette::{SourceSpan, SpanContents};
+    use miette::SourceSpan;
 
     /// The window gives miette exactly what reading the whole file gives.
     #[test]
