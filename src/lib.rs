@@ -93,9 +93,14 @@ pub fn check_text(name: &str, text: &str, limits: &Limits) -> Checked {
 /// itself one game (or holds fewer than two) gives back just itself.
 pub fn games_in(dir: &Path) -> Vec<std::path::PathBuf> {
     // Symbolic links are not followed, only regular files are read (with the file-size cap),
-    // and at most `max_imports` entries of each folder are looked at.
+    // and at most `max_imports` entries are looked at in all: the walk is linear in that.
     let limits = Limits::default();
-    fn declares_game(path: &Path, depth: usize, limits: &Limits) -> bool {
+    let mut budget = limits.max_imports.saturating_mul(4);
+    fn declares_game(path: &Path, depth: usize, limits: &Limits, budget: &mut usize) -> bool {
+        if *budget == 0 {
+            return false;
+        }
+        *budget -= 1;
         let Ok(meta) = std::fs::symlink_metadata(path) else {
             return false;
         };
@@ -105,7 +110,7 @@ pub fn games_in(dir: &Path) -> Vec<std::path::PathBuf> {
                     .map(|rd| {
                         rd.flatten()
                             .take(limits.max_imports)
-                            .any(|e| declares_game(&e.path(), depth + 1, limits))
+                            .any(|e| declares_game(&e.path(), depth + 1, limits, budget))
                     })
                     .unwrap_or(false);
         }
@@ -125,7 +130,7 @@ pub fn games_in(dir: &Path) -> Vec<std::path::PathBuf> {
         entries.sort();
         for p in entries {
             let sibling = p.is_dir() && p.with_extension("rules").exists();
-            if !sibling && declares_game(&p, 0, &limits) {
+            if !sibling && declares_game(&p, 0, &limits, &mut budget) {
                 found.push(p);
             }
         }

@@ -1112,6 +1112,68 @@ pub fn complete(
 }
 
 /// Whether text typed so far is unfinished: the real parser ends with "unexpected end".
+/// Longest multi-line input the parser re-reads to decide whether it is finished.
+const CONFIRM_BYTES: usize = 4096;
+
+/// Whether a line ends in something that cannot end a statement: an operator, a comma, `=`,
+/// `->`, or a word like `and`, `else`, `in`, `to`. Linear in the line.
+fn ends_unfinished(line: &str) -> bool {
+    // Drop a trailing comment (a `#` outside quotes).
+    let mut in_text = false;
+    let mut end = line.len();
+    for (i, c) in line.char_indices() {
+        match c {
+            '"' => in_text = !in_text,
+            '#' if !in_text => {
+                end = i;
+                break;
+            }
+            _ => {}
+        }
+    }
+    let t = line.get(..end).unwrap_or(line).trim_end();
+    let Some(last) = t.chars().last() else {
+        return false;
+    };
+    if "+-*/%=<>,.:([{|&!".contains(last) {
+        return true;
+    }
+    let word_start = t
+        .rfind(|c: char| !(c.is_alphanumeric() || c == '_'))
+        .map_or(0, |i| i + 1);
+    let word = t.get(word_start..).unwrap_or("");
+    matches!(
+        word,
+        "and"
+            | "or"
+            | "not"
+            | "in"
+            | "to"
+            | "from"
+            | "where"
+            | "of"
+            | "if"
+            | "else"
+            | "let"
+            | "set"
+            | "move"
+            | "draw"
+            | "for"
+            | "repeat"
+            | "match"
+            | "say"
+            | "shuffle"
+            | "flip"
+            | "reveal"
+            | "secretly"
+            | "emit"
+            | "eliminate"
+            | "until"
+            | "up"
+            | "per"
+    )
+}
+
 pub fn incomplete(text: &str) -> bool {
     if text.trim_start().starts_with(':') || text.len() > Limits::default().max_line_bytes {
         return false;
@@ -1240,11 +1302,15 @@ pub fn run(mut repl: Repl, first: Option<String>) -> std::io::Result<()> {
             buffer.push_str(&line);
             pending_lines += 1;
             // Brackets are counted line by line, so an unclosed `[` does not make every later
-            // line parse everything again; the parser decides only at depth 0, and multi-line
-            // input is capped in bytes and lines.
+            // line parse everything again. At depth 0 the input goes on only when the line ends
+            // in something that needs more (an operator, `else`, `in`...); the parser confirms
+            // that while the input is short, so a long input is never parsed once per line.
             open = crate::parser::open_brackets_from(open, &line);
             let capped = buffer.len() > max_bytes || pending_lines > MAX_PENDING_LINES;
-            if !capped && (open > 0 || incomplete(&buffer)) {
+            let more = open > 0
+                || (ends_unfinished(&line)
+                    && (buffer.len() > CONFIRM_BYTES || incomplete(&buffer)));
+            if !capped && more {
                 continue;
             }
             open = 0;

@@ -110,6 +110,19 @@ fn the_repl_caps_lines_and_keeps_load_inside_the_game() {
     let lines = format!("[\n{}", "1,\n".repeat(8000));
     let (code, _, _) = capped("repl games/the-establishment.rules", &lines);
     assert_eq!(code, 0);
+    // Balanced lines that each ask for more (`1 +`): decided from the line, not by parsing the
+    // whole input again per line; the input is read to its end, then refused once as too deep.
+    let sum = format!("{}1\n:quit\n", "1 +\n".repeat(900));
+    let (code, out, _) = capped("repl games/the-establishment.rules", &sum);
+    assert_eq!(code, 0);
+    assert_eq!(
+        out.matches("limit::nesting").count(),
+        1,
+        "one input, one error"
+    );
+    let sum = format!("{}1\n", "1 +\n".repeat(30));
+    let (_, out, _) = capped("repl games/the-establishment.rules", &sum);
+    assert!(out.ends_with("\n31\n"), "{out}");
     // A save naming a game outside the folder the REPL was started on is refused.
     let d = scratch("save");
     let outside = d.join("other.rules");
