@@ -174,6 +174,11 @@ fn work_is_charged_by_size() {
         "{GAME}phase p {{ let a = 1..50000\n repeat up to 10000000 until false {{ set a = concat(take(a, 50000), take(a, 50000)) }} }}\n"
     );
     assert_eq!(quick("copy", 20, || run_code(&copy)), Some("limit::steps"));
+    // Picking many of many options, again and again: each offer is charged by its size.
+    let many = format!(
+        "{GAME}phase p {{ let a = 1..1000\n repeat up to 10000000 until false {{ let b = choose_many(P1, a, 1000) }} }}\n"
+    );
+    assert_eq!(quick("choose_many", 20, || run_code(&many)), Some("limit::steps"));
 }
 
 #[test]

@@ -45,6 +45,9 @@ impl<'p> Interp<'p> {
                 .label(span, "this choice"),
             ));
         }
+        // Offering the options is work in their number (an agent or a person may look at
+        // each): charged, so choices in a loop (`choose_many` over a long list) stay bounded.
+        self.charge(options.len() as u64, span)?;
         let secret = self.secret_depth > 0;
         let idx = if options.len() == 1 {
             0
