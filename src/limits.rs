@@ -44,6 +44,15 @@ pub struct Limits {
     pub max_line_bytes: usize,
 }
 
+impl Limits {
+    /// The stack `rules` runs a game on (64 MiB, reserved, not used, until needed). Evaluation
+    /// nests at most `max_depth` levels per function body, through at most `max_call_depth`
+    /// calls and `max_trigger_depth` triggers: with the default limits, a few thousand levels,
+    /// which fit in this stack even in an unoptimised build (`tests/untrusted.rs` runs that
+    /// worst case). So no input can overflow the stack, and no answer depends on its size.
+    pub const STACK_BYTES: usize = 64 << 20;
+}
+
 impl Default for Limits {
     fn default() -> Self {
         Limits {

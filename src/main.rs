@@ -202,6 +202,23 @@ fn main() -> ExitCode {
         signal(SIGPIPE, SIG_DFL);
     }
     let cli = Cli::parse();
+    // Every walk over a game's code is bounded by the limits (nesting within a function times
+    // calls nested within calls), so a stack of a known size always suffices: the work runs on
+    // a thread with `Limits::STACK_BYTES` of it, whatever the platform's main thread has.
+    let work = std::thread::Builder::new()
+        .name("rules".into())
+        .stack_size(Limits::STACK_BYTES)
+        .spawn(move || run(cli));
+    match work.map(|h| h.join()) {
+        Ok(Ok(code)) => code,
+        _ => {
+            eprintln!("error: the rules thread could not run");
+            ExitCode::from(70)
+        }
+    }
+}
+
+fn run(cli: Cli) -> ExitCode {
     let limits = Limits::default();
     match cli.command {
         Command::Check {

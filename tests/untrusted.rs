@@ -178,7 +178,10 @@ fn work_is_charged_by_size() {
     let many = format!(
         "{GAME}phase p {{ let a = 1..1000\n repeat up to 10000000 until false {{ let b = choose_many(P1, a, 1000) }} }}\n"
     );
-    assert_eq!(quick("choose_many", 20, || run_code(&many)), Some("limit::steps"));
+    assert_eq!(
+        quick("choose_many", 20, || run_code(&many)),
+        Some("limit::steps")
+    );
 }
 
 #[test]
@@ -256,4 +259,59 @@ fn players_are_bounded_before_anything_is_built() {
     let prog = c.program.expect("program");
     let r = rules::interp::Interp::new(&prog, u32::MAX, 1, Vec::new(), Limits::default());
     assert_eq!(r.err().map(|d| d.code), Some("run::players"));
+}
+
+/// The deepest evaluation the limits allow: calls nested `max_call_depth` deep, each function
+/// body nested as deep as a file may be. It runs on the stack `rules` gives a game.
+#[test]
+fn calls_nested_within_calls_fit_the_stack_rules_runs_on() {
+    let limits = Limits::default();
+    let mut text = String::from(GAME);
+    text.push_str("fn f0() -> int = 1\n");
+    // Each level is a bracket and an operator: two nesting levels per `(1 + ...)`.
+    let per_fn = limits.max_depth / 2 - 2;
+    let fns = limits.max_call_depth - 2;
+    for i in 1..=fns {
+        text.push_str(&format!(
+            "fn f{i}() -> int = {}f{}(){}\n",
+            "(1 + ".repeat(per_fn),
+            i - 1,
+            ")".repeat(per_fn)
+        ));
+    }
+    text.push_str(&format!("phase p {{ say \"{{f{fns}()}}\" }}\n"));
+    let want = (fns * per_fn + 1).to_string();
+    let h = std::thread::Builder::new()
+        .stack_size(Limits::STACK_BYTES)
+        .spawn(move || {
+            let c = rules::check_text("deep.rules", &text, &limits);
+            assert_eq!(c.errors(), 0, "{}", c.render());
+            let prog = c.program.expect("program");
+            let agents = rules::agent::make_agents("first", 2, 1).expect("agents");
+            let mut i = rules::interp::Interp::new(&prog, 2, 1, agents, limits).expect("interp");
+            i.run().map_err(|d| d.message.clone()).expect("runs");
+            i.events.iter().filter_map(|e| e.text()).any(|t| t == want)
+        })
+        .expect("thread");
+    assert!(h.join().expect("no stack overflow"), "the sum is said");
+}
+
+/// A save is flat data (no type in it nests), and JSON nested deeper than serde's recursion
+/// limit is refused as malformed, so a hostile save cannot recurse deep.
+#[test]
+fn a_deeply_nested_save_is_refused_not_followed() {
+    for depth in [200usize, 100_000] {
+        let nested = format!(
+            "{{\"format\": 1, \"game\": \"g.rules\", \"players\": 2, \"seed\": 1, \"agents\": [], \"stop\": {{\"kind\": \"pending\"}}, \"choices\": {}{}}}",
+            "[".repeat(depth),
+            "]".repeat(depth)
+        );
+        let r = std::thread::Builder::new()
+            .stack_size(256 << 10)
+            .spawn(move || serde_json::from_str::<rules::session::SaveFile>(&nested).is_err())
+            .expect("thread")
+            .join()
+            .expect("no stack overflow");
+        assert!(r, "depth {depth} is refused");
+    }
 }
