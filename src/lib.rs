@@ -12,6 +12,7 @@ pub mod files;
 pub mod interp;
 pub mod limits;
 pub mod loader;
+pub mod lsp;
 pub mod options;
 pub mod parser;
 pub mod program;
@@ -76,6 +77,16 @@ fn with_rules(mut c: Checked, limits: &Limits) -> Checked {
         c.diags.extend(found);
     }
     c
+}
+
+/// Load and check a game where some files are read from memory (an editor's unsaved buffers,
+/// by canonical path).
+pub fn check_path_overlay(
+    path: &Path,
+    overlay: Vec<(std::path::PathBuf, String)>,
+    limits: &Limits,
+) -> Checked {
+    finish(loader::load_with_overlay(path, overlay, limits), limits)
 }
 
 /// Load a game plus extra in-memory files (scenarios) and check them together.

@@ -45,10 +45,18 @@ struct Loader<'a> {
     diags: Vec<Diag>,
     seen: std::collections::HashSet<String>,
     count: usize,
+    /// Texts that replace files on disk (an editor's unsaved buffers), by canonical path.
+    overlay: Vec<(PathBuf, String)>,
 }
 
 /// Load a game from a `.rules` file or a folder of them.
 pub fn load(path: &Path, limits: &Limits) -> Loaded {
+    load_with_overlay(path, Vec::new(), limits)
+}
+
+/// Load a game where some files are read from memory instead of disk (an editor's buffers,
+/// by canonical path; the files must still lie inside the game's folder).
+pub fn load_with_overlay(path: &Path, overlay: Vec<(PathBuf, String)>, limits: &Limits) -> Loaded {
     let mut l = Loader {
         limits,
         root: PathBuf::new(),
@@ -57,6 +65,7 @@ pub fn load(path: &Path, limits: &Limits) -> Loaded {
         diags: Vec::new(),
         seen: std::collections::HashSet::new(),
         count: 0,
+        overlay,
     };
     if path.is_dir() {
         l.root = path.canonicalize().unwrap_or_else(|_| path.to_path_buf());
@@ -119,6 +128,7 @@ pub fn load_with_extra(path: &Path, extra: &[(String, String)], limits: &Limits)
         diags: std::mem::take(&mut loaded.diags),
         seen: std::collections::HashSet::new(),
         count: 0,
+        overlay: Vec::new(),
     };
     for (name, text) in extra {
         l.load_source(name.clone(), text.clone(), None);
@@ -136,6 +146,7 @@ pub fn load_text(name: &str, text: &str, limits: &Limits) -> Loaded {
         diags: Vec::new(),
         seen: std::collections::HashSet::new(),
         count: 0,
+        overlay: Vec::new(),
     };
     l.load_source(name.to_string(), text.to_string(), None);
     l.finish()
@@ -224,7 +235,19 @@ impl Loader<'_> {
                     self.diags.push(d);
                     return;
                 }
-                match crate::files::read_text(&path, self.limits.max_file_bytes) {
+                let buffer = self
+                    .overlay
+                    .iter()
+                    .find(|(p, _)| *p == canon)
+                    .map(|(_, t)| t.clone());
+                let read = match buffer {
+                    Some(t) if t.len() <= self.limits.max_file_bytes => Ok(t),
+                    Some(_) => Err(crate::files::ReadError::TooLarge(
+                        self.limits.max_file_bytes,
+                    )),
+                    None => crate::files::read_text(&path, self.limits.max_file_bytes),
+                };
+                match read {
                     Ok(t) => (key, display_path(&path), t),
                     Err(e) => {
                         let (code, help) = match e {

@@ -94,6 +94,9 @@ enum Command {
         #[arg(long = "set", value_name = "NAME=VALUE")]
         set: Vec<String>,
     },
+    /// A language server for editors, on stdin and stdout: diagnostics as you type, hover, go
+    /// to definition, references, completion and document symbols (see editors/README.md)
+    Lsp,
     /// Measure full random games per second on one core, and the time to check the game
     Bench {
         /// A `.rules` file or a game folder
@@ -519,6 +522,13 @@ fn run(cli: Cli) -> ExitCode {
                 }
             }
         }
+        Command::Lsp => match rules::lsp::run() {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => {
+                eprintln!("error: the language server stopped: {e}");
+                ExitCode::from(1)
+            }
+        },
         Command::Bench {
             game,
             players,
