@@ -684,8 +684,9 @@ impl Out<'_> {
                     let next = k.get(i + 1).map_or(end(c), start);
                     let brk = self.has_nl(prev_end, next);
                     self.sp();
-                    self.lead(start(c));
                     self.w(c.as_str());
+                    // A comment before the operator goes after it, at the end of the line.
+                    self.lead(start(c));
                     if brk {
                         if !broke {
                             broke = true;
@@ -754,7 +755,14 @@ impl Out<'_> {
                             self.block(c);
                         }
                         _ => {
-                            self.w(" else ");
+                            // `else` on a line of its own stays there (after a block on one line).
+                            let prev = k.get(i - 1).map_or(0, end);
+                            if self.has_nl(prev, start(c)) && self.block_was_inline(k.get(i - 1)) {
+                                self.line(start(c));
+                                self.w("else ");
+                            } else {
+                                self.w(" else ");
+                            }
                             if c.as_rule() == Rule::if_expr {
                                 self.primary(c);
                             } else {
@@ -841,6 +849,13 @@ impl Out<'_> {
             }
             _ => self.tok(p),
         }
+    }
+
+    /// Whether a block was printed on one line (so an `else` after it may start a line).
+    fn block_was_inline(&self, b: Option<&P>) -> bool {
+        b.is_some_and(|b| {
+            !self.has_nl(start(b), end(b)) && !super::has_comment(self.src, start(b), end(b))
+        })
     }
 
     /// Print `c` after a space, or on a continuation line where the source broke the line.
@@ -1004,9 +1019,7 @@ impl Out<'_> {
                     } else {
                         self.sp();
                     }
-                    self.indent += 1;
                     self.expr(&c);
-                    self.indent -= 1;
                     values += 1;
                 }
             }
