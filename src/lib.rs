@@ -9,6 +9,7 @@ pub mod check;
 pub mod diag;
 pub mod events;
 pub mod files;
+pub mod fmt;
 pub mod interp;
 pub mod limits;
 pub mod loader;

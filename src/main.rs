@@ -97,6 +97,19 @@ enum Command {
     /// A language server for editors, on stdin and stdout: diagnostics as you type, hover, go
     /// to definition, references, completion and document symbols (see editors/README.md)
     Lsp,
+    /// Format `.rules` files in place in the one canonical layout, keeping every comment
+    ///
+    /// Exit codes: 0 when done (with --check: when every file is formatted already), 1 when a
+    /// file would change under --check or could not be formatted (a syntax error: nothing is
+    /// written), 2 when a path does not exist.
+    Fmt {
+        /// Report the files that would change (exit 1 if any) instead of rewriting them
+        #[arg(long)]
+        check: bool,
+        /// `.rules` files, or folders searched for them
+        #[arg(required = true)]
+        paths: Vec<PathBuf>,
+    },
     /// Measure full random games per second on one core, and the time to check the game
     Bench {
         /// A `.rules` file or a game folder
@@ -529,6 +542,29 @@ fn run(cli: Cli) -> ExitCode {
                 ExitCode::from(1)
             }
         },
+        Command::Fmt { check, paths } => {
+            let mut files = Vec::new();
+            for p in &paths {
+                if !p.exists() {
+                    eprintln!("error: `{}` does not exist", p.display());
+                    return ExitCode::from(2);
+                }
+                rules::fmt::rules_files(p, &mut files);
+            }
+            let color = std::io::stderr().is_terminal() && std::env::var_os("NO_COLOR").is_none();
+            let report = rules::fmt::format_files(&files, check, &limits, color);
+            for r in &report.refused {
+                eprint!("{r}");
+            }
+            for f in &report.changed {
+                println!("{}", f.display());
+            }
+            if !report.refused.is_empty() || (check && !report.changed.is_empty()) {
+                ExitCode::FAILURE
+            } else {
+                ExitCode::SUCCESS
+            }
+        }
         Command::Bench {
             game,
             players,

@@ -1,0 +1,1101 @@
+//! The canonical layout, one function per grammar rule, printed from pest's parse tree (which
+//! keeps every token with its position, so comments can be found between them).
+
+use super::layout::Out;
+use crate::parser::Rule;
+use pest::iterators::Pair;
+
+type P<'i> = Pair<'i, Rule>;
+
+fn kids<'i>(p: &P<'i>) -> Vec<P<'i>> {
+    p.clone().into_inner().collect()
+}
+
+fn start(p: &P) -> usize {
+    p.as_span().start()
+}
+
+fn end(p: &P) -> usize {
+    p.as_span().end()
+}
+
+/// Where the pair's text really ends: pest may count spaces and comments skipped after its
+/// last token as part of it.
+fn tend(p: &P, src: &str) -> usize {
+    let mut last = p.clone();
+    while let Some(k) = last.clone().into_inner().last() {
+        if last.as_rule() == Rule::string {
+            break;
+        }
+        last = k;
+    }
+    let from = end(&last);
+    let tail = src.get(from..end(p)).unwrap_or("");
+    let mut upto = 0;
+    for (i, ch) in tail.char_indices() {
+        if ch == '#' {
+            break;
+        }
+        if !ch.is_whitespace() {
+            upto = i + ch.len_utf8();
+        }
+    }
+    from + upto
+}
+
+impl Out<'_> {
+    pub fn file(&mut self, p: P) {
+        for item in kids(&p) {
+            if item.as_rule() == Rule::EOI {
+                self.line(start(&item));
+                continue;
+            }
+            self.line(start(&item));
+            self.item(item);
+        }
+        self.nl();
+    }
+
+    /// Print a pair token by token.
+    fn tok(&mut self, p: &P) {
+        self.leaf(start(p), end(p));
+    }
+
+    fn kw(&mut self, s: &str) {
+        self.w(s);
+    }
+
+    fn item(&mut self, p: P) {
+        let k = kids(&p);
+        match p.as_rule() {
+            Rule::import_decl => {
+                self.kw("import ");
+                self.each(&k);
+            }
+            Rule::game_decl => {
+                self.kw("game ");
+                let (name, entries) = k
+                    .split_first()
+                    .map_or((None, &[][..]), |(a, b)| (Some(a), b));
+                if let Some(n) = name {
+                    self.tok(n);
+                }
+                self.braced_lines(&p, entries, |o, e| {
+                    let ek = kids(e);
+                    o.entry(&ek, ": ");
+                });
+            }
+            Rule::enum_decl => {
+                self.kw("enum ");
+                if let Some((name, vars)) = k.split_first() {
+                    self.tok(name);
+                    self.sp();
+                    self.seq(end(name), vars, "{", "}", true, |o, v| o.tok(v));
+                }
+            }
+            Rule::kind_decl => {
+                self.kw("kind ");
+                if let Some((name, fields)) = k.split_first() {
+                    self.tok(name);
+                    self.braced_lines(&p, fields, |o, f| o.field_decl(f));
+                }
+            }
+            Rule::card_decl => {
+                self.kw("card ");
+                let mut it = k.iter();
+                if let (Some(kind), Some(id)) = (it.next(), it.next()) {
+                    self.tok(kind);
+                    self.sp();
+                    self.tok(id);
+                }
+                let rest: Vec<P> = it.cloned().collect();
+                self.braced_lines(&p, &rest, |o, f| o.entry(&kids(f), ": "));
+            }
+            Rule::cards_decl => self.cards_decl(&p, &k),
+            Rule::zone_decl => {
+                self.kw("zone ");
+                for (i, c) in k.iter().enumerate() {
+                    match c.as_rule() {
+                        Rule::ident if i == 0 => self.tok(c),
+                        Rule::ident => {
+                            self.w(": ");
+                            self.tok(c);
+                        }
+                        _ => {
+                            self.sp();
+                            self.node(c);
+                        }
+                    }
+                }
+            }
+            Rule::var_decl | Rule::option_decl => {
+                if p.as_rule() == Rule::var_decl {
+                    self.kw("var ");
+                }
+                self.decl_parts(&k);
+            }
+            Rule::const_decl => {
+                self.kw("const ");
+                self.entry(&k, " = ");
+            }
+            Rule::event_decl => {
+                self.tok_list(&k[..k.len().min(2)], " ");
+                self.params(&p, k.get(2));
+            }
+            Rule::fn_decl => {
+                self.kw("fn ");
+                let mut it = k.iter().peekable();
+                if let Some(name) = it.next() {
+                    self.tok(name);
+                }
+                let params = it.next_if(|c| c.as_rule() == Rule::params);
+                self.params(&p, params);
+                if let Some(ret) = it.next_if(|c| c.as_rule() == Rule::type_expr) {
+                    self.w(" -> ");
+                    self.node(ret);
+                }
+                for c in it {
+                    self.node(c);
+                }
+            }
+            Rule::phase_decl => {
+                self.kw("phase ");
+                self.spaced(&k);
+            }
+            Rule::setup_decl => {
+                self.kw("setup ");
+                self.spaced(&k);
+            }
+            Rule::trigger_decl => {
+                self.kw("on ");
+                for (i, c) in k.iter().enumerate() {
+                    if i > 0 {
+                        self.sp();
+                        if c.as_rule() == Rule::expr {
+                            self.w("where ");
+                        }
+                    }
+                    self.node(c);
+                }
+            }
+            Rule::table_decl => {
+                self.kw("table ");
+                let mut it = k.iter();
+                if let (Some(name), Some(kt), Some(vt)) = (it.next(), it.next(), it.next()) {
+                    self.tok(name);
+                    self.w(": ");
+                    self.node(kt);
+                    self.w(" -> ");
+                    self.node(vt);
+                }
+                let rest: Vec<P> = it.cloned().collect();
+                self.braced_lines(&p, &rest, |o, e| o.entry(&kids(e), ": "));
+            }
+            Rule::check_decl => self.check_decl(&k),
+            _ => self.node(&p),
+        }
+    }
+
+    /// `name: T in 0..9 per player public = e` (var and option declarations).
+    fn decl_parts(&mut self, k: &[P]) {
+        for (i, c) in k.iter().enumerate() {
+            match c.as_rule() {
+                Rule::option_kw => self.w("option "),
+                Rule::ident => self.tok(c),
+                Rule::type_expr => {
+                    self.w(": ");
+                    self.node(c);
+                }
+                Rule::expr => {
+                    self.w(" = ");
+                    self.node(c);
+                }
+                _ => {
+                    let _ = i;
+                    self.sp();
+                    self.node(c);
+                }
+            }
+        }
+    }
+
+    fn tok_list(&mut self, k: &[P], sep: &str) {
+        for (i, c) in k.iter().enumerate() {
+            if i > 0 {
+                self.w(sep);
+            }
+            self.node(c);
+        }
+    }
+
+    /// Children separated by single spaces.
+    fn spaced(&mut self, k: &[P]) {
+        for (i, c) in k.iter().enumerate() {
+            if i > 0 {
+                self.sp();
+            }
+            self.node(c);
+        }
+    }
+
+    fn each(&mut self, k: &[P]) {
+        for c in k {
+            self.node(c);
+        }
+    }
+
+    /// `name: value` or `name = value`.
+    fn entry(&mut self, k: &[P], sep: &str) {
+        if let Some((a, rest)) = k.split_first() {
+            self.node(a);
+            for c in rest {
+                self.w(sep);
+                self.node(c);
+            }
+        }
+    }
+
+    /// `(a: T, b)` after a name; `params` is the params pair, if any.
+    fn params(&mut self, parent: &P, params: Option<&P>) {
+        let _ = parent;
+        match params {
+            Some(ps) => {
+                let items = kids(ps);
+                let open = self.pos;
+                self.seq(open, &items, "(", ")", false, |o, x| o.node(x));
+            }
+            None => self.w("()"),
+        }
+    }
+
+    fn field_decl(&mut self, p: &P) {
+        for c in kids(p) {
+            match c.as_rule() {
+                Rule::var_kw => self.w("var "),
+                Rule::ident => self.tok(&c),
+                Rule::type_expr => {
+                    self.w(": ");
+                    self.node(&c);
+                }
+                Rule::expr => {
+                    self.w(" = ");
+                    self.node(&c);
+                }
+                _ => {
+                    self.sp();
+                    self.node(&c);
+                }
+            }
+        }
+    }
+
+    fn check_decl(&mut self, k: &[P]) {
+        let mut it = k.iter().peekable();
+        if let Some(kw) = it.next() {
+            self.tok(kw);
+            self.sp();
+        }
+        if let (Some(var), Some(src)) = (it.next(), it.next()) {
+            self.tok(var);
+            self.w(" in ");
+            self.node(src);
+        }
+        self.indent += 1;
+        for c in it {
+            match c.as_rule() {
+                Rule::check_where => {
+                    self.w(" where ");
+                    self.each(&kids(c));
+                }
+                Rule::check_require => {
+                    self.line(start(c));
+                    self.w("require ");
+                    self.each(&kids(c));
+                }
+                Rule::expr => {
+                    self.line(start(c));
+                    self.w("else ");
+                    self.node(c);
+                }
+                Rule::ident => {
+                    self.line(start(c));
+                    self.w("at ");
+                    self.tok(c);
+                }
+                Rule::check_help => {
+                    self.line(start(c));
+                    self.w("help ");
+                    self.each(&kids(c));
+                }
+                _ => self.node(c),
+            }
+        }
+        self.indent -= 1;
+    }
+
+    /// ` { ... }` with one child per line (`{}` when empty).
+    fn braced_lines(&mut self, p: &P, items: &[P], f: impl Fn(&mut Self, &P)) {
+        self.w(" {");
+        self.indent += 1;
+        let mut prev: Option<usize> = None;
+        for it in items {
+            // Entries the source wrote on one line stay on one line.
+            match prev {
+                Some(pe)
+                    if !self.has_nl(pe, start(it))
+                        && !super::has_comment(self.src, pe, start(it)) =>
+                {
+                    self.w(", ");
+                    self.lead(start(it));
+                }
+                _ => self.line(start(it)),
+            }
+            f(self, it);
+            prev = Some(tend(it, self.src));
+        }
+        let before = self.printed_comments;
+        self.lead(end(p));
+        self.indent -= 1;
+        if items.is_empty() && before == self.printed_comments {
+            self.w("}");
+        } else {
+            self.nl();
+            self.w("}");
+        }
+    }
+
+    /// A bracketed, comma-separated list. Its elements stay on one line unless the source broke
+    /// the line there: a break after the opening bracket puts one element per line (with a
+    /// trailing comma); a break between two elements is kept as a continuation line.
+    fn seq(
+        &mut self,
+        open_at: usize,
+        items: &[P],
+        open: &str,
+        close: &str,
+        pad: bool,
+        f: impl Fn(&mut Self, &P),
+    ) {
+        self.w(open);
+        let multi = items
+            .first()
+            .is_some_and(|x| self.has_nl(open_at, start(x)));
+        self.indent += 1;
+        for (i, x) in items.iter().enumerate() {
+            if i == 0 {
+                if multi {
+                    self.line(start(x));
+                } else if pad {
+                    self.w(" ");
+                }
+            } else {
+                self.w(",");
+                let prev_end = items.get(i - 1).map_or(0, end);
+                if self.has_nl(prev_end, start(x)) {
+                    self.line(start(x));
+                } else {
+                    self.sp();
+                }
+            }
+            self.lead(start(x));
+            f(self, x);
+        }
+        self.indent -= 1;
+        if multi {
+            self.w(",");
+            self.indent += 1;
+            self.lead(self.close_of(close));
+            self.indent -= 1;
+            self.nl();
+        } else {
+            let c = self.close_of(close);
+            self.lead(c);
+            if pad && !items.is_empty() {
+                self.sp();
+            }
+        }
+        self.w(close);
+    }
+
+    /// Where the closing bracket of the list being printed is: the next `close` in the source.
+    fn close_of(&self, close: &str) -> usize {
+        let rest = self.src.get(self.pos..).unwrap_or("");
+        // Comments may sit before the bracket; skip them.
+        let mut off = 0;
+        let mut r = rest;
+        loop {
+            let t = r.trim_start();
+            off += r.len() - t.len();
+            if t.starts_with('#') {
+                let n = t.find('\n').unwrap_or(t.len());
+                off += n;
+                r = t.get(n..).unwrap_or("");
+            } else if t.starts_with(',') {
+                off += 1;
+                r = t.get(1..).unwrap_or("");
+            } else {
+                break;
+            }
+        }
+        let _ = close;
+        self.pos + off
+    }
+
+    fn block(&mut self, p: &P) {
+        let stmts = kids(p);
+        let has_comment = super::has_comment(self.src, start(p), end(p));
+        if stmts.is_empty() && !has_comment {
+            self.w("{}");
+            self.pos = self.pos.max(end(p));
+            return;
+        }
+        if !has_comment && !self.has_nl(start(p), end(p)) {
+            self.w("{ ");
+            for (i, s) in stmts.iter().enumerate() {
+                if i > 0 {
+                    self.w("; ");
+                }
+                self.stmt(s);
+            }
+            self.w(" }");
+            return;
+        }
+        self.w("{");
+        self.indent += 1;
+        for (i, s) in stmts.iter().enumerate() {
+            self.line(start(s));
+            self.stmt(s);
+            // `f()` then `-x` on the next line would read as one subtraction.
+            if stmts
+                .get(i + 1)
+                .is_some_and(|n| n.as_str().starts_with(['-', '(', '[']))
+            {
+                self.w(";");
+            }
+        }
+        self.lead(end(p));
+        self.indent -= 1;
+        self.nl();
+        self.w("}");
+    }
+
+    fn stmt(&mut self, p: &P) {
+        let k = kids(p);
+        match p.as_rule() {
+            Rule::let_stmt => {
+                self.w("let ");
+                self.decl_parts(&k);
+            }
+            Rule::set_stmt => {
+                self.w("set ");
+                self.spaced(&k);
+            }
+            Rule::move_stmt => self.keyword_parts("move ", &k, &[" to ", " "]),
+            Rule::draw_stmt => self.keyword_parts("draw ", &k, &[" from ", " to "]),
+            Rule::shuffle_stmt => self.keyword_parts("shuffle ", &k, &[]),
+            Rule::flip_stmt => self.keyword_parts("flip ", &k, &[" "]),
+            Rule::reveal_stmt => {
+                self.w("reveal ");
+                self.spaced(&k);
+            }
+            Rule::for_stmt => self.keyword_parts("for ", &k, &[" in ", " "]),
+            Rule::repeat_stmt => {
+                self.w("repeat ");
+                self.spaced(&k);
+            }
+            Rule::say_stmt => self.keyword_parts("say ", &k, &[]),
+            Rule::return_stmt => {
+                self.w("return");
+                for c in &k {
+                    self.sp();
+                    self.node(c);
+                }
+            }
+            Rule::secretly_stmt => self.keyword_parts("secretly ", &k, &[]),
+            Rule::step_stmt => self.keyword_parts("step ", &k, &[" "]),
+            Rule::end_stmt => self.w("end game"),
+            Rule::eliminate_stmt => {
+                self.w("eliminate ");
+                self.each(k.get(1..).unwrap_or(&[]));
+            }
+            Rule::emit_stmt => {
+                self.w("emit ");
+                if let (Some(name), Some(args)) = (k.get(1), k.get(2)) {
+                    self.tok(name);
+                    let items = kids(args);
+                    self.seq(start(args), &items, "(", ")", false, |o, x| o.expr(x));
+                }
+            }
+            Rule::expr_stmt => self.each(&k),
+            _ => self.node(p),
+        }
+    }
+
+    /// A statement: its keyword, then its parts with the words between them.
+    fn keyword_parts(&mut self, kw: &str, k: &[P], seps: &[&str]) {
+        self.w(kw);
+        for (i, c) in k.iter().enumerate() {
+            if i > 0 {
+                self.w(seps.get(i - 1).copied().unwrap_or(" "));
+            }
+            self.node(c);
+        }
+    }
+
+    /// Any other rule.
+    fn node(&mut self, p: &P) {
+        let k = kids(p);
+        match p.as_rule() {
+            Rule::string | Rule::pattern => self.tok(p),
+            Rule::block => self.block(p),
+            Rule::expr | Rule::check_where | Rule::check_require | Rule::check_help => self.expr(p),
+            Rule::type_expr | Rule::card_id | Rule::key_type => self.each(&k),
+            Rule::list_type => {
+                self.w("list of ");
+                self.each(&k);
+            }
+            Rule::table_type => {
+                self.w("table ");
+                self.keyword_parts("", &k, &[" of "]);
+            }
+            Rule::fn_type => {
+                let mut it = k.iter();
+                if let Some(kw) = it.next() {
+                    self.tok(kw);
+                }
+                let params: Vec<P> = k
+                    .iter()
+                    .filter(|c| c.as_rule() == Rule::fn_type_param)
+                    .cloned()
+                    .collect();
+                let open = self.pos;
+                self.seq(open, &params, "(", ")", false, |o, x| {
+                    o.entry(&kids(x), ": ");
+                });
+                if let Some(ret) = k.iter().skip(1).find(|c| c.as_rule() == Rule::type_expr) {
+                    self.w(" -> ");
+                    self.node(ret);
+                }
+            }
+            Rule::key_range => self.tok_list(&k, ".."),
+            Rule::per_clause => {
+                self.w("per ");
+                self.tok_list(&k, ", ");
+            }
+            Rule::bounds => {
+                self.w("in ");
+                let ints: Vec<&P> = k.iter().filter(|c| c.as_rule() == Rule::neg_int).collect();
+                if let Some(lo) = ints.first() {
+                    self.tok(lo);
+                }
+                self.w("..");
+                if let Some(hi) = ints.get(1) {
+                    self.tok(hi);
+                }
+                for c in k.iter().filter(|c| c.as_rule() == Rule::bound_policy) {
+                    self.sp();
+                    self.tok(c);
+                }
+            }
+            Rule::param | Rule::fn_type_param => self.entry(&k, ": "),
+            Rule::fn_body => {
+                for c in &k {
+                    if c.as_rule() == Rule::block {
+                        self.sp();
+                        self.block(c);
+                    } else {
+                        self.w(" =");
+                        self.break_or_space(c, |o, c| o.expr(c));
+                    }
+                }
+            }
+            Rule::event_pat => self.event_pat(&k),
+            Rule::custom_ev => {
+                if let Some((name, ps)) = k.split_first() {
+                    self.tok(name);
+                    let open = self.pos;
+                    self.seq(open, ps, "(", ")", false, |o, x| o.tok(x));
+                }
+            }
+            Rule::ev_keys => {
+                let open = self.pos;
+                self.seq(open, &k, "[", "]", false, |o, x| o.tok(x));
+            }
+            Rule::repeat_upto | Rule::repeat_until => {
+                for (i, c) in k.iter().enumerate() {
+                    if i > 0 {
+                        self.sp();
+                    }
+                    self.node(c);
+                }
+            }
+            Rule::table_entry | Rule::game_entry | Rule::field_init => self.entry(&k, ": "),
+            Rule::copies => self.tok_list(&k, " "),
+            _ if k.is_empty() => self.tok(p),
+            _ => self.spaced(&k),
+        }
+    }
+
+    fn event_pat(&mut self, k: &[P]) {
+        let mut prev_end = None;
+        for c in k {
+            match c.as_rule() {
+                Rule::ident => {
+                    let is_as = prev_end.is_some_and(|pe: usize| {
+                        self.src
+                            .get(pe..start(c))
+                            .is_some_and(|t| t.split_whitespace().any(|w| w == "as"))
+                    });
+                    self.w(if is_as { " as " } else { " " });
+                    self.tok(c);
+                }
+                Rule::ev_keys => self.node(c),
+                _ => self.node(c),
+            }
+            prev_end = Some(end(c));
+        }
+    }
+
+    fn expr(&mut self, p: &P) {
+        let k = kids(p);
+        let mut broke = false;
+        let mut prev_end = start(p);
+        let mut i = 0;
+        while let Some(c) = k.get(i) {
+            match c.as_rule() {
+                Rule::neg => {
+                    self.lead(start(c));
+                    self.w("-");
+                }
+                Rule::not_op => {
+                    self.lead(start(c));
+                    self.w("not ");
+                }
+                Rule::postfix_expr => {
+                    self.postfix(c);
+                    prev_end = end(c);
+                }
+                Rule::range_op => {
+                    self.lead(start(c));
+                    self.w("..");
+                }
+                _ => {
+                    // An infix operator: keep a line break the source had around it.
+                    let next = k.get(i + 1).map_or(end(c), start);
+                    let brk = self.has_nl(prev_end, next);
+                    self.sp();
+                    self.w(c.as_str());
+                    // A comment before the operator goes after it, at the end of the line.
+                    self.lead(start(c));
+                    if brk {
+                        if !broke {
+                            broke = true;
+                            self.indent += 1;
+                        }
+                        self.line(next);
+                    } else {
+                        self.sp();
+                    }
+                }
+            }
+            i += 1;
+        }
+        if broke {
+            self.indent -= 1;
+        }
+    }
+
+    fn postfix(&mut self, p: &P) {
+        for c in kids(p) {
+            match c.as_rule() {
+                Rule::field_access => {
+                    self.w(".");
+                    self.each(&kids(&c));
+                }
+                Rule::index => {
+                    let items = kids(&c);
+                    self.seq(start(&c), &items, "[", "]", false, |o, x| o.expr(x));
+                }
+                Rule::call_args => {
+                    let items = kids(&c);
+                    self.seq(start(&c), &items, "(", ")", false, |o, x| o.expr(x));
+                }
+                _ => self.primary(&c),
+            }
+        }
+    }
+
+    fn primary(&mut self, p: &P) {
+        let k = kids(p);
+        match p.as_rule() {
+            Rule::fn_lit => {
+                let mut it = k.iter();
+                if let Some(kw) = it.next() {
+                    self.tok(kw);
+                }
+                let params: Vec<P> = k
+                    .iter()
+                    .filter(|c| c.as_rule() == Rule::ident)
+                    .cloned()
+                    .collect();
+                let open = self.pos;
+                self.seq(open, &params, "(", ")", false, |o, x| o.tok(x));
+                if let Some(b) = k.iter().find(|c| c.as_rule() == Rule::fn_body) {
+                    self.node(b);
+                }
+            }
+            Rule::if_expr => {
+                self.lead(start(p));
+                self.w("if ");
+                for (i, c) in k.iter().enumerate() {
+                    match i {
+                        0 => self.expr(c),
+                        1 => {
+                            self.sp();
+                            self.block(c);
+                        }
+                        _ => {
+                            // `else` on a line of its own stays there (after a block on one line).
+                            let prev = k.get(i - 1).map_or(0, end);
+                            if self.has_nl(prev, start(c)) && self.block_was_inline(k.get(i - 1)) {
+                                self.line(start(c));
+                                self.w("else ");
+                            } else {
+                                self.w(" else ");
+                            }
+                            if c.as_rule() == Rule::if_expr {
+                                self.primary(c);
+                            } else {
+                                self.block(c);
+                            }
+                        }
+                    }
+                }
+            }
+            Rule::match_expr => {
+                self.lead(start(p));
+                self.w("match ");
+                let mut it = k.iter();
+                if let Some(e) = it.next() {
+                    self.expr(e);
+                }
+                let arms: Vec<P> = it.cloned().collect();
+                let inline = !self.has_nl(start(p), end(p))
+                    && !super::has_comment(self.src, start(p), end(p));
+                if inline {
+                    self.w(" {");
+                    for (i, a) in arms.iter().enumerate() {
+                        self.w(if i == 0 { " " } else { ", " });
+                        self.arm(a);
+                    }
+                    self.w(if arms.is_empty() { "}" } else { " }" });
+                } else {
+                    self.w(" {");
+                    self.indent += 1;
+                    for a in &arms {
+                        self.line(start(a));
+                        self.arm(a);
+                        self.w(",");
+                    }
+                    self.lead(end(p));
+                    self.indent -= 1;
+                    self.nl();
+                    self.w("}");
+                }
+            }
+            Rule::aggregate => {
+                let mut it = k.iter();
+                if let (Some(kw), Some(var), Some(src)) = (it.next(), it.next(), it.next()) {
+                    self.tok(kw);
+                    self.w("(");
+                    self.tok(var);
+                    self.w(" in ");
+                    self.expr(src);
+                    let mut prev = end(src);
+                    for e in it {
+                        let is_map = self
+                            .src
+                            .get(prev..start(e))
+                            .is_some_and(|t| t.contains("=>"));
+                        self.w(if is_map { " =>" } else { " where" });
+                        self.break_or_space(e, |o, e| o.expr(e));
+                        prev = end(e);
+                    }
+                    self.lead(end(p));
+                    self.w(")");
+                }
+            }
+            Rule::table_lit => {
+                self.lead(start(p));
+                self.w("table ");
+                let open = start(p);
+                self.seq(open, &k, "{", "}", true, |o, x| o.node(x));
+            }
+            Rule::block => self.block(p),
+            Rule::list_lit => {
+                self.lead(start(p));
+                self.seq(start(p), &k, "[", "]", false, |o, x| o.expr(x));
+            }
+            Rule::paren => {
+                self.lead(start(p));
+                let one_tuple =
+                    k.len() == 1 && p.as_str().trim_end_matches(')').trim_end().ends_with(',');
+                self.seq(start(p), &k, "(", ")", false, |o, x| o.expr(x));
+                if one_tuple && !self.out.ends_with(",)") {
+                    // `(x,)` is a tuple of one: keep its comma.
+                    let n = self.out.len().saturating_sub(1);
+                    self.out.insert(n, ',');
+                }
+            }
+            _ => self.tok(p),
+        }
+    }
+
+    /// Whether a block was printed on one line (so an `else` after it may start a line).
+    fn block_was_inline(&self, b: Option<&P>) -> bool {
+        b.is_some_and(|b| {
+            !self.has_nl(start(b), end(b)) && !super::has_comment(self.src, start(b), end(b))
+        })
+    }
+
+    /// Print `c` after a space, or on a continuation line where the source broke the line.
+    fn break_or_space(&mut self, c: &P, f: impl FnOnce(&mut Self, &P)) {
+        if self.has_nl(self.pos, start(c)) {
+            self.indent += 1;
+            self.line(start(c));
+            f(self, c);
+            self.indent -= 1;
+        } else {
+            self.sp();
+            f(self, c);
+        }
+    }
+
+    fn arm(&mut self, a: &P) {
+        let k = kids(a);
+        let n = k.len();
+        for (i, c) in k.iter().enumerate() {
+            if i + 1 == n {
+                self.w(" => ");
+                self.expr(c);
+            } else {
+                if i > 0 {
+                    self.w(" | ");
+                }
+                self.tok(c);
+            }
+        }
+    }
+
+    /// `cards Kind (a, b) { rows }`: rows in aligned columns, comments at the ends of rows
+    /// aligned too. A row written over several lines or holding a comment is printed as it
+    /// comes and left out of the alignment.
+    fn cards_decl(&mut self, p: &P, k: &[P]) {
+        self.w("cards ");
+        let rows: Vec<P> = k
+            .iter()
+            .filter(|c| c.as_rule() == Rule::card_row)
+            .cloned()
+            .collect();
+        let head: Vec<P> = k
+            .iter()
+            .filter(|c| c.as_rule() != Rule::card_row)
+            .cloned()
+            .collect();
+        if let Some((kind, cols)) = head.split_first() {
+            self.tok(kind);
+            self.sp();
+            let open = self.pos;
+            self.seq(open, cols, "(", ")", false, |o, x| o.tok(x));
+        }
+        self.w(" {");
+        self.indent += 1;
+        let mut lines: Vec<Line> = Vec::new();
+        for r in &rows {
+            self.table_gap(start(r), &mut lines);
+            let e = tend(r, self.src);
+            let simple = !self.has_nl(start(r), e) && !super::has_comment(self.src, start(r), e);
+            if simple {
+                let cells = self.row_cells(r);
+                lines.push(Line::Row(cells, None));
+            } else {
+                let text = self.capture(|o| o.row_direct(r));
+                lines.push(Line::Raw(text));
+            }
+        }
+        self.table_gap(end(p), &mut lines);
+        self.render_table(&lines);
+        self.indent -= 1;
+        if rows.is_empty() && lines.is_empty() {
+            self.w("}");
+        } else {
+            self.nl();
+            self.w("}");
+        }
+    }
+
+    /// Comments and blank lines before a table row, as lines of the table.
+    fn table_gap(&mut self, upto: usize, lines: &mut Vec<Line>) {
+        let g = self.gap_until(upto);
+        for c in g.comments {
+            self.printed_comments += 1;
+            if !c.own_line {
+                match lines.last_mut() {
+                    Some(Line::Row(_, t @ None)) => {
+                        *t = Some(c.text);
+                        continue;
+                    }
+                    None => {
+                        // After the opening brace.
+                        self.sp();
+                        self.out.push_str(&c.text);
+                        continue;
+                    }
+                    _ => {}
+                }
+            }
+            if c.blank_before && !lines.is_empty() {
+                lines.push(Line::Blank);
+            }
+            lines.push(Line::Comment(c.text));
+        }
+        if g.blank_end && !lines.is_empty() {
+            lines.push(Line::Blank);
+        }
+    }
+
+    /// A row's cells: `id:` and each value with its comma.
+    fn row_cells(&mut self, r: &P) -> Vec<String> {
+        let k = kids(r);
+        let mut cells = Vec::new();
+        let mut first = String::new();
+        let mut values = Vec::new();
+        for c in &k {
+            match c.as_rule() {
+                Rule::copies | Rule::card_id => {
+                    let s = self.capture(|o| o.node(c));
+                    if !first.is_empty() {
+                        first.push(' ');
+                    }
+                    first.push_str(&s);
+                }
+                _ => values.push(c.clone()),
+            }
+        }
+        first.push(':');
+        cells.push(first);
+        let n = values.len();
+        for (i, v) in values.iter().enumerate() {
+            let mut s = self.capture(|o| o.expr(v));
+            if i + 1 < n {
+                s.push(',');
+            }
+            cells.push(s);
+        }
+        cells
+    }
+
+    fn row_direct(&mut self, r: &P) {
+        let mut values = 0;
+        for c in kids(r) {
+            match c.as_rule() {
+                Rule::copies => {
+                    self.node(&c);
+                    self.sp();
+                }
+                Rule::card_id => {
+                    self.node(&c);
+                    self.w(":");
+                }
+                _ => {
+                    if values > 0 {
+                        self.w(",");
+                    }
+                    let brk = self.has_nl(self.pos, start(&c));
+                    if brk {
+                        self.indent += 1;
+                        self.line(start(&c));
+                        self.indent -= 1;
+                    } else {
+                        self.sp();
+                    }
+                    self.expr(&c);
+                    values += 1;
+                }
+            }
+        }
+    }
+
+    fn render_table(&mut self, lines: &[Line]) {
+        let mut widths: Vec<usize> = Vec::new();
+        for l in lines {
+            if let Line::Row(cells, _) = l {
+                for (i, c) in cells.iter().enumerate() {
+                    let w = c.chars().count();
+                    match widths.get_mut(i) {
+                        Some(x) => *x = (*x).max(w),
+                        None => widths.push(w),
+                    }
+                }
+            }
+        }
+        let rows: Vec<String> = lines
+            .iter()
+            .map(|l| match l {
+                Line::Row(cells, _) => {
+                    let mut s = String::new();
+                    let n = cells.len();
+                    for (i, c) in cells.iter().enumerate() {
+                        s.push_str(c);
+                        if i + 1 < n {
+                            let w = widths.get(i).copied().unwrap_or(0);
+                            let pad = w.saturating_sub(c.chars().count()) + 1;
+                            s.extend(std::iter::repeat_n(' ', pad));
+                        }
+                    }
+                    s
+                }
+                _ => String::new(),
+            })
+            .collect();
+        let comment_col = lines
+            .iter()
+            .zip(&rows)
+            .filter(|(l, _)| matches!(l, Line::Row(_, Some(_))))
+            .map(|(_, r)| r.chars().count())
+            .max()
+            .unwrap_or(0);
+        for (l, r) in lines.iter().zip(&rows) {
+            match l {
+                Line::Row(_, trailing) => {
+                    self.nl();
+                    self.w(r);
+                    if let Some(t) = trailing {
+                        let pad = comment_col.saturating_sub(r.chars().count()) + 1;
+                        let spaces: String = std::iter::repeat_n(' ', pad).collect();
+                        self.out.push_str(&spaces);
+                        self.out.push_str(t);
+                    }
+                }
+                Line::Raw(text) => {
+                    self.nl();
+                    self.w(text);
+                }
+                Line::Comment(t) => {
+                    self.nl();
+                    self.w(t);
+                }
+                Line::Blank => self.blank(),
+            }
+        }
+    }
+}
+
+enum Line {
+    /// An aligned row, with the comment at its end.
+    Row(Vec<String>, Option<String>),
+    /// A row printed as it comes (several lines, or a comment inside).
+    Raw(String),
+    Comment(String),
+    Blank,
+}
