@@ -134,6 +134,10 @@ impl Out<'_> {
                 }
                 self.decl_parts(&k);
             }
+            Rule::allow_decl => {
+                self.kw("allow ");
+                self.entry(&k, " ");
+            }
             Rule::const_decl => {
                 self.kw("const ");
                 self.entry(&k, " = ");
