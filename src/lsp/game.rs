@@ -86,7 +86,19 @@ impl Workspace {
             .collect();
         let limits = Limits::default();
         let checked = crate::check_path_overlay(&game, overlay, &limits);
-        let index = Index::build(&checked.sources, &limits);
+        let before = self.games.get(&game);
+        let index = Index::build(&checked.sources, &limits, |name| {
+            let Some(a) = before else { return Vec::new() };
+            let Some(id) = a.sources.files.iter().position(|f| f.name == name) else {
+                return Vec::new();
+            };
+            a.index
+                .defs
+                .iter()
+                .filter(|d| d.at.file as usize == id)
+                .cloned()
+                .collect()
+        });
         let paths: Vec<Option<PathBuf>> = checked
             .sources
             .files
@@ -175,8 +187,16 @@ impl Workspace {
         let at = text::offset(&f.text, pos);
         let w = a.index.word_at(file, at)?;
         let name = a.sources.text_of(w.span).to_string();
-        let defs: Vec<Def> = a.index.defs_of(&name, w.how).cloned().collect();
-        Some((a, name, w.how, defs))
+        let mut how = w.how;
+        let mut defs: Vec<Def> = a.index.defs_of(&name, how).cloned().collect();
+        // A card's id or a field's name where it is declared is written plainly.
+        for other in [Use::Card, Use::Field] {
+            if defs.is_empty() {
+                defs = a.index.defs_of(&name, other).cloned().collect();
+                how = other;
+            }
+        }
+        Some((a, name, how, defs))
     }
 
     pub fn hover(&mut self, p: HoverParams) -> Option<Hover> {
@@ -195,14 +215,15 @@ impl Workspace {
         } else {
             String::new()
         };
+        let code = if shown.trim().is_empty() {
+            String::new()
+        } else {
+            format!("\n\n```rules\n{shown}\n```")
+        };
         Some(Hover {
             contents: HoverContents::Markup(MarkupContent {
                 kind: MarkupKind::Markdown,
-                value: format!(
-                    "{} `{}`{owner}{more}\n\n```rules\n{shown}\n```",
-                    d.kind.word(),
-                    d.name
-                ),
+                value: format!("{} `{}`{owner}{more}{code}", d.kind.word(), d.name),
             }),
             range: None,
         })
@@ -279,6 +300,34 @@ impl Workspace {
                 })
                 .collect(),
         )
+    }
+
+    /// The document in `rules fmt`'s layout, as one edit; a file that does not parse is
+    /// refused with the syntax error (the editor keeps the text as it is).
+    pub fn format(
+        &mut self,
+        p: lsp_types::DocumentFormattingParams,
+    ) -> Result<Vec<lsp_types::TextEdit>, String> {
+        let path = text::path_of(&p.text_document.uri)
+            .map(|p| canonical(&p))
+            .ok_or("not a file URI")?;
+        let limits = Limits::default();
+        let current = match self.docs.get(&path) {
+            Some(t) => t.clone(),
+            None => {
+                crate::files::read_text(&path, limits.max_file_bytes).map_err(|e| e.to_string())?
+            }
+        };
+        let name = path.display().to_string();
+        let formatted = crate::fmt::format_source(&name, &current, &limits)
+            .map_err(|d| format!("{}: {}", d.code, d.message))?;
+        if formatted == current {
+            return Ok(Vec::new());
+        }
+        Ok(vec![lsp_types::TextEdit::new(
+            text::range(&current, 0, current.len()),
+            formatted,
+        )])
     }
 
     pub fn symbols(&mut self, p: DocumentSymbolParams) -> Option<Vec<DocumentSymbol>> {
@@ -405,7 +454,11 @@ fn diagnostic(d: &Diag, sources: &Sources, paths: &[Option<PathBuf>]) -> Diagnos
         })
         .collect();
     let mut message = d.message.clone();
-    if let Some(first) = d.labels.first().filter(|l| !l.text.is_empty()) {
+    if let Some(first) = d
+        .labels
+        .first()
+        .filter(|l| !l.text.is_empty() && !d.message.contains(&l.text))
+    {
         message.push_str(&format!(": {}", first.text));
     }
     if let Some(h) = &d.help {

@@ -78,13 +78,23 @@ pub struct Index {
 }
 
 impl Index {
-    pub fn build(sources: &Sources, limits: &Limits) -> Index {
+    /// The index of a game's files. A file that does not parse (being typed) keeps the
+    /// declarations `previous` found in it (`previous(name)` gives them, with their old places
+    /// in that file), so hover, completion and definition go on working.
+    pub fn build(sources: &Sources, limits: &Limits, previous: impl Fn(&str) -> Vec<Def>) -> Index {
         let mut index = Index::default();
         for (id, f) in sources.files.iter().enumerate() {
             let id = u32::try_from(id).unwrap_or(u32::MAX);
             let parsed = crate::parser::parse_file(&f.text, id, limits);
-            if let Some(file) = parsed.value {
-                index.declare(&file);
+            match parsed.value {
+                Some(file) => index.declare(&file),
+                None => index
+                    .defs
+                    .extend(previous(&f.name).into_iter().map(|mut d| {
+                        d.at.file = id;
+                        d.whole.file = id;
+                        d
+                    })),
             }
             index.words.push(words(&f.text, id));
         }

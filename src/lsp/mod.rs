@@ -1,7 +1,7 @@
 //! `rules lsp`: a language server over stdio, on `lsp-server` (as rust-analyzer uses it). It
 //! checks the whole game a file belongs to with the real checker, the editor's unsaved buffers
 //! overlaid on the files on disk, and answers from the game's names: hover, go to definition,
-//! references, completion, document symbols, and formatting when `rules fmt` is present.
+//! references, completion, document symbols, and formatting through `rules fmt`.
 //!
 //! A request never ends the server: a file that does not parse still gets its diagnostics,
 //! and what the names of the rest of the game can answer.
@@ -28,6 +28,7 @@ pub fn run() -> Result<(), String> {
         definition_provider: Some(OneOf::Left(true)),
         references_provider: Some(OneOf::Left(true)),
         document_symbol_provider: Some(OneOf::Left(true)),
+        document_formatting_provider: Some(OneOf::Left(true)),
         completion_provider: Some(CompletionOptions {
             trigger_characters: Some(vec![".".into(), "@".into()]),
             ..CompletionOptions::default()
@@ -80,6 +81,14 @@ fn answer(ws: &mut Workspace, req: Request) -> Response {
         request::References::METHOD => parse(req).map(|p| to_json(ws.references(p))),
         request::Completion::METHOD => parse(req).map(|p| to_json(ws.completion(p))),
         request::DocumentSymbolRequest::METHOD => parse(req).map(|p| to_json(ws.symbols(p))),
+        request::Formatting::METHOD => match parse(req).map(|p| ws.format(p)) {
+            Ok(Ok(edits)) => Ok(to_json(edits)),
+            // A file that does not parse is not formatted: the editor keeps its text.
+            Ok(Err(e)) => {
+                return Response::new_err(id, lsp_server::ErrorCode::RequestFailed as i32, e)
+            }
+            Err(e) => Err(e),
+        },
         _ => {
             return Response::new_err(
                 id,
