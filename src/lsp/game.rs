@@ -369,6 +369,14 @@ const KEYWORDS: &[&str] = &[
 fn declaration_text(sources: &Sources, d: &Def) -> String {
     const MAX: usize = 1200;
     let whole = match d.kind {
+        DefKind::Card if !d.fields.is_empty() => {
+            let mut s = format!("card {} {} {{\n", d.owner.as_deref().unwrap_or(""), d.name);
+            for (name, at) in &d.fields {
+                s.push_str(&format!("  {name}: {}\n", sources.text_of(*at).trim()));
+            }
+            s.push('}');
+            s
+        }
         DefKind::Card | DefKind::Field => sources.text_of(d.whole).to_string(),
         _ => {
             let f = sources.get(d.at.file);

@@ -54,6 +54,8 @@ pub struct Def {
     pub at: Span,
     pub whole: Span,
     pub owner: Option<String>,
+    /// A card's fields as written: name and the span of the value.
+    pub fields: Vec<(String, Span)>,
 }
 
 /// One identifier written in a file: `@id`, `.field` or a plain name.
@@ -102,15 +104,18 @@ impl Index {
     }
 
     fn declare(&mut self, file: &File) {
+        let mut defs: Vec<Def> = Vec::new();
         let mut def = |name: &str, kind, at: Span, whole: Span, owner: Option<&str>| {
-            self.defs.push(Def {
+            defs.push(Def {
                 name: name.to_string(),
                 kind,
                 at,
                 whole,
                 owner: owner.map(str::to_string),
+                fields: Vec::new(),
             })
         };
+        let mut card_fields: Vec<Vec<(String, Span)>> = Vec::new();
         for item in &file.items {
             match item {
                 Item::Kind(k) => {
@@ -138,13 +143,21 @@ impl Index {
                         );
                     }
                 }
-                Item::Card(c) => def(
-                    &c.id.node.to_string(),
-                    DefKind::Card,
-                    c.id.span,
-                    c.span,
-                    Some(&c.kind.node),
-                ),
+                Item::Card(c) => {
+                    def(
+                        &c.id.node.to_string(),
+                        DefKind::Card,
+                        c.id.span,
+                        c.span,
+                        Some(&c.kind.node),
+                    );
+                    card_fields.push(
+                        c.fields
+                            .iter()
+                            .map(|(n, e)| (n.node.clone(), e.span))
+                            .collect(),
+                    );
+                }
                 Item::Zone(z) => def(&z.name.node, DefKind::Zone, z.name.span, z.name.span, None),
                 Item::Var(v) => def(&v.name.node, DefKind::Var, v.name.span, v.name.span, None),
                 Item::Const(c) => def(&c.name.node, DefKind::Const, c.name.span, c.name.span, None),
@@ -162,6 +175,12 @@ impl Index {
                 _ => {}
             }
         }
+        // Each card's fields, onto its declaration (one of each per card, in order).
+        let cards = defs.iter_mut().filter(|d| d.kind == DefKind::Card);
+        for (d, f) in cards.zip(card_fields) {
+            d.fields = f;
+        }
+        self.defs.extend(defs);
     }
 
     /// The identifier at byte `at` of file `file`.
