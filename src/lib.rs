@@ -20,6 +20,7 @@ pub mod program;
 pub mod repl;
 pub mod rng;
 pub mod session;
+pub mod simulate;
 pub mod value;
 pub mod view;
 

@@ -94,6 +94,37 @@ enum Command {
         #[arg(long = "set", value_name = "NAME=VALUE")]
         set: Vec<String>,
     },
+    /// Play many seeded games on every core and report balance: win rates per seat with 95%
+    /// intervals, first-player advantage, scores, game length (docs/simulate.md)
+    ///
+    /// Game i plays with seed SEED + i; the report depends on the seeds only, never on --jobs.
+    /// Ctrl-C stops starting new games and reports the ones finished.
+    Simulate {
+        /// A `.rules` file or a game folder
+        game: PathBuf,
+        /// Number of players (default: the game's `default_players`, else 4 when the game
+        /// allows it, else its minimum)
+        #[arg(long)]
+        players: Option<u32>,
+        /// How many games to play
+        #[arg(long, default_value_t = 1000)]
+        games: u64,
+        /// The first game's seed
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Who answers the choices, for every seat or per seat (`P1=first,random`)
+        #[arg(long, default_value = "random")]
+        agent: String,
+        /// Set a game option, like `--set solo=true`
+        #[arg(long = "set", value_name = "NAME=VALUE")]
+        set: Vec<String>,
+        /// Worker threads (default: every core)
+        #[arg(long)]
+        jobs: Option<usize>,
+        /// Also write the report as JSON to FILE
+        #[arg(long)]
+        json: Option<PathBuf>,
+    },
     /// A language server for editors, on stdin and stdout: diagnostics as you type, hover, go
     /// to definition, references, completion and document symbols (see editors/README.md)
     Lsp,
@@ -209,10 +240,8 @@ fn main() -> ExitCode {
     // Writing to a closed pipe (`rules check ... | head`) ends the program quietly: restore
     // the default SIGPIPE action that the Rust runtime turns off.
     #[cfg(unix)]
+    // SAFETY: restoring a signal's default action.
     unsafe {
-        extern "C" {
-            fn signal(sig: i32, handler: usize) -> usize;
-        }
         const SIGPIPE: i32 = 13;
         const SIG_DFL: usize = 0;
         signal(SIGPIPE, SIG_DFL);
@@ -535,6 +564,16 @@ fn run(cli: Cli) -> ExitCode {
                 }
             }
         }
+        Command::Simulate {
+            game,
+            players,
+            games,
+            seed,
+            agent,
+            set,
+            jobs,
+            json,
+        } => simulate(game, players, games, seed, agent, set, jobs, json, &limits),
         Command::Lsp => match rules::lsp::run() {
             Ok(()) => ExitCode::SUCCESS,
             Err(e) => {
@@ -635,6 +674,113 @@ fn run(cli: Cli) -> ExitCode {
             );
             ExitCode::SUCCESS
         }
+    }
+}
+
+#[cfg(unix)]
+extern "C" {
+    fn signal(sig: i32, handler: usize) -> usize;
+}
+
+/// Set by Ctrl-C during `rules simulate`: no new game starts, and the report covers the games
+/// finished.
+static STOP: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+#[cfg(unix)]
+extern "C" fn on_interrupt(_: i32) {
+    STOP.store(true, std::sync::atomic::Ordering::Relaxed);
+}
+
+#[allow(clippy::too_many_arguments)]
+fn simulate(
+    game: PathBuf,
+    players: Option<u32>,
+    games: u64,
+    seed: u64,
+    agent: String,
+    set: Vec<String>,
+    jobs: Option<usize>,
+    json: Option<PathBuf>,
+    limits: &Limits,
+) -> ExitCode {
+    if let Err(code) = one_game(&game) {
+        return code;
+    }
+    let c = rules::check_path(&game, limits);
+    print_diags(&c.diags, &c.sources);
+    let Some(prog) = c.program else {
+        eprintln!("{}: the game has errors; nothing was run", game.display());
+        return ExitCode::from(1);
+    };
+    let n = players.unwrap_or_else(|| rules::default_players(&prog));
+    if let Err(code) = playable(&prog, &game, n) {
+        return code;
+    }
+    if let Err(e) = rules::options::parse_sets(&prog, &set) {
+        eprintln!("error: {e}");
+        return ExitCode::from(2);
+    }
+    if let Err(e) = rules::agent::seat_specs(&agent, n, "random") {
+        eprintln!("error: {e}");
+        return ExitCode::from(2);
+    }
+    if agent.contains("human") {
+        eprintln!(
+            "error: a simulation has no people at the keyboard: use random, first or script agents"
+        );
+        return ExitCode::from(2);
+    }
+    let jobs = jobs
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+        .clamp(1, 256);
+    let plan = rules::simulate::Plan {
+        game: game.clone(),
+        players: n,
+        games,
+        seed,
+        agent,
+        sets: set,
+        jobs,
+    };
+    #[cfg(unix)]
+    // SAFETY: the handler only stores to an atomic, which is async-signal-safe.
+    unsafe {
+        const SIGINT: i32 = 2;
+        signal(SIGINT, on_interrupt as extern "C" fn(i32) as usize);
+    }
+    // A count on the terminal as games finish (none when stderr is not a terminal).
+    let done = std::sync::atomic::AtomicU64::new(0);
+    let tty = std::io::stderr().is_terminal();
+    let progress = || {
+        let k = done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
+        if tty && (k % 50 == 0 || k == games) {
+            eprint!("\r{k} / {games} games");
+        }
+    };
+    let results = match rules::simulate::run(&plan, *limits, &STOP, &progress) {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(1);
+        }
+    };
+    if tty {
+        eprintln!();
+    }
+    let interrupted = (results.len() as u64) < games;
+    let report = rules::simulate::report::build(&plan, &results, interrupted);
+    print!("{}", rules::simulate::report::text(&report));
+    if let Some(path) = json {
+        let text = serde_json::to_string_pretty(&report).unwrap_or_default();
+        if let Err(e) = std::fs::write(&path, text + "\n") {
+            eprintln!("error: cannot write `{}`: {e}", path.display());
+            return ExitCode::from(2);
+        }
+    }
+    if report.errors > 0 {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
     }
 }
 

@@ -1,0 +1,126 @@
+//! `rules simulate`: many seeded games of one game on every core, and a balance report.
+//!
+//! Game `i` of a run plays with the seed `seed + i` and is answered by the `--agent` spec, so
+//! the report is a function of (rules, options, players, agents, first seed, number of games)
+//! only: workers take games in any order, and results are put back in seed order before
+//! anything is counted. The program holds `Rc`s, so each worker checks the game once for itself.
+
+pub mod report;
+pub mod stats;
+
+use crate::interp::Interp;
+use crate::limits::Limits;
+use rayon::prelude::*;
+use serde::Serialize;
+use std::path::PathBuf;
+
+/// What to simulate.
+#[derive(Debug, Clone)]
+pub struct Plan {
+    pub game: PathBuf,
+    pub players: u32,
+    pub games: u64,
+    pub seed: u64,
+    pub agent: String,
+    pub sets: Vec<String>,
+    pub jobs: usize,
+}
+
+/// One finished game.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct GameResult {
+    pub seed: u64,
+    /// Seats (0-based) that won; several for a shared win, none for a game without a winner.
+    pub winners: Vec<u32>,
+    pub scores: Vec<i64>,
+    pub rounds: i64,
+    /// Choices a player was asked (forced ones, with one option, are not asked).
+    pub choices: u64,
+    pub steps: u64,
+    /// The runtime diagnostic that stopped the game, if one did.
+    pub error: Option<String>,
+}
+
+/// Play one game of the plan: the seed's game, from setup to the end.
+fn play(prog: &crate::program::Program, plan: &Plan, seed: u64, limits: Limits) -> GameResult {
+    let mut r = GameResult {
+        seed,
+        winners: Vec::new(),
+        scores: Vec::new(),
+        rounds: 0,
+        choices: 0,
+        steps: 0,
+        error: None,
+    };
+    let options = match crate::options::parse_sets(prog, &plan.sets) {
+        Ok(o) => o,
+        Err(e) => {
+            r.error = Some(e);
+            return r;
+        }
+    };
+    let agents = match crate::agent::make_agents(&plan.agent, plan.players, seed) {
+        Ok(a) => a,
+        Err(e) => {
+            r.error = Some(e);
+            return r;
+        }
+    };
+    let mut interp = match Interp::new(prog, plan.players, seed, agents, limits) {
+        Ok(i) => i,
+        Err(d) => {
+            r.error = Some(format!("{}: {}", d.code, d.message));
+            return r;
+        }
+    };
+    interp.record = false;
+    for (id, v) in options {
+        interp.set_option(id, v);
+    }
+    match interp.run() {
+        Ok(o) => {
+            r.winners = o.winners;
+            r.scores = o.scores;
+        }
+        Err(d) => r.error = Some(format!("{}: {}", d.code, d.message)),
+    }
+    r.rounds = interp.state.round;
+    r.choices = interp.state.choices_made;
+    r.steps = interp.state.steps;
+    r
+}
+
+/// Play the plan's games on `plan.jobs` threads; results in seed order. `stop` is polled
+/// between games: once set, no new game starts, and the games finished are returned.
+pub fn run(
+    plan: &Plan,
+    limits: Limits,
+    stop: &std::sync::atomic::AtomicBool,
+    progress: &(dyn Fn() + Sync),
+) -> Result<Vec<GameResult>, String> {
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(plan.jobs.max(1))
+        .stack_size(Limits::STACK_BYTES)
+        .build()
+        .map_err(|e| e.to_string())?;
+    let seeds: Vec<u64> = (0..plan.games).map(|i| plan.seed.wrapping_add(i)).collect();
+    let results: Vec<Option<GameResult>> = pool.install(|| {
+        seeds
+            .par_iter()
+            .map_init(
+                || crate::check_path(&plan.game, &limits).program,
+                |prog, &seed| {
+                    if stop.load(std::sync::atomic::Ordering::Relaxed) {
+                        return None;
+                    }
+                    let r = prog.as_ref().map(|p| play(p, plan, seed, limits));
+                    progress();
+                    r
+                },
+            )
+            .collect()
+    });
+    // Stopped early: keep the games finished before the first one that did not run, so the
+    // report covers a prefix of the seeds, as a shorter run would.
+    Ok(results.into_iter().map_while(|r| r).collect())
+}

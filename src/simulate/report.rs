@@ -1,0 +1,250 @@
+//! The balance report of a simulation: what the terminal prints and `--json` writes
+//! (`docs/simulate.md` describes every field).
+
+use super::stats::{mean_sd, percentile, wilson};
+use super::GameResult;
+use serde::Serialize;
+
+#[derive(Debug, Serialize)]
+pub struct Report {
+    pub format: u32,
+    pub game: String,
+    pub players: u32,
+    pub agent: String,
+    pub options: Vec<String>,
+    pub first_seed: u64,
+    /// Games asked for, and games played (fewer when interrupted).
+    pub games_planned: u64,
+    pub games: u64,
+    pub interrupted: bool,
+    /// Games a runtime error stopped, and the first such (seed and message).
+    pub errors: u64,
+    pub first_error: Option<(u64, String)>,
+    pub seats: Vec<Seat>,
+    /// Seat 1's outright win rate minus a fair share (1 / players), with its interval.
+    pub first_player_advantage: Interval,
+    /// Games won by several seats together, and games without a winner.
+    pub shared_wins: u64,
+    pub no_winner: u64,
+    /// The largest minus the smallest seat win rate (0 is perfectly balanced).
+    pub win_rate_spread: f64,
+    pub rounds: Spread,
+    pub choices: Spread,
+    pub steps: Spread,
+}
+
+#[derive(Debug, Serialize)]
+pub struct Seat {
+    pub seat: String,
+    pub wins: u64,
+    pub shared_wins: u64,
+    pub win_rate: Interval,
+    pub score: Option<Scores>,
+}
+
+/// A rate with its Wilson 95% interval.
+#[derive(Debug, Serialize)]
+pub struct Interval {
+    pub value: f64,
+    pub low: f64,
+    pub high: f64,
+}
+
+#[derive(Debug, Serialize)]
+pub struct Scores {
+    pub mean: f64,
+    pub sd: f64,
+    pub p10: i64,
+    pub p50: i64,
+    pub p90: i64,
+}
+
+#[derive(Debug, Serialize)]
+pub struct Spread {
+    pub mean: f64,
+    pub p10: i64,
+    pub p50: i64,
+    pub p90: i64,
+    pub max: i64,
+}
+
+fn spread(mut v: Vec<i64>) -> Spread {
+    v.sort_unstable();
+    let (mean, _) = mean_sd(&v);
+    Spread {
+        mean,
+        p10: percentile(&v, 10),
+        p50: percentile(&v, 50),
+        p90: percentile(&v, 90),
+        max: v.last().copied().unwrap_or(0),
+    }
+}
+
+pub const FORMAT: u32 = 1;
+
+pub fn build(plan: &super::Plan, results: &[GameResult], interrupted: bool) -> Report {
+    let n = results.len() as u64;
+    let players = plan.players;
+    let played: Vec<&GameResult> = results.iter().filter(|r| r.error.is_none()).collect();
+    let mut seats = Vec::new();
+    for s in 0..players {
+        let wins = played
+            .iter()
+            .filter(|r| r.winners.len() == 1 && r.winners.first() == Some(&s))
+            .count() as u64;
+        let shared = played
+            .iter()
+            .filter(|r| r.winners.len() > 1 && r.winners.contains(&s))
+            .count() as u64;
+        let (low, high) = wilson(wins, played.len() as u64);
+        let scored: Vec<i64> = played
+            .iter()
+            .filter_map(|r| r.scores.get(s as usize).copied())
+            .collect();
+        let score = (!scored.is_empty()).then(|| {
+            let mut sorted = scored.clone();
+            sorted.sort_unstable();
+            let (mean, sd) = mean_sd(&sorted);
+            Scores {
+                mean,
+                sd,
+                p10: percentile(&sorted, 10),
+                p50: percentile(&sorted, 50),
+                p90: percentile(&sorted, 90),
+            }
+        });
+        seats.push(Seat {
+            seat: format!("P{}", s + 1),
+            wins,
+            shared_wins: shared,
+            win_rate: Interval {
+                value: if played.is_empty() {
+                    0.0
+                } else {
+                    wins as f64 / played.len() as f64
+                },
+                low,
+                high,
+            },
+            score,
+        });
+    }
+    let fair = 1.0 / f64::from(players.max(1));
+    let first = seats.first().map_or(
+        Interval {
+            value: 0.0,
+            low: 0.0,
+            high: 0.0,
+        },
+        |s| Interval {
+            value: s.win_rate.value - fair,
+            low: s.win_rate.low - fair,
+            high: s.win_rate.high - fair,
+        },
+    );
+    let rates: Vec<f64> = seats.iter().map(|s| s.win_rate.value).collect();
+    let spread_rate = rates.iter().cloned().fold(f64::MIN, f64::max)
+        - rates.iter().cloned().fold(f64::MAX, f64::min);
+    let errors: Vec<&GameResult> = results.iter().filter(|r| r.error.is_some()).collect();
+    Report {
+        format: FORMAT,
+        game: plan.game.display().to_string(),
+        players,
+        agent: plan.agent.clone(),
+        options: plan.sets.clone(),
+        first_seed: plan.seed,
+        games_planned: plan.games,
+        games: n,
+        interrupted,
+        errors: errors.len() as u64,
+        first_error: errors
+            .first()
+            .map(|r| (r.seed, r.error.clone().unwrap_or_default())),
+        seats,
+        first_player_advantage: first,
+        shared_wins: played.iter().filter(|r| r.winners.len() > 1).count() as u64,
+        no_winner: played.iter().filter(|r| r.winners.is_empty()).count() as u64,
+        win_rate_spread: if rates.is_empty() { 0.0 } else { spread_rate },
+        rounds: spread(played.iter().map(|r| r.rounds).collect()),
+        choices: spread(played.iter().map(|r| r.choices as i64).collect()),
+        steps: spread(played.iter().map(|r| r.steps as i64).collect()),
+    }
+}
+
+fn pct(x: f64) -> String {
+    format!("{:5.1}%", x * 100.0)
+}
+
+/// The report as the terminal shows it.
+pub fn text(r: &Report) -> String {
+    let mut s = String::new();
+    s.push_str(&format!(
+        "{}: {} games of {} players ({} agents, seeds {}..{}){}\n",
+        r.game,
+        r.games,
+        r.players,
+        r.agent,
+        r.first_seed,
+        r.first_seed.saturating_add(r.games),
+        if r.interrupted { ", interrupted" } else { "" }
+    ));
+    if r.errors > 0 {
+        if let Some((seed, e)) = &r.first_error {
+            s.push_str(&format!(
+                "  {} games stopped on an error; the first, seed {seed}: {e}\n",
+                r.errors
+            ));
+        }
+    }
+    s.push_str(
+        "\n  seat   wins   win rate (95% interval)   shared   score mean (sd)   p10 / p50 / p90\n",
+    );
+    for seat in &r.seats {
+        let score = match &seat.score {
+            Some(sc) => format!(
+                "{:>10.1} ({:>5.1})   {} / {} / {}",
+                sc.mean, sc.sd, sc.p10, sc.p50, sc.p90
+            ),
+            None => "          -".to_string(),
+        };
+        s.push_str(&format!(
+            "  {:<5} {:>5}   {} ({} .. {})   {:>6}   {score}\n",
+            seat.seat,
+            seat.wins,
+            pct(seat.win_rate.value),
+            pct(seat.win_rate.low),
+            pct(seat.win_rate.high),
+            seat.shared_wins
+        ));
+    }
+    let f = &r.first_player_advantage;
+    let decided = r.games.saturating_sub(r.errors + r.no_winner);
+    if decided == 0 {
+        s.push_str("\n  no game had a winner (the game declares no `score`, or every game ended without one)\n");
+    } else {
+        s.push_str(&format!(
+            "\n  first player advantage: {:+.1} points ({:+.1} .. {:+.1}) over a fair {:.1}%\n",
+            f.value * 100.0,
+            f.low * 100.0,
+            f.high * 100.0,
+            100.0 / f64::from(r.players.max(1))
+        ));
+        s.push_str(&format!(
+            "  win-rate spread: {:.1} points; shared wins: {}; no winner: {}\n",
+            r.win_rate_spread * 100.0,
+            r.shared_wins,
+            r.no_winner
+        ));
+    }
+    for (name, sp) in [
+        ("rounds", &r.rounds),
+        ("choices", &r.choices),
+        ("steps", &r.steps),
+    ] {
+        s.push_str(&format!(
+            "  {name:<8} mean {:.1}, p10 {}, median {}, p90 {}, max {}\n",
+            sp.mean, sp.p10, sp.p50, sp.p90, sp.max
+        ));
+    }
+    s
+}

@@ -1,0 +1,92 @@
+//! `rules simulate` through the binary: the report depends on the seeds only, never on the
+//! number of worker threads; it counts what the games did.
+
+use std::process::Command;
+
+fn rules(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_rules"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .expect("run rules");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).to_string(),
+        String::from_utf8_lossy(&out.stderr).to_string(),
+    )
+}
+
+fn report(game: &str, extra: &[&str], name: &str) -> serde_json::Value {
+    let path = std::env::temp_dir().join(format!("rules-sim-{name}-{}.json", std::process::id()));
+    let p = path.display().to_string();
+    let mut args = vec!["simulate", game, "--json", &p];
+    args.extend_from_slice(extra);
+    let (code, out, err) = rules(&args);
+    assert_eq!(code, 0, "{out}{err}");
+    serde_json::from_str(&std::fs::read_to_string(&path).expect("report")).expect("json")
+}
+
+#[test]
+fn the_report_is_the_same_on_one_thread_and_on_two() {
+    let one = report("games/statecraft", &["--games", "40", "--jobs", "1"], "j1");
+    let two = report("games/statecraft", &["--games", "40", "--jobs", "2"], "j2");
+    assert_eq!(one, two);
+    assert_eq!(one["games"], 40);
+}
+
+#[test]
+fn the_report_counts_every_game_once() {
+    let r = report("games/ambition", &["--games", "30", "--seed", "7"], "count");
+    let games = r["games"].as_u64().expect("games");
+    let wins: u64 = r["seats"]
+        .as_array()
+        .expect("seats")
+        .iter()
+        .map(|s| s["wins"].as_u64().expect("wins"))
+        .sum();
+    let shared = r["shared_wins"].as_u64().expect("shared");
+    let none = r["no_winner"].as_u64().expect("none");
+    let errors = r["errors"].as_u64().expect("errors");
+    assert_eq!(wins + shared + none + errors, games, "{r}");
+    for s in r["seats"].as_array().expect("seats") {
+        let (lo, v, hi) = (
+            s["win_rate"]["low"].as_f64().expect("low"),
+            s["win_rate"]["value"].as_f64().expect("value"),
+            s["win_rate"]["high"].as_f64().expect("high"),
+        );
+        assert!(lo <= v && v <= hi, "{s}");
+    }
+    assert_eq!(r["first_seed"], 7);
+}
+
+#[test]
+fn seats_can_have_their_own_agents_but_no_person_is_asked() {
+    let r = report(
+        "games/statecraft",
+        &["--games", "10", "--agent", "P1=first,random"],
+        "seats",
+    );
+    assert_eq!(r["agent"], "P1=first,random");
+    let (code, _, err) = rules(&["simulate", "games/statecraft", "--agent", "P2=human,random"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("no people at the keyboard"), "{err}");
+}
+
+#[test]
+fn a_game_that_stops_on_an_error_is_reported_with_its_seed() {
+    let dir = std::env::temp_dir().join(format!("rules-sim-err-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("dir");
+    let game = dir.join("g.rules");
+    std::fs::write(
+        &game,
+        "game \"G\" {\n players: 2\n rounds: 1\n round: [p]\n}\nvar n: int in 0..1 refuse = 0\nphase p { if roll(2) == 1 { set n = 5 } }\n",
+    )
+    .expect("write");
+    let g = game.display().to_string();
+    let (code, out, _) = rules(&["simulate", &g, "--games", "20"]);
+    assert_eq!(code, 1, "{out}");
+    assert!(
+        out.contains("games stopped on an error; the first, seed"),
+        "{out}"
+    );
+}
