@@ -753,7 +753,7 @@ fn simulate(
     let tty = std::io::stderr().is_terminal();
     let progress = || {
         let k = done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
-        if tty && (k % 50 == 0 || k == games) {
+        if tty && (k.is_multiple_of(50) || k == games) {
             eprint!("\r{k} / {games} games");
         }
     };
