@@ -104,22 +104,33 @@ pub fn run(
         .build()
         .map_err(|e| e.to_string())?;
     let seeds: Vec<u64> = (0..plan.games).map(|i| plan.seed.wrapping_add(i)).collect();
+    // Each worker thread checks the game once and keeps it (rayon's `map_init` would check it
+    // again for every piece of work it splits off).
+    thread_local! {
+        static PROGRAM: std::cell::RefCell<Option<crate::program::Program>> =
+            const { std::cell::RefCell::new(None) };
+    }
     let results: Vec<Option<GameResult>> = pool.install(|| {
         seeds
             .par_iter()
-            .map_init(
-                || crate::check_path(&plan.game, &limits).program,
-                |prog, &seed| {
-                    if stop.load(std::sync::atomic::Ordering::Relaxed) {
-                        return None;
+            .map(|&seed| {
+                if stop.load(std::sync::atomic::Ordering::Relaxed) {
+                    return None;
+                }
+                let r = PROGRAM.with(|cell| {
+                    let mut slot = cell.borrow_mut();
+                    if slot.is_none() {
+                        *slot = crate::check_path(&plan.game, &limits).program;
                     }
-                    let r = prog.as_ref().map(|p| play(p, plan, seed, limits));
-                    progress();
-                    r
-                },
-            )
+                    slot.as_ref().map(|p| play(p, plan, seed, limits))
+                });
+                progress();
+                r
+            })
             .collect()
     });
+    // The pool's threads end with it; clear this thread's copy too (it may be the caller's).
+    PROGRAM.with(|cell| cell.borrow_mut().take());
     // Stopped early: keep the games finished before the first one that did not run, so the
     // report covers a prefix of the seeds, as a shorter run would.
     Ok(results.into_iter().map_while(|r| r).collect())
