@@ -124,6 +124,10 @@ enum Command {
         /// Also write the report as JSON to FILE
         #[arg(long)]
         json: Option<PathBuf>,
+        /// Stop once every seat's 95% win-rate interval is narrower than W (like 0.05), in
+        /// batches of 200 seeds; --games is then the most to play
+        #[arg(long, value_name = "W")]
+        until_ci: Option<f64>,
     },
     /// A language server for editors, on stdin and stdout: diagnostics as you type, hover, go
     /// to definition, references, completion and document symbols (see editors/README.md)
@@ -573,7 +577,10 @@ fn run(cli: Cli) -> ExitCode {
             set,
             jobs,
             json,
-        } => simulate(game, players, games, seed, agent, set, jobs, json, &limits),
+            until_ci,
+        } => simulate(
+            game, players, games, seed, agent, set, jobs, json, until_ci, &limits,
+        ),
         Command::Lsp => match rules::lsp::run() {
             Ok(()) => ExitCode::SUCCESS,
             Err(e) => {
@@ -701,6 +708,7 @@ fn simulate(
     set: Vec<String>,
     jobs: Option<usize>,
     json: Option<PathBuf>,
+    until_ci: Option<f64>,
     limits: &Limits,
 ) -> ExitCode {
     if let Err(code) = one_game(&game) {
@@ -757,7 +765,15 @@ fn simulate(
             eprint!("\r{k} / {games} games");
         }
     };
-    let results = match rules::simulate::run(&plan, *limits, &STOP, &progress) {
+    let ran = match until_ci {
+        Some(w) if !(w > 0.0 && w <= 1.0) => {
+            eprintln!("error: --until-ci takes a width between 0 and 1, like 0.05");
+            return ExitCode::from(2);
+        }
+        Some(w) => rules::simulate::run_until(&plan, w, *limits, &STOP, &progress),
+        None => rules::simulate::run(&plan, *limits, &STOP, &progress),
+    };
+    let results = match ran {
         Ok(r) => r,
         Err(e) => {
             eprintln!("error: {e}");
@@ -767,7 +783,7 @@ fn simulate(
     if tty {
         eprintln!();
     }
-    let interrupted = (results.len() as u64) < games;
+    let interrupted = STOP.load(std::sync::atomic::Ordering::Relaxed);
     let report = rules::simulate::report::build(&plan, &results, interrupted);
     print!("{}", rules::simulate::report::text(&report));
     if let Some(path) = json {

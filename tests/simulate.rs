@@ -90,3 +90,22 @@ fn a_game_that_stops_on_an_error_is_reported_with_its_seed() {
         "{out}"
     );
 }
+
+#[test]
+fn until_ci_stops_at_the_first_batch_whose_intervals_are_narrow_enough() {
+    let r = report(
+        "games/statecraft",
+        &["--games", "2000", "--until-ci", "0.17"],
+        "ci",
+    );
+    let games = r["games"].as_u64().expect("games");
+    assert!(games % 200 == 0 && games < 2000, "{games}");
+    for s in r["seats"].as_array().expect("seats") {
+        let w = s["win_rate"]["high"].as_f64().expect("high")
+            - s["win_rate"]["low"].as_f64().expect("low");
+        assert!(w < 0.17, "{s}");
+    }
+    assert_eq!(r["interrupted"], false);
+    let (code, _, err) = rules(&["simulate", "games/statecraft", "--until-ci", "3"]);
+    assert_eq!(code, 2, "{err}");
+}

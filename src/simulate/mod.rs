@@ -135,3 +135,40 @@ pub fn run(
     // report covers a prefix of the seeds, as a shorter run would.
     Ok(results.into_iter().map_while(|r| r).collect())
 }
+
+/// Games played in batches of this many seeds when `--until-ci` decides when to stop.
+pub const BATCH: u64 = 200;
+
+/// Play until every seat's win-rate interval is narrower than `width` (at most `plan.games`
+/// games): whole batches of seeds in order, so where it stops depends only on the seeds.
+pub fn run_until(
+    plan: &Plan,
+    width: f64,
+    limits: Limits,
+    stop: &std::sync::atomic::AtomicBool,
+    progress: &(dyn Fn() + Sync),
+) -> Result<Vec<GameResult>, String> {
+    let mut all: Vec<GameResult> = Vec::new();
+    while (all.len() as u64) < plan.games && !stop.load(std::sync::atomic::Ordering::Relaxed) {
+        let done = all.len() as u64;
+        let batch = Plan {
+            seed: plan.seed.wrapping_add(done),
+            games: BATCH.min(plan.games - done),
+            ..plan.clone()
+        };
+        let got = run(&batch, limits, stop, progress)?;
+        let full = got.len() as u64 == batch.games;
+        all.extend(got);
+        if !full {
+            break;
+        }
+        let r = report::build(plan, &all, false);
+        if r.seats
+            .iter()
+            .all(|s| s.win_rate.high - s.win_rate.low < width)
+        {
+            break;
+        }
+    }
+    Ok(all)
+}
