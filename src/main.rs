@@ -99,9 +99,12 @@ enum Command {
     ///
     /// Game i plays with seed SEED + i; the report depends on the seeds only, never on --jobs.
     /// Ctrl-C stops starting new games and reports the ones finished.
+    #[command(args_conflicts_with_subcommands = true)]
     Simulate {
+        #[command(subcommand)]
+        merge: Option<SimulateCommand>,
         /// A `.rules` file or a game folder
-        game: PathBuf,
+        game: Option<PathBuf>,
         /// Number of players (default: the game's `default_players`, else 4 when the game
         /// allows it, else its minimum)
         #[arg(long)]
@@ -128,6 +131,10 @@ enum Command {
         /// batches of 200 seeds; --games is then the most to play
         #[arg(long, value_name = "W")]
         until_ci: Option<f64>,
+        /// Play only the i-th of n slices of the seeds and write its games to --json FILE,
+        /// for `rules simulate merge`
+        #[arg(long, value_name = "i/n")]
+        shard: Option<String>,
     },
     /// A language server for editors, on stdin and stdout: diagnostics as you type, hover, go
     /// to definition, references, completion and document symbols (see editors/README.md)
@@ -159,6 +166,19 @@ enum Command {
         /// Set a game option, like `--set solo=true` (`rules check` lists a game's options)
         #[arg(long = "set", value_name = "NAME=VALUE")]
         set: Vec<String>,
+    },
+}
+
+#[derive(Subcommand)]
+enum SimulateCommand {
+    /// Combine the shard files of one run into the report a single run gives
+    Merge {
+        /// The files `--shard i/n --json FILE` wrote, every shard once
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+        /// Also write the report as JSON to FILE
+        #[arg(long)]
+        json: Option<PathBuf>,
     },
 }
 
@@ -569,7 +589,15 @@ fn run(cli: Cli) -> ExitCode {
             }
         }
         Command::Simulate {
-            game,
+            merge: Some(SimulateCommand::Merge { files, json }),
+            ..
+        } => merge_shards(files, json, &limits),
+        Command::Simulate { game: None, .. } => {
+            eprintln!("error: name a game to simulate (or `rules simulate merge FILES...`)");
+            ExitCode::from(2)
+        }
+        Command::Simulate {
+            game: Some(game),
             players,
             games,
             seed,
@@ -578,8 +606,10 @@ fn run(cli: Cli) -> ExitCode {
             jobs,
             json,
             until_ci,
+            shard,
+            merge: None,
         } => simulate(
-            game, players, games, seed, agent, set, jobs, json, until_ci, &limits,
+            game, players, games, seed, agent, set, jobs, json, until_ci, shard, &limits,
         ),
         Command::Lsp => match rules::lsp::run() {
             Ok(()) => ExitCode::SUCCESS,
@@ -709,6 +739,7 @@ fn simulate(
     jobs: Option<usize>,
     json: Option<PathBuf>,
     until_ci: Option<f64>,
+    shard: Option<String>,
     limits: &Limits,
 ) -> ExitCode {
     if let Err(code) = one_game(&game) {
@@ -741,7 +772,7 @@ fn simulate(
     let jobs = jobs
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
         .clamp(1, 256);
-    let plan = rules::simulate::Plan {
+    let whole = rules::simulate::Plan {
         game: game.clone(),
         players: n,
         games,
@@ -749,6 +780,29 @@ fn simulate(
         agent,
         sets: set,
         jobs,
+    };
+    let slice = match shard.as_deref().map(|s| {
+        s.split_once('/')
+            .and_then(|(i, n)| Some((i.parse::<u64>().ok()?, n.parse::<u64>().ok()?)))
+            .filter(|(i, n)| *i >= 1 && i <= n)
+    }) {
+        None => None,
+        Some(Some(s)) if until_ci.is_none() && json.is_some() => Some(s),
+        Some(_) => {
+            eprintln!("error: --shard takes i/n (1 <= i <= n), with --json FILE for the games and without --until-ci");
+            return ExitCode::from(2);
+        }
+    };
+    let plan = match slice {
+        Some((i, k)) => {
+            let (start, len) = rules::simulate::shard_range(games, i, k);
+            rules::simulate::Plan {
+                seed: seed.wrapping_add(start),
+                games: len,
+                ..whole.clone()
+            }
+        }
+        None => whole.clone(),
     };
     #[cfg(unix)]
     // SAFETY: the handler only stores to an atomic, which is async-signal-safe.
@@ -784,7 +838,80 @@ fn simulate(
         eprintln!();
     }
     let interrupted = STOP.load(std::sync::atomic::Ordering::Relaxed);
+    if let (Some(shard), Some(path)) = (slice, &json) {
+        let partial = rules::simulate::Shard {
+            format: rules::simulate::SHARD_FORMAT,
+            game: game.display().to_string(),
+            players: n,
+            agent: whole.agent.clone(),
+            options: whole.sets.clone(),
+            first_seed: seed,
+            games,
+            shard,
+            results,
+        };
+        if interrupted {
+            eprintln!("error: interrupted; the shard is incomplete and was not written");
+            return ExitCode::from(1);
+        }
+        let text = serde_json::to_string(&partial).unwrap_or_default();
+        if let Err(e) = std::fs::write(path, text + "\n") {
+            eprintln!("error: cannot write `{}`: {e}", path.display());
+            return ExitCode::from(2);
+        }
+        println!(
+            "shard {}/{}: {} games written to {}",
+            shard.0,
+            shard.1,
+            partial.results.len(),
+            path.display()
+        );
+        return ExitCode::SUCCESS;
+    }
+    let plan = whole;
     let report = rules::simulate::report::build(&plan, &results, interrupted);
+    print!("{}", rules::simulate::report::text(&report));
+    if let Some(path) = json {
+        let text = serde_json::to_string_pretty(&report).unwrap_or_default();
+        if let Err(e) = std::fs::write(&path, text + "\n") {
+            eprintln!("error: cannot write `{}`: {e}", path.display());
+            return ExitCode::from(2);
+        }
+    }
+    if report.errors > 0 {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    }
+}
+
+/// `rules simulate merge`: the shards of one run, put back together into its report.
+fn merge_shards(files: Vec<PathBuf>, json: Option<PathBuf>, limits: &Limits) -> ExitCode {
+    let mut shards = Vec::new();
+    for f in &files {
+        let text = match rules::files::read_text(f, limits.max_log_bytes.saturating_mul(16)) {
+            Ok(t) => t,
+            Err(e) => {
+                eprintln!("error: cannot read `{}`: {e}", f.display());
+                return ExitCode::from(2);
+            }
+        };
+        match serde_json::from_str::<rules::simulate::Shard>(&text) {
+            Ok(s) => shards.push(s),
+            Err(e) => {
+                eprintln!("error: `{}` is not a shard file: {e}", f.display());
+                return ExitCode::from(2);
+            }
+        }
+    }
+    let (plan, results) = match rules::simulate::merge(shards) {
+        Ok(m) => m,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let report = rules::simulate::report::build(&plan, &results, false);
     print!("{}", rules::simulate::report::text(&report));
     if let Some(path) = json {
         let text = serde_json::to_string_pretty(&report).unwrap_or_default();

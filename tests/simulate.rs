@@ -109,3 +109,42 @@ fn until_ci_stops_at_the_first_batch_whose_intervals_are_narrow_enough() {
     let (code, _, err) = rules(&["simulate", "games/statecraft", "--until-ci", "3"]);
     assert_eq!(code, 2, "{err}");
 }
+
+#[test]
+fn shards_merge_into_exactly_the_report_of_one_run() {
+    let dir = std::env::temp_dir().join(format!("rules-sim-shards-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("dir");
+    let d = |n: &str| dir.join(n).display().to_string();
+    let whole = d("whole.json");
+    let (code, _, err) = rules(&[
+        "simulate", "games/ambition", "--games", "23", "--seed", "5", "--json", &whole,
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let mut parts = Vec::new();
+    for i in 1..=3 {
+        let p = d(&format!("part{i}.json"));
+        let (code, out, err) = rules(&[
+            "simulate", "games/ambition", "--games", "23", "--seed", "5",
+            "--shard", &format!("{i}/3"), "--json", &p,
+        ]);
+        assert_eq!(code, 0, "{err}");
+        assert!(out.contains(&format!("shard {i}/3")), "{out}");
+        parts.push(p);
+    }
+    // Given in any order.
+    let merged = d("merged.json");
+    let (code, _, err) = rules(&[
+        "simulate", "merge", &parts[2], &parts[0], &parts[1], "--json", &merged,
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let a = std::fs::read_to_string(&whole).expect("whole");
+    let b = std::fs::read_to_string(&merged).expect("merged");
+    assert_eq!(a, b);
+    // A missing or repeated shard is refused.
+    let (code, _, err) = rules(&["simulate", "merge", &parts[0], &parts[1]]);
+    assert_eq!(code, 2);
+    assert!(err.contains("shard 3/3 is missing"), "{err}");
+    let (code, _, err) = rules(&["simulate", "merge", &parts[0], &parts[0], &parts[1]]);
+    assert_eq!(code, 2);
+    assert!(err.contains("given twice"), "{err}");
+}

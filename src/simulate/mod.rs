@@ -11,7 +11,7 @@ pub mod stats;
 use crate::interp::Interp;
 use crate::limits::Limits;
 use rayon::prelude::*;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::path::PathBuf;
 
 /// What to simulate.
@@ -27,7 +27,7 @@ pub struct Plan {
 }
 
 /// One finished game.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct GameResult {
     pub seed: u64,
     /// Seats (0-based) that won; several for a shared win, none for a game without a winner.
@@ -171,4 +171,88 @@ pub fn run_until(
         }
     }
     Ok(all)
+}
+
+/// The partial results of one shard (`--shard i/n`): the run's parameters, which slice of its
+/// seeds this is, and the games, for `rules simulate merge`.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct Shard {
+    pub format: u32,
+    pub game: String,
+    pub players: u32,
+    pub agent: String,
+    pub options: Vec<String>,
+    pub first_seed: u64,
+    pub games: u64,
+    /// 1-based index and count.
+    pub shard: (u64, u64),
+    pub results: Vec<GameResult>,
+}
+
+pub const SHARD_FORMAT: u32 = 1;
+
+/// The seeds' slice of shard `i` of `n` (1-based): contiguous, the first ones one longer when
+/// the games do not divide evenly.
+pub fn shard_range(games: u64, i: u64, n: u64) -> (u64, u64) {
+    let (base, extra) = (games / n, games % n);
+    let k = i - 1;
+    let start = k * base + k.min(extra);
+    let len = base + u64::from(k < extra);
+    (start, len)
+}
+
+/// Put shards back together: the same run's parameters, every shard once; the results in
+/// seed order, and the plan they make up.
+pub fn merge(shards: Vec<Shard>) -> Result<(Plan, Vec<GameResult>), String> {
+    let Some(first) = shards.first().cloned() else {
+        return Err("no shard files given".into());
+    };
+    let n = first.shard.1;
+    let mut seen = vec![false; usize::try_from(n).unwrap_or(0)];
+    let mut results = Vec::new();
+    for s in shards {
+        if s.format != SHARD_FORMAT {
+            return Err(format!(
+                "a shard of format {} (this rules reads {SHARD_FORMAT})",
+                s.format
+            ));
+        }
+        let same = s.game == first.game
+            && s.players == first.players
+            && s.agent == first.agent
+            && s.options == first.options
+            && s.first_seed == first.first_seed
+            && s.games == first.games
+            && s.shard.1 == n;
+        if !same {
+            return Err(format!(
+                "shard {}/{} is of another run (game, players, agents, options, seeds or shard count differ)",
+                s.shard.0, s.shard.1
+            ));
+        }
+        let k = s.shard.0;
+        let slot = k
+            .checked_sub(1)
+            .and_then(|k| seen.get_mut(usize::try_from(k).ok()?))
+            .ok_or_else(|| format!("shard {k}/{n} is not a shard of {n}"))?;
+        if *slot {
+            return Err(format!("shard {k}/{n} is given twice"));
+        }
+        *slot = true;
+        results.extend(s.results);
+    }
+    if let Some(missing) = seen.iter().position(|s| !s) {
+        return Err(format!("shard {}/{n} is missing", missing + 1));
+    }
+    results.sort_by_key(|r| r.seed.wrapping_sub(first.first_seed));
+    let plan = Plan {
+        game: PathBuf::from(&first.game),
+        players: first.players,
+        games: first.games,
+        seed: first.first_seed,
+        agent: first.agent,
+        sets: first.options,
+        jobs: 1,
+    };
+    Ok((plan, results))
 }
