@@ -99,7 +99,7 @@ fn until_ci_stops_at_the_first_batch_whose_intervals_are_narrow_enough() {
         "ci",
     );
     let games = r["games"].as_u64().expect("games");
-    assert!(games % 200 == 0 && games < 2000, "{games}");
+    assert!(games.is_multiple_of(200) && games < 2000, "{games}");
     for s in r["seats"].as_array().expect("seats") {
         let w = s["win_rate"]["high"].as_f64().expect("high")
             - s["win_rate"]["low"].as_f64().expect("low");
@@ -117,15 +117,30 @@ fn shards_merge_into_exactly_the_report_of_one_run() {
     let d = |n: &str| dir.join(n).display().to_string();
     let whole = d("whole.json");
     let (code, _, err) = rules(&[
-        "simulate", "games/ambition", "--games", "23", "--seed", "5", "--json", &whole,
+        "simulate",
+        "games/ambition",
+        "--games",
+        "23",
+        "--seed",
+        "5",
+        "--json",
+        &whole,
     ]);
     assert_eq!(code, 0, "{err}");
     let mut parts = Vec::new();
     for i in 1..=3 {
         let p = d(&format!("part{i}.json"));
         let (code, out, err) = rules(&[
-            "simulate", "games/ambition", "--games", "23", "--seed", "5",
-            "--shard", &format!("{i}/3"), "--json", &p,
+            "simulate",
+            "games/ambition",
+            "--games",
+            "23",
+            "--seed",
+            "5",
+            "--shard",
+            &format!("{i}/3"),
+            "--json",
+            &p,
         ]);
         assert_eq!(code, 0, "{err}");
         assert!(out.contains(&format!("shard {i}/3")), "{out}");
