@@ -5,6 +5,7 @@
 //! only: workers take games in any order, and results are put back in seed order before
 //! anything is counted. The program holds `Rc`s, so each worker checks the game once for itself.
 
+pub mod invariants;
 pub mod report;
 pub mod stats;
 
@@ -77,12 +78,31 @@ fn play(prog: &crate::program::Program, plan: &Plan, seed: u64, limits: Limits) 
     for (id, v) in options {
         interp.set_option(id, v);
     }
-    match interp.run() {
+    // Step by step, checking the invariants between steps.
+    let played = (|| -> Result<crate::interp::Outcome, String> {
+        let text = |d: Box<crate::diag::Diag>| format!("{}: {}", d.code, d.message);
+        interp.init().map_err(text)?;
+        let mut pos = crate::interp::Pos::Setup;
+        while pos != crate::interp::Pos::Done {
+            pos = interp.step(pos).map_err(text)?;
+            if let Some(bad) = invariants::check(prog, &interp.state) {
+                return Err(format!(
+                    "invariant broken after {} choices: {bad}",
+                    interp.state.choices_made
+                ));
+            }
+        }
+        Ok(interp.outcome.take().unwrap_or(crate::interp::Outcome {
+            winners: Vec::new(),
+            scores: Vec::new(),
+        }))
+    })();
+    match played {
         Ok(o) => {
             r.winners = o.winners;
             r.scores = o.scores;
         }
-        Err(d) => r.error = Some(format!("{}: {}", d.code, d.message)),
+        Err(e) => r.error = Some(e),
     }
     r.rounds = interp.state.round;
     r.choices = interp.state.choices_made;

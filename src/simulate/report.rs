@@ -191,8 +191,8 @@ pub fn text(r: &Report) -> String {
     if r.errors > 0 {
         if let Some((seed, e)) = &r.first_error {
             s.push_str(&format!(
-                "  {} games stopped on an error; the first, seed {seed}: {e}\n",
-                r.errors
+                "  {} games stopped on an error; the first, seed {seed}: {e}\n  replay it, with its choice log: rules run {} --players {} --seed {seed} --agent '{}' --log seed-{seed}.log\n",
+                r.errors, r.game, r.players, r.agent
             ));
         }
     }
