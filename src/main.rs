@@ -131,6 +131,13 @@ enum Command {
         /// batches of 200 seeds; --games is then the most to play
         #[arg(long, value_name = "W")]
         until_ci: Option<f64>,
+        /// Take a card out of every game (after setup), like `--without @black_market`
+        #[arg(long, value_name = "@CARD")]
+        without: Vec<String>,
+        /// For each card of KIND, play the same seeds without it and report how each seat's
+        /// win rate and mean score change, largest first
+        #[arg(long, value_name = "KIND")]
+        impact: Option<String>,
         /// Play only the i-th of n slices of the seeds and write its games to --json FILE,
         /// for `rules simulate merge`
         #[arg(long, value_name = "i/n")]
@@ -607,9 +614,25 @@ fn run(cli: Cli) -> ExitCode {
             json,
             until_ci,
             shard,
+            without,
+            impact,
             merge: None,
         } => simulate(
-            game, players, games, seed, agent, set, jobs, json, until_ci, shard, &limits,
+            game,
+            players,
+            games,
+            seed,
+            agent,
+            set,
+            jobs,
+            json,
+            Extra {
+                until_ci,
+                shard,
+                without,
+                impact,
+            },
+            &limits,
         ),
         Command::Lsp => match rules::lsp::run() {
             Ok(()) => ExitCode::SUCCESS,
@@ -728,6 +751,14 @@ extern "C" fn on_interrupt(_: i32) {
     STOP.store(true, std::sync::atomic::Ordering::Relaxed);
 }
 
+/// The less common settings of `rules simulate`.
+struct Extra {
+    until_ci: Option<f64>,
+    shard: Option<String>,
+    without: Vec<String>,
+    impact: Option<String>,
+}
+
 #[allow(clippy::too_many_arguments)]
 fn simulate(
     game: PathBuf,
@@ -738,10 +769,15 @@ fn simulate(
     set: Vec<String>,
     jobs: Option<usize>,
     json: Option<PathBuf>,
-    until_ci: Option<f64>,
-    shard: Option<String>,
+    extra: Extra,
     limits: &Limits,
 ) -> ExitCode {
+    let Extra {
+        until_ci,
+        shard,
+        without,
+        impact,
+    } = extra;
     if let Err(code) = one_game(&game) {
         return code;
     }
@@ -780,7 +816,41 @@ fn simulate(
         agent,
         sets: set,
         jobs,
+        without: Vec::new(),
     };
+    // Cards named by `--without` (and the kind of `--impact`) must exist.
+    let mut out_ids = Vec::new();
+    for w in &without {
+        let id = w.trim_start_matches('@');
+        if !prog.cards.iter().any(|c| c.id.to_string() == id) {
+            eprintln!("error: there is no card `@{id}` in {}", game.display());
+            return ExitCode::from(2);
+        }
+        out_ids.push(id.to_string());
+    }
+    let whole = rules::simulate::Plan {
+        without: out_ids,
+        ..whole
+    };
+    let impact_cards: Vec<String> = match &impact {
+        None => Vec::new(),
+        Some(k) => match prog.kind_by_name(k) {
+            Some(kind) => prog
+                .cards
+                .iter()
+                .filter(|c| c.kind == kind)
+                .map(|c| c.id.to_string())
+                .collect(),
+            None => {
+                eprintln!("error: there is no kind `{k}` in {}", game.display());
+                return ExitCode::from(2);
+            }
+        },
+    };
+    if shard.is_some() && (impact.is_some() || !whole.without.is_empty()) {
+        eprintln!("error: --shard plays the plain game: leave out --impact and --without");
+        return ExitCode::from(2);
+    }
     let slice = match shard.as_deref().map(|s| {
         s.split_once('/')
             .and_then(|(i, n)| Some((i.parse::<u64>().ok()?, n.parse::<u64>().ok()?)))
@@ -837,7 +907,7 @@ fn simulate(
     if tty {
         eprintln!();
     }
-    let interrupted = STOP.load(std::sync::atomic::Ordering::Relaxed);
+    let mut interrupted = STOP.load(std::sync::atomic::Ordering::Relaxed);
     if let (Some(shard), Some(path)) = (slice, &json) {
         let partial = rules::simulate::Shard {
             format: rules::simulate::SHARD_FORMAT,
@@ -869,7 +939,38 @@ fn simulate(
         return ExitCode::SUCCESS;
     }
     let plan = whole;
-    let report = rules::simulate::report::build(&plan, &results, interrupted);
+    let mut report = rules::simulate::report::build(&plan, &results, interrupted);
+    // Ablation: the same seeds once per card of the kind, that card taken out.
+    for card in &impact_cards {
+        if interrupted {
+            break;
+        }
+        let without = rules::simulate::Plan {
+            without: [plan.without.clone(), vec![card.clone()]].concat(),
+            games: results.len() as u64,
+            ..plan.clone()
+        };
+        let got = match rules::simulate::run(&without, *limits, &STOP, &progress) {
+            Ok(r) => r,
+            Err(e) => {
+                eprintln!("error: {e}");
+                return ExitCode::from(1);
+            }
+        };
+        interrupted = STOP.load(std::sync::atomic::Ordering::Relaxed);
+        let other = rules::simulate::report::build(&without, &got, interrupted);
+        report
+            .impact
+            .push(rules::simulate::report::impact(card, n, &report, &other));
+    }
+    report.impact.sort_by(|a, b| {
+        b.largest
+            .abs()
+            .partial_cmp(&a.largest.abs())
+            .unwrap_or(std::cmp::Ordering::Equal)
+            .then_with(|| a.card.cmp(&b.card))
+    });
+    report.interrupted = interrupted;
     print!("{}", rules::simulate::report::text(&report));
     if let Some(path) = json {
         let text = serde_json::to_string_pretty(&report).unwrap_or_default();

@@ -163,3 +163,55 @@ fn shards_merge_into_exactly_the_report_of_one_run() {
     assert_eq!(code, 2);
     assert!(err.contains("given twice"), "{err}");
 }
+
+#[test]
+fn impact_replays_the_same_seeds_once_per_card_of_the_kind() {
+    let r = report(
+        "games/statecraft",
+        &["--games", "20", "--impact", "Emergency"],
+        "impact",
+    );
+    let impact = r["impact"].as_array().expect("impact");
+    assert_eq!(impact.len(), 4, "one entry per Emergency card: {r}");
+    let largest: Vec<f64> = impact
+        .iter()
+        .map(|i| i["largest"].as_f64().expect("largest").abs())
+        .collect();
+    assert!(
+        largest.windows(2).all(|w| w[0] >= w[1]),
+        "largest first: {largest:?}"
+    );
+    for i in impact {
+        for s in i["seats"].as_array().expect("seats") {
+            let w = &s["win_rate"];
+            let (lo, v, hi) = (
+                w["low"].as_f64().unwrap_or(9.0),
+                w["value"].as_f64().unwrap_or(9.0),
+                w["high"].as_f64().unwrap_or(-9.0),
+            );
+            assert!(lo <= v && v <= hi, "{s}");
+        }
+    }
+    // Taking a card out by hand gives that card's entry's games.
+    let card = impact[0]["card"].as_str().expect("card").to_string();
+    let without = report(
+        "games/statecraft",
+        &["--games", "20", "--without", &format!("@{card}")],
+        "without",
+    );
+    assert_eq!(without["without"], serde_json::json!([card]));
+    for (k, d) in impact[0]["seats"]
+        .as_array()
+        .expect("seats")
+        .iter()
+        .enumerate()
+    {
+        let rate =
+            |r: &serde_json::Value| r["seats"][k]["win_rate"]["value"].as_f64().expect("rate");
+        let delta = d["win_rate"]["value"].as_f64().expect("delta");
+        assert!((delta - (rate(&without) - rate(&r))).abs() < 1e-12, "{d}");
+    }
+    let (code, _, err) = rules(&["simulate", "games/statecraft", "--without", "@no_such_card"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("there is no card `@no_such_card`"), "{err}");
+}

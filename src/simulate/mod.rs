@@ -25,6 +25,8 @@ pub struct Plan {
     pub agent: String,
     pub sets: Vec<String>,
     pub jobs: usize,
+    /// Cards taken out of the game after setup (by id): ablation, `--without @card`.
+    pub without: Vec<String>,
 }
 
 /// One finished game.
@@ -84,7 +86,11 @@ fn play(prog: &crate::program::Program, plan: &Plan, seed: u64, limits: Limits) 
         interp.init().map_err(text)?;
         let mut pos = crate::interp::Pos::Setup;
         while pos != crate::interp::Pos::Done {
+            let was = pos;
             pos = interp.step(pos).map_err(text)?;
+            if was == crate::interp::Pos::Setup {
+                remove_cards(prog, &mut interp.state, &plan.without);
+            }
             if let Some(bad) = invariants::check(prog, &interp.state) {
                 return Err(format!(
                     "invariant broken after {} choices: {bad}",
@@ -108,6 +114,23 @@ fn play(prog: &crate::program::Program, plan: &Plan, seed: u64, limits: Limits) 
     r.choices = interp.state.choices_made;
     r.steps = interp.state.steps;
     r
+}
+
+/// Take cards out of the game (ablation): wherever setup put them, they leave for no zone, so
+/// the game is played as if they had never been printed.
+fn remove_cards(prog: &crate::program::Program, state: &mut crate::interp::State, ids: &[String]) {
+    for id in ids {
+        let Some(c) = prog.cards.iter().position(|d| d.id.to_string() == *id) else {
+            continue;
+        };
+        let c = c as u32;
+        for z in state.zones.iter_mut() {
+            z.retain(|&x| x != c);
+        }
+        if let Some(slot) = state.card_zone.get_mut(c as usize) {
+            *slot = u32::MAX;
+        }
+    }
 }
 
 /// Play the plan's games on `plan.jobs` threads; results in seed order. `stop` is polled
@@ -273,6 +296,7 @@ pub fn merge(shards: Vec<Shard>) -> Result<(Plan, Vec<GameResult>), String> {
         agent: first.agent,
         sets: first.options,
         jobs: 1,
+        without: Vec::new(),
     };
     Ok((plan, results))
 }

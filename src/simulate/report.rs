@@ -31,6 +31,66 @@ pub struct Report {
     pub rounds: Spread,
     pub choices: Spread,
     pub steps: Spread,
+    /// Cards taken out of every game (`--without`).
+    pub without: Vec<String>,
+    /// `--impact KIND`: for each card of the kind, the same seeds without it; largest first.
+    pub impact: Vec<Impact>,
+}
+
+/// What the games become without one card.
+#[derive(Debug, Serialize)]
+pub struct Impact {
+    pub card: String,
+    pub seats: Vec<SeatDelta>,
+    /// The largest change of a seat's win rate, in either direction.
+    pub largest: f64,
+}
+
+#[derive(Debug, Serialize)]
+pub struct SeatDelta {
+    pub seat: String,
+    /// Win rate without the card minus win rate with it, with a 95% interval (Newcombe's
+    /// method 10, from the two Wilson intervals).
+    pub win_rate: Interval,
+    /// Mean score without the card minus with it (`null` without a score).
+    pub mean_score: Option<f64>,
+}
+
+/// The change from `base` to `without` (the same seeds, one card out).
+pub fn impact(card: &str, players: u32, base: &Report, without: &Report) -> Impact {
+    let mut seats = Vec::new();
+    let mut largest: f64 = 0.0;
+    for s in 0..players as usize {
+        let (Some(a), Some(b)) = (base.seats.get(s), without.seats.get(s)) else {
+            continue;
+        };
+        let (p1, l1, u1) = (b.win_rate.value, b.win_rate.low, b.win_rate.high);
+        let (p2, l2, u2) = (a.win_rate.value, a.win_rate.low, a.win_rate.high);
+        let d = p1 - p2;
+        let low = d - ((p1 - l1).powi(2) + (u2 - p2).powi(2)).sqrt();
+        let high = d + ((u1 - p1).powi(2) + (p2 - l2).powi(2)).sqrt();
+        if d.abs() > largest.abs() {
+            largest = d;
+        }
+        let mean_score = match (&a.score, &b.score) {
+            (Some(x), Some(y)) => Some(y.mean - x.mean),
+            _ => None,
+        };
+        seats.push(SeatDelta {
+            seat: a.seat.clone(),
+            win_rate: Interval {
+                value: d,
+                low,
+                high,
+            },
+            mean_score,
+        });
+    }
+    Impact {
+        card: card.to_string(),
+        seats,
+        largest,
+    }
 }
 
 #[derive(Debug, Serialize)]
@@ -168,6 +228,8 @@ pub fn build(plan: &super::Plan, results: &[GameResult], interrupted: bool) -> R
         rounds: spread(played.iter().map(|r| r.rounds).collect()),
         choices: spread(played.iter().map(|r| r.choices as i64).collect()),
         steps: spread(played.iter().map(|r| r.steps as i64).collect()),
+        without: plan.without.clone(),
+        impact: Vec::new(),
     }
 }
 
@@ -245,6 +307,28 @@ pub fn text(r: &Report) -> String {
             "  {name:<8} mean {:.1}, p10 {}, median {}, p90 {}, max {}\n",
             sp.mean, sp.p10, sp.p50, sp.p90, sp.max
         ));
+    }
+    if !r.without.is_empty() {
+        s.push_str(&format!("  played without: {}\n", r.without.join(", ")));
+    }
+    if !r.impact.is_empty() {
+        s.push_str("\n  card impact (win rate without the card minus with it, 95% interval; largest first)\n");
+        for i in &r.impact {
+            let seats: Vec<String> = i
+                .seats
+                .iter()
+                .map(|d| {
+                    format!(
+                        "{} {:+.1} ({:+.1}..{:+.1})",
+                        d.seat,
+                        d.win_rate.value * 100.0,
+                        d.win_rate.low * 100.0,
+                        d.win_rate.high * 100.0
+                    )
+                })
+                .collect();
+            s.push_str(&format!("  @{:<24} {}\n", i.card, seats.join("  ")));
+        }
     }
     s
 }
