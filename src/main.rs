@@ -131,6 +131,9 @@ enum Command {
         /// batches of 200 seeds; --games is then the most to play
         #[arg(long, value_name = "W")]
         until_ci: Option<f64>,
+        /// Also write the report as an HTML page with charts to FILE
+        #[arg(long)]
+        html: Option<PathBuf>,
         /// Take a card out of every game (after setup), like `--without @black_market`
         #[arg(long, value_name = "@CARD")]
         without: Vec<String>,
@@ -186,6 +189,9 @@ enum SimulateCommand {
         /// Also write the report as JSON to FILE
         #[arg(long)]
         json: Option<PathBuf>,
+        /// Also write the report as an HTML page with charts to FILE
+        #[arg(long)]
+        html: Option<PathBuf>,
     },
 }
 
@@ -596,9 +602,9 @@ fn run(cli: Cli) -> ExitCode {
             }
         }
         Command::Simulate {
-            merge: Some(SimulateCommand::Merge { files, json }),
+            merge: Some(SimulateCommand::Merge { files, json, html }),
             ..
-        } => merge_shards(files, json, &limits),
+        } => merge_shards(files, json, html, &limits),
         Command::Simulate { game: None, .. } => {
             eprintln!("error: name a game to simulate (or `rules simulate merge FILES...`)");
             ExitCode::from(2)
@@ -616,6 +622,7 @@ fn run(cli: Cli) -> ExitCode {
             shard,
             without,
             impact,
+            html,
             merge: None,
         } => simulate(
             game,
@@ -631,6 +638,7 @@ fn run(cli: Cli) -> ExitCode {
                 shard,
                 without,
                 impact,
+                html,
             },
             &limits,
         ),
@@ -757,6 +765,7 @@ struct Extra {
     shard: Option<String>,
     without: Vec<String>,
     impact: Option<String>,
+    html: Option<PathBuf>,
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -777,6 +786,7 @@ fn simulate(
         shard,
         without,
         impact,
+        html,
     } = extra;
     if let Err(code) = one_game(&game) {
         return code;
@@ -971,6 +981,11 @@ fn simulate(
             .then_with(|| a.card.cmp(&b.card))
     });
     report.interrupted = interrupted;
+    if let Some(path) = &html {
+        if let Err(code) = write_html(path, &report, &results) {
+            return code;
+        }
+    }
     print!("{}", rules::simulate::report::text(&report));
     if let Some(path) = json {
         let text = serde_json::to_string_pretty(&report).unwrap_or_default();
@@ -986,8 +1001,28 @@ fn simulate(
     }
 }
 
+fn write_html(
+    path: &std::path::Path,
+    report: &rules::simulate::report::Report,
+    results: &[rules::simulate::GameResult],
+) -> Result<(), ExitCode> {
+    let page = rules::simulate::html::html(report, results).map_err(|e| {
+        eprintln!("error: cannot draw the charts: {e}");
+        ExitCode::from(1)
+    })?;
+    std::fs::write(path, page).map_err(|e| {
+        eprintln!("error: cannot write `{}`: {e}", path.display());
+        ExitCode::from(2)
+    })
+}
+
 /// `rules simulate merge`: the shards of one run, put back together into its report.
-fn merge_shards(files: Vec<PathBuf>, json: Option<PathBuf>, limits: &Limits) -> ExitCode {
+fn merge_shards(
+    files: Vec<PathBuf>,
+    json: Option<PathBuf>,
+    html: Option<PathBuf>,
+    limits: &Limits,
+) -> ExitCode {
     let mut shards = Vec::new();
     for f in &files {
         let text = match rules::files::read_text(f, limits.max_log_bytes.saturating_mul(16)) {
@@ -1014,6 +1049,11 @@ fn merge_shards(files: Vec<PathBuf>, json: Option<PathBuf>, limits: &Limits) -> 
     };
     let report = rules::simulate::report::build(&plan, &results, false);
     print!("{}", rules::simulate::report::text(&report));
+    if let Some(path) = &html {
+        if let Err(code) = write_html(path, &report, &results) {
+            return code;
+        }
+    }
     if let Some(path) = json {
         let text = serde_json::to_string_pretty(&report).unwrap_or_default();
         if let Err(e) = std::fs::write(&path, text + "\n") {

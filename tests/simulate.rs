@@ -215,3 +215,57 @@ fn impact_replays_the_same_seeds_once_per_card_of_the_kind() {
     assert_eq!(code, 2);
     assert!(err.contains("there is no card `@no_such_card`"), "{err}");
 }
+
+/// The HTML report: a page with the summary and an SVG chart per section, which headless
+/// Chromium renders without console errors (the screenshot is kept in `target/`).
+#[test]
+fn the_html_report_holds_its_charts_and_renders() {
+    let dir = std::env::temp_dir().join(format!("rules-sim-html-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("dir");
+    let page = dir.join("report.html");
+    let (code, _, err) = rules(&[
+        "simulate",
+        "games/statecraft",
+        "--games",
+        "30",
+        "--impact",
+        "Emergency",
+        "--html",
+        &page.display().to_string(),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let html = std::fs::read_to_string(&page).expect("page");
+    assert!(html.starts_with("<!DOCTYPE html>"));
+    // Win rates, length, one score chart per seat, impact.
+    assert_eq!(html.matches("<svg").count(), 1 + 1 + 4 + 1, "{html}");
+    assert_eq!(html.matches("</svg>").count(), 7);
+    assert!(
+        html.contains("bars: P1, P2, P3, P4, left to right"),
+        "{html}"
+    );
+    assert!(html.contains("@market_crash"));
+    let chromium = ["chromium", "chromium-browser"]
+        .into_iter()
+        .find(|c| Command::new(c).arg("--version").output().is_ok());
+    let Some(chromium) = chromium else {
+        eprintln!("chromium is not installed: the page was checked, not rendered");
+        return;
+    };
+    let shot = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("target/simulate-report.png");
+    let out = Command::new(chromium)
+        .args([
+            "--headless",
+            "--disable-gpu",
+            "--no-sandbox",
+            "--enable-logging=stderr",
+            "--v=0",
+            "--window-size=1000,2600",
+            &format!("--screenshot={}", shot.display()),
+            &format!("file://{}", page.display()),
+        ])
+        .output()
+        .expect("run chromium");
+    let log = String::from_utf8_lossy(&out.stderr);
+    assert!(shot.exists(), "no screenshot: {log}");
+    assert!(!log.contains("CONSOLE"), "console messages: {log}");
+}

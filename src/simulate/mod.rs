@@ -5,6 +5,7 @@
 //! only: workers take games in any order, and results are put back in seed order before
 //! anything is counted. The program holds `Rc`s, so each worker checks the game once for itself.
 
+pub mod html;
 pub mod invariants;
 pub mod report;
 pub mod stats;
