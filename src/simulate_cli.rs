@@ -1,0 +1,320 @@
+//! `rules simulate` and `rules simulate merge` at the command line: checking the request,
+//! Ctrl-C, progress, and writing the report (the work is in `rules::simulate`).
+
+use super::{one_game, playable, print_diags, signal};
+use rules::limits::Limits;
+use std::io::IsTerminal;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+/// Set by Ctrl-C during `rules simulate`: no new game starts, and the report covers the games
+/// finished.
+static STOP: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+#[cfg(unix)]
+extern "C" fn on_interrupt(_: i32) {
+    STOP.store(true, std::sync::atomic::Ordering::Relaxed);
+}
+
+/// The less common settings of `rules simulate`.
+pub struct Extra {
+    pub until_ci: Option<f64>,
+    pub shard: Option<String>,
+    pub without: Vec<String>,
+    pub impact: Option<String>,
+    pub html: Option<PathBuf>,
+}
+
+#[allow(clippy::too_many_arguments)]
+pub fn simulate(
+    game: PathBuf,
+    players: Option<u32>,
+    games: u64,
+    seed: u64,
+    agent: String,
+    set: Vec<String>,
+    jobs: Option<usize>,
+    json: Option<PathBuf>,
+    extra: Extra,
+    limits: &Limits,
+) -> ExitCode {
+    let Extra {
+        until_ci,
+        shard,
+        without,
+        impact,
+        html,
+    } = extra;
+    if let Err(code) = one_game(&game) {
+        return code;
+    }
+    let c = rules::check_path(&game, limits);
+    print_diags(&c.diags, &c.sources);
+    let Some(prog) = c.program else {
+        eprintln!("{}: the game has errors; nothing was run", game.display());
+        return ExitCode::from(1);
+    };
+    let n = players.unwrap_or_else(|| rules::default_players(&prog));
+    if let Err(code) = playable(&prog, &game, n) {
+        return code;
+    }
+    if let Err(e) = rules::options::parse_sets(&prog, &set) {
+        eprintln!("error: {e}");
+        return ExitCode::from(2);
+    }
+    if let Err(e) = rules::agent::seat_specs(&agent, n, "random") {
+        eprintln!("error: {e}");
+        return ExitCode::from(2);
+    }
+    if agent.contains("human") {
+        eprintln!(
+            "error: a simulation has no people at the keyboard: use random, first or script agents"
+        );
+        return ExitCode::from(2);
+    }
+    let jobs = jobs
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+        .clamp(1, 256);
+    let whole = rules::simulate::Plan {
+        game: game.clone(),
+        players: n,
+        games,
+        seed,
+        agent,
+        sets: set,
+        jobs,
+        without: Vec::new(),
+    };
+    // Cards named by `--without` (and the kind of `--impact`) must exist.
+    let mut out_ids = Vec::new();
+    for w in &without {
+        let id = w.trim_start_matches('@');
+        if !prog.cards.iter().any(|c| c.id.to_string() == id) {
+            eprintln!("error: there is no card `@{id}` in {}", game.display());
+            return ExitCode::from(2);
+        }
+        out_ids.push(id.to_string());
+    }
+    let whole = rules::simulate::Plan {
+        without: out_ids,
+        ..whole
+    };
+    let impact_cards: Vec<String> = match &impact {
+        None => Vec::new(),
+        Some(k) => match prog.kind_by_name(k) {
+            Some(kind) => prog
+                .cards
+                .iter()
+                .filter(|c| c.kind == kind)
+                .map(|c| c.id.to_string())
+                .collect(),
+            None => {
+                eprintln!("error: there is no kind `{k}` in {}", game.display());
+                return ExitCode::from(2);
+            }
+        },
+    };
+    if shard.is_some() && (impact.is_some() || !whole.without.is_empty()) {
+        eprintln!("error: --shard plays the plain game: leave out --impact and --without");
+        return ExitCode::from(2);
+    }
+    let slice = match shard.as_deref().map(|s| {
+        s.split_once('/')
+            .and_then(|(i, n)| Some((i.parse::<u64>().ok()?, n.parse::<u64>().ok()?)))
+            .filter(|(i, n)| *i >= 1 && i <= n)
+    }) {
+        None => None,
+        Some(Some(s)) if until_ci.is_none() && json.is_some() => Some(s),
+        Some(_) => {
+            eprintln!("error: --shard takes i/n (1 <= i <= n), with --json FILE for the games and without --until-ci");
+            return ExitCode::from(2);
+        }
+    };
+    let plan = match slice {
+        Some((i, k)) => {
+            let (start, len) = rules::simulate::shard_range(games, i, k);
+            rules::simulate::Plan {
+                seed: seed.wrapping_add(start),
+                games: len,
+                ..whole.clone()
+            }
+        }
+        None => whole.clone(),
+    };
+    #[cfg(unix)]
+    // SAFETY: the handler only stores to an atomic, which is async-signal-safe.
+    unsafe {
+        const SIGINT: i32 = 2;
+        signal(SIGINT, on_interrupt as extern "C" fn(i32) as usize);
+    }
+    // A count on the terminal as games finish (none when stderr is not a terminal).
+    let done = std::sync::atomic::AtomicU64::new(0);
+    let tty = std::io::stderr().is_terminal();
+    let progress = || {
+        let k = done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
+        if tty && (k.is_multiple_of(50) || k == games) {
+            eprint!("\r{k} / {games} games");
+        }
+    };
+    let ran = match until_ci {
+        Some(w) if !(w > 0.0 && w <= 1.0) => {
+            eprintln!("error: --until-ci takes a width between 0 and 1, like 0.05");
+            return ExitCode::from(2);
+        }
+        Some(w) => rules::simulate::run_until(&plan, w, *limits, &STOP, &progress),
+        None => rules::simulate::run(&plan, *limits, &STOP, &progress),
+    };
+    let results = match ran {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(1);
+        }
+    };
+    if tty {
+        eprintln!();
+    }
+    let mut interrupted = STOP.load(std::sync::atomic::Ordering::Relaxed);
+    if let (Some(shard), Some(path)) = (slice, &json) {
+        let partial = rules::simulate::Shard {
+            format: rules::simulate::SHARD_FORMAT,
+            game: game.display().to_string(),
+            players: n,
+            agent: whole.agent.clone(),
+            options: whole.sets.clone(),
+            first_seed: seed,
+            games,
+            shard,
+            results,
+        };
+        if interrupted {
+            eprintln!("error: interrupted; the shard is incomplete and was not written");
+            return ExitCode::from(1);
+        }
+        let text = serde_json::to_string(&partial).unwrap_or_default();
+        if let Err(e) = std::fs::write(path, text + "\n") {
+            eprintln!("error: cannot write `{}`: {e}", path.display());
+            return ExitCode::from(2);
+        }
+        println!(
+            "shard {}/{}: {} games written to {}",
+            shard.0,
+            shard.1,
+            partial.results.len(),
+            path.display()
+        );
+        return ExitCode::SUCCESS;
+    }
+    let plan = whole;
+    let mut report = rules::simulate::report::build(&plan, &results, interrupted);
+    // Ablation: the same seeds once per card of the kind, that card taken out.
+    for card in &impact_cards {
+        if interrupted {
+            break;
+        }
+        let without = rules::simulate::Plan {
+            without: [plan.without.clone(), vec![card.clone()]].concat(),
+            games: results.len() as u64,
+            ..plan.clone()
+        };
+        let got = match rules::simulate::run(&without, *limits, &STOP, &progress) {
+            Ok(r) => r,
+            Err(e) => {
+                eprintln!("error: {e}");
+                return ExitCode::from(1);
+            }
+        };
+        interrupted = STOP.load(std::sync::atomic::Ordering::Relaxed);
+        let other = rules::simulate::report::build(&without, &got, interrupted);
+        report
+            .impact
+            .push(rules::simulate::report::impact(card, n, &report, &other));
+    }
+    report.impact.sort_by(|a, b| {
+        b.largest
+            .abs()
+            .partial_cmp(&a.largest.abs())
+            .unwrap_or(std::cmp::Ordering::Equal)
+            .then_with(|| a.card.cmp(&b.card))
+    });
+    report.interrupted = interrupted;
+    if let Some(path) = &html {
+        if let Err(code) = write_html(path, &report, &results) {
+            return code;
+        }
+    }
+    print!("{}", rules::simulate::report::text(&report));
+    write_json(json.as_deref(), &report)
+}
+
+/// Write the report as JSON (when asked); the exit code says whether every game ran clean.
+fn write_json(json: Option<&Path>, report: &rules::simulate::report::Report) -> ExitCode {
+    if let Some(path) = json {
+        let text = serde_json::to_string_pretty(report).unwrap_or_default();
+        if let Err(e) = std::fs::write(path, text + "\n") {
+            eprintln!("error: cannot write `{}`: {e}", path.display());
+            return ExitCode::from(2);
+        }
+    }
+    if report.errors > 0 {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    }
+}
+
+fn write_html(
+    path: &std::path::Path,
+    report: &rules::simulate::report::Report,
+    results: &[rules::simulate::GameResult],
+) -> Result<(), ExitCode> {
+    let page = rules::simulate::html::html(report, results).map_err(|e| {
+        eprintln!("error: cannot draw the charts: {e}");
+        ExitCode::from(1)
+    })?;
+    std::fs::write(path, page).map_err(|e| {
+        eprintln!("error: cannot write `{}`: {e}", path.display());
+        ExitCode::from(2)
+    })
+}
+
+/// `rules simulate merge`: the shards of one run, put back together into its report.
+pub fn merge_shards(
+    files: Vec<PathBuf>,
+    json: Option<PathBuf>,
+    html: Option<PathBuf>,
+    limits: &Limits,
+) -> ExitCode {
+    let mut shards = Vec::new();
+    for f in &files {
+        let text = match rules::files::read_text(f, limits.max_log_bytes.saturating_mul(16)) {
+            Ok(t) => t,
+            Err(e) => {
+                eprintln!("error: cannot read `{}`: {e}", f.display());
+                return ExitCode::from(2);
+            }
+        };
+        match serde_json::from_str::<rules::simulate::Shard>(&text) {
+            Ok(s) => shards.push(s),
+            Err(e) => {
+                eprintln!("error: `{}` is not a shard file: {e}", f.display());
+                return ExitCode::from(2);
+            }
+        }
+    }
+    let (plan, results) = match rules::simulate::merge(shards) {
+        Ok(m) => m,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let report = rules::simulate::report::build(&plan, &results, false);
+    print!("{}", rules::simulate::report::text(&report));
+    if let Some(path) = &html {
+        if let Err(code) = write_html(path, &report, &results) {
+            return code;
+        }
+    }
+    write_json(json.as_deref(), &report)
+}
