@@ -16,7 +16,7 @@ fn rules(args: &[&str]) -> (i32, String, String) {
 }
 
 const GAME: &str = "games/the-establishment.rules";
-const LOG: &str = "tests/agents/establishment-3p-seed2.log";
+const LOG: &str = "tests/agents/establishment-3p-seed2.choices";
 
 fn choices(log: &str) -> Vec<String> {
     log.lines()
