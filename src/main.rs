@@ -790,3 +790,6 @@ mod tests {
         }
     }
 }
+
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;

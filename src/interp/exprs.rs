@@ -22,8 +22,67 @@ impl<'p> Interp<'p> {
             },
             ExprKind::Call(f, args) => self.call_with_args(*f, args, e.span),
             ExprKind::Binary(op, a, b) => self.binary(*op, a, b, e.span),
+            ExprKind::Builtin(b, args) => self.builtin(b, args, e.span),
+            ExprKind::ConstRef(c) => Ok(self.state.consts[*c as usize].clone()),
+            ExprKind::Var(id, keys) => self.eval_var(*id, keys, e.span),
+            ExprKind::Zone(id, keys) => self.eval_zone(*id, keys, e.span),
+            ExprKind::Agg {
+                kind,
+                slot,
+                source,
+                filter,
+                map,
+            } => self.aggregate(
+                *kind,
+                *slot,
+                source,
+                filter.as_deref(),
+                map.as_deref(),
+                e.span,
+            ),
+            ExprKind::If(c, then, els) => {
+                if self.boolean(c)? {
+                    self.exec_block(then)
+                } else if let Some(x) = els {
+                    self.eval(x)
+                } else {
+                    Ok(Value::None)
+                }
+            }
+            ExprKind::Match(scrut, arms) => {
+                let v = self.eval(scrut)?;
+                for (pats, body) in arms {
+                    if pats.iter().any(|p| pat_matches(p, &v)) {
+                        return self.eval(body);
+                    }
+                }
+                Err(self.no_arm(&v, e.span))
+            }
+            ExprKind::Block(b) => self.exec_block(b),
             _ => self.eval_slow(e),
         }
+    }
+
+    #[cold]
+    fn no_arm(&self, v: &Value, span: Span) -> Box<Diag> {
+        rt(span, format!("no arm matches `{}`", self.show(v)))
+    }
+
+    fn eval_var(&mut self, id: Id, keys: &[Expr], span: Span) -> R<Value> {
+        let slot = self.var_slot(id, keys, span)?;
+        if self.observer.is_some() {
+            self.peek_var(id, slot, span)?;
+        }
+        Ok(self.state.vars[slot].clone())
+    }
+
+    fn eval_zone(&mut self, id: Id, keys: &[Expr], span: Span) -> R<Value> {
+        if keys.is_empty() {
+            return Ok(Value::Zone(self.state.zone_base[id as usize]));
+        }
+        let prog = self.prog;
+        let off = self.flat_key(&prog.zones[id as usize].keys, (true, id), keys, span)?;
+        Ok(Value::Zone(self.state.zone_base[id as usize] + off))
     }
 
     #[cold]
@@ -50,19 +109,8 @@ impl<'p> Interp<'p> {
         Ok(match &e.kind {
             ExprKind::Const(v) => v.clone(),
             ExprKind::Local(s) => self.local(*s),
-            ExprKind::Var(id, keys) => {
-                let slot = self.var_slot(*id, keys, e.span)?;
-                if self.observer.is_some() {
-                    self.peek_var(*id, slot, e.span)?;
-                }
-                self.state.vars[slot].clone()
-            }
-            ExprKind::Zone(id, keys) => {
-                let prog = self.prog;
-                let off =
-                    self.flat_key(&prog.zones[*id as usize].keys, (true, *id), keys, e.span)?;
-                Value::Zone(self.state.zone_base[*id as usize] + off)
-            }
+            ExprKind::Var(id, keys) => self.eval_var(*id, keys, e.span)?,
+            ExprKind::Zone(id, keys) => self.eval_zone(*id, keys, e.span)?,
             ExprKind::ConstRef(c) => self.state.consts[*c as usize].clone(),
             ExprKind::Option(o) => self
                 .state
@@ -346,7 +394,10 @@ impl<'p> Interp<'p> {
         self.bp = new_bp;
         self.call_depth += 1;
         let r = match self.eval(&fd.body) {
-            Err(d) if d.code == RETURN_CODE => Ok(self.returning.take().unwrap_or(Value::None)),
+            Err(d) if d.code == RETURN_CODE => {
+                self.spare_return = Some(d);
+                Ok(self.returning.take().unwrap_or(Value::None))
+            }
             other => other,
         };
         self.call_depth -= 1;
@@ -365,7 +416,10 @@ impl<'p> Interp<'p> {
                 me.set_local(i as u32, a);
             }
             match me.eval(&fd.body) {
-                Err(d) if d.code == RETURN_CODE => Ok(me.returning.take().unwrap_or(Value::None)),
+                Err(d) if d.code == RETURN_CODE => {
+                    me.spare_return = Some(d);
+                    Ok(me.returning.take().unwrap_or(Value::None))
+                }
                 other => other,
             }
         });

@@ -133,6 +133,8 @@ pub struct Interp<'p> {
     seed: u64,
     /// The value of a `return` on its way out to `call_fn`.
     returning: Option<Value>,
+    /// The `return` signal, kept between calls so returning allocates nothing.
+    spare_return: Option<Box<Diag>>,
     /// The result, once the game is over.
     pub outcome: Option<Outcome>,
     /// Inside a `say` or a choice's labels: nothing may change the game.
@@ -316,6 +318,7 @@ impl<'p> Interp<'p> {
                 .collect(),
             seed,
             returning: None,
+            spare_return: None,
             outcome: None,
             displaying: 0,
             observer: None,

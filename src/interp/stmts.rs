@@ -139,7 +139,10 @@ impl<'p> Interp<'p> {
                 };
                 self.returning = Some(v);
                 // The signal carries no text: `call_fn` catches it by its code.
-                return Err(signal(RETURN_CODE));
+                return Err(self
+                    .spare_return
+                    .take()
+                    .unwrap_or_else(|| signal(RETURN_CODE)));
             }
             StmtKind::RepeatUntil(n, cond, body) => {
                 let n = self.int(n)?;
