@@ -370,6 +370,9 @@ pub enum AggKind {
     Best,
     First,
     Sort,
+    /// `flatten(map(x in l => v))`, fused by the checker: the lists `v` gives, joined, without
+    /// building the list of lists (never written directly).
+    FlatMap,
 }
 
 impl AggKind {
@@ -386,6 +389,7 @@ impl AggKind {
             AggKind::Best => "best",
             AggKind::First => "first",
             AggKind::Sort => "sort",
+            AggKind::FlatMap => "flatten(map)",
         }
     }
 }

@@ -17,7 +17,7 @@ pub const DEFS: &[BuiltinDef] = &[
         min_args: 2,
         effect: Effect::Choice,
         // Labels are for showing: worked out only when something shows them.
-        shown_only: Some(3),
+        shown_only: &[2, 3],
         ret: |args| args.get(1).map(|t| t.elem()).unwrap_or(Ty::Any),
         eval: |me, a| {
             let p = a.player(0)?;
@@ -55,7 +55,7 @@ pub const DEFS: &[BuiltinDef] = &[
         ],
         min_args: 3,
         effect: Effect::Choice,
-        shown_only: None,
+        shown_only: &[3],
         ret: |args| match args.get(1) {
             Some(Ty::Zone(k)) => Ty::List(Box::new(Ty::Card(*k))),
             Some(t) => t.clone(),
@@ -87,7 +87,7 @@ pub const DEFS: &[BuiltinDef] = &[
         ],
         min_args: 3,
         effect: Effect::Choice,
-        shown_only: None,
+        shown_only: &[3],
         ret: super::ret_int,
         eval: |me, a| {
             let p = a.player(0)?;
@@ -108,7 +108,7 @@ pub const DEFS: &[BuiltinDef] = &[
         params: &[("player", P::Player), ("prompt", P::Text)],
         min_args: 1,
         effect: Effect::Choice,
-        shown_only: None,
+        shown_only: &[1],
         ret: ret_bool,
         eval: |me, a| {
             let p = a.player(0)?;
@@ -124,7 +124,7 @@ pub const DEFS: &[BuiltinDef] = &[
         params: &[("player", P::Player), ("prompt", P::Text)],
         min_args: 1,
         effect: Effect::Choice,
-        shown_only: None,
+        shown_only: &[1],
         ret: ret_player,
         eval: |me, a| {
             let p = a.player(0)?;
@@ -146,7 +146,7 @@ pub const DEFS: &[BuiltinDef] = &[
         ],
         min_args: 3,
         effect: Effect::Choice,
-        shown_only: None,
+        shown_only: &[3],
         ret: |_| Ty::List(Box::new(Ty::Int)),
         eval: |me, a| {
             let p = a.player(0)?;

@@ -10,7 +10,7 @@ pub const DEFS: &[BuiltinDef] = &[
         params: &[("card", P::Card)],
         min_args: 1,
         effect: Effect::Pure,
-        shown_only: None,
+        shown_only: &[],
         ret: |_| Ty::Zone(None),
         eval: |me, a| {
             Ok(match a.get(0) {
@@ -27,7 +27,7 @@ pub const DEFS: &[BuiltinDef] = &[
         params: &[("value", P::Any)],
         min_args: 1,
         effect: Effect::Pure,
-        shown_only: None,
+        shown_only: &[],
         ret: |_| Ty::Text,
         eval: |me, a| Ok(Value::text(&a.text(me, 0, ""))),
     },
@@ -36,7 +36,7 @@ pub const DEFS: &[BuiltinDef] = &[
         params: &[("player", P::Player)],
         min_args: 1,
         effect: Effect::Pure,
-        shown_only: None,
+        shown_only: &[],
         ret: ret_int,
         eval: |_, a| Ok(Value::Int(a.player(0)? as i64)),
     },
@@ -45,7 +45,7 @@ pub const DEFS: &[BuiltinDef] = &[
         params: &[("player", P::Player)],
         min_args: 1,
         effect: Effect::Pure,
-        shown_only: None,
+        shown_only: &[],
         ret: ret_player,
         // The next player clockwise who is still in (`p` itself when no one else is).
         eval: |me, a| {
@@ -63,7 +63,7 @@ pub const DEFS: &[BuiltinDef] = &[
         params: &[("player", P::Player)],
         min_args: 1,
         effect: Effect::Pure,
-        shown_only: None,
+        shown_only: &[],
         ret: ret_bool,
         eval: |me, a| Ok(Value::Bool(!me.is_in(a.player(0)?))),
     },
@@ -72,7 +72,7 @@ pub const DEFS: &[BuiltinDef] = &[
         params: &[],
         min_args: 0,
         effect: Effect::Changes,
-        shown_only: None,
+        shown_only: &[],
         ret: ret_none,
         eval: |me, _| {
             me.state.finished = true;

@@ -11,7 +11,7 @@ pub const DEFS: &[BuiltinDef] = &[
         params: &[("list", P::List)],
         min_args: 1,
         effect: Effect::Pure,
-        shown_only: None,
+        shown_only: &[],
         ret: ret_int,
         eval: |me, a| {
             // A zone's size needs no list.
@@ -26,7 +26,7 @@ pub const DEFS: &[BuiltinDef] = &[
         params: &[("list", P::List)],
         min_args: 1,
         effect: Effect::Pure,
-        shown_only: None,
+        shown_only: &[],
         ret: elem0,
         eval: |me, a| {
             if let Some(Value::Zone(z)) = a.get(0) {
@@ -40,7 +40,7 @@ pub const DEFS: &[BuiltinDef] = &[
         params: &[("list", P::List)],
         min_args: 1,
         effect: Effect::Pure,
-        shown_only: None,
+        shown_only: &[],
         ret: list0,
         eval: |me, a| {
             let mut l = a.list(me, 0)?.to_vec();
@@ -53,7 +53,7 @@ pub const DEFS: &[BuiltinDef] = &[
         params: &[("list", P::List), ("list", P::List)],
         min_args: 2,
         effect: Effect::Pure,
-        shown_only: None,
+        shown_only: &[],
         ret: |args| match (super::elem0(args), args.get(1).map(|t| t.elem())) {
             (Ty::Any | Ty::None, Some(b)) => Ty::List(Box::new(b)),
             (a, _) => Ty::List(Box::new(a)),
@@ -70,7 +70,7 @@ pub const DEFS: &[BuiltinDef] = &[
         params: &[("list", P::List)],
         min_args: 1,
         effect: Effect::Pure,
-        shown_only: None,
+        shown_only: &[],
         ret: elem0,
         eval: |me, a| {
             let mut out = Vec::new();
@@ -86,7 +86,7 @@ pub const DEFS: &[BuiltinDef] = &[
         params: &[("list", P::List), ("by", P::Int)],
         min_args: 2,
         effect: Effect::Pure,
-        shown_only: None,
+        shown_only: &[],
         ret: list0,
         eval: |me, a| {
             let mut l = a.list(me, 0)?.to_vec();
@@ -103,7 +103,7 @@ pub const DEFS: &[BuiltinDef] = &[
         params: &[("list", P::List)],
         min_args: 1,
         effect: Effect::Pure,
-        shown_only: None,
+        shown_only: &[],
         ret: list0,
         // Each value once, where it first appears.
         eval: |me, a| {
@@ -118,7 +118,7 @@ pub const DEFS: &[BuiltinDef] = &[
         params: &[("list", P::List), ("n", P::Int)],
         min_args: 2,
         effect: Effect::Pure,
-        shown_only: None,
+        shown_only: &[],
         ret: list0,
         eval: |me, a| take_drop(me, a, true),
     },
@@ -127,7 +127,7 @@ pub const DEFS: &[BuiltinDef] = &[
         params: &[("list", P::List), ("n", P::Int)],
         min_args: 2,
         effect: Effect::Pure,
-        shown_only: None,
+        shown_only: &[],
         ret: list0,
         eval: |me, a| take_drop(me, a, false),
     },
@@ -136,7 +136,7 @@ pub const DEFS: &[BuiltinDef] = &[
         params: &[("list", P::List), ("value", P::Any)],
         min_args: 2,
         effect: Effect::Pure,
-        shown_only: None,
+        shown_only: &[],
         ret: ret_bool,
         eval: |me, a| {
             let l = a.list(me, 0)?;
@@ -152,7 +152,7 @@ pub const DEFS: &[BuiltinDef] = &[
         params: &[("list", P::List), ("value", P::Any)],
         min_args: 2,
         effect: Effect::Pure,
-        shown_only: None,
+        shown_only: &[],
         // `none` when absent.
         ret: ret_int,
         eval: |me, a| {
@@ -172,7 +172,7 @@ pub const DEFS: &[BuiltinDef] = &[
         params: &[("table", P::List), ("key", P::Int)],
         min_args: 2,
         effect: Effect::Pure,
-        shown_only: None,
+        shown_only: &[],
         ret: |args| match super::elem0(args) {
             Ty::Tuple(ts) => ts.get(2).cloned().unwrap_or(Ty::Any),
             _ => Ty::Any,

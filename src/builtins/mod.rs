@@ -80,9 +80,10 @@ pub struct BuiltinDef {
     /// Parameters after the first `min_args` are optional.
     pub min_args: usize,
     pub effect: Effect,
-    /// An argument only worked out when something shows the result (a choice's labels): it may
-    /// not change the game, and it is skipped in silent runs.
-    pub shown_only: Option<usize>,
+    /// Arguments only worked out when something shows the choice (its prompt and labels): they
+    /// may not change the game, and silent runs (`bench`, `simulate`) skip them. They are the
+    /// last parameters, so skipping them leaves the others in place.
+    pub shown_only: &'static [usize],
     /// The result type, given the argument types.
     pub ret: fn(&[Ty]) -> Ty,
     /// The evaluation, given the evaluated arguments.
@@ -213,5 +214,25 @@ pub(crate) fn list0(args: &[Ty]) -> Ty {
     match arg0(args) {
         Ty::Zone(k) => Ty::List(Box::new(Ty::Card(k))),
         t => t,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    /// Silent runs drop the shown-only arguments by cutting the argument list at the first one,
+    /// so they must be the last parameters, and optional.
+    #[test]
+    fn shown_only_arguments_are_trailing_and_optional() {
+        for b in super::all() {
+            for (k, &i) in b.shown_only.iter().enumerate() {
+                assert!(i >= b.min_args, "{}: argument {i} is required", b.name);
+                assert_eq!(
+                    i + b.shown_only.len() - k,
+                    b.params.len(),
+                    "{}: shown-only arguments must come last",
+                    b.name
+                );
+            }
+        }
     }
 }

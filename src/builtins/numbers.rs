@@ -9,7 +9,7 @@ pub const DEFS: &[BuiltinDef] = &[
         params: &[("n", P::Int)],
         min_args: 1,
         effect: Effect::Pure,
-        shown_only: None,
+        shown_only: &[],
         ret: ret_int,
         eval: |_, a| {
             a.int(0)?
@@ -23,7 +23,7 @@ pub const DEFS: &[BuiltinDef] = &[
         params: &[("a", P::Int), ("b", P::Int)],
         min_args: 2,
         effect: Effect::Pure,
-        shown_only: None,
+        shown_only: &[],
         ret: ret_int,
         eval: |_, a| Ok(Value::Int(a.int(0)?.min(a.int(1)?))),
     },
@@ -32,7 +32,7 @@ pub const DEFS: &[BuiltinDef] = &[
         params: &[("a", P::Int), ("b", P::Int)],
         min_args: 2,
         effect: Effect::Pure,
-        shown_only: None,
+        shown_only: &[],
         ret: ret_int,
         eval: |_, a| Ok(Value::Int(a.int(0)?.max(a.int(1)?))),
     },
@@ -41,7 +41,7 @@ pub const DEFS: &[BuiltinDef] = &[
         params: &[("n", P::Int), ("lo", P::Int), ("hi", P::Int)],
         min_args: 3,
         effect: Effect::Pure,
-        shown_only: None,
+        shown_only: &[],
         ret: ret_int,
         eval: |_, a| {
             let (x, lo, hi) = (a.int(0)?, a.int(1)?, a.int(2)?);

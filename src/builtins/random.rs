@@ -10,7 +10,7 @@ pub const DEFS: &[BuiltinDef] = &[
         params: &[("sides", P::Int)],
         min_args: 1,
         effect: Effect::Random,
-        shown_only: None,
+        shown_only: &[],
         ret: ret_int,
         eval: |me, a| {
             let n = a.int(0)?;
@@ -27,7 +27,7 @@ pub const DEFS: &[BuiltinDef] = &[
         params: &[("dice", P::Int), ("sides", P::Int)],
         min_args: 2,
         effect: Effect::Random,
-        shown_only: None,
+        shown_only: &[],
         ret: ret_int,
         eval: |me, a| {
             let (n, s) = (a.int(0)?, a.int(1)?);
@@ -46,7 +46,7 @@ pub const DEFS: &[BuiltinDef] = &[
         params: &[("list", P::List)],
         min_args: 1,
         effect: Effect::Random,
-        shown_only: None,
+        shown_only: &[],
         ret: list0,
         eval: |me, a| {
             let mut l = a.list(me, 0)?.to_vec();
@@ -59,7 +59,7 @@ pub const DEFS: &[BuiltinDef] = &[
         params: &[("list", P::List)],
         min_args: 1,
         effect: Effect::Random,
-        shown_only: None,
+        shown_only: &[],
         ret: elem0,
         eval: |me, a| {
             let l = a.list(me, 0)?;

@@ -520,6 +520,7 @@ impl Checker {
             AggKind::Filter | AggKind::Sort => Ty::List(Box::new(elem.clone())),
             AggKind::Map => Ty::List(Box::new(mt)),
             AggKind::Best | AggKind::First => elem,
+            AggKind::FlatMap => Ty::List(Box::new(mt.elem())),
         };
         if matches!(
             kind,
@@ -741,7 +742,7 @@ impl Checker {
             );
             return (mk(ExprKind::Const(Value::None)), Ty::Any);
         };
-        let lowered: Vec<(Expr, Ty, Span)> = args
+        let mut lowered: Vec<(Expr, Ty, Span)> = args
             .iter()
             .map(|a| {
                 let (x, t) = self.expr(a);
@@ -837,6 +838,9 @@ impl Checker {
                 }
                 let tys: Vec<Ty> = lowered.iter().map(|l| l.1.clone()).collect();
                 let ret = (sig.ret)(&tys);
+                if let Some(fused) = fuse_flatten_map(sig, &mut lowered, span) {
+                    return (fused, ret);
+                }
                 return (
                     mk(ExprKind::Builtin(
                         sig,
@@ -1002,6 +1006,48 @@ impl Checker {
                 );
                 (mk(ExprKind::Const(Value::Bool(true))), Ty::Bool)
             }
+        }
+    }
+}
+
+/// `flatten(map(x in l => v))` becomes one aggregate that joins the lists `v` gives as it goes,
+/// so the list of lists is never built. The order of evaluation is unchanged.
+fn fuse_flatten_map(
+    sig: &crate::builtins::BuiltinDef,
+    args: &mut Vec<(Expr, Ty, Span)>,
+    span: Span,
+) -> Option<Expr> {
+    if sig.name != "flatten" || args.len() != 1 {
+        return None;
+    }
+    let (arg, _, _) = args.pop()?;
+    match arg.kind {
+        ExprKind::Agg {
+            kind: AggKind::Map,
+            slot,
+            source,
+            filter,
+            map,
+        } => Some(Expr {
+            kind: ExprKind::Agg {
+                kind: AggKind::FlatMap,
+                slot,
+                source,
+                filter,
+                map,
+            },
+            span,
+        }),
+        other => {
+            args.push((
+                Expr {
+                    kind: other,
+                    span: arg.span,
+                },
+                Ty::Any,
+                arg.span,
+            ));
+            None
         }
     }
 }

@@ -374,8 +374,12 @@ fn shown_in_expr<'a>(e: &'a Expr, out: &mut Vec<(&'static str, &'a Expr)>) {
         }
         ExprKind::Builtin(def, args) => {
             for (i, a) in args.iter().enumerate() {
-                if def.shown_only == Some(i) {
-                    out.push(("a choice's labels", a));
+                if def.shown_only.contains(&i) {
+                    let what = match def.params.get(i).map(|p| p.0) {
+                        Some("labels") => "a choice's labels",
+                        _ => "a choice's prompt",
+                    };
+                    out.push((what, a));
                 }
                 shown_in_expr(a, out);
             }

@@ -14,7 +14,7 @@ impl<'p> Interp<'p> {
         let mut buf: [Value; 4] = [Value::None, Value::None, Value::None, Value::None];
         let mut given = args.len().min(4);
         for (i, a) in args.iter().enumerate().take(4) {
-            if b.shown_only == Some(i) {
+            if b.shown_only.contains(&i) {
                 // Worked out only when something shows it, and it may not change the game.
                 if self.record {
                     self.displaying += 1;

@@ -608,6 +608,20 @@ impl<'p> Interp<'p> {
                     }
                     out.push(v);
                 }
+                AggKind::FlatMap => {
+                    let v = match map {
+                        Some(m) => self.eval(m)?,
+                        None => item.clone(),
+                    };
+                    // Joining costs the length of what is joined.
+                    let l = match v {
+                        Value::List(l) => l,
+                        other => self.as_list(&other, span)?,
+                    };
+                    self.charge(l.len() as u64, span)?;
+                    out.extend(l.iter().cloned());
+                    self.check_len(out.len(), span)?;
+                }
                 AggKind::Sort | AggKind::Best => {
                     let k = match map {
                         Some(m) => self.eval(m)?,
@@ -651,7 +665,7 @@ impl<'p> Interp<'p> {
             }
             AggKind::First => Value::None,
             AggKind::Filter => Value::list(out),
-            AggKind::Map => self.nest(Value::list(out), span)?,
+            AggKind::Map | AggKind::FlatMap => self.nest(Value::list(out), span)?,
             AggKind::Sum => Value::Int(sum),
             AggKind::Min | AggKind::Max => extreme.map(Value::Int).unwrap_or(Value::None),
             AggKind::Best => best.map(|(_, v)| v).unwrap_or(Value::None),
