@@ -147,15 +147,22 @@ pub fn simulate(
         const SIGINT: i32 = 2;
         signal(SIGINT, on_interrupt as extern "C" fn(i32) as usize);
     }
-    // A count on the terminal as games finish (none when stderr is not a terminal).
-    let done = std::sync::atomic::AtomicU64::new(0);
+    // A progress bar on the terminal as games finish (none when stderr is not a terminal),
+    // counting the reruns of `--impact` too.
     let tty = std::io::stderr().is_terminal();
-    let progress = || {
-        let k = done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
-        if tty && (k.is_multiple_of(50) || k == games) {
-            eprint!("\r{k} / {games} games");
+    let total = games.saturating_mul(1 + impact_cards.len() as u64);
+    let bar = if tty {
+        let bar = indicatif::ProgressBar::new(total);
+        if let Ok(style) = indicatif::ProgressStyle::with_template(
+            "{bar:40} {pos}/{len} games, {per_sec}, {eta} left",
+        ) {
+            bar.set_style(style);
         }
+        bar
+    } else {
+        indicatif::ProgressBar::hidden()
     };
+    let progress = || bar.inc(1);
     let ran = match until_ci {
         Some(w) if !(w > 0.0 && w <= 1.0) => {
             eprintln!("error: --until-ci takes a width between 0 and 1, like 0.05");
@@ -171,8 +178,8 @@ pub fn simulate(
             return ExitCode::from(1);
         }
     };
-    if tty {
-        eprintln!();
+    if impact_cards.is_empty() {
+        bar.finish_and_clear();
     }
     let mut interrupted = STOP.load(std::sync::atomic::Ordering::Relaxed);
     if let (Some(shard), Some(path)) = (slice, &json) {
@@ -230,6 +237,7 @@ pub fn simulate(
             .impact
             .push(rules::simulate::report::impact(card, n, &report, &other));
     }
+    bar.finish_and_clear();
     report.impact.sort_by(|a, b| {
         b.largest
             .abs()

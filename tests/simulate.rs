@@ -236,9 +236,10 @@ fn the_html_report_holds_its_charts_and_renders() {
     assert_eq!(code, 0, "{err}");
     let html = std::fs::read_to_string(&page).expect("page");
     assert!(html.starts_with("<!DOCTYPE html>"));
-    // Win rates, length, one score chart per seat, impact.
-    assert_eq!(html.matches("<svg").count(), 1 + 1 + 4 + 1, "{html}");
-    assert_eq!(html.matches("</svg>").count(), 7);
+    // Win rates, length, one score chart per seat, lead over rounds, impact.
+    assert_eq!(html.matches("<svg").count(), 1 + 1 + 4 + 1 + 1, "{html}");
+    assert_eq!(html.matches("</svg>").count(), 8);
+    assert!(html.contains("<h2>Lead over rounds"), "{html}");
     assert!(
         html.contains("bars: P1, P2, P3, P4, left to right"),
         "{html}"
@@ -259,7 +260,7 @@ fn the_html_report_holds_its_charts_and_renders() {
             "--no-sandbox",
             "--enable-logging=stderr",
             "--v=0",
-            "--window-size=1000,2600",
+            "--window-size=1000,3000",
             &format!("--screenshot={}", shot.display()),
             &format!("file://{}", page.display()),
         ])
@@ -268,4 +269,51 @@ fn the_html_report_holds_its_charts_and_renders() {
     let log = String::from_utf8_lossy(&out.stderr);
     assert!(shot.exists(), "no screenshot: {log}");
     assert!(!log.contains("CONSOLE"), "console messages: {log}");
+}
+
+#[test]
+fn the_report_says_how_games_ended_who_led_and_how_many_choices_were_forced() {
+    // tests/simulate/race.rules: a race that can end three ways; every turn has one forced choice.
+    let r = report(
+        "tests/simulate/race.rules",
+        &["--games", "300", "--players", "2"],
+        "race",
+    );
+    let games = r["games"].as_u64().expect("games");
+    let ends = r["ended_by"].as_array().expect("ended_by");
+    let reasons: Vec<&str> = ends
+        .iter()
+        .map(|e| e["reason"].as_str().expect("reason"))
+        .collect();
+    for want in ["rounds", "end_when", "end_game"] {
+        assert!(reasons.contains(&want), "{reasons:?}");
+    }
+    let total: u64 = ends.iter().map(|e| e["games"].as_u64().expect("n")).sum();
+    assert_eq!(total, games, "every game ends one way");
+    let counts: Vec<u64> = ends
+        .iter()
+        .map(|e| e["games"].as_u64().expect("n"))
+        .collect();
+    assert!(
+        counts.windows(2).all(|w| w[0] >= w[1]),
+        "most common first: {counts:?}"
+    );
+    // One asked choice (3 options) and one forced choice per turn.
+    let share = r["single_option_share"].as_f64().expect("share");
+    assert!((share - 0.5).abs() < 1e-9, "{share}");
+    let leads = &r["leads"];
+    assert_eq!(leads["games"].as_u64(), Some(games));
+    let by_round = leads["winner_leading"].as_array().expect("by round");
+    assert_eq!(by_round.len(), 4, "one entry per round");
+    // After the last round's end the sole winner is in front in every game.
+    assert_eq!(by_round.last().and_then(|x| x.as_f64()), Some(1.0));
+    let frac = leads["decided_fraction_mean"].as_f64().expect("fraction");
+    assert!((0.0..1.0).contains(&frac), "{frac}");
+    // A game without a score has no leads.
+    let e = report(
+        "games/the-establishment.rules",
+        &["--games", "5", "--players", "4"],
+        "nolead",
+    );
+    assert!(e["leads"].is_null(), "{}", e["leads"]);
 }

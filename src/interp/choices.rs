@@ -50,6 +50,7 @@ impl<'p> Interp<'p> {
         self.charge(options.len() as u64, span)?;
         let secret = self.secret_depth > 0;
         let idx = if options.len() == 1 {
+            self.state.forced_choices += 1;
             0
         } else {
             let name = format!("P{}", player + 1);

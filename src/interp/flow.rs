@@ -60,7 +60,11 @@ impl<'p> Interp<'p> {
     /// the game goes next. Between segments the whole game is its `State`, so a caller can
     /// snapshot it there and resume later (the REPL's undo does).
     pub fn step(&mut self, pos: Pos) -> R<Pos> {
-        match self.segment(pos) {
+        let r = self.segment(pos);
+        if matches!(&r, Err(d) if d.code == END_CODE) && self.state.ended_by.is_none() {
+            self.state.ended_by = Some(EndReason::EndGame);
+        }
+        match r {
             // `end game`: the rest of the segment, the round and later phases do not run (nor
             // their `phase_end` and `round_end` triggers); the `finish` phase and scoring do.
             Err(d) if d.code == END_CODE => Ok(match pos {
@@ -109,7 +113,12 @@ impl<'p> Interp<'p> {
                     self.fire_simple(EventKind::RoundStart, None)?;
                 }
                 self.run_phase(phase)?;
-                if self.state.finished || self.end_reached()? {
+                if self.state.finished {
+                    self.state.ended_by.get_or_insert(EndReason::FinishGame);
+                    return Ok(Pos::Finish);
+                }
+                if self.end_reached()? {
+                    self.state.ended_by = Some(EndReason::EndWhen);
                     return Ok(Pos::Finish);
                 }
                 if index + 1 < prog.game.round_phases.len() {
@@ -120,7 +129,10 @@ impl<'p> Interp<'p> {
                 }
                 self.fire_simple(EventKind::RoundEnd, None)?;
                 match prog.game.rounds {
-                    Some(max) if round >= max => Ok(Pos::Finish),
+                    Some(max) if round >= max => {
+                        self.state.ended_by = Some(EndReason::Rounds);
+                        Ok(Pos::Finish)
+                    }
                     _ => {
                         self.state.round = round + 1;
                         Ok(Pos::Phase {
@@ -163,6 +175,25 @@ impl<'p> Interp<'p> {
         self.with_frame(pd.locals, |me| me.exec_block(&pd.body).map(|_| Value::None))?;
         self.fire_simple(EventKind::PhaseEnd, Some(p))?;
         Ok(())
+    }
+
+    /// Every player's score now (the game's `score` function; `None` without one). The checker
+    /// proves scores only read the game, so this can be asked at any point between segments.
+    pub fn scores_now(&mut self) -> R<Option<Vec<i64>>> {
+        let prog = self.prog;
+        let Some(score) = prog.game.score else {
+            return Ok(None);
+        };
+        let span = prog.fns[score as usize].span;
+        let mut out = Vec::new();
+        for p in 0..self.state.n_players {
+            out.push(match self.call_fn(score, vec![Value::Player(p)], span)? {
+                Value::Int(i) => i,
+                Value::Bool(b) => b as i64,
+                _ => 0,
+            });
+        }
+        Ok(Some(out))
     }
 
     pub(super) fn winner(&mut self) -> R<Outcome> {

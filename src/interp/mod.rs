@@ -65,6 +65,34 @@ pub struct State {
     pub options: Vec<Value>,
     pub steps: u64,
     pub choices_made: u64,
+    /// Choices with one legal option, taken without asking (`rules simulate` reports the share).
+    pub forced_choices: u64,
+    /// Why the game ended, once it has.
+    pub ended_by: Option<EndReason>,
+}
+
+/// What ended a game: the last round played, the game's `end_when`, an `end game` statement, or
+/// `finish_game()`.
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
+)]
+#[serde(rename_all = "snake_case")]
+pub enum EndReason {
+    Rounds,
+    EndWhen,
+    EndGame,
+    FinishGame,
+}
+
+impl EndReason {
+    pub fn name(self) -> &'static str {
+        match self {
+            EndReason::Rounds => "the last round",
+            EndReason::EndWhen => "end_when",
+            EndReason::EndGame => "end game",
+            EndReason::FinishGame => "finish_game()",
+        }
+    }
 }
 
 /// One answered choice, as written to a `--log` file.
@@ -276,6 +304,8 @@ impl<'p> Interp<'p> {
             options: prog.options.iter().map(|o| o.default.clone()).collect(),
             steps: 0,
             choices_made: 0,
+            forced_choices: 0,
+            ended_by: None,
         };
         Ok(Interp {
             prog,

@@ -1,5 +1,5 @@
 //! The HTML report: the terminal summary and SVG charts drawn with `plotters` (win rate per
-//! seat with interval whiskers, scores per seat, game length, card impact), in one file with
+//! seat with interval whiskers, scores per seat, game length, lead over rounds, card impact), in one file with
 //! no outside resources.
 
 use super::report::{text, Report};
@@ -70,6 +70,45 @@ fn win_rates(r: &Report) -> Chart {
                 vec![(0.0, fair), (n, fair)],
                 RED.stroke_width(1),
             )))
+            .map_err(err)?;
+        root.present().map_err(err)?;
+    }
+    Ok(svg)
+}
+
+/// Lead over rounds: the share of games in which the eventual winner was in front alone at
+/// each round's end.
+fn lead_over_rounds(leading: &[f64]) -> Chart {
+    let mut svg = String::new();
+    {
+        let root = SVGBackend::with_string(&mut svg, (W, H)).into_drawing_area();
+        root.fill(&WHITE).map_err(err)?;
+        let n = leading.len().max(1) as f64;
+        let mut chart = ChartBuilder::on(&root)
+            .margin(10)
+            .x_label_area_size(30)
+            .y_label_area_size(50)
+            .build_cartesian_2d(0.5f64..n + 0.5, 0f64..1.0)
+            .map_err(err)?;
+        chart
+            .configure_mesh()
+            .x_desc("round")
+            .x_labels(leading.len().clamp(1, 20))
+            .x_label_formatter(&|v| format!("{v:.0}"))
+            .y_desc("winner in front")
+            .y_label_formatter(&|v| format!("{:.0}%", v * 100.0))
+            .draw()
+            .map_err(err)?;
+        let points: Vec<(f64, f64)> = leading
+            .iter()
+            .enumerate()
+            .map(|(i, x)| (i as f64 + 1.0, *x))
+            .collect();
+        chart
+            .draw_series(LineSeries::new(points.clone(), BLUE.stroke_width(2)))
+            .map_err(err)?;
+        chart
+            .draw_series(points.into_iter().map(|p| Circle::new(p, 4, BLUE.filled())))
             .map_err(err)?;
         root.present().map_err(err)?;
     }
@@ -214,6 +253,12 @@ pub fn html(r: &Report, results: &[GameResult]) -> Result<String, String> {
                 histogram(&scores, "score")?,
             ));
         }
+    }
+    if let Some(l) = &r.leads {
+        sections.push((
+            "Lead over rounds: games in which the eventual winner was in front alone at each round's end".to_string(),
+            lead_over_rounds(&l.winner_leading)?,
+        ));
     }
     if !r.impact.is_empty() {
         let order: Vec<String> = r.impact.iter().map(|i| format!("@{}", i.card)).collect();

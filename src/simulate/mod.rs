@@ -7,6 +7,7 @@
 
 pub mod html;
 pub mod invariants;
+pub mod leads;
 pub mod report;
 pub mod stats;
 
@@ -40,7 +41,17 @@ pub struct GameResult {
     pub rounds: i64,
     /// Choices a player was asked (forced ones, with one option, are not asked).
     pub choices: u64,
+    /// Choices with a single legal option, taken without asking.
+    #[serde(default)]
+    pub forced_choices: u64,
     pub steps: u64,
+    /// The seat (0-based) leading alone at the end of each round played, by the game's score
+    /// (`None` for a tie; empty without a `score`).
+    #[serde(default)]
+    pub round_leaders: Vec<Option<u32>>,
+    /// What ended the game (`None` if an error stopped it first).
+    #[serde(default)]
+    pub ended_by: Option<crate::interp::EndReason>,
     /// The runtime diagnostic that stopped the game, if one did.
     pub error: Option<String>,
 }
@@ -53,7 +64,10 @@ fn play(prog: &crate::program::Program, plan: &Plan, seed: u64, limits: Limits) 
         scores: Vec::new(),
         rounds: 0,
         choices: 0,
+        forced_choices: 0,
         steps: 0,
+        round_leaders: Vec::new(),
+        ended_by: None,
         error: None,
     };
     let options = match crate::options::parse_sets(prog, &plan.sets) {
@@ -82,6 +96,7 @@ fn play(prog: &crate::program::Program, plan: &Plan, seed: u64, limits: Limits) 
         interp.set_option(id, v);
     }
     // Step by step, checking the invariants between steps.
+    let mut round_leaders = Vec::new();
     let played = (|| -> Result<crate::interp::Outcome, String> {
         let text = |d: Box<crate::diag::Diag>| format!("{}: {}", d.code, d.message);
         interp.init().map_err(text)?;
@@ -98,6 +113,17 @@ fn play(prog: &crate::program::Program, plan: &Plan, seed: u64, limits: Limits) 
                     interp.state.choices_made
                 ));
             }
+            // A round has ended: the scores now, for who leads.
+            let round_over = matches!(was, crate::interp::Pos::Phase { .. })
+                && matches!(
+                    pos,
+                    crate::interp::Pos::Phase { index: 0, .. } | crate::interp::Pos::Finish
+                );
+            if round_over {
+                if let Some(s) = interp.scores_now().map_err(text)? {
+                    round_leaders.push(leads::sole_leader(&s, prog.game.lowest_wins));
+                }
+            }
         }
         Ok(interp.outcome.take().unwrap_or(crate::interp::Outcome {
             winners: Vec::new(),
@@ -112,6 +138,9 @@ fn play(prog: &crate::program::Program, plan: &Plan, seed: u64, limits: Limits) 
         Err(e) => r.error = Some(e),
     }
     r.rounds = interp.state.round;
+    r.round_leaders = round_leaders;
+    r.ended_by = interp.state.ended_by;
+    r.forced_choices = interp.state.forced_choices;
     r.choices = interp.state.choices_made;
     r.steps = interp.state.steps;
     r

@@ -28,13 +28,30 @@ pub struct Report {
     pub no_winner: u64,
     /// The largest minus the smallest seat win rate (0 is perfectly balanced).
     pub win_rate_spread: f64,
+    /// Shared wins and games without a winner, over games played (Ludii's `Drawishness`).
+    pub drawishness: f64,
     pub rounds: Spread,
     pub choices: Spread,
     pub steps: Spread,
+    /// Choices with a single legal option (taken without asking), over all choices.
+    pub single_option_share: f64,
+    /// How the games ended, most common first.
+    pub ended_by: Vec<Ending>,
+    /// Who led at round ends, by the game's score (`null` without a `score`).
+    pub leads: Option<super::leads::Leads>,
     /// Cards taken out of every game (`--without`).
     pub without: Vec<String>,
     /// `--impact KIND`: for each card of the kind, the same seeds without it; largest first.
     pub impact: Vec<Impact>,
+}
+
+/// How many games one end condition ended.
+#[derive(Debug, Serialize)]
+pub struct Ending {
+    /// `rounds`, `end_when`, `end_game` or `finish_game`.
+    pub reason: crate::interp::EndReason,
+    pub games: u64,
+    pub share: f64,
 }
 
 /// What the games become without one card.
@@ -140,7 +157,7 @@ fn spread(mut v: Vec<i64>) -> Spread {
     }
 }
 
-pub const FORMAT: u32 = 1;
+pub const FORMAT: u32 = 2;
 
 pub fn build(plan: &super::Plan, results: &[GameResult], interrupted: bool) -> Report {
     let n = results.len() as u64;
@@ -206,6 +223,25 @@ pub fn build(plan: &super::Plan, results: &[GameResult], interrupted: bool) -> R
     let spread_rate = rates.iter().cloned().fold(f64::MIN, f64::max)
         - rates.iter().cloned().fold(f64::MAX, f64::min);
     let errors: Vec<&GameResult> = results.iter().filter(|r| r.error.is_some()).collect();
+    let asked: u64 = played.iter().map(|r| r.choices).sum();
+    let forced: u64 = played.iter().map(|r| r.forced_choices).sum();
+    let mut endings: std::collections::BTreeMap<crate::interp::EndReason, u64> =
+        std::collections::BTreeMap::new();
+    for r in &played {
+        if let Some(e) = r.ended_by {
+            *endings.entry(e).or_insert(0) += 1;
+        }
+    }
+    let mut ended_by: Vec<Ending> = endings
+        .into_iter()
+        .map(|(reason, games)| Ending {
+            reason,
+            games,
+            share: games as f64 / played.len().max(1) as f64,
+        })
+        .collect();
+    ended_by.sort_by(|a, b| b.games.cmp(&a.games));
+    let draws = played.iter().filter(|r| r.winners.len() != 1).count();
     Report {
         format: FORMAT,
         game: plan.game.display().to_string(),
@@ -225,9 +261,13 @@ pub fn build(plan: &super::Plan, results: &[GameResult], interrupted: bool) -> R
         shared_wins: played.iter().filter(|r| r.winners.len() > 1).count() as u64,
         no_winner: played.iter().filter(|r| r.winners.is_empty()).count() as u64,
         win_rate_spread: if rates.is_empty() { 0.0 } else { spread_rate },
+        drawishness: draws as f64 / played.len().max(1) as f64,
         rounds: spread(played.iter().map(|r| r.rounds).collect()),
         choices: spread(played.iter().map(|r| r.choices as i64).collect()),
         steps: spread(played.iter().map(|r| r.steps as i64).collect()),
+        single_option_share: forced as f64 / (asked + forced).max(1) as f64,
+        ended_by,
+        leads: super::leads::leads(&played),
         without: plan.without.clone(),
         impact: Vec::new(),
     }
@@ -292,10 +332,11 @@ pub fn text(r: &Report) -> String {
             100.0 / f64::from(r.players.max(1))
         ));
         s.push_str(&format!(
-            "  win-rate spread: {:.1} points; shared wins: {}; no winner: {}\n",
+            "  win-rate spread: {:.1} points; shared wins: {}; no winner: {} (drawishness {})\n",
             r.win_rate_spread * 100.0,
             r.shared_wins,
-            r.no_winner
+            r.no_winner,
+            pct(r.drawishness).trim_start()
         ));
     }
     for (name, sp) in [
@@ -306,6 +347,45 @@ pub fn text(r: &Report) -> String {
         s.push_str(&format!(
             "  {name:<8} mean {:.1}, p10 {}, median {}, p90 {}, max {}\n",
             sp.mean, sp.p10, sp.p50, sp.p90, sp.max
+        ));
+    }
+    s.push_str(&format!(
+        "  single-option choices: {} of all choices (taken without asking)\n",
+        pct(r.single_option_share).trim_start()
+    ));
+    if !r.ended_by.is_empty() {
+        let ends: Vec<String> = r
+            .ended_by
+            .iter()
+            .map(|e| {
+                format!(
+                    "{} {} ({})",
+                    e.reason.name(),
+                    e.games,
+                    pct(e.share).trim_start()
+                )
+            })
+            .collect();
+        s.push_str(&format!("  ended by: {}\n", ends.join(", ")));
+    }
+    if let Some(l) = &r.leads {
+        s.push_str(&format!(
+            "  leads: {:.2} lead changes per game ({:.2} per round boundary); the winner led for good from round {:.1} on average ({:.0}% into the game, {} games)\n",
+            l.changes_mean,
+            l.change_rate,
+            l.decided_round_mean,
+            l.decided_fraction_mean * 100.0,
+            l.decided_games
+        ));
+        let by: Vec<String> = l
+            .winner_leading
+            .iter()
+            .enumerate()
+            .map(|(i, x)| format!("r{} {}", i + 1, pct(*x).trim_start()))
+            .collect();
+        s.push_str(&format!(
+            "  the eventual winner in front: {}\n",
+            by.join(", ")
         ));
     }
     if !r.without.is_empty() {
