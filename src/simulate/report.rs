@@ -240,7 +240,7 @@ pub fn build(plan: &super::Plan, results: &[GameResult], interrupted: bool) -> R
             share: games as f64 / played.len().max(1) as f64,
         })
         .collect();
-    ended_by.sort_by(|a, b| b.games.cmp(&a.games));
+    ended_by.sort_by_key(|e| std::cmp::Reverse(e.games));
     let draws = played.iter().filter(|r| r.winners.len() != 1).count();
     Report {
         format: FORMAT,
