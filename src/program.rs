@@ -230,6 +230,9 @@ pub struct GameInfo {
     pub finish: Option<Id>,
     pub score: Option<Id>,
     pub tiebreaks: Vec<Id>,
+    /// `groups: [faction, role]`: functions of a player naming the groups they belong to (a
+    /// list names several), for `rules simulate`'s win rate per group.
+    pub groups: Vec<Id>,
     /// `winner: lowest`: the lowest score wins (and the lowest tiebreak value breaks ties).
     pub lowest_wins: bool,
 }

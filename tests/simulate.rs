@@ -309,6 +309,20 @@ fn the_report_says_how_games_ended_who_led_and_how_many_choices_were_forced() {
     assert_eq!(by_round.last().and_then(|x| x.as_f64()), Some(1.0));
     let frac = leads["decided_fraction_mean"].as_f64().expect("fraction");
     assert!((0.0..1.0).contains(&frac), "{frac}");
+    // `groups: [side]`: with two players each side is one seat, so it wins as that seat does.
+    let side = &r["groups"][0];
+    assert_eq!(side["name"], "side");
+    let rows = side["groups"].as_array().expect("groups");
+    let row = |g: &str| {
+        rows.iter()
+            .find(|x| x["group"] == g)
+            .unwrap_or_else(|| panic!("no group {g}: {rows:?}"))
+    };
+    for (g, seat) in [("P1 side", 0), ("P2 side", 1)] {
+        assert_eq!(row(g)["games"].as_u64(), Some(games));
+        assert_eq!(row(g)["wins"], r["seats"][seat]["wins"]);
+        assert_eq!(row(g)["shared_wins"], r["seats"][seat]["shared_wins"]);
+    }
     // A game without a score has no leads.
     let e = report(
         "games/the-establishment.rules",

@@ -485,7 +485,16 @@ impl Checker {
         };
         let mut have_players = false;
         let keys = [
-            "players", "rounds", "round", "end_when", "finish", "score", "tiebreak", "winner",
+            "players",
+            "default_players",
+            "rounds",
+            "round",
+            "end_when",
+            "finish",
+            "score",
+            "tiebreak",
+            "winner",
+            "groups",
         ];
         for (k, e) in &g.entries {
             match k.node.as_str() {
@@ -546,6 +555,13 @@ impl Checker {
                     for (n, span) in self.name_list(e) {
                         if let Some(f) = self.fn_named(&n, span, 1) {
                             info.tiebreaks.push(f);
+                        }
+                    }
+                }
+                "groups" => {
+                    for (n, span) in self.name_list(e) {
+                        if let Some(f) = self.fn_named(&n, span, 1) {
+                            info.groups.push(f);
                         }
                     }
                 }

@@ -1,4 +1,4 @@
-//! Purity: scores, tiebreaks, `end_when`, choice labels, `say` text and `check`/`warn` card rules
+//! Purity: scores, tiebreaks, groups, `end_when`, choice labels, `say` text and `check`/`warn` card rules
 //! only read the game. This pass walks the lowered program and proves it: anything that moves
 //! cards, changes a var or a field, shuffles, flips, reveals, rolls, asks a player or ends the
 //! game is reported where such code is required, with the chain of calls that reaches it.
@@ -53,6 +53,7 @@ impl Checker {
             .iter()
             .map(|f| ("score function", *f))
             .chain(g.tiebreaks.iter().map(|f| ("tiebreak", *f)))
+            .chain(g.groups.iter().map(|f| ("group", *f)))
         {
             if let Some(imp) = w.func(f) {
                 let fd = &prog.fns[f as usize];

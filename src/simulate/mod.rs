@@ -49,6 +49,10 @@ pub struct GameResult {
     /// (`None` for a tie; empty without a `score`).
     #[serde(default)]
     pub round_leaders: Vec<Option<u32>>,
+    /// Each grouping the game declares (`groups:`): its name, and per seat the groups the
+    /// player belonged to at the end.
+    #[serde(default)]
+    pub groups: Vec<(String, Vec<Vec<String>>)>,
     /// What ended the game (`None` if an error stopped it first).
     #[serde(default)]
     pub ended_by: Option<crate::interp::EndReason>,
@@ -68,6 +72,7 @@ fn play(prog: &crate::program::Program, plan: &Plan, seed: u64, limits: Limits) 
         steps: 0,
         round_leaders: Vec::new(),
         ended_by: None,
+        groups: Vec::new(),
         error: None,
     };
     let options = match crate::options::parse_sets(prog, &plan.sets) {
@@ -97,6 +102,7 @@ fn play(prog: &crate::program::Program, plan: &Plan, seed: u64, limits: Limits) 
     }
     // Step by step, checking the invariants between steps.
     let mut round_leaders = Vec::new();
+    let mut groups = Vec::new();
     let played = (|| -> Result<crate::interp::Outcome, String> {
         let text = |d: Box<crate::diag::Diag>| format!("{}: {}", d.code, d.message);
         interp.init().map_err(text)?;
@@ -125,6 +131,7 @@ fn play(prog: &crate::program::Program, plan: &Plan, seed: u64, limits: Limits) 
                 }
             }
         }
+        groups = group_members(prog, &mut interp).map_err(text)?;
         Ok(interp.outcome.take().unwrap_or(crate::interp::Outcome {
             winners: Vec::new(),
             scores: Vec::new(),
@@ -139,11 +146,42 @@ fn play(prog: &crate::program::Program, plan: &Plan, seed: u64, limits: Limits) 
     }
     r.rounds = interp.state.round;
     r.round_leaders = round_leaders;
+    r.groups = groups;
     r.ended_by = interp.state.ended_by;
     r.forced_choices = interp.state.forced_choices;
     r.choices = interp.state.choices_made;
     r.steps = interp.state.steps;
     r
+}
+
+/// The groups each seat belongs to at the end of a game, for every grouping the game declares:
+/// the group function's value as text, or each element of a list it returns.
+type Groups = Vec<(String, Vec<Vec<String>>)>;
+
+fn group_members(
+    prog: &crate::program::Program,
+    interp: &mut Interp,
+) -> Result<Groups, Box<crate::diag::Diag>> {
+    use crate::value::Value;
+    let mut out = Vec::new();
+    for &f in &prog.game.groups {
+        let fd = &prog.fns[f as usize];
+        let mut seats = Vec::new();
+        for p in 0..interp.state.n_players {
+            let v = interp.call_fn(f, vec![Value::Player(p)], fd.span)?;
+            seats.push(match &v {
+                Value::None => Vec::new(),
+                Value::List(items) => items
+                    .iter()
+                    .filter(|x| **x != Value::None)
+                    .map(|x| interp.show(x))
+                    .collect(),
+                other => vec![interp.show(other)],
+            });
+        }
+        out.push((fd.name.clone(), seats));
+    }
+    Ok(out)
 }
 
 /// Take cards out of the game (ablation): wherever setup put them, they leave for no zone, so

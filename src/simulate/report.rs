@@ -37,12 +37,94 @@ pub struct Report {
     pub single_option_share: f64,
     /// How the games ended, most common first.
     pub ended_by: Vec<Ending>,
+    /// Win rates per group, for every grouping the game declares (`groups:`).
+    pub groups: Vec<Grouping>,
     /// Who led at round ends, by the game's score (`null` without a `score`).
     pub leads: Option<super::leads::Leads>,
     /// Cards taken out of every game (`--without`).
     pub without: Vec<String>,
     /// `--impact KIND`: for each card of the kind, the same seeds without it; largest first.
     pub impact: Vec<Impact>,
+}
+
+/// One grouping (`groups: [faction]`): the win rate of each of its groups.
+#[derive(Debug, Serialize)]
+pub struct Grouping {
+    pub name: String,
+    pub groups: Vec<GroupRate>,
+}
+
+#[derive(Debug, Serialize)]
+pub struct GroupRate {
+    pub group: String,
+    /// Games in which at least one player belonged to the group.
+    pub games: u64,
+    /// Of those, games whose only winner belonged to it, and games won together by several
+    /// players of whom one belonged to it (counted apart).
+    pub wins: u64,
+    pub shared_wins: u64,
+    pub win_rate: Interval,
+}
+
+/// The groupings' win rates over the games played.
+fn groupings(played: &[&GameResult]) -> Vec<Grouping> {
+    use std::collections::BTreeMap;
+    let mut names: Vec<String> = Vec::new();
+    // grouping -> group -> (games, wins, shared)
+    let mut counts: Vec<BTreeMap<String, (u64, u64, u64)>> = Vec::new();
+    for r in played {
+        for (name, seats) in &r.groups {
+            let i = match names.iter().position(|n| n == name) {
+                Some(i) => i,
+                None => {
+                    names.push(name.clone());
+                    counts.push(BTreeMap::new());
+                    names.len() - 1
+                }
+            };
+            let Some(table) = counts.get_mut(i) else {
+                continue;
+            };
+            let mut present: Vec<&String> = seats.iter().flatten().collect();
+            present.sort();
+            present.dedup();
+            for g in present {
+                let member =
+                    |seat: &u32| seats.get(*seat as usize).is_some_and(|gs| gs.contains(g));
+                let e = table.entry(g.clone()).or_insert((0, 0, 0));
+                e.0 += 1;
+                match r.winners.len() {
+                    1 if r.winners.iter().any(member) => e.1 += 1,
+                    n if n > 1 && r.winners.iter().any(member) => e.2 += 1,
+                    _ => {}
+                }
+            }
+        }
+    }
+    names
+        .into_iter()
+        .zip(counts)
+        .map(|(name, table)| Grouping {
+            name,
+            groups: table
+                .into_iter()
+                .map(|(group, (games, wins, shared))| {
+                    let (low, high) = wilson(wins, games);
+                    GroupRate {
+                        group,
+                        games,
+                        wins,
+                        shared_wins: shared,
+                        win_rate: Interval {
+                            value: wins as f64 / games.max(1) as f64,
+                            low,
+                            high,
+                        },
+                    }
+                })
+                .collect(),
+        })
+        .collect()
 }
 
 /// How many games one end condition ended.
@@ -268,6 +350,7 @@ pub fn build(plan: &super::Plan, results: &[GameResult], interrupted: bool) -> R
         single_option_share: forced as f64 / (asked + forced).max(1) as f64,
         ended_by,
         leads: super::leads::leads(&played),
+        groups: groupings(&played),
         without: plan.without.clone(),
         impact: Vec::new(),
     }
@@ -367,6 +450,24 @@ pub fn text(r: &Report) -> String {
             })
             .collect();
         s.push_str(&format!("  ended by: {}\n", ends.join(", ")));
+    }
+    for g in &r.groups {
+        s.push_str(&format!(
+            "\n  by {}: group   games   wins   win rate (95% interval)   shared\n",
+            g.name
+        ));
+        for x in &g.groups {
+            s.push_str(&format!(
+                "  {:<16} {:>5}  {:>5}   {} ({} .. {})   {:>6}\n",
+                x.group,
+                x.games,
+                x.wins,
+                pct(x.win_rate.value),
+                pct(x.win_rate.low),
+                pct(x.win_rate.high),
+                x.shared_wins
+            ));
+        }
     }
     if let Some(l) = &r.leads {
         s.push_str(&format!(
