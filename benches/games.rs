@@ -1,55 +1,115 @@
-//! `cargo bench`: full random games per second on one core, and the time to check each game.
-//! No timing assertions: the figures are printed for the README.
+//! `cargo bench`: for every game in `games/`, full random games per second on one core, steps per
+//! game, the time to check it and the source read per second, the largest game state, peak memory
+//! as the games go on, and the REPL's `:undo` deep into a game. No timing assertions: it prints
+//! the README's performance table (`cargo bench -- GAME` runs only the games whose path holds GAME).
 
 use rules::interp::Interp;
 use rules::limits::Limits;
+use rules::session::{Auto, Session, Until};
 use std::path::Path;
 use std::time::Instant;
 
-fn bench_game(path: &str, players: Option<u32>, games: u64) {
+// The allocator the `rules` binary uses, so the figures are the binary's.
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
+/// Peak resident memory of this process so far, in KiB (Linux; 0 elsewhere).
+fn peak_rss_kib() -> u64 {
+    std::fs::read_to_string("/proc/self/status")
+        .ok()
+        .and_then(|s| {
+            s.lines()
+                .find(|l| l.starts_with("VmHWM:"))
+                .and_then(|l| l.split_whitespace().nth(1).and_then(|n| n.parse().ok()))
+        })
+        .unwrap_or(0)
+}
+
+/// The bytes of every source file a checked game read.
+fn source_bytes(prog: &rules::program::Program) -> usize {
+    prog.sources.files.iter().map(|f| f.text.len()).sum()
+}
+
+struct Row {
+    game: String,
+    players: u32,
+    games_per_s: f64,
+    steps: f64,
+    check_ms: f64,
+    mb_per_s: f64,
+    state_kib: f64,
+    rss_first: u64,
+    rss_last: u64,
+    games: u64,
+}
+
+fn bench_game(path: &Path, seconds: f64) -> Option<Row> {
     let limits = Limits::default();
     // Checking, best of 5 (load, parse, check).
     let mut best = f64::MAX;
     let mut prog = None;
     for _ in 0..5 {
         let t = Instant::now();
-        let c = rules::check_path(Path::new(path), &limits);
+        let c = rules::check_path(path, &limits);
         best = best.min(t.elapsed().as_secs_f64());
         assert_eq!(c.errors(), 0, "{}", c.render());
         prog = c.program;
     }
-    let Some(prog) = prog else { return };
-    println!("check {path}: {:.2} ms", best * 1000.0);
-    let n = players.unwrap_or_else(|| rules::default_players(&prog));
-    let t = Instant::now();
-    let mut steps = 0u64;
-    let mut state_bytes = 0usize;
-    for seed in 0..games {
+    let prog = prog?;
+    if prog.game.round_phases.is_empty() {
+        return None;
+    }
+    let n = rules::default_players(&prog);
+    let play = |seed: u64, steps: &mut u64, state: &mut usize| {
         let agents = rules::agent::make_agents("random", n, seed).expect("agents");
         let mut interp = Interp::new(&prog, n, seed, agents, limits).expect("interp");
         interp.record = false;
         if let Err(d) = interp.run() {
             panic!("{}", d.render(&prog.sources));
         }
-        steps += interp.state.steps;
-        state_bytes = state_bytes.max(rules::interp::state_size(&interp.state));
+        *steps += interp.state.steps;
+        *state = (*state).max(rules::interp::state_size(&interp.state));
+    };
+    // A tenth of the time to size the run, then the run; peak memory after its first tenth
+    // and at its end says whether memory grows with the number of games.
+    let (mut steps, mut state) = (0u64, 0usize);
+    let t = Instant::now();
+    let mut probe = 0u64;
+    while t.elapsed().as_secs_f64() < seconds / 10.0 {
+        play(1_000_000 + probe, &mut steps, &mut state);
+        probe += 1;
+    }
+    let games = (probe * 10).max(10);
+    let (mut steps, mut rss_first) = (0u64, 0u64);
+    let t = Instant::now();
+    for seed in 0..games {
+        play(seed, &mut steps, &mut state);
+        if seed + 1 == games / 10 {
+            rss_first = peak_rss_kib();
+        }
     }
     let secs = t.elapsed().as_secs_f64();
-    println!(
-        "{path}: {games} random {n}-player games in {secs:.3} s = {:.0} games/s on one core, {:.0} steps/game, game state {:.1} KiB",
-        games as f64 / secs,
-        steps as f64 / games as f64,
-        state_bytes as f64 / 1024.0
-    );
+    Some(Row {
+        game: path.display().to_string(),
+        players: n,
+        games_per_s: games as f64 / secs,
+        steps: steps as f64 / games as f64,
+        check_ms: best * 1000.0,
+        mb_per_s: source_bytes(&prog) as f64 / 1e6 / best,
+        state_kib: state as f64 / 1024.0,
+        rss_first,
+        rss_last: peak_rss_kib(),
+        games,
+    })
 }
 
-/// The REPL's `:undo` at depth: play `choices` choices by hand, then time undo + redo pairs.
-fn bench_undo(path: &str, players: u32, choices: usize) {
-    use rules::session::{Auto, Session, Until};
-    let c = rules::check_path(Path::new(path), &Limits::default());
+/// The REPL's `:undo` at depth: play up to `choices` choices, then time undo + redo pairs.
+fn bench_undo(path: &Path, choices: usize) -> String {
+    let c = rules::check_path(path, &Limits::default());
     let Some(prog) = c.program else {
         panic!("{}", c.render())
     };
+    let players = rules::default_players(&prog);
     let mut s = Session::new(prog, players, 1, Limits::default()).expect("session");
     s.advance(Until::Choice, Auto::Off);
     let mut made = 0;
@@ -65,10 +125,11 @@ fn bench_undo(path: &str, players: u32, choices: usize) {
         assert!(s.redo());
     }
     let per = t.elapsed().as_secs_f64() / (2 * rounds) as f64;
-    println!(
-        "{path}: :undo (and :redo) after {made} choices: {:.3} ms each",
+    format!(
+        "| `{}` | {made} | {:.3} ms |",
+        path.display(),
         per * 1000.0
-    );
+    )
 }
 
 fn main() {
@@ -77,17 +138,44 @@ fn main() {
         .skip(1)
         .filter(|a| !a.starts_with("--"))
         .collect();
-    let games = [
-        ("games/the-establishment.rules", Some(4u32), 5000u64),
-        ("games/hegemony", Some(15u32), 1000u64),
-    ];
-    for (path, players, n) in games {
-        if filter.is_empty() || filter.iter().any(|f| path.contains(f.as_str())) {
-            bench_game(path, players, n);
+    let wanted = |p: &Path| {
+        filter.is_empty()
+            || filter
+                .iter()
+                .any(|f| p.display().to_string().contains(f.as_str()))
+    };
+    let games: Vec<_> = rules::games_in(Path::new("games"))
+        .into_iter()
+        .filter(|p| wanted(p))
+        .collect();
+    println!("| game | players | games/s (one core) | steps/game | check | source read | largest state | peak memory after 1/10 and all games |");
+    println!("|---|---|---|---|---|---|---|---|");
+    for path in &games {
+        if let Some(r) = bench_game(path, 3.0) {
+            println!(
+                "| `{}` | {} | {:.0} | {:.0} | {:.1} ms | {:.1} MB/s | {:.1} KiB | {} / {} KiB ({} games) |",
+                r.game,
+                r.players,
+                r.games_per_s,
+                r.steps,
+                r.check_ms,
+                r.mb_per_s,
+                r.state_kib,
+                r.rss_first,
+                r.rss_last,
+                r.games
+            );
         }
     }
-    if filter.is_empty() || filter.iter().any(|f| "undo".contains(f.as_str())) {
-        bench_undo("benches/long.rules", 2, 500);
-        bench_undo("games/the-establishment.rules", 4, 70);
+    println!();
+    println!("| REPL `:undo` and `:redo` | choices made | each |");
+    println!("|---|---|---|");
+    let deep = [Path::new("benches/long.rules").to_path_buf()]
+        .into_iter()
+        .chain(games.iter().cloned());
+    for path in deep {
+        if wanted(&path) || path.starts_with("benches") && filter.is_empty() {
+            println!("{}", bench_undo(&path, 500));
+        }
     }
 }
