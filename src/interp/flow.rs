@@ -60,6 +60,7 @@ impl<'p> Interp<'p> {
     /// the game goes next. Between segments the whole game is its `State`, so a caller can
     /// snapshot it there and resume later (the REPL's undo does).
     pub fn step(&mut self, pos: Pos) -> R<Pos> {
+        self.track_boundary(pos);
         match self.segment(pos) {
             // `end game`: the rest of the segment, the round and later phases do not run (nor
             // their `phase_end` and `round_end` triggers); the `finish` phase and scoring do.
