@@ -352,3 +352,26 @@ fn a_search_from_the_deepest_evaluation_fits_the_stack() {
         .expect("thread");
     assert_eq!(h.join().expect("no stack overflow"), 1);
 }
+
+#[test]
+fn the_repl_plays_an_mc_seat_and_replays_its_answer() {
+    use rules::session::{Auto, Mode, Session, Stop, Until};
+    let c = rules::check_text("piles.rules", PILES, &Limits::default());
+    let prog = c.program.expect("program");
+    let mut s = Session::new(prog, 2, 3, Limits::default()).expect("session");
+    s.modes = vec![Mode::parse("mc:8").expect("mc:8"), Mode::Random];
+    assert_eq!(s.modes[0], Mode::Mc(8));
+    assert_eq!(s.modes[0].name(), "mc:8");
+    s.advance(Until::End, Auto::Off);
+    assert_eq!(s.stop, Stop::Done, "{:?}", s.error);
+    let first = s.answers().to_vec();
+    assert_eq!(first.len(), 1);
+    assert_eq!(s.undo(1), 1);
+    s.advance(Until::End, Auto::Off);
+    assert_eq!(
+        s.answers(),
+        first.as_slice(),
+        "the same position, the same pick"
+    );
+    assert!(Mode::parse("mc:0").is_none());
+}

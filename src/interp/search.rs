@@ -107,6 +107,9 @@ fn seen_label(
         .unwrap_or_default()
 }
 
+/// Which cards a determinisation may exchange: the kind, and the values of the `var` fields.
+type Class = (u32, Vec<Value>);
+
 /// A value with every card renamed by `sigma` (`None` when nothing changes).
 fn relabel(v: &Value, sigma: &[u32]) -> Option<Value> {
     match v {
@@ -229,7 +232,7 @@ impl SearchPoint<'_> {
             let vars = st.card_vars.get(base..base + n).unwrap_or(&[]).to_vec();
             (kind, vars)
         };
-        let mut places: Vec<((u32, Vec<Value>), u32, usize, u32)> = Vec::new();
+        let mut places: Vec<(Class, u32, usize, u32)> = Vec::new();
         for (slot, zone) in st.zones.iter().enumerate() {
             for (i, &c) in zone.iter().enumerate() {
                 if unknown(c) {
@@ -239,8 +242,7 @@ impl SearchPoint<'_> {
         }
         // Canonical: the cards by class, then id (the multiset); the places by class, then
         // slot order. Each class's cards are shuffled and dealt into that class's places.
-        let mut cards: Vec<((u32, Vec<Value>), u32)> =
-            places.iter().map(|p| (p.0.clone(), p.3)).collect();
+        let mut cards: Vec<(Class, u32)> = places.iter().map(|p| (p.0.clone(), p.3)).collect();
         cards.sort_unstable();
         places.sort_unstable_by(|a, b| (&a.0, a.1, a.2).cmp(&(&b.0, b.1, b.2)));
         let mut sigma: Vec<u32> = (0..st.known.len() as u32).collect();
