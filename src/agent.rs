@@ -1,5 +1,8 @@
-//! Agents answer choices: `random` (seeded), `first`, `script:FILE`, `human`.
+//! Agents answer choices: `random` (seeded), `first`, `script:FILE`, `human`, `mc:N` (search).
 
+pub mod mc;
+
+use crate::interp::SearchPoint;
 use crate::rng;
 use crate::view::PlayerView;
 use rand_chacha::ChaCha8Rng;
@@ -21,6 +24,9 @@ pub struct ChoiceRequest<'a> {
     pub number: usize,
     /// The player's view of the game now.
     pub view: &'a dyn Fn() -> PlayerView,
+    /// The position to search, for an agent that [`Agent::searches`] (`mc`): playouts of
+    /// copies in which what the player does not know is re-dealt. `None` for the others.
+    pub search: Option<&'a SearchPoint<'a>>,
 }
 
 /// What an agent answers to stop the game at a choice a person must make (the REPL's agents).
@@ -47,6 +53,12 @@ pub trait Agent {
         req: &ChoiceRequest,
         label: &dyn Fn(usize) -> String,
     ) -> Result<usize, String>;
+
+    /// Whether this agent searches the position (`req.search`): the interpreter then keeps
+    /// what a search replays from.
+    fn searches(&self) -> bool {
+        false
+    }
 }
 
 pub struct FirstAgent;
@@ -288,7 +300,7 @@ impl Agent for HumanAgent {
 }
 
 /// The agent kinds a seat may have, for messages.
-pub const KINDS: &str = "random, first, human or script:FILE";
+pub const KINDS: &str = "random, first, human, mc:N or script:FILE";
 
 /// Split a `--agent` value into one single-agent spec per seat. The value is a comma-separated
 /// list: `P2=human` gives seat 2 its own agent, and the last entry without `P<n>=` is for every
@@ -350,6 +362,9 @@ pub fn seat_specs(spec: &str, players: u32, default: &str) -> Result<Vec<String>
 }
 
 fn check_kind(spec: &str) -> Result<(), String> {
+    if let Some(n) = mc::parse(spec) {
+        return n.map(|_| ());
+    }
     match spec {
         "random" | "first" | "human" => Ok(()),
         s if s.starts_with("script:") && s.len() > "script:".len() => Ok(()),
@@ -373,6 +388,10 @@ pub fn make_agents(spec: &str, players: u32, seed: u64) -> Result<Vec<Box<dyn Ag
             "human" => Box::new(HumanAgent {
                 hot_seat: hot_seat.clone(),
             }),
+            s if s.starts_with("mc") => {
+                let playouts = mc::parse(s).unwrap_or(Err(String::new()))?;
+                Box::new(mc::McAgent { playouts, seed })
+            }
             s => {
                 let path = s.strip_prefix("script:").unwrap_or(s);
                 let shared = match scripts.iter().find(|(q, _)| q == path) {

@@ -48,8 +48,9 @@ enum Command {
         /// Seed of the game's random generator
         #[arg(long, default_value_t = 1)]
         seed: u64,
-        /// Who answers the choices: random, first, human or script:FILE, for every seat, or per
-        /// seat like `P1=human,P2=first,random` (the last plain entry is for the other seats)
+        /// Who answers the choices: random, first, human, mc:N (N playouts per option) or
+        /// script:FILE, for every seat, or per seat like `P1=human,P2=mc:50,random` (the last
+        /// plain entry is for the other seats)
         #[arg(long, default_value = "random")]
         agent: String,
         /// Write every answered choice to FILE; `--agent script:FILE` replays it

@@ -19,7 +19,7 @@ Commands (anything else is a rules-language expression or statement, evaluated o
   :choices                  the waiting choice and its numbered options
   :choose N | NAME          answer the waiting choice (a number or the option's text)
   :auto [N|phase|round|end] let the agents answer (N choices; default 1)
-  :agent PLAYER MODE        who answers PLAYER: human, random, first or script:FILE
+  :agent PLAYER MODE        who answers PLAYER: human, random, first, mc:N or script:FILE
   :state                    the whole position as tables
   :show ZONE|PLAYER|VAR|CARD  one zone (all its keys), one player's things, a var, or a card (@id)
   :as PLAYER|all            whose eyes hidden information is shown to
@@ -427,7 +427,7 @@ impl Repl {
                 })
                 .collect();
             self.say(format!(
-                "{}   (`:agent P2 random` changes one; human, random, first or script:FILE)",
+                "{}   (`:agent P2 random` changes one; human, random, first, mc:N or script:FILE)",
                 list.join(", ")
             ));
             return;
@@ -451,11 +451,15 @@ impl Repl {
                     }
                 }
             }
-            None => match Mode::parse(m) {
-                Some(mode) if mode != Mode::Script => (mode, None),
+            None => match (crate::agent::mc::parse(m), Mode::parse(m)) {
+                (Some(Err(e)), _) => {
+                    self.say(e);
+                    return;
+                }
+                (_, Some(mode)) if mode != Mode::Script => (mode, None),
                 _ => {
                     self.say(format!(
-                        "`{m}` is not an agent: human, random, first or script:FILE."
+                        "`{m}` is not an agent: human, random, first, mc:N or script:FILE."
                     ));
                     return;
                 }
@@ -483,7 +487,7 @@ impl Repl {
             [k] => format!("P{}", k + 1),
             _ => "Every player".to_string(),
         };
-        let mut what = mode.name().to_string();
+        let mut what = mode.name();
         if let Some((path, _)) = &text {
             let lines: usize = seats
                 .iter()
@@ -1096,7 +1100,7 @@ pub fn complete(
         [":show"] => show_words.to_vec(),
         [":as"] => seats().chain(["all".to_string()]).collect(),
         [":agent"] => seats().chain(["all".to_string()]).collect(),
-        [":agent", _] => ["human", "random", "first", "script:"]
+        [":agent", _] => ["human", "random", "first", "mc:", "script:"]
             .iter()
             .map(|s| s.to_string())
             .collect(),

@@ -24,6 +24,11 @@ pub fn below(rng: &mut ChaCha8Rng, n: u32) -> u32 {
     }
 }
 
+/// A 64-bit draw from two 32-bit ones (the seed of a derived stream).
+pub fn draw_u64(rng: &mut ChaCha8Rng) -> u64 {
+    (u64::from(rng.next_u32()) << 32) | u64::from(rng.next_u32())
+}
+
 /// Fisher–Yates, from the end.
 pub fn shuffle<T>(rng: &mut ChaCha8Rng, items: &mut [T]) {
     let len = items.len();

@@ -26,10 +26,15 @@ pub enum Mode {
     /// Answers from a choice log (`:agent P2 script:FILE`): the seat's k-th choice of the game
     /// is the k-th line for that seat. The log itself is in `Session::scripts`.
     Script,
+    /// Flat Monte Carlo with N playouts per option (`:agent P2 mc:50`): see `agent::mc`.
+    Mc(u32),
 }
 
 impl Mode {
     pub fn parse(s: &str) -> Option<Mode> {
+        if let Some(n) = agent::mc::parse(s) {
+            return n.ok().map(Mode::Mc);
+        }
         match s {
             "human" => Some(Mode::Human),
             "random" => Some(Mode::Random),
@@ -37,12 +42,13 @@ impl Mode {
             _ => None,
         }
     }
-    pub fn name(self) -> &'static str {
+    pub fn name(self) -> String {
         match self {
-            Mode::Human => "human",
-            Mode::Random => "random",
-            Mode::First => "first",
-            Mode::Script => "script",
+            Mode::Human => "human".into(),
+            Mode::Random => "random".into(),
+            Mode::First => "first".into(),
+            Mode::Script => "script".into(),
+            Mode::Mc(n) => format!("mc:{n}"),
         }
     }
 }
@@ -158,6 +164,14 @@ impl SeatScript {
 struct SessionAgent(Rc<RefCell<Shared>>);
 
 impl Agent for SessionAgent {
+    fn searches(&self) -> bool {
+        self.0
+            .borrow()
+            .modes
+            .iter()
+            .any(|m| matches!(m, Mode::Mc(_)))
+    }
+
     fn decide(
         &mut self,
         req: &ChoiceRequest,
@@ -238,6 +252,10 @@ impl Agent for SessionAgent {
             Mode::Human => return ask_person(&mut s),
             Mode::Random => agent::seeded_pick(s.seed, req.player, req.number, req.count),
             Mode::First => 0,
+            Mode::Mc(n) => match req.search {
+                Some(sp) => agent::mc::pick(sp, n, s.seed, req.number),
+                None => return ask_person(&mut s),
+            },
             Mode::Script => {
                 let seat = req.player as usize;
                 let k = s.answered.get(seat).copied().unwrap_or(0);

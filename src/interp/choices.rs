@@ -5,6 +5,7 @@ use crate::agent::ChoiceRequest;
 use crate::diag::{Diag, Span};
 use crate::events::Event;
 use crate::value::Value;
+use search::SearchPoint;
 
 impl<'p> Interp<'p> {
     /// Ask a player's agent. Forced choices (one option) are taken without asking.
@@ -53,45 +54,12 @@ impl<'p> Interp<'p> {
             self.state.forced_choices += 1;
             0
         } else {
-            let name = format!("P{}", player + 1);
-            let view = View {
-                prog: self.prog,
-                n_players: self.state.n_players,
-                zone_base: &self.state.zone_base,
+            let i = if self.playout.is_some() {
+                // A playout of a search answers for everyone (`search.rs`).
+                self.playout_answer(player, options, labels)?
+            } else {
+                self.ask_agent(player, options, labels, prompt, secret, span)?
             };
-            // The chooser sees the options as they may: a card they do not know is hidden.
-            let known = &self.state.known;
-            let labeler = |i: usize| {
-                let v = labels.and_then(|l| l.get(i)).or(options.get(i));
-                v.map(|v| view.show_parts(v, known).for_viewer(player).text())
-                    .unwrap_or_default()
-            };
-            let (prog, state) = (self.prog, &self.state);
-            let player_view = || crate::view::player_view(prog, state, player);
-            let req = ChoiceRequest {
-                player,
-                player_name: &name,
-                prompt,
-                count: options.len(),
-                secret,
-                round: state.round,
-                phase: state.phase,
-                number: self.choice_log.len(),
-                view: &player_view,
-            };
-            let Some(agent) = self.agents.get_mut(player as usize) else {
-                return Err(rt(span, format!("no agent plays P{}", player + 1)));
-            };
-            let i = agent.decide(&req, &labeler).map_err(|m| {
-                if m == crate::agent::PENDING {
-                    // Not an error: an interactive session stops here to ask a person.
-                    Box::new(Diag::error(crate::agent::PENDING, "a choice is waiting"))
-                } else {
-                    Box::new(
-                        Diag::error("run::agent", m).label(span, "while asking for this choice"),
-                    )
-                }
-            })?;
             if i >= options.len() {
                 return Err(rt(span, "the agent answered an option that does not exist"));
             }
@@ -106,6 +74,9 @@ impl<'p> Interp<'p> {
                 index: i,
                 label,
             });
+            if let Some(t) = self.search.as_mut() {
+                t.asked(secret);
+            }
             i
         };
         if self.record {
@@ -121,5 +92,68 @@ impl<'p> Interp<'p> {
             });
         }
         Ok(Some(idx))
+    }
+
+    /// Ask the player's agent: it sees the options as the player does, their view, and (when
+    /// it searches) the position to play out.
+    fn ask_agent(
+        &mut self,
+        player: u32,
+        options: &[Value],
+        labels: Option<&[Value]>,
+        prompt: &str,
+        secret: bool,
+        span: Span,
+    ) -> R<usize> {
+        let name = format!("P{}", player + 1);
+        let view = View {
+            prog: self.prog,
+            n_players: self.state.n_players,
+            zone_base: &self.state.zone_base,
+        };
+        // The chooser sees the options as they may: a card they do not know is hidden.
+        let known = &self.state.known;
+        let labeler = |i: usize| {
+            let v = labels.and_then(|l| l.get(i)).or(options.get(i));
+            v.map(|v| view.show_parts(v, known).for_viewer(player).text())
+                .unwrap_or_default()
+        };
+        let (prog, state) = (self.prog, &self.state);
+        let player_view = || crate::view::player_view(prog, state, player);
+        let search = self.search.as_deref().map(|track| SearchPoint {
+            prog,
+            limits: self.limits,
+            seed: self.seed,
+            track,
+            log: &self.choice_log,
+            now: state,
+            seat: player,
+            options,
+            labels,
+            want: Default::default(),
+        });
+        let req = ChoiceRequest {
+            player,
+            player_name: &name,
+            prompt,
+            count: options.len(),
+            secret,
+            round: state.round,
+            phase: state.phase,
+            number: self.choice_log.len(),
+            view: &player_view,
+            search: search.as_ref(),
+        };
+        let Some(agent) = self.agents.get_mut(player as usize) else {
+            return Err(rt(span, format!("no agent plays P{}", player + 1)));
+        };
+        agent.decide(&req, &labeler).map_err(|m| {
+            if m == crate::agent::PENDING {
+                // Not an error: an interactive session stops here to ask a person.
+                Box::new(Diag::error(crate::agent::PENDING, "a choice is waiting"))
+            } else {
+                Box::new(Diag::error("run::agent", m).label(span, "while asking for this choice"))
+            }
+        })
     }
 }

@@ -60,6 +60,7 @@ impl<'p> Interp<'p> {
     /// the game goes next. Between segments the whole game is its `State`, so a caller can
     /// snapshot it there and resume later (the REPL's undo does).
     pub fn step(&mut self, pos: Pos) -> R<Pos> {
+        self.track_boundary(pos);
         let r = self.segment(pos);
         if matches!(&r, Err(d) if d.code == END_CODE) && self.state.ended_by.is_none() {
             self.state.ended_by = Some(EndReason::EndGame);

@@ -10,6 +10,7 @@ mod checks;
 mod choices;
 mod exprs;
 mod flow;
+mod search;
 mod state;
 mod stmts;
 mod triggers;
@@ -18,6 +19,7 @@ mod visibility;
 
 pub use checks::{run_checks, state_size};
 use exprs::Source;
+pub use search::{PlayoutEnd, SearchPoint, World};
 pub use view::View;
 pub use visibility::{everyone, holds, one, Players};
 
@@ -119,7 +121,7 @@ pub enum Pos {
     Done,
 }
 
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Outcome {
     pub winners: Vec<u32>,
     pub scores: Vec<i64>,
@@ -169,6 +171,11 @@ pub struct Interp<'p> {
     displaying: u32,
     /// When set (the REPL under `:as P2`), reading what this player may not see is an error.
     pub observer: Option<u32>,
+    /// An agent searches (`mc`): keep the state at each segment boundary (`search`).
+    searching: bool,
+    search: Option<Box<search::Track>>,
+    /// In a playout of a search: the answers, instead of agents.
+    playout: Option<Box<search::Playout>>,
 }
 
 const RETURN_CODE: &str = "run::return";
@@ -307,6 +314,7 @@ impl<'p> Interp<'p> {
             forced_choices: 0,
             ended_by: None,
         };
+        let searching = agents.iter().any(|a| a.searches());
         Ok(Interp {
             prog,
             state,
@@ -352,6 +360,9 @@ impl<'p> Interp<'p> {
             outcome: None,
             displaying: 0,
             observer: None,
+            searching,
+            search: None,
+            playout: None,
         })
     }
 

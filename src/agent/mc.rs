@@ -1,0 +1,153 @@
+//! `mc:N`, flat Monte Carlo: every option of a choice is tried in N random playouts to the end
+//! of the game, each from a determinised copy of the position (the cards the seat does not know
+//! re-dealt at random: `interp::search`), and the option with the best average result for the
+//! seat is taken.
+//!
+//! A playout scores 1 for a win, 1/k for a win shared by k, 0 for a loss, a game without a winner
+//! or a runtime error after the option was taken. Ties go to the best mean score (the lowest
+//! when the game is won by the lowest), then to the first option. Playout `j` of every option
+//! plays the same determinised copy with the same randomness after the choice (common random
+//! numbers), so options are compared on the same deals. Everything random comes from one
+//! `ChaCha8Rng` seeded from (game seed, seat, choice number): a decision is a function of the
+//! position, as every answer of the other agents is.
+
+use super::{Agent, ChoiceRequest};
+use crate::interp::{PlayoutEnd, SearchPoint};
+use crate::rng;
+
+/// The most playouts per option `mc:N` accepts.
+pub const MAX_PLAYOUTS: u32 = 10_000;
+
+/// Attempts at a determinisation the replay accepts, per playout asked for.
+const TRIES_PER_PLAYOUT: u32 = 16;
+
+/// Read the `N` of `mc:N`: `None` when `spec` is not an `mc` spec.
+pub fn parse(spec: &str) -> Option<Result<u32, String>> {
+    let n = spec.strip_prefix("mc")?;
+    let Some(n) = n.strip_prefix(':') else {
+        return Some(Err(format!(
+            "`{spec}`: say how many playouts per option, like mc:50"
+        )));
+    };
+    Some(match n.parse::<u32>() {
+        Ok(k) if (1..=MAX_PLAYOUTS).contains(&k) => Ok(k),
+        _ => Err(format!(
+            "`mc:{n}`: the playouts per option are a number from 1 to {MAX_PLAYOUTS}"
+        )),
+    })
+}
+
+/// The searcher's stream for choice `number` of `seat`: apart from the random agent's.
+fn stream(seed: u64, seat: u32, number: usize) -> rand_chacha::ChaCha8Rng {
+    let mixed = seed
+        .wrapping_mul(0xD6E8_FEB8_6659_FD93)
+        .wrapping_add(u64::from(seat).wrapping_mul(0x9E37_79B9_7F4A_7C15))
+        .wrapping_add((number as u64).wrapping_mul(0xC2B2_AE3D_27D4_EB4F))
+        .wrapping_add(0x6D63);
+    rng::new_rng(mixed)
+}
+
+/// What one option's playouts added up to.
+#[derive(Debug, Clone, Default)]
+struct Tally {
+    reward: f64,
+    score: f64,
+    scored: u32,
+}
+
+impl Tally {
+    fn add(&mut self, end: &PlayoutEnd, seat: u32, lowest_wins: bool) {
+        let PlayoutEnd::Finished(o) = end else {
+            // An error after the option was taken is a loss (a rejection never reaches here).
+            return;
+        };
+        if o.winners.contains(&seat) {
+            self.reward += 1.0 / o.winners.len() as f64;
+        }
+        if let Some(&s) = o.scores.get(seat as usize) {
+            self.score += if lowest_wins { -(s as f64) } else { s as f64 };
+            self.scored += 1;
+        }
+    }
+
+    fn mean_score(&self) -> f64 {
+        if self.scored == 0 {
+            f64::NEG_INFINITY
+        } else {
+            self.score / f64::from(self.scored)
+        }
+    }
+}
+
+/// The option flat Monte Carlo picks at `sp` with `n` playouts per option; the game seed and
+/// the choice number seed its randomness.
+pub fn pick(sp: &SearchPoint, n: u32, seed: u64, number: usize) -> usize {
+    let count = sp.options();
+    let seat = sp.seat();
+    let mut rng = stream(seed, seat, number);
+    if count <= 1 {
+        return 0;
+    }
+    let lowest = sp.lowest_wins();
+    let mut tallies = vec![Tally::default(); count];
+    let mut played = 0u32;
+    let mut tries = 0u32;
+    let max_tries = n.min(MAX_PLAYOUTS).saturating_mul(TRIES_PER_PLAYOUT);
+    while played < n && tries < max_tries {
+        tries += 1;
+        let world = sp.determinise(&mut rng);
+        let future = rng::draw_u64(&mut rng);
+        let first = sp.playout(&world, 0, future);
+        if first == PlayoutEnd::Rejected {
+            continue;
+        }
+        played += 1;
+        for (o, t) in tallies.iter_mut().enumerate() {
+            let end = if o == 0 {
+                first.clone()
+            } else {
+                sp.playout(&world, o, future)
+            };
+            t.add(&end, seat, lowest);
+        }
+    }
+    if played == 0 {
+        // No determinisation led back to this choice: choose at random (seeded).
+        return rng::below(&mut rng, count.min(u32::MAX as usize) as u32) as usize;
+    }
+    // Every option has `played` playouts: compare totals. Ties: mean score, then lowest index.
+    let better = |t: &Tally, b: &Tally| {
+        t.reward > b.reward || (t.reward == b.reward && t.mean_score() > b.mean_score())
+    };
+    let mut best: Option<(usize, &Tally)> = None;
+    for (o, t) in tallies.iter().enumerate() {
+        match best {
+            Some((_, b)) if !better(t, b) => {}
+            _ => best = Some((o, t)),
+        }
+    }
+    best.map_or(0, |(o, _)| o)
+}
+
+/// `--agent mc:N`.
+pub struct McAgent {
+    pub playouts: u32,
+    pub seed: u64,
+}
+
+impl Agent for McAgent {
+    fn searches(&self) -> bool {
+        true
+    }
+
+    fn decide(
+        &mut self,
+        req: &ChoiceRequest,
+        _: &dyn Fn(usize) -> String,
+    ) -> Result<usize, String> {
+        match req.search {
+            Some(sp) => Ok(pick(sp, self.playouts, self.seed, req.number)),
+            None => Err("the mc agent was asked without the position to search".into()),
+        }
+    }
+}

@@ -1,0 +1,427 @@
+//! Searching a position without peeking: what `--agent mc:N` plays out.
+//!
+//! A choice is asked in the middle of a phase, deep in the interpreter; the only resumable
+//! positions are the boundaries between segments (`Interp::step`). So when an agent searches,
+//! the interpreter keeps the state at the last boundary (`Track`), and a playout replays from
+//! there: a fresh interpreter takes the boundary state, answers the choices made since with the
+//! answers given, reaches the choice being searched, takes the option tried, and plays on with
+//! random answers to the end.
+//!
+//! Before a playout the boundary state is *determinised* for the searching seat (`determinise`):
+//! the cards the seat knows neither at the boundary nor now (`State::known`) are sorted by id,
+//! shuffled within each kind (a zone holds one kind, so the game stays well typed) and dealt back
+//! into the places that held them, in slot order. Zone sizes, faces and who-knows-what stay with
+//! the places; references to a re-dealt card (in vars and card vars) follow it to its new
+//! identity, so "the card I put face down" is still the card lying there. What the seat does
+//! not know thus enters only as the multiset of those cards and the places they fill: two
+//! positions that differ in where hidden cards lie give the same determinised state.
+//!
+//! The replay keeps the game's real randomness up to the choice (it made the position the
+//! seat sees) and answers another player's *secret* choices since the boundary at random, as
+//! the seat never saw them. At the choice, the replayed position must look the same to the seat
+//! as the real one (its `PlayerView` and the options as it sees them); a determinisation that
+//! does not is rejected, and another drawn. From the choice on, the game's own randomness and
+//! every player's answers come from the searcher's seeded stream.
+
+use super::*;
+use crate::view::PlayerView;
+use std::cell::OnceCell;
+
+/// The state at the last segment boundary, and the choices asked since (secret or not).
+#[derive(Clone)]
+pub(super) struct Track {
+    pos: Pos,
+    state: State,
+    /// How many choices had been asked at the boundary.
+    choices: usize,
+    /// For each choice asked since: was it secret?
+    secret: Vec<bool>,
+}
+
+/// What a playout interpreter answers with, instead of agents.
+pub(super) struct Playout {
+    /// The choices since the boundary: (player, index, secret).
+    replay: Vec<(u32, usize, bool)>,
+    seat: u32,
+    count: usize,
+    want_labels: Vec<String>,
+    want_view: PlayerView,
+    option: usize,
+    /// Answers another player's secret choices in the replay.
+    repick: ChaCha8Rng,
+    /// The game's randomness from the choice on.
+    future: Option<ChaCha8Rng>,
+    /// Every player's answers after the choice.
+    answers: ChaCha8Rng,
+    asked: usize,
+    branched: bool,
+}
+
+/// The signal a playout whose replay no longer fits the position unwinds with.
+const REJECT: &str = "search::reject";
+
+/// A determinised copy of the position, for one or more playouts. Opaque: an agent can only
+/// play it out.
+pub struct World {
+    state: State,
+    repick: u64,
+}
+
+/// How a playout ended.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum PlayoutEnd {
+    /// The game finished: winners and scores, as `Interp::run` gives them.
+    Finished(Outcome),
+    /// A runtime error (the step budget included) after the option was taken.
+    Error(String),
+    /// The determinised position did not lead back to this choice as the seat saw it.
+    Rejected,
+}
+
+/// A choice being asked, as a searching agent may use it: how many options, and playouts of
+/// determinised copies of the position. It reads the game's state, but hands out nothing of it.
+pub struct SearchPoint<'a> {
+    pub(super) prog: &'a Program,
+    pub(super) limits: Limits,
+    pub(super) seed: u64,
+    pub(super) track: &'a Track,
+    pub(super) log: &'a [ChoiceRecord],
+    pub(super) now: &'a State,
+    pub(super) seat: u32,
+    pub(super) options: &'a [Value],
+    pub(super) labels: Option<&'a [Value]>,
+    pub(super) want: OnceCell<(Vec<String>, PlayerView)>,
+}
+
+/// Option `i`'s text as player `seat` sees it (a card they do not know is hidden).
+fn seen_label(
+    view: &View,
+    options: &[Value],
+    labels: Option<&[Value]>,
+    known: &[Players],
+    seat: u32,
+    i: usize,
+) -> String {
+    let v = labels.and_then(|l| l.get(i)).or(options.get(i));
+    v.map(|v| view.show_parts(v, known).for_viewer(seat).text())
+        .unwrap_or_default()
+}
+
+/// Which cards a determinisation may exchange: the kind, and the values of the `var` fields.
+type Class = (u32, Vec<Value>);
+
+/// A value with every card renamed by `sigma` (`None` when nothing changes).
+fn relabel(v: &Value, sigma: &[u32]) -> Option<Value> {
+    match v {
+        Value::Card(c) => sigma
+            .get(*c as usize)
+            .filter(|&&n| n != *c)
+            .map(|&n| Value::Card(n)),
+        Value::List(items) | Value::Tuple(items) => {
+            let mut changed = false;
+            let new: Vec<Value> = items
+                .iter()
+                .map(|x| match relabel(x, sigma) {
+                    Some(n) => {
+                        changed = true;
+                        n
+                    }
+                    None => x.clone(),
+                })
+                .collect();
+            changed.then(|| match v {
+                Value::List(_) => Value::list(new),
+                _ => Value::tuple(new),
+            })
+        }
+        _ => None,
+    }
+}
+
+fn relabel_all(values: &mut [Value], sigma: &[u32]) {
+    for v in values.iter_mut() {
+        if let Some(n) = relabel(v, sigma) {
+            *v = n;
+        }
+    }
+}
+
+impl Track {
+    pub(super) fn at(pos: Pos, state: &State, choices: usize) -> Track {
+        Track {
+            pos,
+            state: state.clone(),
+            choices,
+            secret: Vec::new(),
+        }
+    }
+
+    pub(super) fn asked(&mut self, secret: bool) {
+        self.secret.push(secret);
+    }
+}
+
+impl SearchPoint<'_> {
+    /// How many options the choice has.
+    pub fn options(&self) -> usize {
+        self.options.len()
+    }
+
+    /// The seat choosing.
+    pub fn seat(&self) -> u32 {
+        self.seat
+    }
+
+    /// Whether the game is won by the lowest score (`winner: lowest`).
+    pub fn lowest_wins(&self) -> bool {
+        self.prog.game.lowest_wins
+    }
+
+    /// Whether the game declares a score (without one, no game has a winner).
+    pub fn has_score(&self) -> bool {
+        self.prog.game.score.is_some()
+    }
+
+    fn want(&self) -> &(Vec<String>, PlayerView) {
+        self.want.get_or_init(|| {
+            let view = View {
+                prog: self.prog,
+                n_players: self.now.n_players,
+                zone_base: &self.now.zone_base,
+            };
+            let labels = (0..self.options.len())
+                .map(|i| {
+                    seen_label(
+                        &view,
+                        self.options,
+                        self.labels,
+                        &self.now.known,
+                        self.seat,
+                        i,
+                    )
+                })
+                .collect();
+            (
+                labels,
+                crate::view::player_view(self.prog, self.now, self.seat),
+            )
+        })
+    }
+
+    /// A copy of the position at the last boundary in which the cards the seat does not know
+    /// are re-dealt at random among the places holding such cards (see the module's account).
+    pub fn determinise(&self, rng: &mut ChaCha8Rng) -> World {
+        let mut st = self.track.state.clone();
+        let seat = self.seat;
+        let unknown = |c: u32| {
+            let at_boundary = st.known.get(c as usize).copied().unwrap_or(0);
+            let now = self.now.known.get(c as usize).copied().unwrap_or(0);
+            !holds(at_boundary, seat) && !holds(now, seat)
+        };
+        // The places holding cards the seat does not know, with the card's class: its kind and
+        // the values of its var fields (a card re-dealt keeps its own; only cards alike in
+        // both are exchanged, so `c.owner` still says whose deck a card goes back to).
+        let class = |c: u32| {
+            let kind = self.prog.cards.get(c as usize).map_or(0, |d| d.kind);
+            let n = self
+                .prog
+                .kinds
+                .get(kind as usize)
+                .map_or(0, |k| k.var_count) as usize;
+            let base = st.card_var_base.get(c as usize).copied().unwrap_or(0) as usize;
+            let vars = st.card_vars.get(base..base + n).unwrap_or(&[]).to_vec();
+            (kind, vars)
+        };
+        let mut places: Vec<(Class, u32, usize, u32)> = Vec::new();
+        for (slot, zone) in st.zones.iter().enumerate() {
+            for (i, &c) in zone.iter().enumerate() {
+                if unknown(c) {
+                    places.push((class(c), slot as u32, i, c));
+                }
+            }
+        }
+        // Canonical: the cards by class, then id (the multiset); the places by class, then
+        // slot order. Each class's cards are shuffled and dealt into that class's places.
+        let mut cards: Vec<(Class, u32)> = places.iter().map(|p| (p.0.clone(), p.3)).collect();
+        cards.sort_unstable();
+        places.sort_unstable_by(|a, b| (&a.0, a.1, a.2).cmp(&(&b.0, b.1, b.2)));
+        let mut sigma: Vec<u32> = (0..st.known.len() as u32).collect();
+        let mut into = places.iter();
+        for group in cards.chunk_by(|a, b| a.0 == b.0) {
+            let mut dealt: Vec<u32> = group.iter().map(|c| c.1).collect();
+            rng::shuffle(rng, &mut dealt);
+            for (&new, place) in dealt.iter().zip(into.by_ref()) {
+                if let Some(s) = sigma.get_mut(place.3 as usize) {
+                    *s = new;
+                }
+            }
+        }
+        if sigma.iter().enumerate().any(|(i, &s)| i as u32 != s) {
+            for zone in st.zones.iter_mut() {
+                for c in zone.iter_mut() {
+                    *c = sigma.get(*c as usize).copied().unwrap_or(*c);
+                }
+            }
+            // Where a card lies, its face and who knows it belong to the place.
+            let (zone_of, face, known) =
+                (st.card_zone.clone(), st.face_up.clone(), st.known.clone());
+            for (old, &new) in sigma.iter().enumerate() {
+                let new = new as usize;
+                if new == old {
+                    continue;
+                }
+                if let (Some(z), Some(&v)) = (st.card_zone.get_mut(new), zone_of.get(old)) {
+                    *z = v;
+                }
+                if let (Some(f), Some(&v)) = (st.face_up.get_mut(new), face.get(old)) {
+                    *f = v;
+                }
+                if let (Some(k), Some(&v)) = (st.known.get_mut(new), known.get(old)) {
+                    *k = v;
+                }
+            }
+            relabel_all(&mut st.vars, &sigma);
+            relabel_all(&mut st.card_vars, &sigma);
+        }
+        World {
+            state: st,
+            repick: rng::draw_u64(rng),
+        }
+    }
+
+    /// Play `world` out with option `option` taken at this choice: the game's randomness and
+    /// every answer after it come from `seed`. Bounded by the game's step budget.
+    pub fn playout(&self, world: &World, option: usize, seed: u64) -> PlayoutEnd {
+        let (want_labels, want_view) = self.want().clone();
+        let mut it = match Interp::new(
+            self.prog,
+            self.now.n_players,
+            self.seed,
+            Vec::new(),
+            self.limits,
+        ) {
+            Ok(i) => i,
+            Err(d) => return PlayoutEnd::Error(d.message),
+        };
+        it.record = false;
+        it.state = world.state.clone();
+        let since = self.log.get(self.track.choices..).unwrap_or(&[]);
+        let mut seeds = rng::new_rng(seed);
+        it.playout = Some(Box::new(Playout {
+            replay: since
+                .iter()
+                .enumerate()
+                .map(|(k, r)| {
+                    let secret = self.track.secret.get(k).copied().unwrap_or(false);
+                    (r.player, r.index, secret)
+                })
+                .collect(),
+            seat: self.seat,
+            count: self.options.len(),
+            want_labels,
+            want_view,
+            option,
+            repick: rng::new_rng(world.repick),
+            future: Some(rng::new_rng(rng::draw_u64(&mut seeds))),
+            answers: rng::new_rng(rng::draw_u64(&mut seeds)),
+            asked: 0,
+            branched: false,
+        }));
+        let mut pos = self.track.pos;
+        while pos != Pos::Done {
+            match it.step(pos) {
+                Ok(next) => pos = next,
+                Err(d) => {
+                    let branched = it.playout.as_ref().is_some_and(|p| p.branched);
+                    return if d.code == REJECT || !branched {
+                        PlayoutEnd::Rejected
+                    } else {
+                        PlayoutEnd::Error(format!("{}: {}", d.code, d.message))
+                    };
+                }
+            }
+        }
+        let branched = it.playout.as_ref().is_some_and(|p| p.branched);
+        if !branched {
+            // The game ended before asking the choice again.
+            return PlayoutEnd::Rejected;
+        }
+        PlayoutEnd::Finished(it.outcome.take().unwrap_or(Outcome {
+            winners: Vec::new(),
+            scores: Vec::new(),
+        }))
+    }
+}
+
+impl Interp<'_> {
+    /// At a segment boundary: keep the state, when an agent searches.
+    pub(super) fn track_boundary(&mut self, pos: Pos) {
+        if self.searching {
+            self.search = Some(Box::new(Track::at(pos, &self.state, self.choice_log.len())));
+        }
+    }
+
+    /// In a playout, the answer to a choice: the replayed one, the option tried, or a random one.
+    pub(super) fn playout_answer(
+        &mut self,
+        player: u32,
+        options: &[Value],
+        labels: Option<&[Value]>,
+    ) -> R<usize> {
+        let Some(mut pl) = self.playout.take() else {
+            return Err(signal(REJECT));
+        };
+        let r = self.playout_answer_with(&mut pl, player, options, labels);
+        self.playout = Some(pl);
+        r
+    }
+
+    fn playout_answer_with(
+        &mut self,
+        pl: &mut Playout,
+        player: u32,
+        options: &[Value],
+        labels: Option<&[Value]>,
+    ) -> R<usize> {
+        let count = options.len();
+        let j = pl.asked;
+        pl.asked += 1;
+        if let Some(&(who, index, secret)) = pl.replay.get(j) {
+            if who != player {
+                return Err(signal(REJECT));
+            }
+            if secret && who != pl.seat {
+                // The seat never saw this answer: any is as likely.
+                return Ok(
+                    rng::below(&mut pl.repick, count.min(u32::MAX as usize) as u32) as usize,
+                );
+            }
+            return if index < count {
+                Ok(index)
+            } else {
+                Err(signal(REJECT))
+            };
+        }
+        if j > pl.replay.len() {
+            return Ok(rng::below(&mut pl.answers, count.min(u32::MAX as usize) as u32) as usize);
+        }
+        // The choice searched: it must look to the seat as it does in the real game.
+        if player != pl.seat || count != pl.count || pl.option >= count {
+            return Err(signal(REJECT));
+        }
+        let view = self.view();
+        let same_labels = (0..count).all(|i| {
+            pl.want_labels.get(i).map(String::as_str)
+                == Some(seen_label(&view, options, labels, &self.state.known, pl.seat, i).as_str())
+        });
+        let pv = crate::view::player_view(self.prog, &self.state, pl.seat);
+        if !same_labels || pv != pl.want_view {
+            return Err(signal(REJECT));
+        }
+        if let Some(future) = pl.future.take() {
+            self.state.rng = future;
+        }
+        pl.branched = true;
+        Ok(pl.option)
+    }
+}

@@ -1,0 +1,377 @@
+//! `--agent mc:N`: flat Monte Carlo beats random play in every game of `games/` that has a
+//! winner, decides the same on one thread or two, and never reads a card hidden from it.
+
+use rules::agent::mc::McAgent;
+use rules::agent::{Agent, FirstAgent};
+use rules::interp::{Interp, Pos};
+use rules::limits::Limits;
+use rules::simulate::{self, stats::wilson, GameResult, Plan};
+use std::path::PathBuf;
+use std::process::Command;
+use std::sync::atomic::AtomicBool;
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// Every game of `games/`: a `.rules` file there, or a folder holding `<folder>.rules` (a folder
+/// without one is a card set another game imports).
+fn games() -> Vec<String> {
+    let mut found: Vec<String> = std::fs::read_dir(root().join("games"))
+        .expect("games/")
+        .filter_map(|e| e.ok())
+        .filter_map(|e| {
+            let name = e.file_name().to_string_lossy().to_string();
+            let path = e.path();
+            let game = if path.is_dir() {
+                path.join(format!("{name}.rules")).is_file()
+            } else {
+                name.ends_with(".rules")
+            };
+            game.then(|| format!("games/{name}"))
+        })
+        .collect();
+    found.sort();
+    found
+}
+
+/// What the test claims of a game.
+#[derive(Clone, Copy, PartialEq)]
+enum Claim {
+    /// mc's win rate has its 95% Wilson interval entirely above the baseline.
+    Beats,
+    /// No claim, for the reason given: the games are only played (without an error).
+    None(&'static str),
+}
+
+const NO_SCORE: Claim = Claim::None("the game declares no score: nobody wins");
+
+/// How a game is matched: players, playouts per option, seeds per seat, options (`--set`), and
+/// the claim. Fewest players the game allows, so mc decides often; few seeds where a game is
+/// long. A debug build plays the small match; `--release` the larger one docs/simulate.md
+/// quotes. Every claim is a Wilson interval over exactly these games.
+struct Match {
+    players: u32,
+    playouts: u32,
+    seeds: u64,
+    /// mc takes seats 1 to `seats` in turn (every seat, for a claim).
+    seats: u32,
+    sets: Vec<String>,
+    claim: Claim,
+}
+
+fn config(game: &str) -> Match {
+    let release = !cfg!(debug_assertions);
+    let m = |players, playouts, seeds, seats, sets: &[&str], claim| Match {
+        players,
+        playouts,
+        seeds,
+        seats,
+        sets: sets.iter().map(|s| s.to_string()).collect(),
+        claim,
+    };
+    const SLOW: Claim = Claim::None(
+        "too long a game for a debug build to play enough of; `cargo test --release` claims it",
+    );
+    const SECRET: Claim = Claim::None(
+        "a leader picks among plans its officers proposed in secret: few re-dealt positions lead back to the same proposals, so mc mostly falls back to a random pick",
+    );
+    match (game, release) {
+        ("games/ambition", false) => m(2, 2, 20, 2, &["max_rounds=6"], Claim::Beats),
+        ("games/ambition", true) => m(2, 4, 50, 2, &["max_rounds=6"], Claim::Beats),
+        ("games/deep-state", false) => m(2, 1, 1, 1, &[], SLOW),
+        ("games/deep-state", true) => m(2, 2, 15, 2, &[], Claim::Beats),
+        ("games/hegemony", false) => m(12, 2, 1, 1, &[], SECRET),
+        ("games/hegemony", true) => m(12, 4, 5, 12, &[], SECRET),
+        ("games/statecraft", false) => m(2, 2, 1, 2, &[], SLOW),
+        ("games/statecraft", true) => m(2, 4, 50, 2, &[], Claim::Beats),
+        ("games/the-establishment.rules", _) => m(3, 2, 1, 1, &[], NO_SCORE),
+        (_, false) => m(2, 2, 10, 2, &[], Claim::Beats),
+        (_, true) => m(2, 4, 50, 2, &[], Claim::Beats),
+    }
+}
+
+fn plan(game: &str, players: u32, agent: String, seeds: u64, sets: &[String]) -> Plan {
+    Plan {
+        game: root().join(game),
+        players,
+        games: seeds,
+        seed: 1,
+        agent,
+        sets: sets.to_vec(),
+        jobs: 2,
+        without: Vec::new(),
+    }
+}
+
+fn play(p: &Plan) -> Vec<GameResult> {
+    let r = simulate::run(p, Limits::default(), &AtomicBool::new(false), &|| {}).expect("runs");
+    for g in &r {
+        assert_eq!(
+            g.error,
+            None,
+            "{} seed {} ({})",
+            p.game.display(),
+            g.seed,
+            p.agent
+        );
+    }
+    assert_eq!(r.len() as u64, p.games);
+    r
+}
+
+/// Seat by seat, mc in that seat and random elsewhere, against all-random games on the same
+/// seeds: mc's outright wins (a shared win counts nothing), and random's wins in the same seats
+/// (a shared win counts in full), over the same number of games.
+fn match_up(game: &str, m: &Match) -> (u64, u64, u64) {
+    let random = play(&plan(game, m.players, "random".into(), m.seeds, &m.sets));
+    let (mut mc_wins, mut random_wins, mut games) = (0, 0, 0);
+    for seat in 0..m.seats.min(m.players) {
+        let agent = format!("P{}=mc:{},random", seat + 1, m.playouts);
+        let mc = play(&plan(game, m.players, agent, m.seeds, &m.sets));
+        mc_wins += mc.iter().filter(|g| g.winners == [seat]).count() as u64;
+        random_wins += random.iter().filter(|g| g.winners.contains(&seat)).count() as u64;
+        games += mc.len() as u64;
+    }
+    (mc_wins, random_wins, games)
+}
+
+#[test]
+fn mc_beats_random_play_in_every_game_with_a_winner() {
+    let all = games();
+    assert_eq!(all.len(), 5, "{all:?}");
+    let mut lines = Vec::new();
+    let mut failed = Vec::new();
+    for game in &all {
+        let m = config(game);
+        let t = std::time::Instant::now();
+        let (mc, random, games) = match_up(game, &m);
+        lines.push(format!("{game}: {:.1} s", t.elapsed().as_secs_f64()));
+        let (low, high) = wilson(mc, games);
+        let fair = 1.0 / f64::from(m.players);
+        let random_rate = random as f64 / games as f64;
+        let baseline = fair.max(random_rate);
+        let line = format!(
+            "{game} ({} players, mc:{}{}): mc won {mc}/{games} = {:.1}% ({:.1}%..{:.1}%); random in the same seats {random}/{games} = {:.1}%; fair share {:.1}%",
+            m.players,
+            m.playouts,
+            m.sets.iter().map(|s| format!(", {s}")).collect::<String>(),
+            100.0 * mc as f64 / games as f64,
+            100.0 * low,
+            100.0 * high,
+            100.0 * random_rate,
+            100.0 * fair
+        );
+        match m.claim {
+            Claim::Beats if low <= baseline => failed.push(line.clone()),
+            Claim::Beats => {}
+            Claim::None(why) => lines.push(format!("{game}: no claim: {why}")),
+        }
+        lines.push(line);
+    }
+    eprintln!("{}", lines.join("\n"));
+    assert!(
+        failed.is_empty(),
+        "mc did not clearly beat random:\n{}",
+        failed.join("\n")
+    );
+}
+
+fn rules_cli(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_rules"))
+        .args(args)
+        .current_dir(root())
+        .output()
+        .expect("run rules");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).to_string(),
+        String::from_utf8_lossy(&out.stderr).to_string(),
+    )
+}
+
+#[test]
+fn a_simulation_with_mc_is_the_same_on_one_thread_and_on_two() {
+    let report = |jobs: &str| {
+        let path =
+            std::env::temp_dir().join(format!("rules-mc-j{jobs}-{}.json", std::process::id()));
+        let p = path.display().to_string();
+        let (code, out, err) = rules_cli(&[
+            "simulate",
+            "games/statecraft",
+            "--players",
+            "2",
+            "--games",
+            "3",
+            "--agent",
+            "P1=mc:2,random",
+            "--jobs",
+            jobs,
+            "--json",
+            &p,
+        ]);
+        assert_eq!(code, 0, "{out}{err}");
+        let text = std::fs::read_to_string(&path).expect("report");
+        std::fs::remove_file(&path).ok();
+        text
+    };
+    let one = report("1");
+    assert_eq!(one, report("2"));
+    assert!(one.contains("\"agent\": \"P1=mc:2,random\""), "{one}");
+}
+
+#[test]
+fn mc_specs_are_bounded() {
+    use rules::agent::seat_specs;
+    assert!(seat_specs("P1=mc:50,random", 2, "random").is_ok());
+    assert!(seat_specs("mc:10000", 2, "random").is_ok());
+    for bad in [
+        "mc:0",
+        "mc:10001",
+        "mc",
+        "mc:",
+        "mc:x",
+        "mc:-1",
+        "P2=mc:99999999999",
+    ] {
+        let e = seat_specs(bad, 2, "random").expect_err(bad);
+        assert!(e.contains("mc"), "{bad}: {e}");
+    }
+    let (code, _, err) = rules_cli(&["run", "games/statecraft", "--agent", "mc:0"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("1 to 10000"), "{err}");
+}
+
+/// Two piles of one hidden card each; P1 takes one and scores its value, P2 the other. Whoever
+/// scores more wins: an agent that peeked would always take the better pile.
+const PILES: &str = r#"
+kind Prize { value: int }
+cards Prize (value) {
+  gold: 10
+  tin: 1
+  lead: 2
+  iron: 3
+}
+zone deck: Prize hidden
+zone pile: Prize per 1..2 hidden
+zone won: Prize per player public
+game "Two piles" { players: 2, rounds: 1, round: [pick_pile], score: points }
+fn points(p: player) -> int = sum(c in won[p] => c.value)
+setup {
+  move Prize to deck
+  shuffle deck
+  draw 1 from deck to pile[1]
+  draw 1 from deck to pile[2]
+}
+phase pick_pile {
+  let k = choose(P1, [1, 2], "Which pile?")
+  move pile[k] to won[P1]
+  move pile[3 - k] to won[P2]
+}
+"#;
+
+/// P1 (mc) takes a pile, with the two piles' cards swapped or not after setup: its pick.
+fn piles_pick(swap: bool) -> (usize, Vec<u32>) {
+    let c = rules::check_text("piles.rules", PILES, &Limits::default());
+    assert_eq!(c.errors(), 0, "{}", c.render());
+    let prog = c.program.expect("program");
+    let agents: Vec<Box<dyn Agent>> = vec![
+        Box::new(McAgent {
+            playouts: 8,
+            seed: 3,
+        }),
+        Box::new(FirstAgent),
+    ];
+    let mut it = Interp::new(&prog, 2, 3, agents, Limits::default()).expect("interp");
+    it.init().expect("init");
+    let mut pos = it.step(Pos::Setup).expect("setup");
+    if swap {
+        let pile = prog
+            .zones
+            .iter()
+            .position(|z| z.name == "pile")
+            .expect("pile");
+        let base = it.state.zone_base[pile] as usize;
+        it.state.zones.swap(base, base + 1);
+        for slot in [base, base + 1] {
+            for &card in &it.state.zones[slot].clone() {
+                it.state.card_zone[card as usize] = slot as u32;
+            }
+        }
+    }
+    while pos != Pos::Done {
+        pos = it.step(pos).expect("plays");
+    }
+    let pick = it.choice_log.first().expect("P1 was asked").index;
+    (pick, it.outcome.expect("outcome").winners)
+}
+
+#[test]
+fn mc_never_reads_a_card_hidden_from_it() {
+    let (a, winners_a) = piles_pick(false);
+    let (b, winners_b) = piles_pick(true);
+    // The same pick, though the better pile is the other one in one of the two games.
+    assert_eq!(a, b);
+    assert_ne!(winners_a, winners_b, "the swap must matter to the result");
+}
+
+/// A playout runs inside the choice that started it, on the same stack: a choice at the bottom of
+/// the deepest evaluation the limits allow, searched, replays that evaluation on top of itself.
+/// It fits the stack `rules` runs a game on (`Limits::STACK_BYTES`).
+#[test]
+fn a_search_from_the_deepest_evaluation_fits_the_stack() {
+    let limits = Limits::default();
+    let mut text =
+        String::from("game \"G\" {\n players: 2\n rounds: 1\n round: [p]\n score: s\n}\n");
+    text.push_str("fn s(p: player) -> int = 0\n");
+    text.push_str("fn f0() -> int = choose(P1, [1, 2], \"deep\")\n");
+    let per_fn = limits.max_depth / 2 - 2;
+    let fns = limits.max_call_depth - 2;
+    for i in 1..=fns {
+        text.push_str(&format!(
+            "fn f{i}() -> int = {}f{}(){}\n",
+            "(1 + ".repeat(per_fn),
+            i - 1,
+            ")".repeat(per_fn)
+        ));
+    }
+    text.push_str(&format!(
+        "phase p {{\n  let v = f{fns}()\n  say \"{{v}}\"\n}}\n"
+    ));
+    let h = std::thread::Builder::new()
+        .stack_size(Limits::STACK_BYTES)
+        .spawn(move || {
+            let c = rules::check_text("deep.rules", &text, &limits);
+            assert_eq!(c.errors(), 0, "{}", c.render());
+            let prog = c.program.expect("program");
+            let agents = rules::agent::make_agents("mc:1", 2, 1).expect("agents");
+            let mut i = Interp::new(&prog, 2, 1, agents, limits).expect("interp");
+            i.run().map_err(|d| d.message.clone()).expect("runs");
+            i.choice_log.len()
+        })
+        .expect("thread");
+    assert_eq!(h.join().expect("no stack overflow"), 1);
+}
+
+#[test]
+fn the_repl_plays_an_mc_seat_and_replays_its_answer() {
+    use rules::session::{Auto, Mode, Session, Stop, Until};
+    let c = rules::check_text("piles.rules", PILES, &Limits::default());
+    let prog = c.program.expect("program");
+    let mut s = Session::new(prog, 2, 3, Limits::default()).expect("session");
+    s.modes = vec![Mode::parse("mc:8").expect("mc:8"), Mode::Random];
+    assert_eq!(s.modes[0], Mode::Mc(8));
+    assert_eq!(s.modes[0].name(), "mc:8");
+    s.advance(Until::End, Auto::Off);
+    assert_eq!(s.stop, Stop::Done, "{:?}", s.error);
+    let first = s.answers().to_vec();
+    assert_eq!(first.len(), 1);
+    assert_eq!(s.undo(1), 1);
+    s.advance(Until::End, Auto::Off);
+    assert_eq!(
+        s.answers(),
+        first.as_slice(),
+        "the same position, the same pick"
+    );
+    assert!(Mode::parse("mc:0").is_none());
+}
