@@ -125,11 +125,7 @@ fn bench_undo(path: &Path, choices: usize) -> String {
         assert!(s.redo());
     }
     let per = t.elapsed().as_secs_f64() / (2 * rounds) as f64;
-    format!(
-        "| `{}` | {made} | {:.3} ms |",
-        path.display(),
-        per * 1000.0
-    )
+    format!("| `{}` | {made} | {:.3} ms |", path.display(), per * 1000.0)
 }
 
 fn main() {

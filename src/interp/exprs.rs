@@ -10,16 +10,23 @@ use std::rc::Rc;
 impl<'p> Interp<'p> {
     // ================================================================ expressions
 
+    /// A lean dispatcher: each form is worked out in a function of its own, so this frame stays
+    /// small and the common reads (constants, locals) return at once.
+    #[inline]
     pub fn eval(&mut self, e: &Expr) -> R<Value> {
         // Steps are counted on statements, loop iterations and calls: an expression without
         // those is bounded by its own size, so this still bounds every runaway.
         match &e.kind {
             ExprKind::Const(v) => Ok(v.clone()),
             ExprKind::Local(slot) => Ok(self.local(*slot)),
-            ExprKind::Field(base, sym) => match self.eval(base)? {
-                Value::Card(c) => self.field(c, *sym, e.span),
-                other => Err(self.not_a_card(base, &other, *sym)),
-            },
+            _ => self.eval_node(e),
+        }
+    }
+
+    #[inline(never)]
+    fn eval_node(&mut self, e: &Expr) -> R<Value> {
+        match &e.kind {
+            ExprKind::Field(base, sym) => self.eval_field(base, *sym, e.span),
             ExprKind::Call(f, args) => self.call_with_args(*f, args, e.span),
             ExprKind::Binary(op, a, b) => self.binary(*op, a, b, e.span),
             ExprKind::Builtin(b, args) => self.builtin(b, args, e.span),
@@ -40,27 +47,41 @@ impl<'p> Interp<'p> {
                 map.as_deref(),
                 e.span,
             ),
-            ExprKind::If(c, then, els) => {
-                if self.boolean(c)? {
-                    self.exec_block(then)
-                } else if let Some(x) = els {
-                    self.eval(x)
-                } else {
-                    Ok(Value::None)
-                }
-            }
-            ExprKind::Match(scrut, arms) => {
-                let v = self.eval(scrut)?;
-                for (pats, body) in arms {
-                    if pats.iter().any(|p| pat_matches(p, &v)) {
-                        return self.eval(body);
-                    }
-                }
-                Err(self.no_arm(&v, e.span))
-            }
+            ExprKind::If(c, then, els) => self.eval_if(c, then, els.as_deref()),
+            ExprKind::Match(scrut, arms) => self.eval_match(scrut, arms, e.span),
             ExprKind::Block(b) => self.exec_block(b),
             _ => self.eval_slow(e),
         }
+    }
+
+    #[inline(never)]
+    fn eval_field(&mut self, base: &Expr, sym: Id, span: Span) -> R<Value> {
+        match self.eval(base)? {
+            Value::Card(c) => self.field(c, sym, span),
+            other => Err(self.not_a_card(base, &other, sym)),
+        }
+    }
+
+    #[inline(never)]
+    fn eval_if(&mut self, c: &Expr, then: &Block, els: Option<&Expr>) -> R<Value> {
+        if self.boolean(c)? {
+            self.exec_block(then)
+        } else if let Some(x) = els {
+            self.eval(x)
+        } else {
+            Ok(Value::None)
+        }
+    }
+
+    #[inline(never)]
+    fn eval_match(&mut self, scrut: &Expr, arms: &[(Vec<Pat>, Expr)], span: Span) -> R<Value> {
+        let v = self.eval(scrut)?;
+        for (pats, body) in arms {
+            if pats.iter().any(|p| pat_matches(p, &v)) {
+                return self.eval(body);
+            }
+        }
+        Err(self.no_arm(&v, span))
     }
 
     #[cold]
@@ -435,6 +456,26 @@ impl<'p> Interp<'p> {
         }
         let x = self.eval(a)?;
         let y = self.eval(b)?;
+        // Numbers first: no card to hide, nothing to charge.
+        if let (Value::Int(p), Value::Int(q)) = (&x, &y) {
+            let (p, q) = (*p, *q);
+            let r = match op {
+                BinOp::Add => p.checked_add(q).map(Value::Int),
+                BinOp::Sub => p.checked_sub(q).map(Value::Int),
+                BinOp::Mul => p.checked_mul(q).map(Value::Int),
+                BinOp::Eq => Some(Value::Bool(p == q)),
+                BinOp::Ne => Some(Value::Bool(p != q)),
+                BinOp::Lt => Some(Value::Bool(p < q)),
+                BinOp::Le => Some(Value::Bool(p <= q)),
+                BinOp::Gt => Some(Value::Bool(p > q)),
+                BinOp::Ge => Some(Value::Bool(p >= q)),
+                // Division, ranges and overflow take the general path (its errors and limits).
+                _ => None,
+            };
+            if let Some(v) = r {
+                return Ok(v);
+            }
+        }
         if self.observer.is_some() {
             // Comparing a card the viewer does not know would tell which card it is.
             self.peek_value(&x, a.span)?;
