@@ -18,11 +18,22 @@ pub struct Items {
 
 impl Items {
     pub fn new(items: Vec<Value>) -> Items {
-        let depth = 1 + items.iter().map(Value::depth).max().unwrap_or(0);
-        let size = items
-            .iter()
-            .fold(1u64, |acc, v| acc.saturating_add(v.size()));
-        Items { depth, items, size }
+        // One pass: plain values add 1 to the size and nothing to the depth.
+        let (mut inner, mut size) = (0u32, 1u64);
+        for v in &items {
+            match v {
+                Value::List(l) | Value::Tuple(l) => {
+                    inner = inner.max(l.depth);
+                    size = size.saturating_add(l.size);
+                }
+                _ => size = size.saturating_add(1),
+            }
+        }
+        Items {
+            depth: 1 + inner,
+            items,
+            size,
+        }
     }
 }
 
