@@ -252,7 +252,12 @@ fn the_html_report_holds_its_charts_and_renders() {
         eprintln!("chromium is not installed: the page was checked, not rendered");
         return;
     };
+    // Kept under the repository's `target/` (made if the build went elsewhere, CARGO_TARGET_DIR).
     let shot = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("target/simulate-report.png");
+    if let Some(dir) = shot.parent() {
+        std::fs::create_dir_all(dir).expect("target directory");
+    }
+    let _ = std::fs::remove_file(&shot);
     let out = Command::new(chromium)
         .args([
             "--headless",
