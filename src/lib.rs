@@ -19,6 +19,7 @@ pub mod parser;
 pub mod program;
 pub mod repl;
 pub mod rng;
+pub mod scale;
 pub mod session;
 pub mod simulate;
 pub mod value;

@@ -379,7 +379,7 @@ impl DefaultIdent for Option<Ident> {
 }
 
 /// The length of `text` without trailing whitespace and `#` comments.
-fn written_len(text: &str) -> usize {
+pub(crate) fn written_len(text: &str) -> usize {
     let mut end = text.len();
     loop {
         let trimmed = text.get(..end).unwrap_or("").trim_end();
