@@ -87,7 +87,7 @@ pub fn rule_name(rule: Rule) -> &'static str {
         pattern | wildcard | pat_range | pat_atom => "a pattern",
         aggregate | agg_kw => "an aggregate like `count(c in hand where ...)`",
         list_lit => "a list `[...]`",
-        WHITESPACE | COMMENT => "whitespace",
+        WHITESPACE | COMMENT | comment_text => "whitespace",
     }
 }
 

@@ -89,7 +89,6 @@ fn parse_with<T>(
             diags: vec![d],
         };
     }
-    pest::set_error_detail(true);
     match RulesParser::parse(rule, text) {
         Ok(mut pairs) => {
             let Some(pair) = pairs.next() else {
@@ -113,9 +112,23 @@ fn parse_with<T>(
         }
         Err(e) => Parsed {
             value: None,
-            diags: vec![syntax_error(&e, text, file)],
+            diags: vec![syntax_error(&detailed(rule, text).unwrap_or(e), text, file)],
         },
     }
+}
+
+/// Held while pest collects error details (a setting of the whole process).
+static DETAIL: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
+/// The error of a text that did not parse, found again with pest's error details (what it
+/// expected, and in which rules). Collecting them slows every token down several times, so the
+/// first parse goes without them: only a text with a syntax error is read twice.
+fn detailed(rule: Rule, text: &str) -> Option<pest::error::Error<Rule>> {
+    let _held = DETAIL.lock().unwrap_or_else(|e| e.into_inner());
+    pest::set_error_detail(true);
+    let again = RulesParser::parse(rule, text);
+    pest::set_error_detail(false);
+    again.err()
 }
 
 /// Bounds nesting on the raw text before pest runs, so pest's recursion is bounded too.
