@@ -11,8 +11,8 @@ pub fn rule_name(rule: Rule) -> &'static str {
     use Rule::*;
     match rule {
         EOI => "end of file",
-        file | item => DECLARATION,
-        repl_line => "a statement or an expression",
+        file | file_detailed | item => DECLARATION,
+        repl_line | repl_line_detailed => "a statement or an expression",
         import_decl => DECLARATION,
         allow_decl => DECLARATION,
         diag_code => "a diagnostic code like `check::ace`",
@@ -87,7 +87,7 @@ pub fn rule_name(rule: Rule) -> &'static str {
         pattern | wildcard | pat_range | pat_atom => "a pattern",
         aggregate | agg_kw => "an aggregate like `count(c in hand where ...)`",
         list_lit => "a list `[...]`",
-        WHITESPACE | COMMENT | comment_text => "whitespace",
+        WHITESPACE | COMMENT | comment_text | detailing => "whitespace",
     }
 }
 

@@ -122,9 +122,14 @@ static DETAIL: std::sync::Mutex<()> = std::sync::Mutex::new(());
 
 /// The error of a text that did not parse, found again with pest's error details (what it
 /// expected, and in which rules). Collecting them slows every token down several times, so the
-/// first parse goes without them: only a text with a syntax error is read twice.
+/// first parse goes without them: only a text with a syntax error is read twice, and then
+/// through `file_detailed`, where the grammar's shortcuts are off (see `detailing`).
 fn detailed(rule: Rule, text: &str) -> Option<pest::error::Error<Rule>> {
     let _held = DETAIL.lock().unwrap_or_else(|e| e.into_inner());
+    let rule = match rule {
+        Rule::repl_line => Rule::repl_line_detailed,
+        _ => Rule::file_detailed,
+    };
     pest::set_error_detail(true);
     let again = RulesParser::parse(rule, text);
     pest::set_error_detail(false);
