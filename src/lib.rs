@@ -1,6 +1,9 @@
 //! `rules`: a declarative card-and-rules language with a checker and an interpreter.
 //! See `src/README.md` for a map of the modules and `grammar/README.md` for the language.
 
+// pest is built without its `std` feature (see Cargo.toml); its derived parser names `alloc`.
+extern crate alloc;
+
 pub mod agent;
 pub mod ast;
 pub mod builtins;
