@@ -369,6 +369,9 @@ fn visibility_of(s: &str) -> Visibility {
 }
 
 fn unescape(s: &str) -> String {
+    if !s.contains('\\') {
+        return s.to_string();
+    }
     let mut out = String::with_capacity(s.len());
     let mut chars = s.chars();
     while let Some(c) = chars.next() {
@@ -398,6 +401,17 @@ impl DefaultIdent for Option<Ident> {
 
 /// The length of `text` without trailing whitespace and `#` comments.
 pub(crate) fn written_len(text: &str) -> usize {
+    // Most pairs end with what was written: an ASCII character that is not a space, on a last
+    // line without `#`. Only the last line is looked at, so a span costs what its line does.
+    let bytes = text.as_bytes();
+    if let Some(&last) = bytes.last() {
+        if last.is_ascii() && !last.is_ascii_whitespace() {
+            let line_start = bytes.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+            if !bytes.get(line_start..).unwrap_or(&[]).contains(&b'#') {
+                return bytes.len();
+            }
+        }
+    }
     let mut end = text.len();
     loop {
         let trimmed = text.get(..end).unwrap_or("").trim_end();
