@@ -99,6 +99,7 @@ fn parse_with<T>(
             };
             let mut b = Builder {
                 file,
+                text_len: text.len(),
                 depth: 0,
                 max_depth: limits.max_depth,
                 diags: Vec::new(),
@@ -303,6 +304,8 @@ fn too_deep(file: u32, at: usize, max: usize) -> Diag {
 
 struct Builder {
     file: u32,
+    /// The length of the text parsed.
+    text_len: usize,
     depth: usize,
     max_depth: usize,
     diags: Vec<Diag>,
@@ -317,6 +320,14 @@ impl Builder {
     /// (a repetition that found nothing more still consumed them).
     fn span(&self, pair: &Pair<Rule>) -> Span {
         let s = pair.as_span();
+        // What pest skips after a pair ends with a space or a line break, unless a comment runs
+        // to the end of the text: a pair that ends on something else before the end is as
+        // written.
+        let last = s.as_str().as_bytes().last();
+        if s.end() < self.text_len && last.is_some_and(|b| b.is_ascii() && !b.is_ascii_whitespace())
+        {
+            return Span::new(self.file, s.start(), s.end());
+        }
         Span::new(self.file, s.start(), s.start() + written_len(s.as_str()))
     }
 
