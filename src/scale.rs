@@ -128,7 +128,7 @@ pub fn scale(files: &[&str], factor: u32, keep: &[String]) -> Result<Scaled, Str
             if rule == Rule::card_decl {
                 let start = item.as_span().start();
                 let body = item.as_str().trim_end();
-                let mut edits: Vec<(usize, usize, Edit)> = Vec::new();
+                let mut edits: Edits = Vec::new();
                 for p in it {
                     match p.as_rule() {
                         Rule::card_id => edits.push(span_of(&p, start, Edit::Id)),
@@ -161,7 +161,7 @@ pub fn scale(files: &[&str], factor: u32, keep: &[String]) -> Result<Scaled, Str
                         _ => {}
                     }
                 }
-                let mut copies: Vec<(&str, Vec<(usize, usize, Edit)>)> = Vec::new();
+                let mut copies: Vec<(&str, Edits)> = Vec::new();
                 let mut end = 0;
                 for row in &rows {
                     let start = row.as_span().start();
@@ -215,6 +215,9 @@ pub fn scale(files: &[&str], factor: u32, keep: &[String]) -> Result<Scaled, Str
     }
     Ok(Scaled { texts, kept })
 }
+
+/// Byte ranges of a declaration (relative to its start) and what to do to each in a copy.
+type Edits = Vec<(usize, usize, Edit)>;
 
 #[derive(Clone, Copy)]
 enum Edit {

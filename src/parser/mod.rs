@@ -155,9 +155,11 @@ fn nesting_prepass(text: &str, file: u32, max_depth: usize) -> Option<Diag> {
         let c = bytes[i];
         match c {
             b'#' => {
-                while i < bytes.len() && bytes[i] != b'\n' {
-                    i += 1;
-                }
+                // The comment runs to the end of the line (a fast search).
+                i = text
+                    .get(i..)
+                    .and_then(|rest| rest.find('\n'))
+                    .map_or(bytes.len(), |n| i + n);
                 continue;
             }
             b'"' => {
