@@ -132,7 +132,7 @@ pub struct KindDecl {
     pub fields: Vec<FieldDecl>,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum CardId {
     Name(String),
     Num(i64),

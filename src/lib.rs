@@ -1,6 +1,9 @@
 //! `rules`: a declarative card-and-rules language with a checker and an interpreter.
 //! See `src/README.md` for a map of the modules and `grammar/README.md` for the language.
 
+// pest is built without its `std` feature (see Cargo.toml); its derived parser names `alloc`.
+extern crate alloc;
+
 pub mod agent;
 pub mod ast;
 pub mod builtins;
@@ -19,6 +22,7 @@ pub mod parser;
 pub mod program;
 pub mod repl;
 pub mod rng;
+pub mod scale;
 pub mod session;
 pub mod simulate;
 pub mod value;

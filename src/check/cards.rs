@@ -8,11 +8,15 @@ use crate::program::*;
 use crate::value::Value;
 
 impl Checker {
-    pub(super) fn card(&mut self, id: Id, c: &ast::CardDecl) {
+    /// Checks one card. `kinds` are the kinds as pass 2 left them (shared by every card, so a
+    /// card costs no copy of its kind).
+    pub(super) fn card(&mut self, id: Id, c: &ast::CardDecl, kinds: &[std::rc::Rc<KindDef>]) {
         let Some(kind) = self.resolve_kind(&c.kind) else {
             return;
         };
-        let kd = self.prog.kinds[kind as usize].clone();
+        let Some(kd) = kinds.get(kind as usize) else {
+            return;
+        };
         let mut statics: Vec<Option<Value>> =
             vec![None; kd.fields.iter().filter(|f| !f.mutable).count()];
         let mut vars: Vec<Option<Value>> = vec![None; kd.var_count as usize];
@@ -402,8 +406,9 @@ impl Checker {
                     continue;
                 };
                 // Copies of one row (`3 x guard: ...`) share their values: they count once.
-                let mut seen: Vec<(Value, Span)> = Vec::new();
-                let mut rows: Vec<&CardId> = Vec::new();
+                let mut seen: std::collections::HashMap<&Value, Span> =
+                    std::collections::HashMap::new();
+                let mut rows: std::collections::HashSet<&CardId> = std::collections::HashSet::new();
                 for cd in self.prog.cards.iter().filter(|c| c.kind == k as Id) {
                     let Some(v) = cd.fields.get(slot as usize) else {
                         continue;
@@ -412,10 +417,9 @@ impl Checker {
                         continue;
                     }
                     if let Some((_, row)) = &cd.copy {
-                        if rows.contains(&row) {
+                        if !rows.insert(row) {
                             continue;
                         }
-                        rows.push(row);
                     }
                     let span = cd
                         .field_spans
@@ -423,7 +427,7 @@ impl Checker {
                         .find(|(s, _)| *s == fd.sym)
                         .map(|(_, sp)| *sp)
                         .unwrap_or(cd.span);
-                    if let Some((_, first)) = seen.iter().find(|(x, _)| x == v) {
+                    if let Some(first) = seen.get(v) {
                         let shown = match v {
                             Value::Text(t) => format!("\"{t}\""),
                             Value::Int(n) => n.to_string(),
@@ -449,7 +453,7 @@ impl Checker {
                             )),
                         );
                     } else {
-                        seen.push((v.clone(), span));
+                        seen.insert(v, span);
                     }
                 }
             }

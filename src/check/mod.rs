@@ -547,12 +547,18 @@ impl Checker {
         }
         // Pass 3: cards.
         let mut card_id = 0u32;
+        let kinds: Vec<std::rc::Rc<KindDef>> = self
+            .prog
+            .kinds
+            .iter()
+            .map(|k| std::rc::Rc::new(k.clone()))
+            .collect();
         for item in &items {
             if let Item::Card(c) = item {
                 let key = card_key(&c.id.node);
                 match self.card_index.get(&key) {
                     Some(&id) if self.prog.cards[id as usize].span == c.id.span => {
-                        self.card(id, c);
+                        self.card(id, c, &kinds);
                         card_id += 1;
                     }
                     _ => {}

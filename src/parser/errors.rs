@@ -11,8 +11,8 @@ pub fn rule_name(rule: Rule) -> &'static str {
     use Rule::*;
     match rule {
         EOI => "end of file",
-        file | item => DECLARATION,
-        repl_line => "a statement or an expression",
+        file | file_detailed | item => DECLARATION,
+        repl_line | repl_line_detailed => "a statement or an expression",
         import_decl => DECLARATION,
         allow_decl => DECLARATION,
         diag_code => "a diagnostic code like `check::ace`",
@@ -61,7 +61,7 @@ pub fn rule_name(rule: Rule) -> &'static str {
         fn_lit => "a `fn` value",
         table_lit => "a table like `table { 1..3: value }`",
         block => "a block `{ ... }`",
-        stmt => "a statement",
+        stmt | stmt_kw => "a statement",
         let_stmt | set_stmt | move_stmt | draw_stmt | shuffle_stmt | flip_stmt | reveal_stmt
         | for_stmt | repeat_stmt | say_stmt | return_stmt | secretly_stmt | step_stmt
         | expr_stmt => "a statement",
@@ -87,7 +87,7 @@ pub fn rule_name(rule: Rule) -> &'static str {
         pattern | wildcard | pat_range | pat_atom => "a pattern",
         aggregate | agg_kw => "an aggregate like `count(c in hand where ...)`",
         list_lit => "a list `[...]`",
-        WHITESPACE | COMMENT => "whitespace",
+        WHITESPACE | comment_text | detailing => "whitespace",
     }
 }
 

@@ -12,6 +12,15 @@ impl Builder {
                 span,
             };
         }
+        // One operand and no operator (a card's cell, an argument): no precedence to resolve.
+        let mut operands = pair.clone().into_inner();
+        if let (Some(only), None) = (operands.next(), operands.next()) {
+            if only.as_rule() == Rule::postfix_expr {
+                let e = self.postfix_expr(only);
+                self.leave();
+                return e;
+            }
+        }
         // A chain of operators builds a tree as deep as the chain is long (`1 + 1 + ... + 1`), and
         // every later walk over the tree recurses that deep: each operator counts as a level, so
         // the depth limit bounds the tree, whatever the stack.
@@ -89,7 +98,10 @@ impl Builder {
             };
         };
         // Each `.field`, `[key]` or `(args)` wraps the tree once more: a level each (see `expr`).
-        let posts: Vec<Pair<Rule>> = it.collect();
+        let Some(post) = it.next() else {
+            return self.primary(first);
+        };
+        let posts: Vec<Pair<Rule>> = std::iter::once(post).chain(it).collect();
         let span0 = self.span(&first);
         for entered in 0..posts.len() {
             if !self.enter(span0) {
@@ -185,7 +197,7 @@ impl Builder {
                 let mut exprs: Vec<(Rule, Expr)> = Vec::new();
                 let mut saw_where = false;
                 // Distinguish `where` from `=>` by the text between the parts.
-                let text = pair.as_str().to_string();
+                let text = pair.as_str();
                 let base = pair.as_span().start();
                 for p in children(pair) {
                     match p.as_rule() {
@@ -297,7 +309,7 @@ impl Builder {
                 ExprKind::List(items)
             }
             Rule::paren => {
-                let text = pair.as_str().to_string();
+                let text = pair.as_str();
                 let mut items: Vec<Expr> = children(pair).map(|p| self.expr(p)).collect();
                 let trailing_comma = text.trim_end_matches(')').trim_end().ends_with(',');
                 if items.len() == 1 && !trailing_comma {

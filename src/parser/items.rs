@@ -533,7 +533,7 @@ impl Builder {
             match p.as_rule() {
                 Rule::event_pat if self.custom_event(&p, &mut event, &mut target, &mut params) => {}
                 Rule::event_pat => {
-                    let ev_text = p.as_str().to_string();
+                    let ev_text = p.as_str();
                     let ev_start = p.as_span().start();
                     for q in children(p) {
                         match q.as_rule() {

@@ -89,7 +89,6 @@ fn parse_with<T>(
             diags: vec![d],
         };
     }
-    pest::set_error_detail(true);
     match RulesParser::parse(rule, text) {
         Ok(mut pairs) => {
             let Some(pair) = pairs.next() else {
@@ -100,6 +99,7 @@ fn parse_with<T>(
             };
             let mut b = Builder {
                 file,
+                text_len: text.len(),
                 depth: 0,
                 max_depth: limits.max_depth,
                 diags: Vec::new(),
@@ -113,9 +113,28 @@ fn parse_with<T>(
         }
         Err(e) => Parsed {
             value: None,
-            diags: vec![syntax_error(&e, text, file)],
+            diags: vec![syntax_error(&detailed(rule, text).unwrap_or(e), text, file)],
         },
     }
+}
+
+/// Held while pest collects error details (a setting of the whole process).
+static DETAIL: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
+/// The error of a text that did not parse, found again with pest's error details (what it
+/// expected, and in which rules). Collecting them slows every token down several times, so the
+/// first parse goes without them: only a text with a syntax error is read twice, and then
+/// through `file_detailed`, where the grammar's shortcuts are off (see `detailing`).
+fn detailed(rule: Rule, text: &str) -> Option<pest::error::Error<Rule>> {
+    let _held = DETAIL.lock().unwrap_or_else(|e| e.into_inner());
+    let rule = match rule {
+        Rule::repl_line => Rule::repl_line_detailed,
+        _ => Rule::file_detailed,
+    };
+    pest::set_error_detail(true);
+    let again = RulesParser::parse(rule, text);
+    pest::set_error_detail(false);
+    again.err()
 }
 
 /// Bounds nesting on the raw text before pest runs, so pest's recursion is bounded too.
@@ -136,9 +155,11 @@ fn nesting_prepass(text: &str, file: u32, max_depth: usize) -> Option<Diag> {
         let c = bytes[i];
         match c {
             b'#' => {
-                while i < bytes.len() && bytes[i] != b'\n' {
-                    i += 1;
-                }
+                // The comment runs to the end of the line (a fast search).
+                i = text
+                    .get(i..)
+                    .and_then(|rest| rest.find('\n'))
+                    .map_or(bytes.len(), |n| i + n);
                 continue;
             }
             b'"' => {
@@ -285,6 +306,8 @@ fn too_deep(file: u32, at: usize, max: usize) -> Diag {
 
 struct Builder {
     file: u32,
+    /// The length of the text parsed.
+    text_len: usize,
     depth: usize,
     max_depth: usize,
     diags: Vec<Diag>,
@@ -299,6 +322,14 @@ impl Builder {
     /// (a repetition that found nothing more still consumed them).
     fn span(&self, pair: &Pair<Rule>) -> Span {
         let s = pair.as_span();
+        // What pest skips after a pair ends with a space or a line break, unless a comment runs
+        // to the end of the text: a pair that ends on something else before the end is as
+        // written.
+        let last = s.as_str().as_bytes().last();
+        if s.end() < self.text_len && last.is_some_and(|b| b.is_ascii() && !b.is_ascii_whitespace())
+        {
+            return Span::new(self.file, s.start(), s.end());
+        }
         Span::new(self.file, s.start(), s.start() + written_len(s.as_str()))
     }
 
@@ -351,6 +382,9 @@ fn visibility_of(s: &str) -> Visibility {
 }
 
 fn unescape(s: &str) -> String {
+    if !s.contains('\\') {
+        return s.to_string();
+    }
     let mut out = String::with_capacity(s.len());
     let mut chars = s.chars();
     while let Some(c) = chars.next() {
@@ -379,7 +413,18 @@ impl DefaultIdent for Option<Ident> {
 }
 
 /// The length of `text` without trailing whitespace and `#` comments.
-fn written_len(text: &str) -> usize {
+pub(crate) fn written_len(text: &str) -> usize {
+    // Most pairs end with what was written: an ASCII character that is not a space, on a last
+    // line without `#`. Only the last line is looked at, so a span costs what its line does.
+    let bytes = text.as_bytes();
+    if let Some(&last) = bytes.last() {
+        if last.is_ascii() && !last.is_ascii_whitespace() {
+            let line_start = bytes.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+            if !bytes.get(line_start..).unwrap_or(&[]).contains(&b'#') {
+                return bytes.len();
+            }
+        }
+    }
     let mut end = text.len();
     loop {
         let trimmed = text.get(..end).unwrap_or("").trim_end();
