@@ -557,7 +557,10 @@ impl Checker {
         match self.card_index.get(&key) {
             Some(&c) => Some(c),
             None => {
-                let mut help = did_you_mean(&key, self.card_index.keys().map(|s| s.as_str()));
+                // In name order, so the suggestion never depends on the map's order.
+                let mut ids: Vec<&str> = self.card_index.keys().map(|s| s.as_str()).collect();
+                ids.sort_unstable();
+                let mut help = did_you_mean(&key, ids);
                 if let CardId::Num(n) = id {
                     let mut nums: Vec<i64> = self
                         .prog
