@@ -59,6 +59,11 @@ pub trait Agent {
     fn searches(&self) -> bool {
         false
     }
+
+    /// What a searching agent's searches came to so far (`rules simulate` reports them).
+    fn search_stats(&self) -> Option<mc::SearchStats> {
+        None
+    }
 }
 
 pub struct FirstAgent;
@@ -390,7 +395,7 @@ pub fn make_agents(spec: &str, players: u32, seed: u64) -> Result<Vec<Box<dyn Ag
             }),
             s if s.starts_with("mc") => {
                 let playouts = mc::parse(s).unwrap_or(Err(String::new()))?;
-                Box::new(mc::McAgent { playouts, seed })
+                Box::new(mc::McAgent::new(playouts, seed))
             }
             s => {
                 let path = s.strip_prefix("script:").unwrap_or(s);

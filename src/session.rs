@@ -253,7 +253,7 @@ impl Agent for SessionAgent {
             Mode::Random => agent::seeded_pick(s.seed, req.player, req.number, req.count),
             Mode::First => 0,
             Mode::Mc(n) => match req.search {
-                Some(sp) => agent::mc::pick(sp, n, s.seed, req.number),
+                Some(sp) => agent::mc::pick(sp, n, s.seed, req.number).0,
                 None => return ask_person(&mut s),
             },
             Mode::Script => {

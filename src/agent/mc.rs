@@ -7,13 +7,15 @@
 //! or a runtime error after the option was taken. Ties go to the best mean score (the lowest
 //! when the game is won by the lowest), then to the first option. Playout `j` of every option
 //! plays the same determinised copy with the same randomness after the choice (common random
-//! numbers), so options are compared on the same deals. Everything random comes from one
-//! `ChaCha8Rng` seeded from (game seed, seat, choice number): a decision is a function of the
-//! position, as every answer of the other agents is.
+//! numbers), so options are compared on the same deals; each copy's results count by its
+//! weight (`interp::Played`: how the other players' secret answers in it were drawn).
+//! Everything random comes from one `ChaCha8Rng` seeded from (game seed, seat, choice number):
+//! a decision is a function of the position, as every answer of the other agents is.
 
 use super::{Agent, ChoiceRequest};
-use crate::interp::{PlayoutEnd, SearchPoint};
+use crate::interp::{Played, PlayoutEnd, SearchPoint};
 use crate::rng;
+use serde::{Deserialize, Serialize};
 
 /// The most playouts per option `mc:N` accepts.
 pub const MAX_PLAYOUTS: u32 = 10_000;
@@ -47,47 +49,73 @@ fn stream(seed: u64, seat: u32, number: usize) -> rand_chacha::ChaCha8Rng {
     rng::new_rng(mixed)
 }
 
-/// What one option's playouts added up to.
+/// What one option's playouts added up to, each weighted by its copy's weight.
 #[derive(Debug, Clone, Default)]
 struct Tally {
     reward: f64,
     score: f64,
-    scored: u32,
+    scored: f64,
 }
 
 impl Tally {
-    fn add(&mut self, end: &PlayoutEnd, seat: u32, lowest_wins: bool) {
-        let PlayoutEnd::Finished(o) = end else {
+    fn add(&mut self, played: &Played, seat: u32, lowest_wins: bool) {
+        let PlayoutEnd::Finished(o) = &played.end else {
             // An error after the option was taken is a loss (a rejection never reaches here).
             return;
         };
+        let w = played.weight;
         if o.winners.contains(&seat) {
-            self.reward += 1.0 / o.winners.len() as f64;
+            self.reward += w / o.winners.len() as f64;
         }
         if let Some(&s) = o.scores.get(seat as usize) {
-            self.score += if lowest_wins { -(s as f64) } else { s as f64 };
-            self.scored += 1;
+            self.score += w * if lowest_wins { -(s as f64) } else { s as f64 };
+            self.scored += w;
         }
     }
 
     fn mean_score(&self) -> f64 {
-        if self.scored == 0 {
+        if self.scored <= 0.0 {
             f64::NEG_INFINITY
         } else {
-            self.score / f64::from(self.scored)
+            self.score / self.scored
         }
     }
 }
 
-/// The option flat Monte Carlo picks at `sp` with `n` playouts per option; the game seed and
-/// the choice number seed its randomness.
-pub fn pick(sp: &SearchPoint, n: u32, seed: u64, number: usize) -> usize {
+/// What mc's searches came to in one game (`rules simulate` adds them up).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SearchStats {
+    /// Choices searched (those with two options or more).
+    pub decisions: u64,
+    /// Of those, the choices where no determinised copy led back to the choice as the seat
+    /// saw it, so the pick was random (seeded).
+    pub fallbacks: u64,
+    /// Determinised copies played out, and copies the replay rejected.
+    pub worlds: u64,
+    pub rejected: u64,
+}
+
+impl SearchStats {
+    pub fn add(&mut self, o: &SearchStats) {
+        self.decisions += o.decisions;
+        self.fallbacks += o.fallbacks;
+        self.worlds += o.worlds;
+        self.rejected += o.rejected;
+    }
+}
+
+/// The option flat Monte Carlo picks at `sp` with `n` playouts per option, and what the search
+/// came to; the game seed and the choice number seed its randomness.
+pub fn pick(sp: &SearchPoint, n: u32, seed: u64, number: usize) -> (usize, SearchStats) {
     let count = sp.options();
     let seat = sp.seat();
     let mut rng = stream(seed, seat, number);
+    let mut stats = SearchStats::default();
     if count <= 1 {
-        return 0;
+        return (0, stats);
     }
+    stats.decisions = 1;
+    sp.prepare(&mut rng);
     let lowest = sp.lowest_wins();
     let mut tallies = vec![Tally::default(); count];
     let mut played = 0u32;
@@ -98,7 +126,8 @@ pub fn pick(sp: &SearchPoint, n: u32, seed: u64, number: usize) -> usize {
         let world = sp.determinise(&mut rng);
         let future = rng::draw_u64(&mut rng);
         let first = sp.playout(&world, 0, future);
-        if first == PlayoutEnd::Rejected {
+        if first.end == PlayoutEnd::Rejected {
+            stats.rejected += 1;
             continue;
         }
         played += 1;
@@ -111,11 +140,15 @@ pub fn pick(sp: &SearchPoint, n: u32, seed: u64, number: usize) -> usize {
             t.add(&end, seat, lowest);
         }
     }
+    stats.worlds = u64::from(played);
     if played == 0 {
         // No determinisation led back to this choice: choose at random (seeded).
-        return rng::below(&mut rng, count.min(u32::MAX as usize) as u32) as usize;
+        stats.fallbacks = 1;
+        let i = rng::below(&mut rng, count.min(u32::MAX as usize) as u32) as usize;
+        return (i, stats);
     }
-    // Every option has `played` playouts: compare totals. Ties: mean score, then lowest index.
+    // Every option has the same `played` copies: compare weighted totals. Ties: mean score,
+    // then lowest index.
     let better = |t: &Tally, b: &Tally| {
         t.reward > b.reward || (t.reward == b.reward && t.mean_score() > b.mean_score())
     };
@@ -126,18 +159,34 @@ pub fn pick(sp: &SearchPoint, n: u32, seed: u64, number: usize) -> usize {
             _ => best = Some((o, t)),
         }
     }
-    best.map_or(0, |(o, _)| o)
+    (best.map_or(0, |(o, _)| o), stats)
 }
 
 /// `--agent mc:N`.
 pub struct McAgent {
     pub playouts: u32,
     pub seed: u64,
+    /// What its searches came to so far.
+    pub stats: SearchStats,
+}
+
+impl McAgent {
+    pub fn new(playouts: u32, seed: u64) -> McAgent {
+        McAgent {
+            playouts,
+            seed,
+            stats: SearchStats::default(),
+        }
+    }
 }
 
 impl Agent for McAgent {
     fn searches(&self) -> bool {
         true
+    }
+
+    fn search_stats(&self) -> Option<SearchStats> {
+        Some(self.stats)
     }
 
     fn decide(
@@ -146,7 +195,11 @@ impl Agent for McAgent {
         _: &dyn Fn(usize) -> String,
     ) -> Result<usize, String> {
         match req.search {
-            Some(sp) => Ok(pick(sp, self.playouts, self.seed, req.number)),
+            Some(sp) => {
+                let (i, s) = pick(sp, self.playouts, self.seed, req.number);
+                self.stats.add(&s);
+                Ok(i)
+            }
             None => Err("the mc agent was asked without the position to search".into()),
         }
     }

@@ -131,6 +131,7 @@ impl<'p> Interp<'p> {
             options,
             labels,
             want: Default::default(),
+            pinned: Default::default(),
         });
         let req = ChoiceRequest {
             player,

@@ -19,7 +19,7 @@ mod visibility;
 
 pub use checks::{run_checks, state_size};
 use exprs::Source;
-pub use search::{PlayoutEnd, SearchPoint, World};
+pub use search::{Played, PlayoutEnd, SearchPoint, World};
 pub use view::View;
 pub use visibility::{everyone, holds, one, Players};
 

@@ -17,11 +17,22 @@
 //! positions that differ in where hidden cards lie give the same determinised state.
 //!
 //! The replay keeps the game's real randomness up to the choice (it made the position the
-//! seat sees) and answers another player's *secret* choices since the boundary at random, as
-//! the seat never saw them. At the choice, the replayed position must look the same to the seat
-//! as the real one (its `PlayerView` and the options as it sees them); a determinisation that
-//! does not is rejected, and another drawn. From the choice on, the game's own randomness and
-//! every player's answers come from the searcher's seeded stream.
+//! seat sees) and answers another player's *secret* choices since the boundary afresh, as the
+//! seat never saw them. At the choice, the replayed position must look the same to the seat as
+//! the real one (its `PlayerView` and the options as it sees them); a determinisation that does
+//! not is rejected, and another drawn. From the choice on, the game's own randomness and every
+//! player's answers come from the searcher's seeded stream.
+//!
+//! Drawing those secret answers uniformly is exact but can starve: where the seat later sees
+//! what was chosen (a leader choosing among plans its officers proposed in secret), almost no
+//! draw leads back to the choice. So the answers are drawn by *importance sampling*
+//! (`SearchPoint::prepare`): a few probes find which secret answers the seat's view pins down
+//! (no other answer tried leads back to the choice); a playout answers those as they were
+//! answered, all but one time in `PIN_OF`, and any other at random; and each copy carries the
+//! weight prior / proposal of the answers it drew, by which a searcher weighs its results. The
+//! weighted estimate is the one uniform draws give (the proposal only decides how soon): an
+//! answer the probes wrongly called pinned is still drawn at random now and then, with a large
+//! weight, and an answer given as it was counts for little where other answers fit too.
 
 use super::*;
 use crate::view::PlayerView;
@@ -47,8 +58,8 @@ pub(super) struct Playout {
     want_labels: Vec<String>,
     want_view: PlayerView,
     option: usize,
-    /// Answers another player's secret choices in the replay.
-    repick: ChaCha8Rng,
+    /// How another player's secret choices in the replay are answered.
+    hidden: Hidden,
     /// The game's randomness from the choice on.
     future: Option<ChaCha8Rng>,
     /// Every player's answers after the choice.
@@ -57,8 +68,32 @@ pub(super) struct Playout {
     branched: bool,
 }
 
+/// Answering the secret choices of other players that the replay meets.
+enum Hidden {
+    /// A playout: each answer drawn from the proposal (`SearchPoint::prepare`); `weight`
+    /// gathers prior / proposal over the answers drawn.
+    Drawn {
+        repick: ChaCha8Rng,
+        pinned: Vec<bool>,
+        weight: f64,
+    },
+    /// A probe: every answer as given except replayed choice `at`, answered with another
+    /// option drawn by `draw`; it stops at the choice searched, accepted or rejected.
+    Probe { at: usize, draw: u64 },
+}
+
+/// Out of `PIN_OF` draws, how many answer a pinned secret choice as it was answered.
+const PIN_IN: u32 = 255;
+const PIN_OF: u32 = 256;
+
+/// Other answers a probe tries, per secret choice, before calling the choice pinned.
+const PROBES: usize = 3;
+
 /// The signal a playout whose replay no longer fits the position unwinds with.
 const REJECT: &str = "search::reject";
+
+/// The signal a probe unwinds with once the replay reached the choice as the seat saw it.
+const ACCEPT: &str = "search::accept";
 
 /// A determinised copy of the position, for one or more playouts. Opaque: an agent can only
 /// play it out.
@@ -78,6 +113,15 @@ pub enum PlayoutEnd {
     Rejected,
 }
 
+/// A playout's end, and the weight of its determinised copy: how much likelier the answers
+/// drawn for other players' secret choices are at random than under the proposal that drew
+/// them (`SearchPoint::prepare`). Every playout of one copy has the same weight.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Played {
+    pub end: PlayoutEnd,
+    pub weight: f64,
+}
+
 /// A choice being asked, as a searching agent may use it: how many options, and playouts of
 /// determinised copies of the position. It reads the game's state, but hands out nothing of it.
 pub struct SearchPoint<'a> {
@@ -91,6 +135,9 @@ pub struct SearchPoint<'a> {
     pub(super) options: &'a [Value],
     pub(super) labels: Option<&'a [Value]>,
     pub(super) want: OnceCell<(Vec<String>, PlayerView)>,
+    /// For each choice replayed: is it another player's secret choice that the seat's view
+    /// pins down (`prepare`)?
+    pub(super) pinned: OnceCell<Vec<bool>>,
 }
 
 /// Option `i`'s text as player `seat` sees it (a card they do not know is hidden).
@@ -289,67 +336,125 @@ impl SearchPoint<'_> {
         }
     }
 
-    /// Play `world` out with option `option` taken at this choice: the game's randomness and
-    /// every answer after it come from `seed`. Bounded by the game's step budget.
-    pub fn playout(&self, world: &World, option: usize, seed: u64) -> PlayoutEnd {
-        let (want_labels, want_view) = self.want().clone();
-        let mut it = match Interp::new(
+    /// The choices since the boundary, as (player, index, secret).
+    fn replay(&self) -> Vec<(u32, usize, bool)> {
+        let since = self.log.get(self.track.choices..).unwrap_or(&[]);
+        since
+            .iter()
+            .enumerate()
+            .map(|(k, r)| {
+                let secret = self.track.secret.get(k).copied().unwrap_or(false);
+                (r.player, r.index, secret)
+            })
+            .collect()
+    }
+
+    /// Run a playout interpreter from the boundary state `state` to the end of the game (or,
+    /// for a probe, to the choice searched).
+    fn run(&self, state: &State, playout: Playout) -> R<(R<()>, Interp<'_>)> {
+        let mut it = Interp::new(
             self.prog,
             self.now.n_players,
             self.seed,
             Vec::new(),
             self.limits,
-        ) {
-            Ok(i) => i,
-            Err(d) => return PlayoutEnd::Error(d.message),
-        };
+        )?;
         it.record = false;
-        it.state = world.state.clone();
-        let since = self.log.get(self.track.choices..).unwrap_or(&[]);
+        it.state = state.clone();
+        it.playout = Some(Box::new(playout));
+        let mut pos = self.track.pos;
+        while pos != Pos::Done {
+            match it.step(pos) {
+                Ok(next) => pos = next,
+                Err(d) => return Ok((Err(d), it)),
+            }
+        }
+        Ok((Ok(()), it))
+    }
+
+    fn playout_for(&self, option: usize, hidden: Hidden, seed: u64) -> Playout {
+        let (want_labels, want_view) = self.want().clone();
         let mut seeds = rng::new_rng(seed);
-        it.playout = Some(Box::new(Playout {
-            replay: since
-                .iter()
-                .enumerate()
-                .map(|(k, r)| {
-                    let secret = self.track.secret.get(k).copied().unwrap_or(false);
-                    (r.player, r.index, secret)
-                })
-                .collect(),
+        Playout {
+            replay: self.replay(),
             seat: self.seat,
             count: self.options.len(),
             want_labels,
             want_view,
             option,
-            repick: rng::new_rng(world.repick),
+            hidden,
             future: Some(rng::new_rng(rng::draw_u64(&mut seeds))),
             answers: rng::new_rng(rng::draw_u64(&mut seeds)),
             asked: 0,
             branched: false,
-        }));
-        let mut pos = self.track.pos;
-        while pos != Pos::Done {
-            match it.step(pos) {
-                Ok(next) => pos = next,
-                Err(d) => {
-                    let branched = it.playout.as_ref().is_some_and(|p| p.branched);
-                    return if d.code == REJECT || !branched {
-                        PlayoutEnd::Rejected
-                    } else {
-                        PlayoutEnd::Error(format!("{}: {}", d.code, d.message))
-                    };
+        }
+    }
+
+    /// Decide, once per choice searched, which secret choices of other players since the
+    /// boundary the seat's view pins down: a choice is pinned when none of a few other answers
+    /// to it (every other answer as given) leads back to the choice as the seat sees it. A
+    /// playout then mostly answers a pinned choice as it was answered, and any other choice
+    /// at random; the importance weight (`Played::weight`) corrects for the proposal, so what
+    /// a search estimates is the same as with every such answer drawn at random, only sooner.
+    /// The probes replay the real boundary state: they shape the proposal, never the weights'
+    /// target.
+    pub fn prepare(&self, rng: &mut ChaCha8Rng) {
+        if self.pinned.get().is_some() {
+            return;
+        }
+        let replay = self.replay();
+        let mut pinned = vec![false; replay.len()];
+        for (at, &(who, _, secret)) in replay.iter().enumerate() {
+            if !secret || who == self.seat {
+                continue;
+            }
+            let matched = (0..PROBES).any(|_| {
+                let draw = rng::draw_u64(rng);
+                let probe = self.playout_for(0, Hidden::Probe { at, draw }, draw);
+                matches!(self.run(&self.track.state, probe), Ok((Err(d), _)) if d.code == ACCEPT)
+            });
+            pinned[at] = !matched;
+        }
+        let _ = self.pinned.set(pinned);
+    }
+
+    /// Play `world` out with option `option` taken at this choice: the game's randomness and
+    /// every answer after it come from `seed`. Bounded by the game's step budget.
+    pub fn playout(&self, world: &World, option: usize, seed: u64) -> Played {
+        let hidden = Hidden::Drawn {
+            repick: rng::new_rng(world.repick),
+            pinned: self.pinned.get().cloned().unwrap_or_default(),
+            weight: 1.0,
+        };
+        let (end, mut it) = match self.run(&world.state, self.playout_for(option, hidden, seed)) {
+            Ok(r) => r,
+            Err(d) => {
+                return Played {
+                    end: PlayoutEnd::Error(d.message),
+                    weight: 0.0,
                 }
             }
-        }
-        let branched = it.playout.as_ref().is_some_and(|p| p.branched);
-        if !branched {
+        };
+        let pl = it.playout.take();
+        let branched = pl.as_ref().is_some_and(|p| p.branched);
+        let weight = match pl.as_deref() {
+            Some(Playout {
+                hidden: Hidden::Drawn { weight, .. },
+                ..
+            }) => *weight,
+            _ => 1.0,
+        };
+        let end = match end {
+            Err(d) if d.code == REJECT || !branched => PlayoutEnd::Rejected,
+            Err(d) => PlayoutEnd::Error(format!("{}: {}", d.code, d.message)),
             // The game ended before asking the choice again.
-            return PlayoutEnd::Rejected;
-        }
-        PlayoutEnd::Finished(it.outcome.take().unwrap_or(Outcome {
-            winners: Vec::new(),
-            scores: Vec::new(),
-        }))
+            Ok(()) if !branched => PlayoutEnd::Rejected,
+            Ok(()) => PlayoutEnd::Finished(it.outcome.take().unwrap_or(Outcome {
+                winners: Vec::new(),
+                scores: Vec::new(),
+            })),
+        };
+        Played { end, weight }
     }
 }
 
@@ -391,10 +496,8 @@ impl Interp<'_> {
                 return Err(signal(REJECT));
             }
             if secret && who != pl.seat {
-                // The seat never saw this answer: any is as likely.
-                return Ok(
-                    rng::below(&mut pl.repick, count.min(u32::MAX as usize) as u32) as usize,
-                );
+                // The seat never saw this answer.
+                return Ok(answer_hidden(&mut pl.hidden, j, index, count));
             }
             return if index < count {
                 Ok(index)
@@ -418,10 +521,52 @@ impl Interp<'_> {
         if !same_labels || pv != pl.want_view {
             return Err(signal(REJECT));
         }
+        if matches!(pl.hidden, Hidden::Probe { .. }) {
+            return Err(signal(ACCEPT));
+        }
         if let Some(future) = pl.future.take() {
             self.state.rng = future;
         }
         pl.branched = true;
         Ok(pl.option)
+    }
+}
+
+/// The answer to replayed choice `j`, another player's secret choice of `count` options that
+/// was answered `index`: drawn from the proposal (with its weight), or a probe's other answer.
+fn answer_hidden(hidden: &mut Hidden, j: usize, index: usize, count: usize) -> usize {
+    let n = count.clamp(1, u32::MAX as usize);
+    match hidden {
+        Hidden::Probe { at, draw } => {
+            if *at != j || n < 2 {
+                return index;
+            }
+            // Another option than the one answered, uniformly.
+            let alt = (*draw % (n as u64 - 1)) as usize;
+            if alt >= index {
+                alt + 1
+            } else {
+                alt
+            }
+        }
+        Hidden::Drawn {
+            repick,
+            pinned,
+            weight,
+        } => {
+            let pin = pinned.get(j).copied().unwrap_or(false) && index < n;
+            let answer = if pin && rng::below(repick, PIN_OF) < PIN_IN {
+                index
+            } else {
+                rng::below(repick, n as u32) as usize
+            };
+            if pin {
+                // Prior 1/n over proposal (1 - q)/n + q [answer is the one given].
+                let q = f64::from(PIN_IN) / f64::from(PIN_OF);
+                let hit = if answer == index { q * n as f64 } else { 0.0 };
+                *weight /= (1.0 - q) + hit;
+            }
+            answer
+        }
     }
 }

@@ -56,6 +56,10 @@ pub struct GameResult {
     /// What ended the game (`None` if an error stopped it first).
     #[serde(default)]
     pub ended_by: Option<crate::interp::EndReason>,
+    /// What the searching agents' (`mc:N`) searches came to, over all their seats (`None`
+    /// when no seat searches).
+    #[serde(default)]
+    pub search: Option<crate::agent::mc::SearchStats>,
     /// The runtime diagnostic that stopped the game, if one did.
     pub error: Option<String>,
 }
@@ -73,6 +77,7 @@ fn play(prog: &crate::program::Program, plan: &Plan, seed: u64, limits: Limits) 
         round_leaders: Vec::new(),
         ended_by: None,
         groups: Vec::new(),
+        search: None,
         error: None,
     };
     let options = match crate::options::parse_sets(prog, &plan.sets) {
@@ -149,6 +154,14 @@ fn play(prog: &crate::program::Program, plan: &Plan, seed: u64, limits: Limits) 
     r.groups = groups;
     r.ended_by = interp.state.ended_by;
     r.forced_choices = interp.state.forced_choices;
+    r.search = interp
+        .agents
+        .iter()
+        .filter_map(|a| a.search_stats())
+        .reduce(|mut a, b| {
+            a.add(&b);
+            a
+        });
     r.choices = interp.state.choices_made;
     r.steps = interp.state.steps;
     r

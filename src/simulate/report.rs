@@ -41,6 +41,9 @@ pub struct Report {
     pub groups: Vec<Grouping>,
     /// Who led at round ends, by the game's score (`null` without a `score`).
     pub leads: Option<super::leads::Leads>,
+    /// What the searching agents' (`mc:N`) searches came to over all games (`null` when no
+    /// seat searches).
+    pub search: Option<crate::agent::mc::SearchStats>,
     /// Cards taken out of every game (`--without`).
     pub without: Vec<String>,
     /// `--impact KIND`: for each card of the kind, the same seeds without it; largest first.
@@ -239,7 +242,7 @@ fn spread(mut v: Vec<i64>) -> Spread {
     }
 }
 
-pub const FORMAT: u32 = 2;
+pub const FORMAT: u32 = 3;
 
 pub fn build(plan: &super::Plan, results: &[GameResult], interrupted: bool) -> Report {
     let n = results.len() as u64;
@@ -351,6 +354,10 @@ pub fn build(plan: &super::Plan, results: &[GameResult], interrupted: bool) -> R
         ended_by,
         leads: super::leads::leads(&played),
         groups: groupings(&played),
+        search: played.iter().filter_map(|r| r.search).reduce(|mut a, b| {
+            a.add(&b);
+            a
+        }),
         without: plan.without.clone(),
         impact: Vec::new(),
     }
@@ -436,6 +443,16 @@ pub fn text(r: &Report) -> String {
         "  single-option choices: {} of all choices (taken without asking)\n",
         pct(r.single_option_share).trim_start()
     ));
+    if let Some(sr) = &r.search {
+        s.push_str(&format!(
+            "  search (mc): {} choices searched, {} picked at random for want of a copy that led back to the choice ({}); {} copies played out, {} rejected\n",
+            sr.decisions,
+            sr.fallbacks,
+            pct(sr.fallbacks as f64 / sr.decisions.max(1) as f64).trim_start(),
+            sr.worlds,
+            sr.rejected
+        ));
+    }
     if !r.ended_by.is_empty() {
         let ends: Vec<String> = r
             .ended_by
@@ -470,13 +487,19 @@ pub fn text(r: &Report) -> String {
         }
     }
     if let Some(l) = &r.leads {
+        let decided = if l.decided_games == 0 {
+            "no winner led alone at a round's end and kept the lead".to_string()
+        } else {
+            format!(
+                "the winner led for good from round {:.1} on average ({:.0}% into the game, {} games)",
+                l.decided_round_mean,
+                l.decided_fraction_mean * 100.0,
+                l.decided_games
+            )
+        };
         s.push_str(&format!(
-            "  leads: {:.2} lead changes per game ({:.2} per round boundary); the winner led for good from round {:.1} on average ({:.0}% into the game, {} games)\n",
-            l.changes_mean,
-            l.change_rate,
-            l.decided_round_mean,
-            l.decided_fraction_mean * 100.0,
-            l.decided_games
+            "  leads: {:.2} lead changes per game ({:.2} per round boundary); {decided}\n",
+            l.changes_mean, l.change_rate,
         ));
         let by: Vec<String> = l
             .winner_leading
