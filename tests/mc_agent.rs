@@ -212,6 +212,48 @@ fn mc_beats_random_play_in_every_game_with_a_winner() {
     );
 }
 
+/// mc in seat 1, random in seat 2, on a fixture of `tests/mc/`: P1's wins, and the searches.
+fn p1_with_mc(fixture: &str, games: u64) -> (u64, rules::agent::mc::SearchStats) {
+    let results = play(&plan(
+        &format!("tests/mc/{fixture}"),
+        2,
+        "P1=mc:2,random".into(),
+        games,
+        &[],
+    ));
+    let wins = results.iter().filter(|g| g.winners == [0]).count() as u64;
+    let mut stats = rules::agent::mc::SearchStats::default();
+    for g in &results {
+        stats.add(&g.search.expect("mc reports its searches"));
+    }
+    (wins, stats)
+}
+
+/// P2 writes a number from 1 to 60 in secret, then shows it, and P1 names its parity. A copy
+/// that answers P2's secret choice at random comes back to P1's choice one time in 60; drawn
+/// from what the probes found, every copy does, and mc always names the parity it saw.
+#[test]
+fn mc_finds_copies_where_it_later_saw_a_secret_answer() {
+    let (wins, stats) = p1_with_mc("sealed.rules", 40);
+    assert_eq!(stats.decisions, 40);
+    assert_eq!(stats.fallbacks, 0, "{stats:?}");
+    assert_eq!(wins, 40, "{stats:?}");
+}
+
+/// P2 writes a number in secret and shows only its parity; P1 guesses whether it is high. What
+/// P1 saw says nothing of that, so any player, mc included, wins half the time: a search that
+/// leaned on the number as written would win more. Both ways of narrowing are tried: every
+/// other answer probed (1 to 12), and a sample of them (1 to 60). Over 400 games a fair coin
+/// stays within 3 standard deviations (10 wins) of 200.
+#[test]
+fn mc_learns_no_more_of_a_secret_answer_than_it_saw() {
+    for fixture in ["small-parity.rules", "parity.rules"] {
+        let (wins, stats) = p1_with_mc(fixture, 400);
+        assert_eq!(stats.fallbacks, 0, "{fixture}: {stats:?}");
+        assert!((170..=230).contains(&wins), "{fixture}: P1 (mc) won {wins} of 400");
+    }
+}
+
 fn rules_cli(args: &[&str]) -> (i32, String, String) {
     let out = Command::new(env!("CARGO_BIN_EXE_rules"))
         .args(args)

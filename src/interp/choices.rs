@@ -131,7 +131,7 @@ impl<'p> Interp<'p> {
             options,
             labels,
             want: Default::default(),
-            pinned: Default::default(),
+            proposals: Default::default(),
         });
         let req = ChoiceRequest {
             player,

@@ -26,13 +26,11 @@
 //! Drawing those secret answers uniformly is exact but can starve: where the seat later sees
 //! what was chosen (a leader choosing among plans its officers proposed in secret), almost no
 //! draw leads back to the choice. So the answers are drawn by *importance sampling*
-//! (`SearchPoint::prepare`): a few probes find which secret answers the seat's view pins down
-//! (no other answer tried leads back to the choice); a playout answers those as they were
-//! answered, all but one time in `PIN_OF`, and any other at random; and each copy carries the
-//! weight prior / proposal of the answers it drew, by which a searcher weighs its results. The
-//! weighted estimate is the one uniform draws give (the proposal only decides how soon): an
-//! answer the probes wrongly called pinned is still drawn at random now and then, with a large
-//! weight, and an answer given as it was counts for little where other answers fit too.
+//! (`SearchPoint::prepare`): probes change one secret answer at a time to find which answers
+//! fit what the seat saw; a playout draws each such answer uniformly among those that fit (and,
+//! one time in `WIDE_OF`, among all), and each copy carries the weight prior / proposal of the
+//! answers it drew, by which a searcher weighs its results. The weighted estimate is the one
+//! uniform draws give; the proposal only decides how soon copies are found.
 
 use super::*;
 use crate::view::PlayerView;
@@ -70,24 +68,41 @@ pub(super) struct Playout {
 
 /// Answering the secret choices of other players that the replay meets.
 enum Hidden {
-    /// A playout: each answer drawn from the proposal (`SearchPoint::prepare`); `weight`
+    /// A playout: each answer drawn from its proposal (`SearchPoint::prepare`); `weight`
     /// gathers prior / proposal over the answers drawn.
     Drawn {
         repick: ChaCha8Rng,
-        pinned: Vec<bool>,
+        proposals: Vec<Proposal>,
         weight: f64,
     },
-    /// A probe: every answer as given except replayed choice `at`, answered with another
-    /// option drawn by `draw`; it stops at the choice searched, accepted or rejected.
-    Probe { at: usize, draw: u64 },
+    /// A probe: every answer as given except replayed choice `at`, answered `alt` (as given
+    /// when `None`); it notes that choice's number of options and stops at the choice
+    /// searched, accepted or rejected.
+    Probe {
+        at: usize,
+        alt: Option<usize>,
+        count: usize,
+    },
 }
 
-/// Out of `PIN_OF` draws, how many answer a pinned secret choice as it was answered.
-const PIN_IN: u32 = 255;
-const PIN_OF: u32 = 256;
+/// How a playout draws the answer to another player's secret choice it replays.
+#[derive(Clone, Debug, PartialEq)]
+pub(super) enum Proposal {
+    /// Uniformly among all options (every answer the probes tried fitted, or the choice is
+    /// not another player's secret).
+    Uniform,
+    /// Uniformly among these answers (the one given, and those the probes found to lead back
+    /// to the choice as the seat sees it), but for one draw in `WIDE_OF`, uniform among all.
+    Among(Vec<usize>),
+}
 
-/// Other answers a probe tries, per secret choice, before calling the choice pinned.
-const PROBES: usize = 3;
+/// One draw in `WIDE_OF` of a narrowed proposal is uniform among all options, so that every
+/// answer can be drawn and the weights stay finite.
+const WIDE_OF: u32 = 256;
+
+/// Up to this many options, the probes try every other answer; above it, `PROBES` of them.
+const PROBE_ALL: usize = 12;
+const PROBES: usize = 8;
 
 /// The signal a playout whose replay no longer fits the position unwinds with.
 const REJECT: &str = "search::reject";
@@ -135,9 +150,8 @@ pub struct SearchPoint<'a> {
     pub(super) options: &'a [Value],
     pub(super) labels: Option<&'a [Value]>,
     pub(super) want: OnceCell<(Vec<String>, PlayerView)>,
-    /// For each choice replayed: is it another player's secret choice that the seat's view
-    /// pins down (`prepare`)?
-    pub(super) pinned: OnceCell<Vec<bool>>,
+    /// For each choice replayed: how a playout draws its answer (`prepare`).
+    pub(super) proposals: OnceCell<Vec<Proposal>>,
 }
 
 /// Option `i`'s text as player `seat` sees it (a card they do not know is hidden).
@@ -390,32 +404,90 @@ impl SearchPoint<'_> {
         }
     }
 
-    /// Decide, once per choice searched, which secret choices of other players since the
-    /// boundary the seat's view pins down: a choice is pinned when none of a few other answers
-    /// to it (every other answer as given) leads back to the choice as the seat sees it. A
-    /// playout then mostly answers a pinned choice as it was answered, and any other choice
-    /// at random; the importance weight (`Played::weight`) corrects for the proposal, so what
-    /// a search estimates is the same as with every such answer drawn at random, only sooner.
-    /// The probes replay the real boundary state: they shape the proposal, never the weights'
-    /// target.
+    /// One probe: replay the real boundary state with replayed choice `at` answered `alt`
+    /// (as given for `None`) and every other answer as given. Whether it led back to the
+    /// choice as the seat sees it, and the number of options choice `at` had.
+    fn probe(&self, at: usize, alt: Option<usize>) -> (bool, usize) {
+        let hidden = Hidden::Probe { at, alt, count: 0 };
+        match self.run(&self.track.state, self.playout_for(0, hidden, 0)) {
+            Ok((end, it)) => {
+                let count = match it.playout.as_deref() {
+                    Some(Playout {
+                        hidden: Hidden::Probe { count, .. },
+                        ..
+                    }) => *count,
+                    _ => 0,
+                };
+                (matches!(end, Err(d) if d.code == ACCEPT), count)
+            }
+            Err(_) => (false, 0),
+        }
+    }
+
+    /// Decide, once per choice searched, how a playout draws the answers to other players'
+    /// secret choices since the boundary. Probes change one such answer at a time (every other
+    /// answer as given): every other answer when the choice had at most `PROBE_ALL` options,
+    /// else `PROBES` drawn at random. If every answer tried led back to the choice as the seat
+    /// sees it, the choice is drawn uniformly. Otherwise it is drawn among the answers that fit
+    /// (`Proposal::Among`): with every answer tried, those and the one given, which is exactly
+    /// what the seat can infer; with a sample, only those found (the one given would be over-
+    /// represented among a few), or the one given alone when nothing else fitted. The playout's
+    /// weight (`Played::weight`) corrects for the narrowing, and one draw in `WIDE_OF` stays
+    /// uniform among all, so what a search estimates is what uniform draws give, only with far
+    /// fewer copies rejected. The probes replay the real boundary state: they shape the
+    /// proposal, never what it is weighed against.
     pub fn prepare(&self, rng: &mut ChaCha8Rng) {
-        if self.pinned.get().is_some() {
+        if self.proposals.get().is_some() {
             return;
         }
         let replay = self.replay();
-        let mut pinned = vec![false; replay.len()];
-        for (at, &(who, _, secret)) in replay.iter().enumerate() {
+        let mut proposals = vec![Proposal::Uniform; replay.len()];
+        for (at, &(who, index, secret)) in replay.iter().enumerate() {
             if !secret || who == self.seat {
                 continue;
             }
-            let matched = (0..PROBES).any(|_| {
-                let draw = rng::draw_u64(rng);
-                let probe = self.playout_for(0, Hidden::Probe { at, draw }, draw);
-                matches!(self.run(&self.track.state, probe), Ok((Err(d), _)) if d.code == ACCEPT)
-            });
-            pinned[at] = !matched;
+            let (fits, n) = self.probe(at, None);
+            if !fits || n < 2 || index >= n {
+                // The replay does not come back as it went: nothing to narrow.
+                continue;
+            }
+            let alts: Vec<usize> = if n <= PROBE_ALL {
+                (0..n).filter(|&a| a != index).collect()
+            } else {
+                (0..PROBES)
+                    .map(|_| {
+                        let a = rng::below(rng, (n - 1).min(u32::MAX as usize) as u32) as usize;
+                        if a >= index {
+                            a + 1
+                        } else {
+                            a
+                        }
+                    })
+                    .collect()
+            };
+            let every = n <= PROBE_ALL;
+            let mut fitted: Vec<usize> = Vec::new();
+            let mut all_fit = true;
+            for &a in &alts {
+                if !self.probe(at, Some(a)).0 {
+                    all_fit = false;
+                } else if !fitted.contains(&a) {
+                    fitted.push(a);
+                }
+            }
+            if all_fit {
+                continue;
+            }
+            // Every answer tried: those that fit are the seat's inference, the one given among
+            // them. A sample: the ones found stand for all that fit, and the one given is left
+            // out (it was not found by chance), unless nothing else fitted.
+            if every || fitted.is_empty() {
+                fitted.push(index);
+            }
+            fitted.sort_unstable();
+            proposals[at] = Proposal::Among(fitted);
         }
-        let _ = self.pinned.set(pinned);
+        let _ = self.proposals.set(proposals);
     }
 
     /// Play `world` out with option `option` taken at this choice: the game's randomness and
@@ -423,7 +495,7 @@ impl SearchPoint<'_> {
     pub fn playout(&self, world: &World, option: usize, seed: u64) -> Played {
         let hidden = Hidden::Drawn {
             repick: rng::new_rng(world.repick),
-            pinned: self.pinned.get().cloned().unwrap_or_default(),
+            proposals: self.proposals.get().cloned().unwrap_or_default(),
             weight: 1.0,
         };
         let (end, mut it) = match self.run(&world.state, self.playout_for(option, hidden, seed)) {
@@ -533,39 +605,40 @@ impl Interp<'_> {
 }
 
 /// The answer to replayed choice `j`, another player's secret choice of `count` options that
-/// was answered `index`: drawn from the proposal (with its weight), or a probe's other answer.
+/// was answered `index`: drawn from its proposal (with its weight), or a probe's answer.
 fn answer_hidden(hidden: &mut Hidden, j: usize, index: usize, count: usize) -> usize {
     let n = count.clamp(1, u32::MAX as usize);
     match hidden {
-        Hidden::Probe { at, draw } => {
-            if *at != j || n < 2 {
+        Hidden::Probe { at, alt, count } => {
+            if *at != j {
                 return index;
             }
-            // Another option than the one answered, uniformly.
-            let alt = (*draw % (n as u64 - 1)) as usize;
-            if alt >= index {
-                alt + 1
-            } else {
-                alt
-            }
+            *count = n;
+            alt.filter(|&a| a < n).unwrap_or(index)
         }
         Hidden::Drawn {
             repick,
-            pinned,
+            proposals,
             weight,
         } => {
-            let pin = pinned.get(j).copied().unwrap_or(false) && index < n;
-            let answer = if pin && rng::below(repick, PIN_OF) < PIN_IN {
-                index
-            } else {
-                rng::below(repick, n as u32) as usize
+            let among = match proposals.get(j) {
+                Some(Proposal::Among(a)) if a.iter().all(|&x| x < n) && !a.is_empty() => a,
+                _ => return rng::below(repick, n as u32) as usize,
             };
-            if pin {
-                // Prior 1/n over proposal (1 - q)/n + q [answer is the one given].
-                let q = f64::from(PIN_IN) / f64::from(PIN_OF);
-                let hit = if answer == index { q * n as f64 } else { 0.0 };
-                *weight /= (1.0 - q) + hit;
-            }
+            let answer = if rng::below(repick, WIDE_OF) == 0 {
+                rng::below(repick, n as u32) as usize
+            } else {
+                let k = rng::below(repick, among.len().min(u32::MAX as usize) as u32) as usize;
+                among.get(k).copied().unwrap_or(index)
+            };
+            // Prior 1/n over the proposal: e/n + (1 - e)/|among| if the answer is among them.
+            let e = 1.0 / f64::from(WIDE_OF);
+            let narrowed = if among.contains(&answer) {
+                (1.0 - e) * n as f64 / among.len() as f64
+            } else {
+                0.0
+            };
+            *weight /= e + narrowed;
             answer
         }
     }
