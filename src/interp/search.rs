@@ -71,7 +71,7 @@ enum Hidden {
     /// A playout: each answer drawn from its proposal (`SearchPoint::prepare`); `weight`
     /// gathers prior / proposal over the answers drawn.
     Drawn {
-        repick: ChaCha8Rng,
+        repick: Box<ChaCha8Rng>,
         proposals: Vec<Proposal>,
         weight: f64,
     },
@@ -494,7 +494,7 @@ impl SearchPoint<'_> {
     /// every answer after it come from `seed`. Bounded by the game's step budget.
     pub fn playout(&self, world: &World, option: usize, seed: u64) -> Played {
         let hidden = Hidden::Drawn {
-            repick: rng::new_rng(world.repick),
+            repick: Box::new(rng::new_rng(world.repick)),
             proposals: self.proposals.get().cloned().unwrap_or_default(),
             weight: 1.0,
         };
