@@ -378,6 +378,8 @@ pub struct Program {
     pub setup: Vec<(Block, u32)>,
     /// Field names by symbol.
     pub symbols: Vec<String>,
+    /// The program compiled to closures, made when it is first played.
+    pub code: crate::interp::CodeCache,
 }
 
 impl Program {

@@ -133,7 +133,8 @@ pub fn find(name: &str) -> Option<&'static BuiltinDef> {
 /// The evaluated arguments of one call, with where each was written.
 pub struct Args<'a> {
     pub vals: &'a [Value],
-    pub exprs: &'a [crate::program::Expr],
+    /// Where each argument was written.
+    pub spans: &'a [Span],
     pub span: Span,
 }
 
@@ -143,7 +144,7 @@ fn rt(span: Span, msg: impl Into<String>) -> Box<Diag> {
 
 impl Args<'_> {
     pub fn span_of(&self, i: usize) -> Span {
-        self.exprs.get(i).map(|a| a.span).unwrap_or(self.span)
+        self.spans.get(i).copied().unwrap_or(self.span)
     }
     pub fn get(&self, i: usize) -> Option<&Value> {
         self.vals.get(i)

@@ -2,23 +2,25 @@
 //! runs. What a builtin may do is declared with it, so a `say` or a label that would roll or
 //! choose is refused here, in one place.
 
+use super::compile::Ev;
 use super::*;
 use crate::builtins::{Args, BuiltinDef, Effect};
 use crate::diag::Span;
-use crate::program::*;
 use crate::value::Value;
 
 impl<'p> Interp<'p> {
-    pub(super) fn builtin(&mut self, b: &BuiltinDef, args: &[Expr], span: Span) -> R<Value> {
+    pub(super) fn builtin<E: Ev>(&mut self, b: &BuiltinDef, args: &[E], span: Span) -> R<Value> {
         // Builtins take at most four arguments (checked), so they fit on the stack.
         let mut buf: [Value; 4] = [Value::None, Value::None, Value::None, Value::None];
+        let mut spans = [span; 4];
         let mut given = args.len().min(4);
         for (i, a) in args.iter().enumerate().take(4) {
+            spans[i] = a.span();
             if b.shown_only.contains(&i) {
                 // Worked out only when something shows it, and it may not change the game.
                 if self.record {
                     self.displaying += 1;
-                    let v = self.eval(a);
+                    let v = a.ev(self);
                     self.displaying -= 1;
                     buf[i] = v?;
                 } else {
@@ -26,15 +28,27 @@ impl<'p> Interp<'p> {
                 }
                 continue;
             }
-            buf[i] = self.eval(a)?;
+            buf[i] = a.ev(self)?;
         }
+        self.builtin_vals(b, &buf[..given], &spans[..args.len().min(4)], span)
+    }
+
+    /// Call a builtin on its evaluated arguments (`spans`: where each was written).
+    #[inline]
+    pub(super) fn builtin_vals(
+        &mut self,
+        b: &BuiltinDef,
+        vals: &[Value],
+        spans: &[Span],
+        span: Span,
+    ) -> R<Value> {
         if self.displaying > 0 && b.effect != Effect::Pure {
             return Err(self.not_while_displaying(span));
         }
         // A builtin walks its list and text arguments (copying, comparing, searching, sorting
         // them): charge their size, times log n for the ones that sort or dedupe.
         let mut work = 0u64;
-        for v in &buf[..given] {
+        for v in vals {
             if !matches!(v, Value::Int(_) | Value::Bool(_) | Value::None) {
                 work = work.saturating_add(v.cost());
             }
@@ -43,11 +57,7 @@ impl<'p> Interp<'p> {
             let log = 64 - work.leading_zeros() as u64;
             self.charge(work.saturating_mul(log), span)?;
         }
-        let call = Args {
-            vals: &buf[..given],
-            exprs: args,
-            span,
-        };
+        let call = Args { vals, spans, span };
         (b.eval)(self, &call)
     }
 

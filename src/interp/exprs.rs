@@ -1,5 +1,6 @@
 //! Expressions: evaluation, calls, operators and aggregates.
 
+use super::compile::{CFn, Ev};
 use super::*;
 use crate::ast::{AggKind, BinOp, UnOp};
 use crate::diag::{Diag, Span};
@@ -29,26 +30,22 @@ impl<'p> Interp<'p> {
             ExprKind::Const(v) => Ok(v.clone()),
             ExprKind::Local(slot) => Ok(self.local(*slot)),
             ExprKind::Field(base, sym) => self.eval_field(base, *sym, e.span),
-            ExprKind::Call(f, args) => self.call_with_args(*f, args, e.span),
+            ExprKind::Call(f, args) => self.call_with_args(*f, &args[..], e.span),
             ExprKind::Binary(op, a, b) => self.binary(*op, a, b, e.span),
-            ExprKind::Builtin(b, args) => self.builtin(b, args, e.span),
+            ExprKind::Builtin(b, args) => self.builtin(b, &args[..], e.span),
             ExprKind::ConstRef(c) => Ok(self.state.consts[*c as usize].clone()),
-            ExprKind::Var(id, keys) => self.eval_var(*id, keys, e.span),
-            ExprKind::Zone(id, keys) => self.eval_zone(*id, keys, e.span),
+            ExprKind::Var(id, keys) => self.eval_var(*id, &keys[..], e.span),
+            ExprKind::Zone(id, keys) => self.eval_zone(*id, &keys[..], e.span),
             ExprKind::Agg {
                 kind,
                 slot,
                 source,
                 filter,
                 map,
-            } => self.aggregate(
-                *kind,
-                *slot,
-                source,
-                filter.as_deref(),
-                map.as_deref(),
-                e.span,
-            ),
+            } => {
+                let src = self.eval_source(source)?;
+                self.aggregate(*kind, *slot, src, filter.as_deref(), map.as_deref(), e.span)
+            }
             ExprKind::If(c, then, els) => self.eval_if(c, then, els.as_deref()),
             ExprKind::Match(scrut, arms) => self.eval_match(scrut, arms, e.span),
             ExprKind::Block(b) => self.exec_block(b),
@@ -86,12 +83,24 @@ impl<'p> Interp<'p> {
         Err(self.no_arm(&v, span))
     }
 
+    /// `players`, `player_count`, `round`, `all_players`.
+    pub(super) fn special(&self, s: Special) -> Value {
+        match s {
+            Special::Players => Value::List(self.players_in()),
+            Special::AllPlayers => Value::List(self.players.clone()),
+            Special::PlayerCount => {
+                Value::Int(self.state.eliminated.iter().filter(|&&e| !e).count() as i64)
+            }
+            Special::Round => Value::Int(self.state.round),
+        }
+    }
+
     #[cold]
-    fn no_arm(&self, v: &Value, span: Span) -> Box<Diag> {
+    pub(super) fn no_arm(&self, v: &Value, span: Span) -> Box<Diag> {
         rt(span, format!("no arm matches `{}`", self.show(v)))
     }
 
-    fn eval_var(&mut self, id: Id, keys: &[Expr], span: Span) -> R<Value> {
+    pub(super) fn eval_var<E: Ev>(&mut self, id: Id, keys: &[E], span: Span) -> R<Value> {
         let slot = self.var_slot(id, keys, span)?;
         if self.observer.is_some() {
             self.peek_var(id, slot, span)?;
@@ -99,7 +108,7 @@ impl<'p> Interp<'p> {
         Ok(self.state.vars[slot].clone())
     }
 
-    fn eval_zone(&mut self, id: Id, keys: &[Expr], span: Span) -> R<Value> {
+    pub(super) fn eval_zone<E: Ev>(&mut self, id: Id, keys: &[E], span: Span) -> R<Value> {
         if keys.is_empty() {
             return Ok(Value::Zone(self.state.zone_base[id as usize]));
         }
@@ -109,7 +118,7 @@ impl<'p> Interp<'p> {
     }
 
     #[cold]
-    pub(super) fn not_a_card(&self, base: &Expr, v: &Value, sym: Id) -> Box<Diag> {
+    pub(super) fn not_a_card<E: Ev + ?Sized>(&self, base: &E, v: &Value, sym: Id) -> Box<Diag> {
         match v {
             Value::None => self.with_origin(
                 Box::new(
@@ -117,12 +126,12 @@ impl<'p> Interp<'p> {
                         "run::none",
                         format!("this is `none`, so it has no field `{}`", self.prog.symbols[sym as usize]),
                     )
-                    .label(base.span, "this is `none`")
+                    .label(base.span(), "this is `none`")
                     .help("an empty zone's `top` or an empty choice gives `none`; check with `if x != none { ... }`"),
                 ),
                 base,
             ),
-            other => self.with_origin(rt(base.span, format!("expected a card, found {}", other.type_name())), base),
+            other => self.with_origin(rt(base.span(), format!("expected a card, found {}", other.type_name())), base),
         }
     }
 
@@ -145,14 +154,7 @@ impl<'p> Interp<'p> {
                     .map(|(i, _)| Value::Card(i as u32))
                     .collect(),
             ),
-            ExprKind::Special(s) => match s {
-                Special::Players => Value::List(self.players_in()),
-                Special::AllPlayers => Value::List(self.players.clone()),
-                Special::PlayerCount => {
-                    Value::Int(self.state.eliminated.iter().filter(|&&e| !e).count() as i64)
-                }
-                Special::Round => Value::Int(self.state.round),
-            },
+            ExprKind::Special(s) => self.special(*s),
             ExprKind::CardBuiltinField(base, f) => match self.eval(base)? {
                 Value::Card(c) => {
                     if self.observer.is_some() && *f != CardField::FaceUp {
@@ -238,7 +240,9 @@ impl<'p> Interp<'p> {
                     }
                 }
             }
-            ExprKind::CallField(base, sym, args) => self.call_field(base, *sym, args, e.span)?,
+            ExprKind::CallField(base, sym, args) => {
+                self.call_field(&**base, *sym, &args[..], e.span)?
+            }
             ExprKind::Unary(op, x) => match op {
                 UnOp::Neg => Value::Int(
                     self.int(x)?
@@ -304,40 +308,56 @@ impl<'p> Interp<'p> {
         })
     }
 
+    #[inline]
     pub(super) fn check_call_depth(&self, span: Span) -> R<()> {
         if self.call_depth >= self.limits.max_call_depth {
-            return Err(Box::new(
-                Diag::error(
-                    "limit::calls",
-                    format!("calls nested more than {} deep", self.limits.max_call_depth),
-                )
-                .label(span, "this call"),
-            ));
+            return Err(self.too_deep(span));
         }
         Ok(())
     }
 
+    #[cold]
+    fn too_deep(&self, span: Span) -> Box<Diag> {
+        Box::new(
+            Diag::error(
+                "limit::calls",
+                format!("calls nested more than {} deep", self.limits.max_call_depth),
+            )
+            .label(span, "this call"),
+        )
+    }
+
     /// Call a user function, evaluating its arguments straight into the new frame.
-    pub(super) fn call_with_args(&mut self, f: Id, args: &[Expr], span: Span) -> R<Value> {
-        let prog = self.prog;
-        self.call_def(&prog.fns[f as usize], args, span)
+    pub(super) fn call_with_args<E: Ev>(&mut self, f: Id, args: &[E], span: Span) -> R<Value> {
+        let code = self.code;
+        match code.fns.get(f as usize) {
+            Some(cf) => self.call_compiled(cf, args, span),
+            None => Err(rt(span, "this function is missing")),
+        }
     }
 
     /// `c.field(args)`: run the code in a card's `fn` field. A `none` effect does nothing.
-    fn call_field(&mut self, base: &Expr, sym: Id, args: &[Expr], span: Span) -> R<Value> {
-        let c = match self.eval(base)? {
+    pub(super) fn call_field<E: Ev + ?Sized, A: Ev>(
+        &mut self,
+        base: &E,
+        sym: Id,
+        args: &[A],
+        span: Span,
+    ) -> R<Value> {
+        let c = match base.ev(self)? {
             Value::Card(c) => c,
             other => return Err(self.not_a_card(base, &other, sym)),
         };
         let prog = self.prog;
+        let code = self.code;
         match self.field(c, sym, span)? {
-            Value::Fn(f) => match prog.card_fns.get(f as usize) {
-                Some(fd) => self.call_def(fd, args, span),
+            Value::Fn(f) => match code.card_fns.get(f as usize) {
+                Some(cf) => self.call_compiled(cf, args, span),
                 None => Err(rt(span, "this card's code is missing")),
             },
             Value::None => {
                 for a in args {
-                    self.eval(a)?;
+                    a.ev(self)?;
                 }
                 Ok(Value::None)
             }
@@ -352,15 +372,15 @@ impl<'p> Interp<'p> {
         }
     }
 
-    /// Call a function body (a `fn` or a card's code), evaluating its arguments straight into
-    /// the new frame.
-    fn call_def(&mut self, fd: &'p FnDef, args: &[Expr], span: Span) -> R<Value> {
+    /// Call a compiled function body (a `fn` or a card's code), evaluating its arguments
+    /// straight into the new frame.
+    pub(super) fn call_compiled<E: Ev>(&mut self, cf: &CFn, args: &[E], span: Span) -> R<Value> {
         self.tick(span)?;
         self.check_call_depth(span)?;
-        let new_bp = self.push_frame((fd.locals as usize).max(args.len()));
+        let new_bp = self.push_frame(cf.locals.max(args.len()));
         for (i, a) in args.iter().enumerate() {
             // Arguments are evaluated in the caller's frame; nested calls push above ours.
-            let v = match self.eval(a) {
+            let v = match a.ev(self) {
                 Ok(v) => v,
                 Err(e) => {
                     self.sp = new_bp;
@@ -372,7 +392,7 @@ impl<'p> Interp<'p> {
         let old_bp = self.bp;
         self.bp = new_bp;
         self.call_depth += 1;
-        let r = match self.eval(&fd.body) {
+        let r = match (cf.body)(self) {
             Err(d) if d.code == RETURN_CODE => {
                 self.spare_return = Some(d);
                 Ok(self.returning.take().unwrap_or(Value::None))
@@ -387,14 +407,16 @@ impl<'p> Interp<'p> {
 
     pub fn call_fn(&mut self, f: Id, args: Vec<Value>, span: Span) -> R<Value> {
         self.check_call_depth(span)?;
-        let prog = self.prog;
-        let fd = &prog.fns[f as usize];
+        let code = self.code;
+        let Some(cf) = code.fns.get(f as usize) else {
+            return Err(rt(span, "this function is missing"));
+        };
         self.call_depth += 1;
-        let r = self.with_frame(fd.locals, |me| {
+        let r = self.with_frame(cf.locals.max(args.len()) as u32, |me| {
             for (i, a) in args.into_iter().enumerate() {
                 me.set_local(i as u32, a);
             }
-            match me.eval(&fd.body) {
+            match (cf.body)(me) {
                 Err(d) if d.code == RETURN_CODE => {
                     me.spare_return = Some(d);
                     Ok(me.returning.take().unwrap_or(Value::None))
@@ -414,6 +436,21 @@ impl<'p> Interp<'p> {
         }
         let x = self.eval(a)?;
         let y = self.eval(b)?;
+        self.binary_vals(op, x, y, a.span, b.span, span)
+    }
+
+    /// A binary operator (not `and`, `or`) on its two values; `sa` and `sb` are where the
+    /// operands were written.
+    #[inline]
+    pub(super) fn binary_vals(
+        &mut self,
+        op: BinOp,
+        x: Value,
+        y: Value,
+        sa: Span,
+        sb: Span,
+        span: Span,
+    ) -> R<Value> {
         // Numbers first: no card to hide, nothing to charge.
         if let (Value::Int(p), Value::Int(q)) = (&x, &y) {
             let (p, q) = (*p, *q);
@@ -434,10 +471,23 @@ impl<'p> Interp<'p> {
                 return Ok(v);
             }
         }
+        self.binary_slow(op, x, y, sa, sb, span)
+    }
+
+    #[inline(never)]
+    fn binary_slow(
+        &mut self,
+        op: BinOp,
+        x: Value,
+        y: Value,
+        sa: Span,
+        sb: Span,
+        span: Span,
+    ) -> R<Value> {
         if self.observer.is_some() {
             // Comparing a card the viewer does not know would tell which card it is.
-            self.peek_value(&x, a.span)?;
-            self.peek_value(&y, b.span)?;
+            self.peek_value(&x, sa)?;
+            self.peek_value(&y, sb)?;
         }
         let ints = |x: &Value, y: &Value| -> R<(i64, i64)> {
             match (x, y) {
@@ -471,7 +521,7 @@ impl<'p> Interp<'p> {
                 let (p, q) = ints(&x, &y)?;
                 if q == 0 {
                     return Err(Box::new(
-                        Diag::error("run::div_zero", "division by zero").label(b.span, "this is 0"),
+                        Diag::error("run::div_zero", "division by zero").label(sb, "this is 0"),
                     ));
                 }
                 // The smallest int divided by -1 does not fit: an error, not a crash.
@@ -519,16 +569,15 @@ impl<'p> Interp<'p> {
         })
     }
 
-    pub(super) fn aggregate(
+    pub(super) fn aggregate<E: Ev>(
         &mut self,
         kind: AggKind,
         slot: u32,
-        source: &Expr,
-        filter: Option<&Expr>,
-        map: Option<&Expr>,
+        src: Source,
+        filter: Option<&E>,
+        map: Option<&E>,
         span: Span,
     ) -> R<Value> {
-        let src = self.eval_source(source)?;
         let items = &src;
         let mut count = 0i64;
         let mut sum = 0i64;
@@ -599,7 +648,7 @@ impl<'p> Interp<'p> {
                 }
                 AggKind::Map => {
                     let v = match map {
-                        Some(m) => self.eval(m)?,
+                        Some(m) => m.ev(self)?,
                         None => item.clone(),
                     };
                     if out.len() >= self.limits.max_list_len {
@@ -609,7 +658,7 @@ impl<'p> Interp<'p> {
                 }
                 AggKind::FlatMap => {
                     let v = match map {
-                        Some(m) => self.eval(m)?,
+                        Some(m) => m.ev(self)?,
                         None => item.clone(),
                     };
                     // Joining costs the length of what is joined.
@@ -623,7 +672,7 @@ impl<'p> Interp<'p> {
                 }
                 AggKind::Sort | AggKind::Best => {
                     let k = match map {
-                        Some(m) => self.eval(m)?,
+                        Some(m) => m.ev(self)?,
                         None => item.clone(),
                     };
                     if kind == AggKind::Best {

@@ -37,8 +37,9 @@ impl<'p> Interp<'p> {
 
     pub fn setup(&mut self) -> R<()> {
         let prog = self.prog;
-        for (b, locals) in &prog.setup {
-            self.with_frame(*locals, |me| me.exec_block(b).map(|_| Value::None))?;
+        let code = self.code;
+        for ((_, locals), b) in prog.setup.iter().zip(&code.setup) {
+            self.with_frame(*locals, |me| b(me).map(|_| Value::None))?;
         }
         Ok(())
     }
@@ -173,7 +174,9 @@ impl<'p> Interp<'p> {
         let name = pd.name.clone();
         self.emit(|_| Event::Phase { phase: name });
         self.fire_simple(EventKind::PhaseStart, Some(p))?;
-        self.with_frame(pd.locals, |me| me.exec_block(&pd.body).map(|_| Value::None))?;
+        if let Some(body) = self.code.phases.get(p as usize) {
+            self.with_frame(pd.locals, |me| body(me).map(|_| Value::None))?;
+        }
         self.fire_simple(EventKind::PhaseEnd, Some(p))?;
         Ok(())
     }

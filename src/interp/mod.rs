@@ -1,13 +1,15 @@
-//! The tree-walking interpreter. A game is a function of (program, seed, choices).
+//! The interpreter over the checked tree. A game is a function of (program, seed, choices).
 //!
-//! `flow` runs setup, rounds, phases and the finish; `triggers` fires them; `stmts` and `exprs`
-//! execute the lowered tree; `state` reads zones, vars and fields; `builtins` evaluates the
+//! `flow` runs setup, rounds, phases and the finish; `triggers` fires them; `compile` turns the
+//! lowered tree into closures, which run the game; `stmts` and `exprs` walk the tree (for the
+//! REPL, card checks and the rare forms) and hold what both share; `state` reads zones, vars and fields; `builtins` evaluates the
 //! built-in functions; `choices` asks agents; `view` shows values; `visibility` tracks who knows
 //! which card; `checks` runs card rules.
 
 mod builtins;
 mod checks;
 mod choices;
+mod compile;
 mod exprs;
 mod flow;
 mod search;
@@ -18,6 +20,7 @@ mod view;
 mod visibility;
 
 pub use checks::{run_checks, state_size};
+pub use compile::CodeCache;
 use exprs::Source;
 pub use search::{Played, PlayoutEnd, SearchPoint, World};
 pub use view::View;
@@ -132,6 +135,8 @@ pub type EventSink = Box<dyn FnMut(&Event)>;
 
 pub struct Interp<'p> {
     pub prog: &'p Program,
+    /// The program compiled to closures (made once per program, on its first game).
+    code: &'p compile::Compiled,
     pub state: State,
     pub limits: Limits,
     pub agents: Vec<Box<dyn Agent>>,
@@ -317,6 +322,7 @@ impl<'p> Interp<'p> {
         let searching = agents.iter().any(|a| a.searches());
         Ok(Interp {
             prog,
+            code: prog.code.get(prog),
             state,
             limits,
             agents,
@@ -451,6 +457,12 @@ impl<'p> Interp<'p> {
             .get(self.bp + slot as usize)
             .cloned()
             .unwrap_or(Value::None)
+    }
+
+    /// A local of the current frame, in place.
+    #[inline(always)]
+    fn local_ref(&self, slot: u32) -> Option<&Value> {
+        self.stack.get(self.bp + slot as usize)
     }
 
     #[inline(always)]

@@ -1,6 +1,7 @@
 //! Reading the state: zone and var slots by key, cards of a value, lists, typed reads, the
 //! origins of values for error messages, card fields.
 
+use super::compile::{Ev, Origin};
 use super::*;
 use crate::ast::BinOp;
 use crate::diag::{Diag, Span};
@@ -23,11 +24,11 @@ impl<'p> Interp<'p> {
         self.view().zone_def_of_slot(slot)
     }
 
-    pub(super) fn flat_key(
+    pub(super) fn flat_key<E: Ev>(
         &mut self,
         domains: &[KeyDomain],
         dims_of: (bool, Id),
-        keys: &[Expr],
+        keys: &[E],
         span: Span,
     ) -> R<u32> {
         if keys.len() != domains.len() {
@@ -35,7 +36,7 @@ impl<'p> Interp<'p> {
         }
         let mut idx = 0u32;
         for (i, (d, k)) in domains.iter().zip(keys).enumerate() {
-            let v = self.eval(k)?;
+            let v = k.ev(self)?;
             let dims = if dims_of.0 {
                 &self.zone_dims
             } else {
@@ -50,14 +51,14 @@ impl<'p> Interp<'p> {
                     if *x >= *lo && i128::from(*x) - i128::from(*lo) < i128::from(n) =>
                 {
                     u32::try_from(i128::from(*x) - i128::from(*lo))
-                        .map_err(|_| self.bad_key(d, &v, k.span, dims_of))?
+                        .map_err(|_| self.bad_key(d, &v, k.span(), dims_of))?
                 }
-                _ => return Err(self.bad_key(d, &v, k.span, dims_of)),
+                _ => return Err(self.bad_key(d, &v, k.span(), dims_of)),
             };
             idx = idx
                 .checked_mul(n)
                 .and_then(|i| i.checked_add(j))
-                .ok_or_else(|| self.bad_key(d, &v, k.span, dims_of))?;
+                .ok_or_else(|| self.bad_key(d, &v, k.span(), dims_of))?;
         }
         Ok(idx)
     }
@@ -90,17 +91,17 @@ impl<'p> Interp<'p> {
         )
     }
 
-    pub(super) fn var_slot(&mut self, id: Id, keys: &[Expr], span: Span) -> R<usize> {
+    pub(super) fn var_slot<E: Ev>(&mut self, id: Id, keys: &[E], span: Span) -> R<usize> {
         let prog = self.prog;
         let off = self.flat_key(&prog.vars[id as usize].keys, (false, id), keys, span)?;
         Ok((self.state.var_base[id as usize] + off) as usize)
     }
 
-    pub(super) fn zone_slot(&mut self, e: &Expr) -> R<u32> {
-        match self.eval(e)? {
+    pub(super) fn zone_slot<E: Ev + ?Sized>(&mut self, e: &E) -> R<u32> {
+        match e.ev(self)? {
             Value::Zone(z) => Ok(z),
             other => Err(rt(
-                e.span,
+                e.span(),
                 format!("expected a zone, found {}", other.type_name()),
             )),
         }
@@ -137,17 +138,24 @@ impl<'p> Interp<'p> {
     /// without building a list for the last two.
     pub(super) fn eval_source(&mut self, e: &Expr) -> R<Source> {
         if let ExprKind::Binary(BinOp::Range, a, b) = &e.kind {
-            let lo = self.int(a)?;
-            let hi = self.int(b)?;
+            let lo = self.int(&**a)?;
+            let hi = self.int(&**b)?;
             return Ok(Source::Range(lo, hi));
         }
-        Ok(match self.eval(e)? {
+        let v = self.eval(e)?;
+        self.source_of(v, e.span)
+    }
+
+    /// What an aggregate or `for` walks, given the value of its source.
+    #[inline]
+    pub(super) fn source_of(&mut self, v: Value, span: Span) -> R<Source> {
+        Ok(match v {
             Value::Zone(z) => Source::Zone(z),
             Value::List(l) => Source::List(l),
             Value::None => Source::Cards(Vec::new()),
             other => {
                 return Err(rt(
-                    e.span,
+                    span,
                     format!("expected a list, found {}", other.type_name()),
                 ))
             }
@@ -171,12 +179,13 @@ impl<'p> Interp<'p> {
         }
     }
 
-    pub(super) fn int(&mut self, e: &Expr) -> R<i64> {
-        match self.eval(e)? {
+    #[inline]
+    pub(super) fn int<E: Ev + ?Sized>(&mut self, e: &E) -> R<i64> {
+        match e.ev(self)? {
             Value::Int(n) => Ok(n),
             other => Err(self.with_origin(
                 rt(
-                    e.span,
+                    e.span(),
                     format!("expected a number, found {}", other.type_name()),
                 ),
                 e,
@@ -184,12 +193,13 @@ impl<'p> Interp<'p> {
         }
     }
 
-    pub(super) fn boolean(&mut self, e: &Expr) -> R<bool> {
-        match self.eval(e)? {
+    #[inline]
+    pub(super) fn boolean<E: Ev + ?Sized>(&mut self, e: &E) -> R<bool> {
+        match e.ev(self)? {
             Value::Bool(b) => Ok(b),
             other => Err(self.with_origin(
                 rt(
-                    e.span,
+                    e.span(),
                     format!("expected true or false, found {}", other.type_name()),
                 ),
                 e,
@@ -212,28 +222,27 @@ impl<'p> Interp<'p> {
         }
     }
 
-    /// Where the value of `e` was made, when that is somewhere else: the `let` or `set` of a
-    /// local, or the function that returned it.
-    pub(super) fn origin(&self, e: &Expr) -> Option<(Span, String)> {
-        match &e.kind {
-            ExprKind::Local(slot) => self
+    /// Where the value of an expression was made, when that is somewhere else: the `let` or
+    /// `set` of a local, or the function that returned it.
+    pub(super) fn origin(&self, o: Origin) -> Option<(Span, String)> {
+        match o {
+            Origin::Local(slot) => self
                 .origins
-                .get(self.bp + *slot as usize)
+                .get(self.bp + slot as usize)
                 .filter(|s| **s != Span::default())
                 .map(|s| (*s, "the value was made here".to_string())),
-            ExprKind::Call(f, _) => self
+            Origin::Call(f) => self
                 .prog
                 .fns
-                .get(*f as usize)
+                .get(f as usize)
                 .map(|fd| (fd.body.span, format!("returned by `{}`", fd.name))),
-            ExprKind::Field(base, _) | ExprKind::TupleIndex(base, _) => self.origin(base),
-            _ => None,
+            Origin::Nowhere => None,
         }
     }
 
     #[cold]
-    pub(super) fn with_origin(&self, d: Box<Diag>, e: &Expr) -> Box<Diag> {
-        match self.origin(e) {
+    pub(super) fn with_origin<E: Ev + ?Sized>(&self, d: Box<Diag>, e: &E) -> Box<Diag> {
+        match self.origin(e.origin()) {
             Some((span, text)) => Box::new(d.label(span, text)),
             None => d,
         }

@@ -1,5 +1,6 @@
 //! Statements: let, set, move, draw, shuffle, flip, reveal, loops, say, return.
 
+use super::compile::Ev;
 use super::*;
 use crate::ast::{AssignOp, EventKind, Position};
 use crate::diag::Span;
@@ -52,13 +53,7 @@ impl<'p> Interp<'p> {
             StmtKind::Move(what, to, pos) => {
                 let v = self.eval(what)?;
                 let dest = self.zone_slot(to)?;
-                if let Value::Card(c) = v {
-                    self.move_cards(&[c], dest, *pos, to.span)?;
-                } else {
-                    let mut cards = Vec::new();
-                    self.collect_cards(&v, &mut cards, what.span)?;
-                    self.move_cards(&cards, dest, *pos, to.span)?;
-                }
+                self.move_value(v, what.span, dest, *pos, to.span)?;
             }
             StmtKind::Draw(n, from, to) => {
                 let n = self.int(n)?;
@@ -92,9 +87,9 @@ impl<'p> Interp<'p> {
                         face_up: now,
                     });
                     let prog = self.prog;
-                    for t in &prog.triggers {
+                    for (i, t) in prog.triggers.iter().enumerate() {
                         if t.event == EventKind::Flip {
-                            self.run_trigger(t, &[Value::Card(c)])?;
+                            self.run_trigger(i, &[Value::Card(c)])?;
                         }
                     }
                 }
@@ -184,9 +179,9 @@ impl<'p> Interp<'p> {
                     vals.push(self.eval(a)?);
                 }
                 let prog = self.prog;
-                for t in &prog.triggers {
+                for (i, t) in prog.triggers.iter().enumerate() {
                     if t.event == EventKind::Custom && t.target == Some(*ev) {
-                        self.run_trigger(t, &vals)?;
+                        self.run_trigger(i, &vals)?;
                     }
                 }
             }
@@ -207,80 +202,109 @@ impl<'p> Interp<'p> {
     }
 
     pub(super) fn assign(&mut self, place: &Place, op: AssignOp, v: Value, span: Span) -> R<()> {
-        let combine = |old: &Value, v: Value| -> R<Value> {
-            match op {
-                AssignOp::Set => Ok(v),
-                AssignOp::Add | AssignOp::Sub => match (old, &v) {
-                    (Value::Int(a), Value::Int(b)) => {
-                        let r = if op == AssignOp::Add {
-                            a.checked_add(*b)
-                        } else {
-                            a.checked_sub(*b)
-                        };
-                        r.map(Value::Int).ok_or_else(|| rt(span, "number overflow"))
-                    }
-                    _ => Err(rt(
-                        span,
-                        format!("cannot add {} to {}", v.type_name(), old.type_name()),
-                    )),
-                },
-            }
-        };
         match place {
-            Place::Local(slot) => {
-                let old = self.local(*slot);
-                let nv = combine(&old, v)?;
-                self.set_local(*slot, nv);
-                self.set_origin(*slot, span);
-            }
+            Place::Local(slot) => self.assign_local(*slot, op, v, span),
             Place::Var(id, keys) => {
-                let slot = self.var_slot(*id, keys, span)?;
-                let old = self.state.vars[slot].clone();
-                let nv = combine(&old, v)?;
-                let vd = &self.prog.vars[*id as usize];
-                let nv = self.bounded(nv, vd.bounds, vd.refuse, &vd.name, vd.span, span)?;
-                self.state.vars[slot] = nv;
+                let slot = self.var_slot(*id, &keys[..], span)?;
+                self.assign_var(*id, slot, op, v, span)
             }
             Place::Field(card, sym) => {
-                let c = match self.eval(card)? {
-                    Value::Card(c) => c,
-                    other => {
-                        return Err(rt(
-                            card.span,
-                            format!("expected a card, found {}", other.type_name()),
-                        ))
-                    }
-                };
-                let prog = self.prog;
-                let cd = &prog.cards[c as usize];
-                let kd = &prog.kinds[cd.kind as usize];
-                match kd.slot_of.get(*sym as usize).copied().flatten() {
-                    Some((true, i)) => {
-                        let idx = (self.state.card_var_base[c as usize] + i) as usize;
-                        let old = self.state.card_vars[idx].clone();
-                        let nv = combine(&old, v)?;
-                        let nv = match kd.fields.iter().find(|f| f.sym == *sym) {
-                            Some(fd) => {
-                                let what = format!("{}.{}", cd.id, fd.name);
-                                self.bounded(nv, fd.bounds, fd.refuse, &what, fd.span, span)?
-                            }
-                            None => nv,
-                        };
-                        self.state.card_vars[idx] = nv;
-                    }
-                    _ => {
-                        return Err(rt(
-                            span,
-                            format!(
-                                "card `{}` ({}) has no var field `{}`",
-                                cd.id, kd.name, prog.symbols[*sym as usize]
-                            ),
-                        ))
-                    }
-                }
+                let c = self.card_place(card)?;
+                self.assign_field(c, *sym, op, v, span)
             }
         }
+    }
+
+    #[inline]
+    pub(super) fn assign_local(&mut self, slot: u32, op: AssignOp, v: Value, span: Span) -> R<()> {
+        let nv = match op {
+            AssignOp::Set => v,
+            _ => combine(op, &self.local(slot), v, span)?,
+        };
+        self.set_local(slot, nv);
+        self.set_origin(slot, span);
         Ok(())
+    }
+
+    /// The card a `set c.field` writes to.
+    pub(super) fn card_place<E: Ev + ?Sized>(&mut self, card: &E) -> R<u32> {
+        match card.ev(self)? {
+            Value::Card(c) => Ok(c),
+            other => Err(rt(
+                card.span(),
+                format!("expected a card, found {}", other.type_name()),
+            )),
+        }
+    }
+
+    pub(super) fn assign_var(
+        &mut self,
+        id: Id,
+        slot: usize,
+        op: AssignOp,
+        v: Value,
+        span: Span,
+    ) -> R<()> {
+        let old = self.state.vars[slot].clone();
+        let nv = combine(op, &old, v, span)?;
+        let vd = &self.prog.vars[id as usize];
+        let nv = self.bounded(nv, vd.bounds, vd.refuse, &vd.name, vd.span, span)?;
+        self.state.vars[slot] = nv;
+        Ok(())
+    }
+
+    pub(super) fn assign_field(
+        &mut self,
+        c: u32,
+        sym: Id,
+        op: AssignOp,
+        v: Value,
+        span: Span,
+    ) -> R<()> {
+        let prog = self.prog;
+        let cd = &prog.cards[c as usize];
+        let kd = &prog.kinds[cd.kind as usize];
+        match kd.slot_of.get(sym as usize).copied().flatten() {
+            Some((true, i)) => {
+                let idx = (self.state.card_var_base[c as usize] + i) as usize;
+                let old = self.state.card_vars[idx].clone();
+                let nv = combine(op, &old, v, span)?;
+                let nv = match kd.fields.iter().find(|f| f.sym == sym) {
+                    Some(fd) if fd.bounds.is_some() => {
+                        let what = format!("{}.{}", cd.id, fd.name);
+                        self.bounded(nv, fd.bounds, fd.refuse, &what, fd.span, span)?
+                    }
+                    _ => nv,
+                };
+                self.state.card_vars[idx] = nv;
+                Ok(())
+            }
+            _ => Err(rt(
+                span,
+                format!(
+                    "card `{}` ({}) has no var field `{}`",
+                    cd.id, kd.name, prog.symbols[sym as usize]
+                ),
+            )),
+        }
+    }
+
+    /// `move v to dest`: a card, or every card of a list or zone.
+    pub(super) fn move_value(
+        &mut self,
+        v: Value,
+        what: Span,
+        dest: u32,
+        pos: Position,
+        to: Span,
+    ) -> R<()> {
+        if let Value::Card(c) = v {
+            self.move_cards(&[c], dest, pos, to)
+        } else {
+            let mut cards = Vec::new();
+            self.collect_cards(&v, &mut cards, what)?;
+            self.move_cards(&cards, dest, pos, to)
+        }
     }
 
     /// `reveal e [to players]`: the players learn the cards (everybody without `to`).
@@ -412,8 +436,7 @@ impl<'p> Interp<'p> {
             for &c in cards {
                 bound[0] = Value::Card(c);
                 for &t in &triggers {
-                    let td = &prog.triggers[t];
-                    self.run_trigger(td, &bound)?;
+                    self.run_trigger(t, &bound)?;
                 }
             }
         }
@@ -454,5 +477,26 @@ impl<'p> Interp<'p> {
             .label(decl, "declared `refuse` here")
             .help("check first with `fits(...)`, or declare the bounds `clamp`"),
         ))
+    }
+}
+
+/// `set`, `+=` and `-=` on the old value.
+pub(super) fn combine(op: AssignOp, old: &Value, v: Value, span: Span) -> R<Value> {
+    match op {
+        AssignOp::Set => Ok(v),
+        AssignOp::Add | AssignOp::Sub => match (old, &v) {
+            (Value::Int(a), Value::Int(b)) => {
+                let r = if op == AssignOp::Add {
+                    a.checked_add(*b)
+                } else {
+                    a.checked_sub(*b)
+                };
+                r.map(Value::Int).ok_or_else(|| rt(span, "number overflow"))
+            }
+            _ => Err(rt(
+                span,
+                format!("cannot add {} to {}", v.type_name(), old.type_name()),
+            )),
+        },
     }
 }

@@ -9,16 +9,21 @@ use crate::value::Value;
 impl<'p> Interp<'p> {
     pub(super) fn fire_simple(&mut self, kind: EventKind, target: Option<Id>) -> R<()> {
         let prog = self.prog;
-        for t in &prog.triggers {
+        for (i, t) in prog.triggers.iter().enumerate() {
             if t.event == kind && (target.is_none() || t.target == target) {
-                self.run_trigger(t, &[])?;
+                self.run_trigger(i, &[])?;
             }
         }
         Ok(())
     }
 
     /// Run one trigger with the event's values (`bound`, in the order of `t.binds`).
-    pub(super) fn run_trigger(&mut self, t: &TriggerDef, bound: &[Value]) -> R<()> {
+    pub(super) fn run_trigger(&mut self, i: usize, bound: &[Value]) -> R<()> {
+        let prog = self.prog;
+        let code = self.code;
+        let (Some(t), Some(ct)) = (prog.triggers.get(i), code.triggers.get(i)) else {
+            return Ok(());
+        };
         if self.trigger_depth >= self.limits.max_trigger_depth {
             let mut d = Diag::error(
                 "limit::triggers",
@@ -51,12 +56,12 @@ impl<'p> Interp<'p> {
                     me.set_local(*slot, v.clone());
                 }
             }
-            if let Some(c) = &t.condition {
-                if me.eval(c)? != Value::Bool(true) {
+            if let Some(c) = &ct.condition {
+                if (c.code)(me)? != Value::Bool(true) {
                     return Ok(Value::None);
                 }
             }
-            me.exec_block(&t.body).map(|_| Value::None)
+            (ct.body)(me).map(|_| Value::None)
         });
         self.trigger_depth -= 1;
         self.trigger_chain.pop();

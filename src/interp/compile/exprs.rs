@@ -1,0 +1,369 @@
+//! Expressions compiled: one closure per node, with closures of their own for the shapes games
+//! use most (a local's field or tuple element, arithmetic and comparisons on numbers, a
+//! comparison with a constant).
+
+use super::stmts;
+use super::{code, CExpr, Code, Ev, Origin};
+use crate::ast::{BinOp, UnOp};
+use crate::diag::Span;
+use crate::interp::exprs::{pat_matches, Source};
+use crate::interp::{Interp, R};
+use crate::program::*;
+use crate::value::Value;
+
+pub(in crate::interp) fn cexpr(e: &Expr) -> CExpr {
+    CExpr {
+        code: expr(e),
+        span: e.span,
+        origin: Origin::of(e),
+    }
+}
+
+pub(super) fn cexprs(es: &[Expr]) -> Vec<CExpr> {
+    es.iter().map(cexpr).collect()
+}
+
+pub(in crate::interp) fn expr(e: &Expr) -> Code {
+    let span = e.span;
+    match &e.kind {
+        ExprKind::Const(v) => constant(v.clone()),
+        ExprKind::Local(slot) => {
+            let slot = *slot;
+            code(move |me| Ok(me.local(slot)))
+        }
+        ExprKind::Field(base, sym) => field(base, *sym, span),
+        ExprKind::Call(f, args) => {
+            let (f, args) = (*f, cexprs(args));
+            code(move |me| me.call_with_args(f, &args, span))
+        }
+        ExprKind::CallField(base, sym, args) => {
+            let (base, sym, args) = (cexpr(base), *sym, cexprs(args));
+            code(move |me| me.call_field(&base, sym, &args, span))
+        }
+        ExprKind::Builtin(b, args) => builtin(b, args, span),
+        ExprKind::Binary(op, a, b) => binary(*op, a, b, span),
+        ExprKind::ConstRef(c) => {
+            let c = *c as usize;
+            code(move |me| Ok(me.state.consts.get(c).cloned().unwrap_or(Value::None)))
+        }
+        ExprKind::Var(id, keys) => {
+            let (id, keys) = (*id, cexprs(keys));
+            code(move |me| me.eval_var(id, &keys, span))
+        }
+        ExprKind::Zone(id, keys) => {
+            let (id, keys) = (*id, cexprs(keys));
+            code(move |me| me.eval_zone(id, &keys, span))
+        }
+        ExprKind::Agg {
+            kind,
+            slot,
+            source,
+            filter,
+            map,
+        } => {
+            let (kind, slot) = (*kind, *slot);
+            let src = CSource::new(source);
+            let filter = filter.as_deref().map(cexpr);
+            let map = map.as_deref().map(cexpr);
+            code(move |me| {
+                let s = src.eval(me)?;
+                me.aggregate(kind, slot, s, filter.as_ref(), map.as_ref(), span)
+            })
+        }
+        ExprKind::If(c, then, els) => {
+            let c = cexpr(c);
+            let then = stmts::block(then);
+            match els.as_deref().map(expr) {
+                Some(els) => code(move |me| if me.boolean(&c)? { then(me) } else { els(me) }),
+                None => code(move |me| {
+                    if me.boolean(&c)? {
+                        then(me)
+                    } else {
+                        Ok(Value::None)
+                    }
+                }),
+            }
+        }
+        ExprKind::Match(scrut, arms) => {
+            let scrut = expr(scrut);
+            let arms: Vec<(Vec<Pat>, Code)> =
+                arms.iter().map(|(p, b)| (p.clone(), expr(b))).collect();
+            code(move |me| {
+                let v = scrut(me)?;
+                for (pats, body) in &arms {
+                    if pats.iter().any(|p| pat_matches(p, &v)) {
+                        return body(me);
+                    }
+                }
+                Err(me.no_arm(&v, span))
+            })
+        }
+        ExprKind::Block(b) => stmts::block(b),
+        ExprKind::Special(s) => {
+            let s = *s;
+            code(move |me| Ok(me.special(s)))
+        }
+        ExprKind::TupleIndex(base, i) => tuple_index(base, *i, span),
+        ExprKind::Unary(UnOp::Not, x) => {
+            let x = cexpr(x);
+            code(move |me| Ok(Value::Bool(!me.boolean(&x)?)))
+        }
+        ExprKind::List(items) => {
+            let items: Vec<Code> = items.iter().map(expr).collect();
+            code(move |me| {
+                let mut out = Vec::with_capacity(items.len());
+                for i in &items {
+                    out.push(i(me)?);
+                }
+                me.nest(Value::list(out), span)
+            })
+        }
+        ExprKind::Tuple(items) => {
+            let items: Vec<Code> = items.iter().map(expr).collect();
+            code(move |me| {
+                let mut out = Vec::with_capacity(items.len());
+                for i in &items {
+                    out.push(i(me)?);
+                }
+                me.nest(Value::tuple(out), span)
+            })
+        }
+        // The rare forms walk their own subtree.
+        ExprKind::Option(_)
+        | ExprKind::KindCards(_)
+        | ExprKind::CardBuiltinField(..)
+        | ExprKind::Index(..)
+        | ExprKind::Table(..)
+        | ExprKind::Unary(UnOp::Neg, _)
+        | ExprKind::Text(_)
+        | ExprKind::InBounds(..) => {
+            let e = e.clone();
+            code(move |me| me.eval_slow(&e))
+        }
+    }
+}
+
+/// A builtin call. Without arguments shown only (the common case), the arguments go straight
+/// into an array of their number.
+fn builtin(b: &'static crate::builtins::BuiltinDef, args: &[Expr], span: Span) -> Code {
+    let spans: Vec<Span> = args.iter().map(|a| a.span).collect();
+    if b.shown_only.is_empty() {
+        match args {
+            [] => return code(move |me| me.builtin_vals(b, &[], &[], span)),
+            [a] => {
+                let a = expr(a);
+                return code(move |me| {
+                    let v = [a(me)?];
+                    me.builtin_vals(b, &v, &spans, span)
+                });
+            }
+            [a, c] => {
+                let (a, c) = (expr(a), expr(c));
+                return code(move |me| {
+                    let x = a(me)?;
+                    let v = [x, c(me)?];
+                    me.builtin_vals(b, &v, &spans, span)
+                });
+            }
+            [a, c, d] => {
+                let (a, c, d) = (expr(a), expr(c), expr(d));
+                return code(move |me| {
+                    let x = a(me)?;
+                    let y = c(me)?;
+                    let v = [x, y, d(me)?];
+                    me.builtin_vals(b, &v, &spans, span)
+                });
+            }
+            _ => {}
+        }
+    }
+    let args = cexprs(args);
+    code(move |me| me.builtin(b, &args, span))
+}
+
+fn constant(v: Value) -> Code {
+    match v {
+        Value::Int(n) => code(move |_| Ok(Value::Int(n))),
+        Value::Bool(b) => code(move |_| Ok(Value::Bool(b))),
+        Value::None => code(|_| Ok(Value::None)),
+        v => code(move |_| Ok(v.clone())),
+    }
+}
+
+/// `base.field`; on a local, read in place (no copy of the local).
+fn field(base: &Expr, sym: Id, span: Span) -> Code {
+    let b = cexpr(base);
+    if let ExprKind::Local(slot) = base.kind {
+        return code(move |me| match me.local_ref(slot) {
+            Some(&Value::Card(c)) => me.field(c, sym, span),
+            _ => {
+                let v = me.local(slot);
+                Err(me.not_a_card(&b, &v, sym))
+            }
+        });
+    }
+    code(move |me| match b.ev(me)? {
+        Value::Card(c) => me.field(c, sym, span),
+        other => Err(me.not_a_card(&b, &other, sym)),
+    })
+}
+
+/// `base.i`; on a local, read in place.
+fn tuple_index(base: &Expr, i: usize, span: Span) -> Code {
+    let b = cexpr(base);
+    if let ExprKind::Local(slot) = base.kind {
+        return code(move |me| match me.local_ref(slot) {
+            Some(Value::Tuple(items)) => match items.get(i) {
+                Some(v) => Ok(v.clone()),
+                None => Err(no_element(span, i)),
+            },
+            _ => {
+                let v = me.local(slot);
+                Err(not_a_tuple(&b, &v))
+            }
+        });
+    }
+    code(move |me| match b.ev(me)? {
+        Value::Tuple(items) => match items.get(i) {
+            Some(v) => Ok(v.clone()),
+            None => Err(no_element(span, i)),
+        },
+        other => Err(not_a_tuple(&b, &other)),
+    })
+}
+
+#[cold]
+fn no_element(span: Span, i: usize) -> Box<crate::diag::Diag> {
+    crate::interp::rt(span, format!("this tuple has no element {i}"))
+}
+
+#[cold]
+fn not_a_tuple(b: &CExpr, v: &Value) -> Box<crate::diag::Diag> {
+    crate::interp::rt(b.span, format!("expected a tuple, found {}", v.type_name()))
+}
+
+/// What an aggregate or a `for` walks: a range (no list built) or a value.
+pub(super) enum CSource {
+    Range(CExpr, CExpr),
+    Value(CExpr),
+}
+
+impl CSource {
+    pub(super) fn new(e: &Expr) -> CSource {
+        match &e.kind {
+            ExprKind::Binary(BinOp::Range, a, b) => CSource::Range(cexpr(a), cexpr(b)),
+            _ => CSource::Value(cexpr(e)),
+        }
+    }
+
+    #[inline]
+    pub(super) fn eval(&self, me: &mut Interp<'_>) -> R<Source> {
+        match self {
+            CSource::Range(a, b) => {
+                let lo = me.int(a)?;
+                let hi = me.int(b)?;
+                Ok(Source::Range(lo, hi))
+            }
+            CSource::Value(e) => {
+                let v = e.ev(me)?;
+                me.source_of(v, e.span)
+            }
+        }
+    }
+}
+
+/// An operator on two numbers, or `None` for the general path (its errors, other types).
+macro_rules! int_ops {
+    ($op:expr, $mk:ident, $($args:expr),*) => {
+        match $op {
+            BinOp::Add => $mk($($args,)* |p: i64, q: i64| p.checked_add(q).map(Value::Int)),
+            BinOp::Sub => $mk($($args,)* |p: i64, q: i64| p.checked_sub(q).map(Value::Int)),
+            BinOp::Mul => $mk($($args,)* |p: i64, q: i64| p.checked_mul(q).map(Value::Int)),
+            BinOp::Eq => $mk($($args,)* |p: i64, q: i64| Some(Value::Bool(p == q))),
+            BinOp::Ne => $mk($($args,)* |p: i64, q: i64| Some(Value::Bool(p != q))),
+            BinOp::Lt => $mk($($args,)* |p: i64, q: i64| Some(Value::Bool(p < q))),
+            BinOp::Le => $mk($($args,)* |p: i64, q: i64| Some(Value::Bool(p <= q))),
+            BinOp::Gt => $mk($($args,)* |p: i64, q: i64| Some(Value::Bool(p > q))),
+            BinOp::Ge => $mk($($args,)* |p: i64, q: i64| Some(Value::Bool(p >= q))),
+            _ => $mk($($args,)* |_: i64, _: i64| None),
+        }
+    };
+}
+
+fn binary(op: BinOp, a: &Expr, b: &Expr, span: Span) -> Code {
+    match op {
+        BinOp::And => {
+            let (a, b) = (cexpr(a), cexpr(b));
+            return code(move |me| Ok(Value::Bool(me.boolean(&a)? && me.boolean(&b)?)));
+        }
+        BinOp::Or => {
+            let (a, b) = (cexpr(a), cexpr(b));
+            return code(move |me| Ok(Value::Bool(me.boolean(&a)? || me.boolean(&b)?)));
+        }
+        _ => {}
+    }
+    let (sa, sb) = (a.span, b.span);
+    if let ExprKind::Const(k) = &b.kind {
+        // A comparison with a plain constant: nothing to charge; nothing to hide without an
+        // observer.
+        if matches!(op, BinOp::Eq | BinOp::Ne) && k.depth() == 0 && !matches!(k, Value::Int(_)) {
+            let (a, k, eq) = (expr(a), k.clone(), op == BinOp::Eq);
+            return code(move |me| {
+                let x = a(me)?;
+                if me.observer.is_none() {
+                    return Ok(Value::Bool((x == k) == eq));
+                }
+                me.binary_vals(op, x, k.clone(), sa, sb, span)
+            });
+        }
+        if let Value::Int(q) = k {
+            return int_ops!(op, with_int, op, expr(a), *q, sa, sb, span);
+        }
+    }
+    if matches!(op, BinOp::Eq | BinOp::Ne) {
+        let (a, b, eq) = (expr(a), expr(b), op == BinOp::Eq);
+        return code(move |me| {
+            let x = a(me)?;
+            let y = b(me)?;
+            if let (Value::Int(p), Value::Int(q)) = (&x, &y) {
+                return Ok(Value::Bool((p == q) == eq));
+            }
+            if me.observer.is_none() && (x.depth() == 0 || y.depth() == 0) {
+                return Ok(Value::Bool((x == y) == eq));
+            }
+            me.binary_vals(op, x, y, sa, sb, span)
+        });
+    }
+    int_ops!(op, with_ints, op, expr(a), expr(b), sa, sb, span)
+}
+
+fn with_ints<F>(op: BinOp, a: Code, b: Code, sa: Span, sb: Span, span: Span, f: F) -> Code
+where
+    F: Fn(i64, i64) -> Option<Value> + 'static,
+{
+    code(move |me| {
+        let x = a(me)?;
+        let y = b(me)?;
+        if let (Value::Int(p), Value::Int(q)) = (&x, &y) {
+            if let Some(v) = f(*p, *q) {
+                return Ok(v);
+            }
+        }
+        me.binary_vals(op, x, y, sa, sb, span)
+    })
+}
+
+fn with_int<F>(op: BinOp, a: Code, q: i64, sa: Span, sb: Span, span: Span, f: F) -> Code
+where
+    F: Fn(i64, i64) -> Option<Value> + 'static,
+{
+    code(move |me| {
+        let x = a(me)?;
+        if let Value::Int(p) = x {
+            if let Some(v) = f(p, q) {
+                return Ok(v);
+            }
+        }
+        me.binary_vals(op, x, Value::Int(q), sa, sb, span)
+    })
+}

@@ -1,0 +1,175 @@
+//! The checked tree compiled into closures, once per program: every expression and statement
+//! becomes a `Code` that calls its children's closures directly, so a game pays for the match
+//! on the tree's forms once, when it is compiled, not at every node it evaluates. Common shapes
+//! (a field of a local, a comparison with a constant, a call) get closures of their own.
+//!
+//! The tree walk (`exprs`, `stmts`) stays the reference: the compiled code and the walk share
+//! every helper that works on values (operators, aggregates, builtins, keys, moves, calls), and
+//! the rare forms compile to a closure that walks their subtree. `Ev` is what both evaluate.
+//!
+//! `exprs.rs`: expressions. `stmts.rs`: statements and blocks.
+
+mod exprs;
+mod stmts;
+
+use super::*;
+use crate::diag::Span;
+use crate::program::*;
+use crate::value::Value;
+use std::cell::OnceCell;
+
+/// A compiled expression or statement: evaluates against the interpreter's state.
+pub(crate) type Code = Box<dyn for<'a> Fn(&mut Interp<'a>) -> R<Value>>;
+
+/// Box a closure as `Code` (names the higher-ranked signature for the closure's inference).
+pub(super) fn code<F>(f: F) -> Code
+where
+    F: for<'a> Fn(&mut Interp<'a>) -> R<Value> + 'static,
+{
+    Box::new(f)
+}
+
+/// Where a value read by an expression was made, worked out from the tree once: a local (its
+/// `let` or `set`), or a function (what it returned). Errors about a wrong value point there.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Origin {
+    Nowhere,
+    Local(u32),
+    Call(Id),
+}
+
+impl Origin {
+    pub(crate) fn of(e: &Expr) -> Origin {
+        match &e.kind {
+            ExprKind::Local(slot) => Origin::Local(*slot),
+            ExprKind::Call(f, _) => Origin::Call(*f),
+            ExprKind::Field(base, _) | ExprKind::TupleIndex(base, _) => Origin::of(base),
+            _ => Origin::Nowhere,
+        }
+    }
+}
+
+/// Something that evaluates to a value: a tree expression (walked) or a compiled one.
+pub(crate) trait Ev {
+    fn ev(&self, me: &mut Interp<'_>) -> R<Value>;
+    fn span(&self) -> Span;
+    fn origin(&self) -> Origin;
+}
+
+impl Ev for Expr {
+    #[inline]
+    fn ev(&self, me: &mut Interp<'_>) -> R<Value> {
+        me.eval(self)
+    }
+    fn span(&self) -> Span {
+        self.span
+    }
+    fn origin(&self) -> Origin {
+        Origin::of(self)
+    }
+}
+
+impl<T: Ev + ?Sized> Ev for Box<T> {
+    #[inline]
+    fn ev(&self, me: &mut Interp<'_>) -> R<Value> {
+        (**self).ev(me)
+    }
+    fn span(&self) -> Span {
+        (**self).span()
+    }
+    fn origin(&self) -> Origin {
+        (**self).origin()
+    }
+}
+
+/// A compiled expression with where it was written.
+pub(crate) struct CExpr {
+    pub code: Code,
+    pub span: Span,
+    pub origin: Origin,
+}
+
+impl Ev for CExpr {
+    #[inline(always)]
+    fn ev(&self, me: &mut Interp<'_>) -> R<Value> {
+        (self.code)(me)
+    }
+    fn span(&self) -> Span {
+        self.span
+    }
+    fn origin(&self) -> Origin {
+        self.origin
+    }
+}
+
+/// A user function or a card's code, compiled: its body and the size of its frame.
+pub(crate) struct CFn {
+    pub body: Code,
+    pub locals: usize,
+}
+
+/// A trigger compiled: its condition and body.
+pub(crate) struct CTrigger {
+    pub condition: Option<CExpr>,
+    pub body: Code,
+}
+
+/// A whole program compiled.
+pub struct Compiled {
+    pub(crate) fns: Vec<CFn>,
+    pub(crate) card_fns: Vec<CFn>,
+    pub(crate) phases: Vec<Code>,
+    pub(crate) triggers: Vec<CTrigger>,
+    pub(crate) setup: Vec<Code>,
+}
+
+impl Compiled {
+    fn new(prog: &Program) -> Compiled {
+        let cfn = |fd: &FnDef| CFn {
+            body: exprs::expr(&fd.body),
+            locals: (fd.locals as usize).max(fd.params.len()),
+        };
+        Compiled {
+            fns: prog.fns.iter().map(cfn).collect(),
+            card_fns: prog.card_fns.iter().map(cfn).collect(),
+            phases: prog.phases.iter().map(|p| stmts::block(&p.body)).collect(),
+            triggers: prog
+                .triggers
+                .iter()
+                .map(|t| CTrigger {
+                    condition: t.condition.as_ref().map(exprs::cexpr),
+                    body: stmts::block(&t.body),
+                })
+                .collect(),
+            setup: prog.setup.iter().map(|(b, _)| stmts::block(b)).collect(),
+        }
+    }
+}
+
+/// The compiled form of a `Program`, made the first time a game is played. A copy of a program
+/// starts without it (a copy may be changed, as the REPL's checker does), and so compiles its own.
+#[derive(Default)]
+pub struct CodeCache(OnceCell<Compiled>);
+
+impl CodeCache {
+    pub(crate) fn get(&self, prog: &Program) -> &Compiled {
+        self.0.get_or_init(|| Compiled::new(prog))
+    }
+}
+
+impl Clone for CodeCache {
+    fn clone(&self) -> Self {
+        CodeCache::default()
+    }
+}
+
+impl std::fmt::Debug for CodeCache {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let state = if self.0.get().is_some() {
+            "compiled"
+        } else {
+            "not compiled"
+        };
+        write!(f, "CodeCache({state})")
+    }
+}

@@ -1,0 +1,195 @@
+//! Statements and blocks compiled. Every statement charges its step first, as the walk does;
+//! the ones that change the game refuse to run inside a `say` or a choice's labels.
+
+use super::exprs::{cexpr, cexprs, expr, CSource};
+use super::{code, Code};
+use crate::events::Event;
+use crate::interp::exprs::Source;
+use crate::interp::{signal, RETURN_CODE};
+use crate::program::*;
+use crate::value::Value;
+
+pub(in crate::interp) fn block(b: &Block) -> Code {
+    let mut stmts: Vec<Code> = b.stmts.iter().map(stmt).collect();
+    if stmts.len() <= 1 {
+        return match stmts.pop() {
+            Some(s) => s,
+            None => code(|_| Ok(Value::None)),
+        };
+    }
+    code(move |me| {
+        let mut last = Value::None;
+        for s in &stmts {
+            last = s(me)?;
+        }
+        Ok(last)
+    })
+}
+
+/// Refuse a change to the game while displaying.
+macro_rules! changes {
+    ($me:ident, $span:ident) => {
+        if $me.displaying > 0 {
+            return Err($me.not_while_displaying($span));
+        }
+    };
+}
+
+fn stmt(s: &Stmt) -> Code {
+    let span = s.span;
+    match &s.kind {
+        StmtKind::Let(slot, e) => {
+            let (slot, at, e) = (*slot, e.span, expr(e));
+            code(move |me| {
+                me.tick(span)?;
+                let v = e(me)?;
+                me.set_local(slot, v);
+                me.set_origin(slot, at);
+                Ok(Value::None)
+            })
+        }
+        StmtKind::Assign(Place::Local(slot), op, e) => {
+            let (slot, op, e) = (*slot, *op, expr(e));
+            code(move |me| {
+                me.tick(span)?;
+                let v = e(me)?;
+                me.assign_local(slot, op, v, span)?;
+                Ok(Value::None)
+            })
+        }
+        StmtKind::Assign(Place::Var(id, keys), op, e) => {
+            let (id, keys, op, e) = (*id, cexprs(keys), *op, expr(e));
+            code(move |me| {
+                me.tick(span)?;
+                changes!(me, span);
+                let v = e(me)?;
+                let slot = me.var_slot(id, &keys, span)?;
+                me.assign_var(id, slot, op, v, span)?;
+                Ok(Value::None)
+            })
+        }
+        StmtKind::Assign(Place::Field(card, sym), op, e) => {
+            let (card, sym, op, e) = (cexpr(card), *sym, *op, expr(e));
+            code(move |me| {
+                me.tick(span)?;
+                changes!(me, span);
+                let v = e(me)?;
+                let c = me.card_place(&card)?;
+                me.assign_field(c, sym, op, v, span)?;
+                Ok(Value::None)
+            })
+        }
+        StmtKind::Move(what, to, pos) => {
+            let (ws, pos) = (what.span, *pos);
+            let (what, to) = (expr(what), cexpr(to));
+            code(move |me| {
+                me.tick(span)?;
+                changes!(me, span);
+                let v = what(me)?;
+                let dest = me.zone_slot(&to)?;
+                me.move_value(v, ws, dest, pos, to.span)?;
+                Ok(Value::None)
+            })
+        }
+        StmtKind::For(slot, src, body) => {
+            let (slot, src, body) = (*slot, CSource::new(src), block(body));
+            code(move |me| {
+                me.tick(span)?;
+                // `for` walks a snapshot: the body may move the cards it iterates over.
+                let items = match src.eval(me)? {
+                    Source::Zone(z) => {
+                        Source::Cards(me.state.zones.get(z as usize).cloned().unwrap_or_default())
+                    }
+                    other => other,
+                };
+                for i in 0..items.len(&me.state) {
+                    let Some(item) = items.get(&me.state, i) else {
+                        break;
+                    };
+                    me.tick(span)?;
+                    me.set_local(slot, item);
+                    body(me)?;
+                }
+                Ok(Value::None)
+            })
+        }
+        StmtKind::Repeat(n, body) => {
+            let (n, body) = (cexpr(n), block(body));
+            code(move |me| {
+                me.tick(span)?;
+                let n = me.int(&n)?;
+                for _ in 0..n.max(0) {
+                    me.tick(span)?;
+                    body(me)?;
+                }
+                Ok(Value::None)
+            })
+        }
+        StmtKind::RepeatUntil(n, cond, body) => {
+            let (n, cond, body) = (cexpr(n), cexpr(cond), block(body));
+            code(move |me| {
+                me.tick(span)?;
+                let n = me.int(&n)?;
+                for _ in 0..n.max(0) {
+                    me.tick(span)?;
+                    if me.boolean(&cond)? {
+                        break;
+                    }
+                    body(me)?;
+                }
+                Ok(Value::None)
+            })
+        }
+        StmtKind::Say(e) => {
+            let e = expr(e);
+            code(move |me| {
+                me.tick(span)?;
+                // Only evaluated when something shows it, so it may not change the game.
+                if me.record {
+                    me.displaying += 1;
+                    let v = e(me);
+                    me.displaying -= 1;
+                    let text = me.show(&v?);
+                    me.push_event(Event::Say { text });
+                }
+                Ok(Value::None)
+            })
+        }
+        StmtKind::Return(e) => {
+            let e = e.as_ref().map(expr);
+            code(move |me| {
+                me.tick(span)?;
+                let v = match &e {
+                    Some(e) => e(me)?,
+                    None => Value::None,
+                };
+                me.returning = Some(v);
+                // The signal carries no text: the call catches it by its code.
+                Err(me
+                    .spare_return
+                    .take()
+                    .unwrap_or_else(|| signal(RETURN_CODE)))
+            })
+        }
+        StmtKind::Expr(e) => {
+            let e = expr(e);
+            code(move |me| {
+                me.tick(span)?;
+                e(me)
+            })
+        }
+        // The rare statements walk their own subtree.
+        StmtKind::Draw(..)
+        | StmtKind::Shuffle(_)
+        | StmtKind::Flip(..)
+        | StmtKind::Reveal(..)
+        | StmtKind::Secretly(_)
+        | StmtKind::Step(..)
+        | StmtKind::EndGame
+        | StmtKind::Eliminate(_)
+        | StmtKind::Emit(..) => {
+            let s = s.clone();
+            code(move |me| me.exec(&s))
+        }
+    }
+}
