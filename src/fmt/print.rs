@@ -661,6 +661,20 @@ impl Out<'_> {
     }
 
     fn expr(&mut self, p: &P) {
+        // A value the grammar took as one literal (`lit`) where it takes an `expr`.
+        if matches!(
+            p.as_rule(),
+            Rule::string
+                | Rule::ident
+                | Rule::int
+                | Rule::card_ref
+                | Rule::true_lit
+                | Rule::false_lit
+                | Rule::none_lit
+        ) {
+            self.tok(p);
+            return;
+        }
         let k = kids(p);
         let mut broke = false;
         let mut prev_end = start(p);

@@ -89,6 +89,25 @@ impl Builder {
         result
     }
 
+    /// A value where the grammar takes a `lit` (one literal, see `lit` in the grammar) or an
+    /// `expr`: card cells and fields, list items, arguments. A literal counts a level, as the
+    /// `expr` around it would have.
+    pub(super) fn value(&mut self, pair: Pair<Rule>) -> Expr {
+        if pair.as_rule() == Rule::expr {
+            return self.expr(pair);
+        }
+        let span = self.span(&pair);
+        if !self.enter(span) {
+            return Expr {
+                kind: ExprKind::None,
+                span,
+            };
+        }
+        let e = self.primary(pair);
+        self.leave();
+        e
+    }
+
     pub(super) fn postfix_expr(&mut self, pair: Pair<Rule>) -> Expr {
         let mut it = children(pair);
         let Some(first) = it.next() else {
@@ -136,11 +155,11 @@ impl Builder {
                     ExprKind::Field(Box::new(e), name)
                 }
                 Rule::index => {
-                    let args = children(post).map(|p| self.expr(p)).collect();
+                    let args = children(post).map(|p| self.value(p)).collect();
                     ExprKind::Index(Box::new(e), args)
                 }
                 Rule::call_args => {
-                    let args = children(post).map(|p| self.expr(p)).collect();
+                    let args = children(post).map(|p| self.value(p)).collect();
                     ExprKind::Call(Box::new(e), args)
                 }
                 _ => continue,
@@ -304,13 +323,13 @@ impl Builder {
                         span,
                     };
                 }
-                let items = children(pair).map(|p| self.expr(p)).collect();
+                let items = children(pair).map(|p| self.value(p)).collect();
                 self.leave();
                 ExprKind::List(items)
             }
             Rule::paren => {
                 let text = pair.as_str();
-                let mut items: Vec<Expr> = children(pair).map(|p| self.expr(p)).collect();
+                let mut items: Vec<Expr> = children(pair).map(|p| self.value(p)).collect();
                 let trailing_comma = text.trim_end_matches(')').trim_end().ends_with(',');
                 if items.len() == 1 && !trailing_comma {
                     let mut e = items.remove(0);
