@@ -553,6 +553,8 @@ impl Out<'_> {
             Rule::string | Rule::pattern => self.tok(p),
             Rule::block => self.block(p),
             Rule::expr | Rule::check_where | Rule::check_require | Rule::check_help => self.expr(p),
+            // A value taken as one literal (`lit` in the grammar).
+            Rule::list_lit | Rule::paren => self.primary(p),
             Rule::type_expr | Rule::card_id | Rule::key_type => self.each(&k),
             Rule::list_type => {
                 self.w("list of ");
@@ -671,8 +673,10 @@ impl Out<'_> {
                 | Rule::true_lit
                 | Rule::false_lit
                 | Rule::none_lit
+                | Rule::list_lit
+                | Rule::paren
         ) {
-            self.tok(p);
+            self.primary(p);
             return;
         }
         let k = kids(p);

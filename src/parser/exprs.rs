@@ -5,21 +5,25 @@ use super::*;
 
 impl Builder {
     pub(super) fn expr(&mut self, pair: Pair<Rule>) -> Expr {
+        if self.depth < self.max_depth {
+            // One operand and no operator (a card's cell, an argument): no precedence to
+            // resolve, and the span of `pair` is not needed.
+            let mut operands = pair.clone().into_inner();
+            if let (Some(only), None) = (operands.next(), operands.next()) {
+                if only.as_rule() == Rule::postfix_expr {
+                    self.depth += 1;
+                    let e = self.postfix_expr(only);
+                    self.leave();
+                    return e;
+                }
+            }
+        }
         let span = self.span(&pair);
         if !self.enter(span) {
             return Expr {
                 kind: ExprKind::None,
                 span,
             };
-        }
-        // One operand and no operator (a card's cell, an argument): no precedence to resolve.
-        let mut operands = pair.clone().into_inner();
-        if let (Some(only), None) = (operands.next(), operands.next()) {
-            if only.as_rule() == Rule::postfix_expr {
-                let e = self.postfix_expr(only);
-                self.leave();
-                return e;
-            }
         }
         // A chain of operators builds a tree as deep as the chain is long (`1 + 1 + ... + 1`), and
         // every later walk over the tree recurses that deep: each operator counts as a level, so

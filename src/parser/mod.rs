@@ -164,6 +164,24 @@ fn nesting_prepass(text: &str, file: u32, max_depth: usize) -> Option<Diag> {
             }
             b'"' => {
                 i += 1;
+                // Up to its end or its first `{`, a string is found by a fast search.
+                loop {
+                    match bytes
+                        .get(i..)
+                        .and_then(|rest| memchr::memchr3(b'"', b'\\', b'{', rest))
+                    {
+                        Some(n) if bytes.get(i + n) == Some(&b'\\') => i += n + 2,
+                        Some(n) => {
+                            i += n;
+                            break;
+                        }
+                        None => {
+                            i = bytes.len();
+                            break;
+                        }
+                    }
+                }
+                // From a `{` on, byte by byte (`}` closes it).
                 while i < bytes.len() && bytes[i] != b'"' {
                     if bytes[i] == b'\\' {
                         i += 1;
@@ -204,7 +222,12 @@ fn nesting_prepass(text: &str, file: u32, max_depth: usize) -> Option<Diag> {
                 }
                 closed_to = None;
             }
-            b' ' | b'\t' | b'\r' | b'\n' => {}
+            b' ' | b'\t' | b'\r' | b'\n' => {
+                // Columns are aligned with runs of spaces.
+                while bytes.get(i + 1) == Some(&b' ') {
+                    i += 1;
+                }
+            }
             _ if is_word(c) => {
                 let start = i;
                 while i < bytes.len() && is_word(bytes[i]) {
@@ -414,16 +437,13 @@ impl DefaultIdent for Option<Ident> {
 
 /// The length of `text` without trailing whitespace and `#` comments.
 pub(crate) fn written_len(text: &str) -> usize {
-    // Most pairs end with what was written: an ASCII character that is not a space, on a last
-    // line without `#`. Only the last line is looked at, so a span costs what its line does.
-    let bytes = text.as_bytes();
-    if let Some(&last) = bytes.last() {
-        if last.is_ascii() && !last.is_ascii_whitespace() {
-            let line_start = bytes.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
-            if !bytes.get(line_start..).unwrap_or(&[]).contains(&b'#') {
-                return bytes.len();
-            }
-        }
+    // Most pairs end with what was written, perhaps followed by white space, on a last line
+    // without `#`. Only the last line is looked at (fast searches), so a span costs what its
+    // line does.
+    let trimmed = text.trim_end().as_bytes();
+    let line_start = memchr::memrchr(b'\n', trimmed).map_or(0, |i| i + 1);
+    if memchr::memchr(b'#', trimmed.get(line_start..).unwrap_or(&[])).is_none() {
+        return trimmed.len();
     }
     let mut end = text.len();
     loop {
