@@ -6,7 +6,7 @@
 //! suffixed (` #2`), so the copy checks as cleanly as the game. Kinds with a `unique` field of
 //! another type (an enum or a number) cannot take fresh values and are left as they were.
 
-use crate::parser::{written_len, Rule, RulesParser};
+use crate::parser::{row_parts, written_len, Rule, RulesParser};
 use pest::iterators::Pair;
 use pest::Parser as _;
 use std::collections::{BTreeMap, BTreeSet};
@@ -168,7 +168,7 @@ pub fn scale(files: &[&str], factor: u32, keep: &[String]) -> Result<Scaled, Str
                     let mut edits = Vec::new();
                     let mut row_end = start;
                     let mut col = 0;
-                    for p in row.clone().into_inner() {
+                    for p in row_parts(row) {
                         row_end = p.as_span().end();
                         match p.as_rule() {
                             Rule::card_id => edits.push(span_of(&p, start, Edit::Id)),

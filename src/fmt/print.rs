@@ -2,7 +2,7 @@
 //! keeps every token with its position, so comments can be found between them).
 
 use super::layout::Out;
-use crate::parser::Rule;
+use crate::parser::{row_parts, Rule};
 use pest::iterators::Pair;
 
 type P<'i> = Pair<'i, Rule>;
@@ -988,7 +988,7 @@ impl Out<'_> {
 
     /// A row's cells: `id:` and each value with its comma.
     fn row_cells(&mut self, r: &P) -> Vec<String> {
-        let k = kids(r);
+        let k = row_parts(r);
         let mut cells = Vec::new();
         let mut first = String::new();
         let mut values = Vec::new();
@@ -1019,7 +1019,7 @@ impl Out<'_> {
 
     fn row_direct(&mut self, r: &P) {
         let mut values = 0;
-        for c in kids(r) {
+        for c in row_parts(r) {
             match c.as_rule() {
                 Rule::copies => {
                     self.node(&c);

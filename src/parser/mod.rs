@@ -52,6 +52,23 @@ pub fn parse_file(text: &str, file: u32, limits: &Limits) -> Parsed<File> {
     parse_with(text, file, limits, Rule::file, |b, pair| b.file(pair))
 }
 
+/// `parse_file` with the grammar's speed shortcuts off (the lookaheads and the literal fast
+/// paths, see `detailing` in the grammar): the plain grammar, for tests that the shortcuts
+/// change no tree.
+#[doc(hidden)]
+pub fn parse_file_without_shortcuts(text: &str, file: u32, limits: &Limits) -> Parsed<File> {
+    parse_with(
+        text,
+        file,
+        limits,
+        Rule::file_detailed,
+        |b, pair| match children(pair).next() {
+            Some(f) => b.file(f),
+            None => File { items: Vec::new() },
+        },
+    )
+}
+
 /// Parse statements typed at the REPL as one block.
 pub fn parse_repl_line(text: &str, file: u32, limits: &Limits) -> Parsed<Block> {
     parse_with(text, file, limits, Rule::repl_line, |b, pair| {
@@ -433,6 +450,19 @@ impl DefaultIdent for Option<Ident> {
     fn unwrap_or_default_ident(self) -> Ident {
         self.unwrap_or_else(|| Spanned::new(String::new(), Span::default()))
     }
+}
+
+/// The parts of a `card_row`: copies, id and cells, the cells of a `row_lits` among them.
+pub(crate) fn row_parts<'i>(row: &Pair<'i, Rule>) -> Vec<Pair<'i, Rule>> {
+    let mut out = Vec::new();
+    for p in row.clone().into_inner() {
+        if p.as_rule() == Rule::row_lits {
+            out.extend(p.into_inner());
+        } else {
+            out.push(p);
+        }
+    }
+    out
 }
 
 /// The length of `text` without trailing whitespace and `#` comments.
