@@ -6,7 +6,7 @@
 //! suffixed (` #2`), so the copy checks as cleanly as the game. Kinds with a `unique` field of
 //! another type (an enum or a number) cannot take fresh values and are left as they were.
 
-use crate::parser::{written_len, Rule, RulesParser};
+use crate::parser::{row_parts, written_len, Rule, RulesParser};
 use pest::iterators::Pair;
 use pest::Parser as _;
 use std::collections::{BTreeMap, BTreeSet};
@@ -168,11 +168,12 @@ pub fn scale(files: &[&str], factor: u32, keep: &[String]) -> Result<Scaled, Str
                     let mut edits = Vec::new();
                     let mut row_end = start;
                     let mut col = 0;
-                    for p in row.clone().into_inner() {
+                    for p in row_parts(row) {
                         row_end = p.as_span().end();
                         match p.as_rule() {
                             Rule::card_id => edits.push(span_of(&p, start, Edit::Id)),
-                            Rule::expr => {
+                            Rule::copies => {}
+                            _ => {
                                 if columns.get(col).is_some_and(|c| is_unique(c)) {
                                     if let Some(s) = plain_string(p) {
                                         edits.push(span_of(&s, start, Edit::Suffix));
@@ -180,7 +181,6 @@ pub fn scale(files: &[&str], factor: u32, keep: &[String]) -> Result<Scaled, Str
                                 }
                                 col += 1;
                             }
-                            _ => {}
                         }
                     }
                     let row_text = text.get(start..row_end).unwrap_or("");
@@ -237,6 +237,9 @@ fn span_of(p: &Pair<Rule>, base: usize, e: Edit) -> (usize, usize, Edit) {
 
 /// The string literal an expression is made of, if it is nothing else.
 fn plain_string(expr: Pair<Rule>) -> Option<Pair<Rule>> {
+    if expr.as_rule() == Rule::string {
+        return Some(expr);
+    }
     let mut it = expr.into_inner();
     let post = it.next()?;
     if it.next().is_some() || post.as_rule() != Rule::postfix_expr {

@@ -468,6 +468,12 @@ impl Checker {
             E::Bool(b) => Value::Bool(*b),
             E::None => Value::None,
             E::Text(parts) => {
+                // Most texts are one piece: copied once.
+                match parts.as_slice() {
+                    [] => return Some(Value::text("")),
+                    [ast::StrPart::Text(t)] => return Some(Value::text(t)),
+                    _ => {}
+                }
                 let mut s = String::new();
                 for p in parts {
                     match p {

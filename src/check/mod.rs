@@ -28,6 +28,35 @@ use crate::loader::Loaded;
 use crate::program::*;
 use crate::value::Value;
 use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
+
+/// Names to what they name, hashed cheaply (a name is looked up for every card and every cell
+/// that names a variant or a card). Deterministic; never iterated where order matters (the
+/// "did you mean" lists are sorted first).
+type NameMap<V> = HashMap<String, V, BuildHasherDefault<NameHasher>>;
+
+/// The Fx hash (rustc's): a multiply and a rotate per 8 bytes. Names come from the game's own
+/// files, so flooding is not a concern here.
+#[derive(Default)]
+struct NameHasher(u64);
+
+impl Hasher for NameHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        const K: u64 = 0x51_7c_c1_b7_27_22_0a_95;
+        let mut chunks = bytes.chunks_exact(8);
+        for c in &mut chunks {
+            let mut w = [0u8; 8];
+            w.copy_from_slice(c);
+            self.0 = (self.0.rotate_left(5) ^ u64::from_le_bytes(w)).wrapping_mul(K);
+        }
+        for &b in chunks.remainder() {
+            self.0 = (self.0.rotate_left(5) ^ u64::from(b)).wrapping_mul(K);
+        }
+    }
+    fn finish(&self) -> u64 {
+        self.0
+    }
+}
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Global {
@@ -84,8 +113,8 @@ pub struct Checker {
     /// Zones (`true`) and vars whose keys did not resolve: their uses are not checked for the
     /// number of keys, which would only repeat the declaration's error at every use.
     broken_keys: Vec<(bool, usize)>,
-    globals: HashMap<String, (Global, Span)>,
-    card_index: HashMap<String, Id>,
+    globals: NameMap<(Global, Span)>,
+    card_index: NameMap<Id>,
     scopes: Vec<Vec<Local>>,
     next_local: u32,
     max_local: u32,
@@ -191,8 +220,8 @@ impl Checker {
             limits: crate::limits::Limits::default(),
             diags: Vec::new(),
             broken_keys: Vec::new(),
-            globals: HashMap::new(),
-            card_index: HashMap::new(),
+            globals: NameMap::default(),
+            card_index: NameMap::default(),
             scopes: Vec::new(),
             next_local: 0,
             max_local: 0,

@@ -2,7 +2,7 @@
 //! keeps every token with its position, so comments can be found between them).
 
 use super::layout::Out;
-use crate::parser::Rule;
+use crate::parser::{row_parts, Rule};
 use pest::iterators::Pair;
 
 type P<'i> = Pair<'i, Rule>;
@@ -553,6 +553,8 @@ impl Out<'_> {
             Rule::string | Rule::pattern => self.tok(p),
             Rule::block => self.block(p),
             Rule::expr | Rule::check_where | Rule::check_require | Rule::check_help => self.expr(p),
+            // A value taken as one literal (`lit` in the grammar).
+            Rule::list_lit | Rule::paren => self.primary(p),
             Rule::type_expr | Rule::card_id | Rule::key_type => self.each(&k),
             Rule::list_type => {
                 self.w("list of ");
@@ -661,6 +663,22 @@ impl Out<'_> {
     }
 
     fn expr(&mut self, p: &P) {
+        // A value the grammar took as one literal (`lit`) where it takes an `expr`.
+        if matches!(
+            p.as_rule(),
+            Rule::string
+                | Rule::ident
+                | Rule::int
+                | Rule::card_ref
+                | Rule::true_lit
+                | Rule::false_lit
+                | Rule::none_lit
+                | Rule::list_lit
+                | Rule::paren
+        ) {
+            self.primary(p);
+            return;
+        }
         let k = kids(p);
         let mut broke = false;
         let mut prev_end = start(p);
@@ -970,7 +988,7 @@ impl Out<'_> {
 
     /// A row's cells: `id:` and each value with its comma.
     fn row_cells(&mut self, r: &P) -> Vec<String> {
-        let k = kids(r);
+        let k = row_parts(r);
         let mut cells = Vec::new();
         let mut first = String::new();
         let mut values = Vec::new();
@@ -1001,7 +1019,7 @@ impl Out<'_> {
 
     fn row_direct(&mut self, r: &P) {
         let mut values = 0;
-        for c in kids(r) {
+        for c in row_parts(r) {
             match c.as_rule() {
                 Rule::copies => {
                     self.node(&c);

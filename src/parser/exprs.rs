@@ -5,21 +5,25 @@ use super::*;
 
 impl Builder {
     pub(super) fn expr(&mut self, pair: Pair<Rule>) -> Expr {
+        if self.depth < self.max_depth {
+            // One operand and no operator (a card's cell, an argument): no precedence to
+            // resolve, and the span of `pair` is not needed.
+            let mut operands = pair.clone().into_inner();
+            if let (Some(only), None) = (operands.next(), operands.next()) {
+                if only.as_rule() == Rule::postfix_expr {
+                    self.depth += 1;
+                    let e = self.postfix_expr(only);
+                    self.leave();
+                    return e;
+                }
+            }
+        }
         let span = self.span(&pair);
         if !self.enter(span) {
             return Expr {
                 kind: ExprKind::None,
                 span,
             };
-        }
-        // One operand and no operator (a card's cell, an argument): no precedence to resolve.
-        let mut operands = pair.clone().into_inner();
-        if let (Some(only), None) = (operands.next(), operands.next()) {
-            if only.as_rule() == Rule::postfix_expr {
-                let e = self.postfix_expr(only);
-                self.leave();
-                return e;
-            }
         }
         // A chain of operators builds a tree as deep as the chain is long (`1 + 1 + ... + 1`), and
         // every later walk over the tree recurses that deep: each operator counts as a level, so
@@ -89,6 +93,25 @@ impl Builder {
         result
     }
 
+    /// A value where the grammar takes a `lit` (one literal, see `lit` in the grammar) or an
+    /// `expr`: card cells and fields, list items, arguments. A literal counts a level, as the
+    /// `expr` around it would have.
+    pub(super) fn value(&mut self, pair: Pair<Rule>) -> Expr {
+        if pair.as_rule() == Rule::expr {
+            return self.expr(pair);
+        }
+        let span = self.span(&pair);
+        if !self.enter(span) {
+            return Expr {
+                kind: ExprKind::None,
+                span,
+            };
+        }
+        let e = self.primary(pair);
+        self.leave();
+        e
+    }
+
     pub(super) fn postfix_expr(&mut self, pair: Pair<Rule>) -> Expr {
         let mut it = children(pair);
         let Some(first) = it.next() else {
@@ -136,11 +159,11 @@ impl Builder {
                     ExprKind::Field(Box::new(e), name)
                 }
                 Rule::index => {
-                    let args = children(post).map(|p| self.expr(p)).collect();
+                    let args = children(post).map(|p| self.value(p)).collect();
                     ExprKind::Index(Box::new(e), args)
                 }
                 Rule::call_args => {
-                    let args = children(post).map(|p| self.expr(p)).collect();
+                    let args = children(post).map(|p| self.value(p)).collect();
                     ExprKind::Call(Box::new(e), args)
                 }
                 _ => continue,
@@ -304,13 +327,13 @@ impl Builder {
                         span,
                     };
                 }
-                let items = children(pair).map(|p| self.expr(p)).collect();
+                let items = children(pair).map(|p| self.value(p)).collect();
                 self.leave();
                 ExprKind::List(items)
             }
             Rule::paren => {
                 let text = pair.as_str();
-                let mut items: Vec<Expr> = children(pair).map(|p| self.expr(p)).collect();
+                let mut items: Vec<Expr> = children(pair).map(|p| self.value(p)).collect();
                 let trailing_comma = text.trim_end_matches(')').trim_end().ends_with(',');
                 if items.len() == 1 && !trailing_comma {
                     let mut e = items.remove(0);

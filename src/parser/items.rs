@@ -235,7 +235,7 @@ impl Builder {
             let mut inner = children(f);
             if let (Some(k), Some(v)) = (inner.next(), inner.next()) {
                 let k = self.ident(k);
-                fields.push((k, self.expr(v)));
+                fields.push((k, self.value(v)));
             }
         }
         CardDecl {
@@ -267,7 +267,14 @@ impl Builder {
                         Some(idp) => self.card_id(idp),
                         None => continue,
                     };
-                    let values: Vec<Expr> = it.map(|v| self.expr(v)).collect();
+                    let mut values: Vec<Expr> = Vec::with_capacity(columns.len());
+                    for v in it {
+                        if v.as_rule() == Rule::row_lits {
+                            values.extend(children(v).map(|c| self.value(c)));
+                        } else {
+                            values.push(self.value(v));
+                        }
+                    }
                     if values.len() != columns.len() {
                         self.diags.push(
                             Diag::error(

@@ -52,6 +52,23 @@ pub fn parse_file(text: &str, file: u32, limits: &Limits) -> Parsed<File> {
     parse_with(text, file, limits, Rule::file, |b, pair| b.file(pair))
 }
 
+/// `parse_file` with the grammar's speed shortcuts off (the lookaheads and the literal fast
+/// paths, see `detailing` in the grammar): the plain grammar, for tests that the shortcuts
+/// change no tree.
+#[doc(hidden)]
+pub fn parse_file_without_shortcuts(text: &str, file: u32, limits: &Limits) -> Parsed<File> {
+    parse_with(
+        text,
+        file,
+        limits,
+        Rule::file_detailed,
+        |b, pair| match children(pair).next() {
+            Some(f) => b.file(f),
+            None => File { items: Vec::new() },
+        },
+    )
+}
+
 /// Parse statements typed at the REPL as one block.
 pub fn parse_repl_line(text: &str, file: u32, limits: &Limits) -> Parsed<Block> {
     parse_with(text, file, limits, Rule::repl_line, |b, pair| {
@@ -164,6 +181,24 @@ fn nesting_prepass(text: &str, file: u32, max_depth: usize) -> Option<Diag> {
             }
             b'"' => {
                 i += 1;
+                // Up to its end or its first `{`, a string is found by a fast search.
+                loop {
+                    match bytes
+                        .get(i..)
+                        .and_then(|rest| memchr::memchr3(b'"', b'\\', b'{', rest))
+                    {
+                        Some(n) if bytes.get(i + n) == Some(&b'\\') => i += n + 2,
+                        Some(n) => {
+                            i += n;
+                            break;
+                        }
+                        None => {
+                            i = bytes.len();
+                            break;
+                        }
+                    }
+                }
+                // From a `{` on, byte by byte (`}` closes it).
                 while i < bytes.len() && bytes[i] != b'"' {
                     if bytes[i] == b'\\' {
                         i += 1;
@@ -204,7 +239,12 @@ fn nesting_prepass(text: &str, file: u32, max_depth: usize) -> Option<Diag> {
                 }
                 closed_to = None;
             }
-            b' ' | b'\t' | b'\r' | b'\n' => {}
+            b' ' | b'\t' | b'\r' | b'\n' => {
+                // Columns are aligned with runs of spaces.
+                while bytes.get(i + 1) == Some(&b' ') {
+                    i += 1;
+                }
+            }
             _ if is_word(c) => {
                 let start = i;
                 while i < bytes.len() && is_word(bytes[i]) {
@@ -412,18 +452,28 @@ impl DefaultIdent for Option<Ident> {
     }
 }
 
+/// The parts of a `card_row`: copies, id and cells, the cells of a `row_lits` among them.
+pub(crate) fn row_parts<'i>(row: &Pair<'i, Rule>) -> Vec<Pair<'i, Rule>> {
+    let mut out = Vec::new();
+    for p in row.clone().into_inner() {
+        if p.as_rule() == Rule::row_lits {
+            out.extend(p.into_inner());
+        } else {
+            out.push(p);
+        }
+    }
+    out
+}
+
 /// The length of `text` without trailing whitespace and `#` comments.
 pub(crate) fn written_len(text: &str) -> usize {
-    // Most pairs end with what was written: an ASCII character that is not a space, on a last
-    // line without `#`. Only the last line is looked at, so a span costs what its line does.
-    let bytes = text.as_bytes();
-    if let Some(&last) = bytes.last() {
-        if last.is_ascii() && !last.is_ascii_whitespace() {
-            let line_start = bytes.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
-            if !bytes.get(line_start..).unwrap_or(&[]).contains(&b'#') {
-                return bytes.len();
-            }
-        }
+    // Most pairs end with what was written, perhaps followed by white space, on a last line
+    // without `#`. Only the last line is looked at (fast searches), so a span costs what its
+    // line does.
+    let trimmed = text.trim_end().as_bytes();
+    let line_start = memchr::memrchr(b'\n', trimmed).map_or(0, |i| i + 1);
+    if memchr::memchr(b'#', trimmed.get(line_start..).unwrap_or(&[])).is_none() {
+        return trimmed.len();
     }
     let mut end = text.len();
     loop {

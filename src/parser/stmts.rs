@@ -86,7 +86,7 @@ impl Builder {
             Rule::emit_stmt => {
                 let name = self.ident(it.nth(1)?);
                 let args = it.next().map(children);
-                let args = args.map(|a| a.map(|p| self.expr(p)).collect());
+                let args = args.map(|a| a.map(|p| self.value(p)).collect());
                 StmtKind::Emit(name, args.unwrap_or_default())
             }
             Rule::say_stmt => StmtKind::Say(self.expr(it.next()?)),
