@@ -116,6 +116,11 @@ pub enum Event {
     },
     Say {
         text: String,
+        /// What each player may read of the line, by seat, then what every player may read,
+        /// when that differs from `text` (a hidden value in it is written `(hidden)`); empty
+        /// when the line is the same for everyone. `for_viewer` keeps one.
+        #[serde(skip)]
+        views: Vec<String>,
     },
     Choice {
         player: String,
@@ -186,6 +191,14 @@ impl Event {
                     secret: *secret,
                 }
             }
+            Event::Say { text, views } if !views.is_empty() => {
+                // The last view is the public one: for a viewer who is no seat.
+                let at = (viewer as usize).min(views.len() - 1);
+                Event::Say {
+                    text: views.get(at).unwrap_or(text).clone(),
+                    views: Vec::new(),
+                }
+            }
             Event::Move { cards, from, to } => Event::Move {
                 cards: hide(cards),
                 from: from.clone(),
@@ -221,7 +234,7 @@ impl Event {
             Event::Round { round } => Some(format!("\n=== Round {round} ===")),
             Event::Phase { phase } => Some(format!("-- {} --", phase.replace('_', " "))),
             Event::Step { .. } => None,
-            Event::Say { text } => Some(text.clone()),
+            Event::Say { text, .. } => Some(text.clone()),
             // Secret choices stay secret in the account (the rules report what is revealed), and a
             // choice with one option was no choice at all; `--json` keeps both.
             Event::Choice { secret: true, .. } => None,

@@ -34,7 +34,7 @@ fn establishment_random_games_finish() {
         assert_eq!(rounds, 4, "seed {seed}");
         let epilogues = events
             .iter()
-            .filter(|e| matches!(e, Event::Say { text } if text.starts_with("Epilogue")))
+            .filter(|e| matches!(e, Event::Say { text, .. } if text.starts_with("Epilogue")))
             .count();
         assert_eq!(epilogues, 3, "seed {seed}");
         // Every player placed three influencers per round, or passed for want of a legal one.
@@ -44,7 +44,7 @@ fn establishment_random_games_finish() {
             .count();
         let passes = events
             .iter()
-            .filter(|e| matches!(e, Event::Say { text } if text.contains("no legal placement")))
+            .filter(|e| matches!(e, Event::Say { text, .. } if text.contains("no legal placement")))
             .count();
         assert_eq!(placements + passes, 4 * 3 * n as usize, "seed {seed}");
     }
@@ -108,11 +108,11 @@ fn hegemony_campaigns_finish_and_name_a_hegemony() {
         assert_eq!(sessions, 3, "seed {seed}");
         let named = events
             .iter()
-            .any(|e| matches!(e, Event::Say { text } if text.contains("becomes the Hegemony")));
+            .any(|e| matches!(e, Event::Say { text, .. } if text.contains("becomes the Hegemony")));
         assert!(named, "seed {seed}: no Hegemony named");
         let final_word = events
             .iter()
-            .any(|e| matches!(e, Event::Say { text } if text.starts_with("The Hegemony ")));
+            .any(|e| matches!(e, Event::Say { text, .. } if text.starts_with("The Hegemony ")));
         assert!(final_word, "seed {seed}: the final crisis had no outcome");
         assert!(
             matches!(events.last(), Some(Event::End { winners, .. }) if !winners.is_empty()),
@@ -212,7 +212,7 @@ fn ambition_random_games_finish_for_every_player_count() {
                 .count();
             // Armageddon, or the round cap of the `max_rounds` option (40).
             let doom = events.iter().any(
-                |e| matches!(e, Event::Say { text } if text.starts_with("Armageddon: the world burns")),
+                |e| matches!(e, Event::Say { text, .. } if text.starts_with("Armageddon: the world burns")),
             );
             assert!(
                 doom || rounds == 40,
@@ -274,7 +274,7 @@ fn play_agents_with(
 fn deep_state_counted(events: &[Event]) -> bool {
     events
         .iter()
-        .any(|e| matches!(e, Event::Say { text } if text.ends_with(" Influence")))
+        .any(|e| matches!(e, Event::Say { text, .. } if text.ends_with(" Influence")))
 }
 
 #[test]
@@ -321,7 +321,7 @@ fn deep_state_solo_games_against_hoc_finish() {
         assert!(!asked_hoc, "solo seed {seed}: HOC was asked to choose");
         let hoc_acted = events
             .iter()
-            .any(|e| matches!(e, Event::Say { text } if text.starts_with("P2 sends")));
+            .any(|e| matches!(e, Event::Say { text, .. } if text.starts_with("P2 sends")));
         assert!(hoc_acted, "solo seed {seed}: HOC never infiltrated");
         assert!(
             matches!(events.last(), Some(Event::End { winners, .. }) if !winners.is_empty()),

@@ -385,3 +385,37 @@ fn a_reveal_to_others_names_no_card() {
         .expect("draw");
     assert!(p3_draw.contains("\"hidden\":true"), "{p3_draw}");
 }
+
+#[test]
+fn a_say_line_shows_each_viewer_only_what_they_may_read() {
+    let game = "tests/hidden/say.rules";
+    let account = |v: &str| cli(&["run", game, "--players", "3", "--viewer", v]);
+    let (all, p1, p2, p3) = (account("all"), account("P1"), account("P2"), account("P3"));
+    let line = |text: &str| -> String {
+        text.lines()
+            .find(|l| l.starts_with("P2 holds"))
+            .unwrap_or_else(|| panic!("no say line in {text}"))
+            .to_string()
+    };
+    let gem = if all.contains("P2 holds Ruby") {
+        "Ruby"
+    } else {
+        "Opal"
+    };
+    assert_eq!(
+        line(&all),
+        format!("P2 holds {gem}, number 7, hand [{gem}], 1 card")
+    );
+    assert_eq!(line(&p2), line(&all), "P2 may read its own card and var");
+    for other in [&p1, &p3] {
+        assert_eq!(
+            line(other),
+            "P2 holds (hidden), number (hidden), hand [a hidden card], 1 card"
+        );
+        assert!(other.contains(&format!("P2 shows {gem}")), "{other}");
+    }
+    // --json keeps the full line only for a viewer who may read it.
+    let json = cli(&["run", game, "--players", "3", "--viewer", "P1", "--json"]);
+    assert!(!json.contains(gem) || json.contains(&format!("P2 shows {gem}")));
+    assert!(json.contains("\"text\":\"P2 holds (hidden)"), "{json}");
+}

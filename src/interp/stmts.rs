@@ -123,8 +123,7 @@ impl<'p> Interp<'p> {
                     self.displaying += 1;
                     let v = self.eval(e);
                     self.displaying -= 1;
-                    let text = self.show(&v?);
-                    self.push_event(Event::Say { text });
+                    self.record_say(&v?, e);
                 }
             }
             StmtKind::Return(e) => {

@@ -9,7 +9,10 @@
 use super::*;
 use crate::ast::Visibility;
 use crate::diag::Diag;
-use crate::events::{CardRef, Part, Shown};
+use crate::events::{CardRef, Event, Part, Shown};
+
+/// How a `say` line shows a value that its viewer may not read.
+pub const HIDDEN_VALUE: &str = "(hidden)";
 
 /// A set of players, one bit per seat (players past 64 are never in a set).
 pub type Players = u64;
@@ -250,6 +253,57 @@ impl<'p> Interp<'p> {
                 .label(span, format!("P{} may not see this", o + 1))
                 .help("`:as all` shows everything"),
         )
+    }
+
+    /// Record a `say` line: `full`, the value of `e`, as text, and when some player may not
+    /// read all of it, the line as each player and as every player may read it: `e` worked out
+    /// again as that viewer, each `{...}` that reads something hidden from them written
+    /// `(hidden)` and each card they do not know `a hidden card`.
+    pub(crate) fn record_say(&mut self, full: &Value, e: &Expr) {
+        let text = self.show(full);
+        let mut views = Vec::new();
+        let plain = matches!(&e.kind, ExprKind::Text(parts)
+            if parts.iter().all(|p| matches!(p, TextPart::Lit(_))));
+        if self.observer.is_none() && !plain {
+            let seats = self.state.n_players.min(crate::events::PUBLIC);
+            for viewer in (0..seats).chain([crate::events::PUBLIC]) {
+                views.push(self.say_as(e, viewer));
+            }
+            if views.iter().all(|v| *v == text) {
+                views.clear();
+            }
+        }
+        self.push_event(Event::Say { text, views });
+    }
+
+    /// The text of `say e` as `viewer` may read it.
+    fn say_as(&mut self, e: &Expr, viewer: u32) -> String {
+        let before = self.observer.replace(viewer);
+        self.displaying += 1;
+        let mut out = String::new();
+        match &e.kind {
+            ExprKind::Text(parts) => {
+                for part in parts {
+                    match part {
+                        TextPart::Lit(t) => out.push_str(t),
+                        TextPart::Expr(x) => out.push_str(&self.shown_or_hidden(x)),
+                    }
+                }
+            }
+            _ => out = self.shown_or_hidden(e),
+        }
+        self.displaying -= 1;
+        self.observer = before;
+        out
+    }
+
+    /// A value worked out and shown as the observer, or `(hidden)` when working it out reads
+    /// something hidden from them (any error: the line was already worked out in full).
+    fn shown_or_hidden(&mut self, e: &Expr) -> String {
+        match self.eval(e) {
+            Ok(v) => self.show(&v),
+            Err(_) => HIDDEN_VALUE.to_string(),
+        }
     }
 
     /// A value as the observer (if any) may see it: cards they do not know are hidden.

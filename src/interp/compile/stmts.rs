@@ -3,7 +3,6 @@
 
 use super::exprs::{cexpr, cexprs, expr, CSource};
 use super::{code, Code};
-use crate::events::Event;
 use crate::interp::exprs::Source;
 use crate::interp::{signal, RETURN_CODE};
 use crate::program::*;
@@ -141,6 +140,8 @@ fn stmt(s: &Stmt) -> Code {
             })
         }
         StmtKind::Say(e) => {
+            // The tree too: each player's view of the line is worked out from it.
+            let tree = e.clone();
             let e = expr(e);
             code(move |me| {
                 me.tick(span)?;
@@ -149,8 +150,7 @@ fn stmt(s: &Stmt) -> Code {
                     me.displaying += 1;
                     let v = e(me);
                     me.displaying -= 1;
-                    let text = me.show(&v?);
-                    me.push_event(Event::Say { text });
+                    me.record_say(&v?, &tree);
                 }
                 Ok(Value::None)
             })
