@@ -741,20 +741,32 @@ impl<'p> Interp<'p> {
     /// A list or tuple just built: refuse it if it nests deeper than the limit, so no value can
     /// make dropping, comparing or printing recurse without bound.
     pub(super) fn nest(&self, v: Value, span: Span) -> R<Value> {
-        if v.depth() as usize > self.limits.max_depth {
-            return Err(Box::new(
-                Diag::error(
-                    "limit::value_depth",
-                    format!(
-                        "this builds lists nested more than {} deep",
-                        self.limits.max_depth
-                    ),
-                )
-                .label(span, "nested once too often here")
-                .help("a loop probably wraps a list in another list each time round"),
-            ));
-        }
+        self.check_nest(v.depth(), span)?;
         Ok(v)
+    }
+
+    /// Refuse a list or tuple `depth` deep if that is past the limit (see `nest`).
+    #[inline]
+    pub(super) fn check_nest(&self, depth: u32, span: Span) -> R<()> {
+        if depth as usize > self.limits.max_depth {
+            return Err(self.too_nested(span));
+        }
+        Ok(())
+    }
+
+    #[cold]
+    fn too_nested(&self, span: Span) -> Box<Diag> {
+        Box::new(
+            Diag::error(
+                "limit::value_depth",
+                format!(
+                    "this builds lists nested more than {} deep",
+                    self.limits.max_depth
+                ),
+            )
+            .label(span, "nested once too often here")
+            .help("a loop probably wraps a list in another list each time round"),
+        )
     }
 
     pub(crate) fn check_len(&self, n: usize, span: Span) -> R<()> {
@@ -774,6 +786,8 @@ impl<'p> Interp<'p> {
 /// The elements an aggregate or a `for` loop walks.
 pub(super) enum Source {
     List(Rc<Items>),
+    /// The elements of a `filter`, gathered without making a list value (a pooled vector).
+    Values(Vec<Value>),
     Zone(u32),
     Cards(Vec<u32>),
     Range(i64, i64),
@@ -783,6 +797,7 @@ impl Source {
     pub(super) fn len(&self, st: &State) -> usize {
         match self {
             Source::List(l) => l.len(),
+            Source::Values(l) => l.len(),
             Source::Zone(z) => st.zones.get(*z as usize).map_or(0, |z| z.len()),
             Source::Cards(c) => c.len(),
             Source::Range(lo, hi) => {
@@ -797,6 +812,7 @@ impl Source {
     pub(super) fn get(&self, st: &State, i: usize) -> Option<Value> {
         match self {
             Source::List(l) => l.get(i).cloned(),
+            Source::Values(l) => l.get(i).cloned(),
             Source::Zone(z) => st.zones.get(*z as usize)?.get(i).map(|&c| Value::Card(c)),
             Source::Cards(c) => c.get(i).map(|&c| Value::Card(c)),
             Source::Range(lo, _) => Some(Value::Int(lo + i as i64)),

@@ -2,12 +2,11 @@
 //! use most (a local's field or tuple element, arithmetic and comparisons on numbers, a
 //! comparison with a constant).
 
-use super::stmts;
+use super::{aggs, stmts};
 use super::{code, CExpr, Code, Ev, Origin};
 use crate::ast::{BinOp, UnOp};
 use crate::diag::Span;
-use crate::interp::exprs::{pat_matches, Source};
-use crate::interp::{Interp, R};
+use crate::interp::exprs::pat_matches;
 use crate::program::*;
 use crate::value::Value;
 
@@ -60,16 +59,14 @@ pub(in crate::interp) fn expr(e: &Expr) -> Code {
             source,
             filter,
             map,
-        } => {
-            let (kind, slot) = (*kind, *slot);
-            let src = CSource::new(source);
-            let filter = filter.as_deref().map(cexpr);
-            let map = map.as_deref().map(cexpr);
-            code(move |me| {
-                let s = src.eval(me)?;
-                me.aggregate(kind, slot, s, filter.as_ref(), map.as_ref(), span)
-            })
-        }
+        } => aggs::agg(
+            *kind,
+            *slot,
+            source,
+            filter.as_deref(),
+            map.as_deref(),
+            span,
+        ),
         ExprKind::If(c, then, els) => {
             let c = cexpr(c);
             let then = stmts::block(then);
@@ -240,36 +237,6 @@ fn no_element(span: Span, i: usize) -> Box<crate::diag::Diag> {
 #[cold]
 fn not_a_tuple(b: &CExpr, v: &Value) -> Box<crate::diag::Diag> {
     crate::interp::rt(b.span, format!("expected a tuple, found {}", v.type_name()))
-}
-
-/// What an aggregate or a `for` walks: a range (no list built) or a value.
-pub(super) enum CSource {
-    Range(CExpr, CExpr),
-    Value(CExpr),
-}
-
-impl CSource {
-    pub(super) fn new(e: &Expr) -> CSource {
-        match &e.kind {
-            ExprKind::Binary(BinOp::Range, a, b) => CSource::Range(cexpr(a), cexpr(b)),
-            _ => CSource::Value(cexpr(e)),
-        }
-    }
-
-    #[inline]
-    pub(super) fn eval(&self, me: &mut Interp<'_>) -> R<Source> {
-        match self {
-            CSource::Range(a, b) => {
-                let lo = me.int(a)?;
-                let hi = me.int(b)?;
-                Ok(Source::Range(lo, hi))
-            }
-            CSource::Value(e) => {
-                let v = e.ev(me)?;
-                me.source_of(v, e.span)
-            }
-        }
-    }
 }
 
 /// An operator on two numbers, or `None` for the general path (its errors, other types).
