@@ -66,6 +66,11 @@ impl<'p> Interp<'p> {
         self.state.zones.get(z as usize).map_or(0, |z| z.len())
     }
 
+    /// The cards in a zone slot, top first.
+    pub(crate) fn zone_cards(&self, z: u32) -> &[u32] {
+        self.state.zones.get(z as usize).map_or(&[], |z| &z[..])
+    }
+
     /// The top card of a zone slot, or `none`.
     pub(crate) fn zone_top(&self, z: u32) -> Value {
         self.state

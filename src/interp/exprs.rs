@@ -190,25 +190,7 @@ impl<'p> Interp<'p> {
             ExprKind::Index(base, idx) => {
                 let b = self.eval(base)?;
                 let i = self.int(idx)?;
-                let list = self.as_list(&b, base.span)?;
-                if i < 0 || i as usize >= list.len() {
-                    return Err(Box::new(
-                        Diag::error(
-                            "run::index",
-                            format!("index {i} is outside a list of {}", list.len()),
-                        )
-                        .label(idx.span, format!("this is {i}"))
-                        .help(if list.is_empty() {
-                            "the list is empty".to_string()
-                        } else {
-                            format!(
-                                "lists count from 0: the indexes here are 0 to {}",
-                                list.len() - 1
-                            )
-                        }),
-                    ));
-                }
-                list[i as usize].clone()
+                self.index(&b, i, base.span, idx.span)?
             }
             ExprKind::Table(t, key) => {
                 let k = self.eval(key)?;
@@ -306,6 +288,31 @@ impl<'p> Interp<'p> {
             | ExprKind::Match(..)
             | ExprKind::Block(_) => return self.eval_node(e),
         })
+    }
+
+    /// `list[i]`: a list's element, or a zone's card, read in place (no list built).
+    pub(super) fn index(&self, b: &Value, i: i64, base: Span, idx: Span) -> R<Value> {
+        let len = match b {
+            Value::List(l) => {
+                if let Some(v) = usize::try_from(i).ok().and_then(|i| l.get(i)) {
+                    return Ok(v.clone());
+                }
+                l.len()
+            }
+            Value::Zone(z) => {
+                let cards = self
+                    .state
+                    .zones
+                    .get(*z as usize)
+                    .map_or(&[][..], |c| &c[..]);
+                if let Some(&c) = usize::try_from(i).ok().and_then(|i| cards.get(i)) {
+                    return Ok(Value::Card(c));
+                }
+                cards.len()
+            }
+            other => self.as_list(other, base)?.len(),
+        };
+        Err(outside(i, len, idx))
     }
 
     #[inline]
@@ -781,6 +788,22 @@ impl<'p> Interp<'p> {
         }
         Ok(())
     }
+}
+
+#[cold]
+fn outside(i: i64, len: usize, idx: Span) -> Box<Diag> {
+    Box::new(
+        Diag::error(
+            "run::index",
+            format!("index {i} is outside a list of {len}"),
+        )
+        .label(idx, format!("this is {i}"))
+        .help(if len == 0 {
+            "the list is empty".to_string()
+        } else {
+            format!("lists count from 0: the indexes here are 0 to {}", len - 1)
+        }),
+    )
 }
 
 /// The elements an aggregate or a `for` loop walks.

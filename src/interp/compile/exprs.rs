@@ -105,6 +105,36 @@ pub(in crate::interp) fn expr(e: &Expr) -> Code {
             let x = cexpr(x);
             code(move |me| Ok(Value::Bool(!me.boolean(&x)?)))
         }
+        ExprKind::Index(base, idx) => {
+            let (b, i) = (cexpr(base), cexpr(idx));
+            code(move |me| {
+                let v = b.ev(me)?;
+                let n = me.int(&i)?;
+                me.index(&v, n, b.span, i.span)
+            })
+        }
+        ExprKind::List(items) | ExprKind::Tuple(items) if constant_value(e).is_some() => {
+            // Made once. Past this game's depth limit (a limit set lower than the checker's),
+            // built as written, so the error is reported where it was.
+            let v = constant_value(e).unwrap_or(Value::None);
+            let is_list = matches!(e.kind, ExprKind::List(_));
+            let items: Vec<Code> = items.iter().map(expr).collect();
+            code(move |me| {
+                if v.depth() as usize <= me.limits.max_depth {
+                    return Ok(v.clone());
+                }
+                let mut out = Vec::with_capacity(items.len());
+                for i in &items {
+                    out.push(i(me)?);
+                }
+                let built = if is_list {
+                    Value::list(out)
+                } else {
+                    Value::tuple(out)
+                };
+                me.nest(built, span)
+            })
+        }
         ExprKind::List(items) => {
             let items: Vec<Code> = items.iter().map(expr).collect();
             code(move |me| {
@@ -129,7 +159,6 @@ pub(in crate::interp) fn expr(e: &Expr) -> Code {
         ExprKind::Option(_)
         | ExprKind::KindCards(_)
         | ExprKind::CardBuiltinField(..)
-        | ExprKind::Index(..)
         | ExprKind::Table(..)
         | ExprKind::Unary(UnOp::Neg, _)
         | ExprKind::Text(_)
@@ -176,6 +205,24 @@ fn builtin(b: &'static crate::builtins::BuiltinDef, args: &[Expr], span: Span) -
     }
     let args = cexprs(args);
     code(move |me| me.builtin(b, &args, span))
+}
+
+/// A list or tuple written with constants only (at any depth), as a value.
+fn constant_value(e: &Expr) -> Option<Value> {
+    match &e.kind {
+        ExprKind::Const(v) => Some(v.clone()),
+        ExprKind::List(items) => items
+            .iter()
+            .map(constant_value)
+            .collect::<Option<Vec<_>>>()
+            .map(Value::list),
+        ExprKind::Tuple(items) => items
+            .iter()
+            .map(constant_value)
+            .collect::<Option<Vec<_>>>()
+            .map(Value::tuple),
+        _ => None,
+    }
 }
 
 fn constant(v: Value) -> Code {
