@@ -89,7 +89,7 @@ impl Interp<'_> {
     #[inline]
     pub(super) fn recycle_vec(&mut self, mut v: Vec<Value>) {
         v.clear();
-        if self.spare_vecs.len() < 16 && v.capacity() <= 1024 {
+        if self.spare_vecs.len() < 16 && v.capacity() > 0 && v.capacity() <= 1024 {
             self.spare_vecs.push(v);
         }
     }
@@ -190,17 +190,21 @@ pub(super) fn agg(
         AggKind::Map | AggKind::FlatMap => {
             let fill = list_fill(kind, slot, source, filter, map, span);
             return code(move |me| {
-                let mut out = Vec::new();
-                fill(me, &mut out)?;
-                me.nest(Value::list(out), span)
+                let mut out = me.spare_vec();
+                let r = fill(me, &mut out);
+                let v = r.map(|_| Value::list_from(&mut out));
+                me.recycle_vec(out);
+                me.nest(v?, span)
             });
         }
         AggKind::Filter if map.is_none() => {
             let fill = filter_fill(slot, source, filter, span);
             return code(move |me| {
-                let mut out = Vec::new();
-                fill(me, &mut out)?;
-                Ok(Value::list(out))
+                let mut out = me.spare_vec();
+                let r = fill(me, &mut out);
+                let v = r.map(|_| Value::list_from(&mut out));
+                me.recycle_vec(out);
+                v
             });
         }
         _ => {}

@@ -8,7 +8,8 @@ use crate::ast::{BinOp, UnOp};
 use crate::diag::Span;
 use crate::interp::exprs::pat_matches;
 use crate::program::*;
-use crate::value::Value;
+use crate::value::{Items, Value, INLINE};
+use std::rc::Rc;
 
 pub(in crate::interp) fn cexpr(e: &Expr) -> CExpr {
     CExpr {
@@ -135,26 +136,8 @@ pub(in crate::interp) fn expr(e: &Expr) -> Code {
                 me.nest(built, span)
             })
         }
-        ExprKind::List(items) => {
-            let items: Vec<Code> = items.iter().map(expr).collect();
-            code(move |me| {
-                let mut out = Vec::with_capacity(items.len());
-                for i in &items {
-                    out.push(i(me)?);
-                }
-                me.nest(Value::list(out), span)
-            })
-        }
-        ExprKind::Tuple(items) => {
-            let items: Vec<Code> = items.iter().map(expr).collect();
-            code(move |me| {
-                let mut out = Vec::with_capacity(items.len());
-                for i in &items {
-                    out.push(i(me)?);
-                }
-                me.nest(Value::tuple(out), span)
-            })
-        }
+        ExprKind::List(items) => literal(items, true, span),
+        ExprKind::Tuple(items) => literal(items, false, span),
         // The rare forms walk their own subtree.
         ExprKind::Option(_)
         | ExprKind::KindCards(_)
@@ -205,6 +188,35 @@ fn builtin(b: &'static crate::builtins::BuiltinDef, args: &[Expr], span: Span) -
     }
     let args = cexprs(args);
     code(move |me| me.builtin(b, &args, span))
+}
+
+/// A list or tuple written out, `[a, b]` or `(a, b)`; a small one is built in place (one
+/// allocation).
+fn literal(items: &[Expr], list: bool, span: Span) -> Code {
+    let items: Vec<Code> = items.iter().map(expr).collect();
+    let wrap = move |it: Items| {
+        if list {
+            Value::List(Rc::new(it))
+        } else {
+            Value::Tuple(Rc::new(it))
+        }
+    };
+    if items.len() <= INLINE {
+        return code(move |me| {
+            let mut arr: [Value; INLINE] = Default::default();
+            for (slot, i) in arr.iter_mut().zip(&items) {
+                *slot = i(me)?;
+            }
+            me.nest(wrap(Items::inline(items.len(), arr)), span)
+        });
+    }
+    code(move |me| {
+        let mut out = Vec::with_capacity(items.len());
+        for i in &items {
+            out.push(i(me)?);
+        }
+        me.nest(wrap(Items::new(out)), span)
+    })
 }
 
 /// A list or tuple written with constants only (at any depth), as a value.
