@@ -3,24 +3,70 @@
 use std::ops::{Deref, DerefMut};
 use std::rc::Rc;
 
+/// How many elements a list or tuple holds in place, without an allocation of their own.
+pub const INLINE: usize = 3;
+
 /// The elements of a list or tuple, with how deeply it nests (a flat list is 1). Knowing the depth
 /// without walking lets the interpreter refuse values nested beyond its limit, so dropping,
 /// comparing or printing a value never recurses without bound.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+///
+/// Up to `INLINE` elements are held in place, so a small list or tuple is one allocation (the
+/// `Rc` holding it). Equality, order and hashing are those of (depth, elements, size).
+#[derive(Clone, Default)]
 pub struct Items {
     depth: u32,
-    items: Vec<Value>,
+    items: Store,
     /// How many values the list holds counting every nested one, as if shared parts were copied
     /// (saturating). Comparing or printing costs at most this; the interpreter charges it to
-    /// the step budget. Last, so the derived order is the order of `items`.
+    /// the step budget.
     size: u64,
+}
+
+#[derive(Clone)]
+enum Store {
+    /// The first `len` of the array (the rest are `none`).
+    Inline(u8, [Value; INLINE]),
+    Heap(Vec<Value>),
+}
+
+impl Default for Store {
+    fn default() -> Store {
+        Store::Inline(0, Default::default())
+    }
 }
 
 impl Items {
     pub fn new(items: Vec<Value>) -> Items {
+        Items::with(Store::Heap(items))
+    }
+
+    /// The values of `v`, taken out of it: in place when they are few (`v` is left empty, its
+    /// allocation kept for reuse), else with `v`'s own allocation (`v` is left a new vector).
+    pub fn take(v: &mut Vec<Value>) -> Items {
+        if v.len() <= INLINE {
+            let mut arr: [Value; INLINE] = Default::default();
+            let n = v.len();
+            for (slot, x) in arr.iter_mut().zip(v.drain(..)) {
+                *slot = x;
+            }
+            return Items::with(Store::Inline(n as u8, arr));
+        }
+        Items::with(Store::Heap(std::mem::take(v)))
+    }
+
+    /// The first `n` values of `arr` (at most `INLINE`).
+    pub fn inline(n: usize, arr: [Value; INLINE]) -> Items {
+        Items::with(Store::Inline(n.min(INLINE) as u8, arr))
+    }
+
+    fn with(items: Store) -> Items {
+        let all = match &items {
+            Store::Inline(n, arr) => arr.get(..*n as usize).unwrap_or(&[]),
+            Store::Heap(v) => &v[..],
+        };
         // One pass: plain values add 1 to the size and nothing to the depth.
         let (mut inner, mut size) = (0u32, 1u64);
-        for v in &items {
+        for v in all {
             match v {
                 Value::List(l) | Value::Tuple(l) => {
                     inner = inner.max(l.depth);
@@ -38,21 +84,71 @@ impl Items {
 }
 
 impl Deref for Items {
-    type Target = Vec<Value>;
-    fn deref(&self) -> &Vec<Value> {
-        &self.items
+    type Target = [Value];
+    #[inline]
+    fn deref(&self) -> &[Value] {
+        match &self.items {
+            Store::Inline(n, arr) => arr.get(..*n as usize).unwrap_or(&[]),
+            Store::Heap(v) => v,
+        }
     }
 }
 
 impl DerefMut for Items {
-    fn deref_mut(&mut self) -> &mut Vec<Value> {
-        &mut self.items
+    #[inline]
+    fn deref_mut(&mut self) -> &mut [Value] {
+        match &mut self.items {
+            Store::Inline(n, arr) => arr.get_mut(..*n as usize).unwrap_or(&mut []),
+            Store::Heap(v) => v,
+        }
     }
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+impl PartialEq for Items {
+    fn eq(&self, other: &Items) -> bool {
+        self.depth == other.depth && **self == **other && self.size == other.size
+    }
+}
+
+impl Eq for Items {}
+
+impl PartialOrd for Items {
+    fn partial_cmp(&self, other: &Items) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for Items {
+    fn cmp(&self, other: &Items) -> std::cmp::Ordering {
+        self.depth
+            .cmp(&other.depth)
+            .then_with(|| (**self).cmp(&**other))
+            .then_with(|| self.size.cmp(&other.size))
+    }
+}
+
+impl std::hash::Hash for Items {
+    fn hash<H: std::hash::Hasher>(&self, h: &mut H) {
+        self.depth.hash(h);
+        (**self).hash(h);
+        self.size.hash(h);
+    }
+}
+
+impl std::fmt::Debug for Items {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Items")
+            .field("depth", &self.depth)
+            .field("items", &&**self)
+            .field("size", &self.size)
+            .finish()
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
 #[repr(u32)]
 pub enum Value {
+    #[default]
     None,
     Int(i64),
     Bool(bool),
@@ -91,6 +187,10 @@ impl Value {
     pub fn tuple(v: Vec<Value>) -> Value {
         Value::Tuple(Rc::new(Items::new(v)))
     }
+    /// A list of the values in `v`, taken out of it (see `Items::take`).
+    pub fn list_from(v: &mut Vec<Value>) -> Value {
+        Value::List(Rc::new(Items::take(v)))
+    }
     /// How deeply lists and tuples nest in this value (0 for a plain value).
     pub fn depth(&self) -> u32 {
         match self {
@@ -127,3 +227,50 @@ impl Value {
 
 // Values are moved constantly; keep them two words.
 const _: () = assert!(std::mem::size_of::<Value>() == 16);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::hash_map::DefaultHasher;
+    use std::hash::{Hash, Hasher};
+
+    fn hash(v: &Value) -> u64 {
+        let mut h = DefaultHasher::new();
+        v.hash(&mut h);
+        h.finish()
+    }
+
+    /// A list held in place and the same list in a vector are one value: equal, ordered and
+    /// hashed alike, with the same depth and size.
+    #[test]
+    fn small_lists_in_place_equal_the_same_lists_in_a_vector() {
+        for n in 0..=INLINE + 2 {
+            let vals: Vec<Value> = (0..n as i64)
+                .map(|i| {
+                    if i % 2 == 0 {
+                        Value::Int(i)
+                    } else {
+                        Value::tuple(vec![Value::Int(i), Value::Bool(true)])
+                    }
+                })
+                .collect();
+            let heap = Value::list(vals.clone());
+            let mut v = vals.clone();
+            let taken = Value::list_from(&mut v);
+            assert!(v.is_empty());
+            assert_eq!(heap, taken);
+            assert_eq!(heap.cmp(&taken), std::cmp::Ordering::Equal);
+            assert_eq!(hash(&heap), hash(&taken));
+            assert_eq!((heap.depth(), heap.size()), (taken.depth(), taken.size()));
+            assert_eq!(format!("{heap:?}"), format!("{taken:?}"));
+            if let Value::List(l) = &taken {
+                assert_eq!(&l[..], &vals[..]);
+            }
+        }
+        let mut arr: [Value; INLINE] = Default::default();
+        arr[0] = Value::Int(7);
+        let small = Value::Tuple(Rc::new(Items::inline(1, arr)));
+        assert_eq!(small, Value::tuple(vec![Value::Int(7)]));
+        assert!(small < Value::tuple(vec![Value::Int(8)]));
+    }
+}

@@ -36,7 +36,7 @@ pub const DEFS: &[BuiltinDef] = &[
                 }
                 None => None,
             };
-            let labels = labels.as_deref().map(|l| l.as_slice());
+            let labels = labels.as_deref().map(|l| &l[..]);
             Ok(
                 match me.decide_labelled(p, &options, labels, &prompt, a.span)? {
                     Some(i) => options.get(i).cloned().unwrap_or(Value::None),

@@ -139,10 +139,25 @@ pub const DEFS: &[BuiltinDef] = &[
         shown_only: &[],
         ret: ret_bool,
         eval: |me, a| {
+            // A zone is searched in place (no list built).
+            if let Some(Value::Zone(z)) = a.get(0) {
+                let cards = me.zone_cards(*z);
+                if let Some(x) = a.get(1) {
+                    me.peek_value(x, a.span)?;
+                    if me.observer.is_some() {
+                        cards.iter().try_for_each(|&c| me.peek(c, a.span))?;
+                    }
+                }
+                return Ok(Value::Bool(
+                    matches!(a.get(1), Some(Value::Card(c)) if cards.contains(c)),
+                ));
+            }
             let l = a.list(me, 0)?;
             if let Some(x) = a.get(1) {
                 me.peek_value(x, a.span)?;
-                l.iter().try_for_each(|y| me.peek_value(y, a.span))?;
+                if me.observer.is_some() {
+                    l.iter().try_for_each(|y| me.peek_value(y, a.span))?;
+                }
             }
             Ok(Value::Bool(a.get(1).is_some_and(|x| l.contains(x))))
         },

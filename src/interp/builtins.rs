@@ -45,8 +45,15 @@ impl<'p> Interp<'p> {
         if self.displaying > 0 && b.effect != Effect::Pure {
             return Err(self.not_while_displaying(span));
         }
-        // A builtin walks its list and text arguments (copying, comparing, searching, sorting
-        // them): charge their size, times log n for the ones that sort or dedupe.
+        self.charge_args(vals, span)?;
+        let call = Args { vals, spans, span };
+        (b.eval)(self, &call)
+    }
+
+    /// A builtin walks its list and text arguments (copying, comparing, searching, sorting
+    /// them): charge their size, times log n for the ones that sort or dedupe.
+    #[inline]
+    pub(super) fn charge_args(&mut self, vals: &[Value], span: Span) -> R<()> {
         let mut work = 0u64;
         for v in vals {
             if !matches!(v, Value::Int(_) | Value::Bool(_) | Value::None) {
@@ -57,13 +64,17 @@ impl<'p> Interp<'p> {
             let log = 64 - work.leading_zeros() as u64;
             self.charge(work.saturating_mul(log), span)?;
         }
-        let call = Args { vals, spans, span };
-        (b.eval)(self, &call)
+        Ok(())
     }
 
     /// How many cards a zone slot holds.
     pub(crate) fn zone_len(&self, z: u32) -> usize {
         self.state.zones.get(z as usize).map_or(0, |z| z.len())
+    }
+
+    /// The cards in a zone slot, top first.
+    pub(crate) fn zone_cards(&self, z: u32) -> &[u32] {
+        self.state.zones.get(z as usize).map_or(&[], |z| &z[..])
     }
 
     /// The top card of a zone slot, or `none`.

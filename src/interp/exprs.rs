@@ -190,25 +190,7 @@ impl<'p> Interp<'p> {
             ExprKind::Index(base, idx) => {
                 let b = self.eval(base)?;
                 let i = self.int(idx)?;
-                let list = self.as_list(&b, base.span)?;
-                if i < 0 || i as usize >= list.len() {
-                    return Err(Box::new(
-                        Diag::error(
-                            "run::index",
-                            format!("index {i} is outside a list of {}", list.len()),
-                        )
-                        .label(idx.span, format!("this is {i}"))
-                        .help(if list.is_empty() {
-                            "the list is empty".to_string()
-                        } else {
-                            format!(
-                                "lists count from 0: the indexes here are 0 to {}",
-                                list.len() - 1
-                            )
-                        }),
-                    ));
-                }
-                list[i as usize].clone()
+                self.index(&b, i, base.span, idx.span)?
             }
             ExprKind::Table(t, key) => {
                 let k = self.eval(key)?;
@@ -306,6 +288,31 @@ impl<'p> Interp<'p> {
             | ExprKind::Match(..)
             | ExprKind::Block(_) => return self.eval_node(e),
         })
+    }
+
+    /// `list[i]`: a list's element, or a zone's card, read in place (no list built).
+    pub(super) fn index(&self, b: &Value, i: i64, base: Span, idx: Span) -> R<Value> {
+        let len = match b {
+            Value::List(l) => {
+                if let Some(v) = usize::try_from(i).ok().and_then(|i| l.get(i)) {
+                    return Ok(v.clone());
+                }
+                l.len()
+            }
+            Value::Zone(z) => {
+                let cards = self
+                    .state
+                    .zones
+                    .get(*z as usize)
+                    .map_or(&[][..], |c| &c[..]);
+                if let Some(&c) = usize::try_from(i).ok().and_then(|i| cards.get(i)) {
+                    return Ok(Value::Card(c));
+                }
+                cards.len()
+            }
+            other => self.as_list(other, base)?.len(),
+        };
+        Err(outside(i, len, idx))
     }
 
     #[inline]
@@ -741,20 +748,32 @@ impl<'p> Interp<'p> {
     /// A list or tuple just built: refuse it if it nests deeper than the limit, so no value can
     /// make dropping, comparing or printing recurse without bound.
     pub(super) fn nest(&self, v: Value, span: Span) -> R<Value> {
-        if v.depth() as usize > self.limits.max_depth {
-            return Err(Box::new(
-                Diag::error(
-                    "limit::value_depth",
-                    format!(
-                        "this builds lists nested more than {} deep",
-                        self.limits.max_depth
-                    ),
-                )
-                .label(span, "nested once too often here")
-                .help("a loop probably wraps a list in another list each time round"),
-            ));
-        }
+        self.check_nest(v.depth(), span)?;
         Ok(v)
+    }
+
+    /// Refuse a list or tuple `depth` deep if that is past the limit (see `nest`).
+    #[inline]
+    pub(super) fn check_nest(&self, depth: u32, span: Span) -> R<()> {
+        if depth as usize > self.limits.max_depth {
+            return Err(self.too_nested(span));
+        }
+        Ok(())
+    }
+
+    #[cold]
+    fn too_nested(&self, span: Span) -> Box<Diag> {
+        Box::new(
+            Diag::error(
+                "limit::value_depth",
+                format!(
+                    "this builds lists nested more than {} deep",
+                    self.limits.max_depth
+                ),
+            )
+            .label(span, "nested once too often here")
+            .help("a loop probably wraps a list in another list each time round"),
+        )
     }
 
     pub(crate) fn check_len(&self, n: usize, span: Span) -> R<()> {
@@ -771,9 +790,27 @@ impl<'p> Interp<'p> {
     }
 }
 
+#[cold]
+fn outside(i: i64, len: usize, idx: Span) -> Box<Diag> {
+    Box::new(
+        Diag::error(
+            "run::index",
+            format!("index {i} is outside a list of {len}"),
+        )
+        .label(idx, format!("this is {i}"))
+        .help(if len == 0 {
+            "the list is empty".to_string()
+        } else {
+            format!("lists count from 0: the indexes here are 0 to {}", len - 1)
+        }),
+    )
+}
+
 /// The elements an aggregate or a `for` loop walks.
 pub(super) enum Source {
     List(Rc<Items>),
+    /// The elements of a `filter`, gathered without making a list value (a pooled vector).
+    Values(Vec<Value>),
     Zone(u32),
     Cards(Vec<u32>),
     Range(i64, i64),
@@ -783,6 +820,7 @@ impl Source {
     pub(super) fn len(&self, st: &State) -> usize {
         match self {
             Source::List(l) => l.len(),
+            Source::Values(l) => l.len(),
             Source::Zone(z) => st.zones.get(*z as usize).map_or(0, |z| z.len()),
             Source::Cards(c) => c.len(),
             Source::Range(lo, hi) => {
@@ -797,6 +835,7 @@ impl Source {
     pub(super) fn get(&self, st: &State, i: usize) -> Option<Value> {
         match self {
             Source::List(l) => l.get(i).cloned(),
+            Source::Values(l) => l.get(i).cloned(),
             Source::Zone(z) => st.zones.get(*z as usize)?.get(i).map(|&c| Value::Card(c)),
             Source::Cards(c) => c.get(i).map(|&c| Value::Card(c)),
             Source::Range(lo, _) => Some(Value::Int(lo + i as i64)),

@@ -170,6 +170,8 @@ pub struct Interp<'p> {
     returning: Option<Value>,
     /// The `return` signal, kept between calls so returning allocates nothing.
     spare_return: Option<Box<Diag>>,
+    /// Emptied vectors kept for reuse (the elements of a `filter` an aggregate walks).
+    spare_vecs: Vec<Vec<Value>>,
     /// The result, once the game is over.
     pub outcome: Option<Outcome>,
     /// Inside a `say` or a choice's labels: nothing may change the game.
@@ -363,6 +365,7 @@ impl<'p> Interp<'p> {
             seed,
             returning: None,
             spare_return: None,
+            spare_vecs: Vec::new(),
             outcome: None,
             displaying: 0,
             observer: None,

@@ -126,10 +126,10 @@ impl View<'_> {
             }
             Value::List(items) => {
                 out.push(Part::Text("[".into()));
-                seq(self, items.as_slice(), ", ", out);
+                seq(self, &items[..], ", ", out);
                 out.push(Part::Text("]".into()));
             }
-            Value::Tuple(items) => seq(self, items.as_slice(), " / ", out),
+            Value::Tuple(items) => seq(self, &items[..], " / ", out),
             other => out.push(Part::Text(self.show(other))),
         }
     }

@@ -2,14 +2,15 @@
 //! use most (a local's field or tuple element, arithmetic and comparisons on numbers, a
 //! comparison with a constant).
 
-use super::stmts;
+use super::{aggs, stmts};
 use super::{code, CExpr, Code, Ev, Origin};
 use crate::ast::{BinOp, UnOp};
+use crate::builtins::Effect;
 use crate::diag::Span;
-use crate::interp::exprs::{pat_matches, Source};
-use crate::interp::{Interp, R};
+use crate::interp::exprs::pat_matches;
 use crate::program::*;
-use crate::value::Value;
+use crate::value::{Items, Value, INLINE};
+use std::rc::Rc;
 
 pub(in crate::interp) fn cexpr(e: &Expr) -> CExpr {
     CExpr {
@@ -60,16 +61,14 @@ pub(in crate::interp) fn expr(e: &Expr) -> Code {
             source,
             filter,
             map,
-        } => {
-            let (kind, slot) = (*kind, *slot);
-            let src = CSource::new(source);
-            let filter = filter.as_deref().map(cexpr);
-            let map = map.as_deref().map(cexpr);
-            code(move |me| {
-                let s = src.eval(me)?;
-                me.aggregate(kind, slot, s, filter.as_ref(), map.as_ref(), span)
-            })
-        }
+        } => aggs::agg(
+            *kind,
+            *slot,
+            source,
+            filter.as_deref(),
+            map.as_deref(),
+            span,
+        ),
         ExprKind::If(c, then, els) => {
             let c = cexpr(c);
             let then = stmts::block(then);
@@ -108,31 +107,42 @@ pub(in crate::interp) fn expr(e: &Expr) -> Code {
             let x = cexpr(x);
             code(move |me| Ok(Value::Bool(!me.boolean(&x)?)))
         }
-        ExprKind::List(items) => {
+        ExprKind::Index(base, idx) => {
+            let (b, i) = (cexpr(base), cexpr(idx));
+            code(move |me| {
+                let v = b.ev(me)?;
+                let n = me.int(&i)?;
+                me.index(&v, n, b.span, i.span)
+            })
+        }
+        ExprKind::List(items) | ExprKind::Tuple(items) if constant_value(e).is_some() => {
+            // Made once. Past this game's depth limit (a limit set lower than the checker's),
+            // built as written, so the error is reported where it was.
+            let v = constant_value(e).unwrap_or(Value::None);
+            let is_list = matches!(e.kind, ExprKind::List(_));
             let items: Vec<Code> = items.iter().map(expr).collect();
             code(move |me| {
+                if v.depth() as usize <= me.limits.max_depth {
+                    return Ok(v.clone());
+                }
                 let mut out = Vec::with_capacity(items.len());
                 for i in &items {
                     out.push(i(me)?);
                 }
-                me.nest(Value::list(out), span)
+                let built = if is_list {
+                    Value::list(out)
+                } else {
+                    Value::tuple(out)
+                };
+                me.nest(built, span)
             })
         }
-        ExprKind::Tuple(items) => {
-            let items: Vec<Code> = items.iter().map(expr).collect();
-            code(move |me| {
-                let mut out = Vec::with_capacity(items.len());
-                for i in &items {
-                    out.push(i(me)?);
-                }
-                me.nest(Value::tuple(out), span)
-            })
-        }
+        ExprKind::List(items) => literal(items, true, span),
+        ExprKind::Tuple(items) => literal(items, false, span),
         // The rare forms walk their own subtree.
         ExprKind::Option(_)
         | ExprKind::KindCards(_)
         | ExprKind::CardBuiltinField(..)
-        | ExprKind::Index(..)
         | ExprKind::Table(..)
         | ExprKind::Unary(UnOp::Neg, _)
         | ExprKind::Text(_)
@@ -147,6 +157,39 @@ pub(in crate::interp) fn expr(e: &Expr) -> Code {
 /// into an array of their number.
 fn builtin(b: &'static crate::builtins::BuiltinDef, args: &[Expr], span: Span) -> Code {
     let spans: Vec<Span> = args.iter().map(|a| a.span).collect();
+    if b.effect == Effect::Pure && b.shown_only.is_empty() {
+        // Common reads on a zone or a list, answered in place; the same charges as
+        // `builtin_vals` (a zone is one step's work: nothing), every other case through it.
+        match (b.name, args) {
+            ("top" | "len", [a]) => {
+                let (a, top) = (expr(a), b.name == "top");
+                return code(move |me| {
+                    let v = a(me)?;
+                    if let Value::Zone(z) = v {
+                        return Ok(if top {
+                            me.zone_top(z)
+                        } else {
+                            Value::Int(me.zone_len(z) as i64)
+                        });
+                    }
+                    me.builtin_vals(b, &[v], &spans, span)
+                });
+            }
+            ("contains", [a, c]) => {
+                let (a, c) = (expr(a), expr(c));
+                return code(move |me| {
+                    let x = a(me)?;
+                    let v = [x, c(me)?];
+                    if let (Value::List(l), None) = (&v[0], me.observer) {
+                        me.charge_args(&v, span)?;
+                        return Ok(Value::Bool(l.contains(&v[1])));
+                    }
+                    me.builtin_vals(b, &v, &spans, span)
+                });
+            }
+            _ => {}
+        }
+    }
     if b.shown_only.is_empty() {
         match args {
             [] => return code(move |me| me.builtin_vals(b, &[], &[], span)),
@@ -179,6 +222,53 @@ fn builtin(b: &'static crate::builtins::BuiltinDef, args: &[Expr], span: Span) -
     }
     let args = cexprs(args);
     code(move |me| me.builtin(b, &args, span))
+}
+
+/// A list or tuple written out, `[a, b]` or `(a, b)`; a small one is built in place (one
+/// allocation).
+fn literal(items: &[Expr], list: bool, span: Span) -> Code {
+    let items: Vec<Code> = items.iter().map(expr).collect();
+    let wrap = move |it: Items| {
+        if list {
+            Value::List(Rc::new(it))
+        } else {
+            Value::Tuple(Rc::new(it))
+        }
+    };
+    if items.len() <= INLINE {
+        return code(move |me| {
+            let mut arr: [Value; INLINE] = Default::default();
+            for (slot, i) in arr.iter_mut().zip(&items) {
+                *slot = i(me)?;
+            }
+            me.nest(wrap(Items::inline(items.len(), arr)), span)
+        });
+    }
+    code(move |me| {
+        let mut out = Vec::with_capacity(items.len());
+        for i in &items {
+            out.push(i(me)?);
+        }
+        me.nest(wrap(Items::new(out)), span)
+    })
+}
+
+/// A list or tuple written with constants only (at any depth), as a value.
+fn constant_value(e: &Expr) -> Option<Value> {
+    match &e.kind {
+        ExprKind::Const(v) => Some(v.clone()),
+        ExprKind::List(items) => items
+            .iter()
+            .map(constant_value)
+            .collect::<Option<Vec<_>>>()
+            .map(Value::list),
+        ExprKind::Tuple(items) => items
+            .iter()
+            .map(constant_value)
+            .collect::<Option<Vec<_>>>()
+            .map(Value::tuple),
+        _ => None,
+    }
 }
 
 fn constant(v: Value) -> Code {
@@ -240,36 +330,6 @@ fn no_element(span: Span, i: usize) -> Box<crate::diag::Diag> {
 #[cold]
 fn not_a_tuple(b: &CExpr, v: &Value) -> Box<crate::diag::Diag> {
     crate::interp::rt(b.span, format!("expected a tuple, found {}", v.type_name()))
-}
-
-/// What an aggregate or a `for` walks: a range (no list built) or a value.
-pub(super) enum CSource {
-    Range(CExpr, CExpr),
-    Value(CExpr),
-}
-
-impl CSource {
-    pub(super) fn new(e: &Expr) -> CSource {
-        match &e.kind {
-            ExprKind::Binary(BinOp::Range, a, b) => CSource::Range(cexpr(a), cexpr(b)),
-            _ => CSource::Value(cexpr(e)),
-        }
-    }
-
-    #[inline]
-    pub(super) fn eval(&self, me: &mut Interp<'_>) -> R<Source> {
-        match self {
-            CSource::Range(a, b) => {
-                let lo = me.int(a)?;
-                let hi = me.int(b)?;
-                Ok(Source::Range(lo, hi))
-            }
-            CSource::Value(e) => {
-                let v = e.ev(me)?;
-                me.source_of(v, e.span)
-            }
-        }
-    }
 }
 
 /// An operator on two numbers, or `None` for the general path (its errors, other types).

@@ -7,8 +7,10 @@
 //! every helper that works on values (operators, aggregates, builtins, keys, moves, calls), and
 //! the rare forms compile to a closure that walks their subtree. `Ev` is what both evaluate.
 //!
-//! `exprs.rs`: expressions. `stmts.rs`: statements and blocks.
+//! `exprs.rs`: expressions. `aggs.rs`: aggregates (`map`, `filter`, `count`...) and what they
+//! walk. `stmts.rs`: statements and blocks.
 
+mod aggs;
 mod exprs;
 mod stmts;
 

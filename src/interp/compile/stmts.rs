@@ -1,7 +1,8 @@
 //! Statements and blocks compiled. Every statement charges its step first, as the walk does;
 //! the ones that change the game refuse to run inside a `say` or a choice's labels.
 
-use super::exprs::{cexpr, cexprs, expr, CSource};
+use super::aggs::CSource;
+use super::exprs::{cexpr, cexprs, expr};
 use super::{code, Code};
 use crate::interp::exprs::Source;
 use crate::interp::{signal, RETURN_CODE};
@@ -109,6 +110,7 @@ fn stmt(s: &Stmt) -> Code {
                     me.set_local(slot, item);
                     body(me)?;
                 }
+                me.recycle_source(items);
                 Ok(Value::None)
             })
         }

@@ -1,0 +1,488 @@
+//! Aggregates compiled: one closure per kind, each walking its source in a loop of its own (no
+//! per-element dispatch on the kind or the source), and list building without intermediate
+//! lists.
+//!
+//! - The aggregates that build lists (`map`, `filter`, `flatten(map)`) compile to a `Fill`,
+//!   which appends their elements to a vector it is handed. A `flatten(map(...))` whose value is
+//!   itself one of them hands it its own vector, so the inner lists are never built; the inner
+//!   aggregate still ticks, checks its length and its depth as if it had built its list, and the
+//!   outer one charges the join by the number of elements joined, as it does for a built list.
+//! - An aggregate or a `for` over `filter(...)` walks the filtered elements in a vector taken
+//!   from a pool, not a list value. The filter runs to its end before the walk starts, as it
+//!   did when it built a list, so the order of evaluation is unchanged.
+//! - `sort`, `best` and `all` (which evaluates its condition in two passes) go through the
+//!   shared `Interp::aggregate`.
+
+use super::exprs::cexpr;
+use super::{code, CExpr, Code, Ev};
+use crate::ast::{AggKind, BinOp};
+use crate::diag::Span;
+use crate::interp::exprs::Source;
+use crate::interp::{rt, Interp, R};
+use crate::program::*;
+use crate::value::Value;
+
+/// Appends a list-building aggregate's elements to a vector; returns how deeply the elements
+/// nest (the deepest element's depth), so the list they would have made can be checked.
+type Fill = Box<dyn for<'a> Fn(&mut Interp<'a>, &mut Vec<Value>) -> R<u32>>;
+
+/// At most this many elements are reserved ahead of a `map` (its source's length).
+const RESERVE_MAX: usize = 256;
+
+/// What an aggregate or a `for` walks: a range (no list built), the elements of a `filter`
+/// (in a pooled vector, no list value), or a value.
+pub(super) enum CSource {
+    Range(CExpr, CExpr),
+    Filtered(Fill),
+    Value(CExpr),
+}
+
+impl CSource {
+    pub(super) fn new(e: &Expr) -> CSource {
+        match &e.kind {
+            ExprKind::Binary(BinOp::Range, a, b) => CSource::Range(cexpr(a), cexpr(b)),
+            ExprKind::Agg {
+                kind: AggKind::Filter,
+                slot,
+                source,
+                filter,
+                map: None,
+            } => CSource::Filtered(filter_fill(*slot, source, filter.as_deref(), e.span)),
+            _ => CSource::Value(cexpr(e)),
+        }
+    }
+
+    #[inline]
+    pub(super) fn eval(&self, me: &mut Interp<'_>) -> R<Source> {
+        match self {
+            CSource::Range(a, b) => {
+                let lo = me.int(a)?;
+                let hi = me.int(b)?;
+                Ok(Source::Range(lo, hi))
+            }
+            CSource::Filtered(fill) => {
+                let mut v = me.spare_vec();
+                match fill(me, &mut v) {
+                    Ok(_) => Ok(Source::Values(v)),
+                    Err(e) => {
+                        me.recycle_vec(v);
+                        Err(e)
+                    }
+                }
+            }
+            CSource::Value(e) => {
+                let v = e.ev(me)?;
+                me.source_of(v, e.span)
+            }
+        }
+    }
+}
+
+impl Interp<'_> {
+    /// An empty vector, from the pool when it has one.
+    #[inline]
+    pub(super) fn spare_vec(&mut self) -> Vec<Value> {
+        self.spare_vecs.pop().unwrap_or_default()
+    }
+
+    /// Give a vector back to the pool (emptied; a few small ones are kept).
+    #[inline]
+    pub(super) fn recycle_vec(&mut self, mut v: Vec<Value>) {
+        v.clear();
+        if self.spare_vecs.len() < 16 && v.capacity() > 0 && v.capacity() <= 1024 {
+            self.spare_vecs.push(v);
+        }
+    }
+
+    /// Done with a source: a pooled vector goes back.
+    #[inline]
+    pub(super) fn recycle_source(&mut self, s: Source) {
+        if let Source::Values(v) = s {
+            self.recycle_vec(v);
+        }
+    }
+}
+
+/// Call `f` on each element of a source, until it returns `false`. A zone is read as it stands
+/// at each step, up to the length it had at the start (as `Source::get` does).
+#[inline(always)]
+fn each<'a>(
+    me: &mut Interp<'a>,
+    src: &Source,
+    mut f: impl FnMut(&mut Interp<'a>, Value) -> R<bool>,
+) -> R<()> {
+    match src {
+        Source::List(l) => {
+            for v in l.iter() {
+                if !f(me, v.clone())? {
+                    break;
+                }
+            }
+        }
+        Source::Values(l) => {
+            for v in l {
+                if !f(me, v.clone())? {
+                    break;
+                }
+            }
+        }
+        Source::Cards(l) => {
+            for &c in l {
+                if !f(me, Value::Card(c))? {
+                    break;
+                }
+            }
+        }
+        Source::Zone(z) => {
+            let z = *z as usize;
+            let n = me.state.zones.get(z).map_or(0, |z| z.len());
+            for i in 0..n {
+                let Some(&c) = me.state.zones.get(z).and_then(|z| z.get(i)) else {
+                    break;
+                };
+                if !f(me, Value::Card(c))? {
+                    break;
+                }
+            }
+        }
+        Source::Range(lo, hi) => {
+            for n in *lo..=*hi {
+                if !f(me, Value::Int(n))? {
+                    break;
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Run `body` over the source's elements, then give a pooled source back.
+#[inline(always)]
+fn walk<'a>(
+    me: &mut Interp<'a>,
+    src: Source,
+    f: impl FnMut(&mut Interp<'a>, Value) -> R<bool>,
+) -> R<()> {
+    let r = each(me, &src, f);
+    me.recycle_source(src);
+    r
+}
+
+/// Whether the `where` condition holds for the element in the slot (none: it does).
+#[inline(always)]
+fn passes(me: &mut Interp<'_>, filter: &Option<CExpr>) -> R<bool> {
+    match filter {
+        Some(f) => me.boolean(f),
+        None => Ok(true),
+    }
+}
+
+/// An aggregate expression.
+pub(super) fn agg(
+    kind: AggKind,
+    slot: u32,
+    source: &Expr,
+    filter: Option<&Expr>,
+    map: Option<&Expr>,
+    span: Span,
+) -> Code {
+    match kind {
+        AggKind::Map | AggKind::FlatMap => {
+            let fill = list_fill(kind, slot, source, filter, map, span);
+            return code(move |me| {
+                let mut out = me.spare_vec();
+                let r = fill(me, &mut out);
+                let v = r.map(|_| Value::list_from(&mut out));
+                me.recycle_vec(out);
+                me.nest(v?, span)
+            });
+        }
+        AggKind::Filter if map.is_none() => {
+            let fill = filter_fill(slot, source, filter, span);
+            return code(move |me| {
+                let mut out = me.spare_vec();
+                let r = fill(me, &mut out);
+                let v = r.map(|_| Value::list_from(&mut out));
+                me.recycle_vec(out);
+                v
+            });
+        }
+        _ => {}
+    }
+    let src = CSource::new(source);
+    let filter = filter.map(cexpr);
+    let map = map.map(cexpr);
+    match kind {
+        AggKind::Count => code(move |me| {
+            let s = src.eval(me)?;
+            let mut n = 0i64;
+            walk(me, s, |me, item| {
+                me.tick(span)?;
+                me.set_local(slot, item);
+                if passes(me, &filter)? {
+                    n += 1;
+                }
+                Ok(true)
+            })?;
+            Ok(Value::Int(n))
+        }),
+        AggKind::Any => code(move |me| {
+            let s = src.eval(me)?;
+            let mut found = false;
+            walk(me, s, |me, item| {
+                me.tick(span)?;
+                me.set_local(slot, item);
+                found = passes(me, &filter)?;
+                Ok(!found)
+            })?;
+            Ok(Value::Bool(found))
+        }),
+        AggKind::First => code(move |me| {
+            let s = src.eval(me)?;
+            let mut found = Value::None;
+            walk(me, s, |me, item| {
+                me.tick(span)?;
+                me.set_local(slot, item.clone());
+                if passes(me, &filter)? {
+                    found = item;
+                    return Ok(false);
+                }
+                Ok(true)
+            })?;
+            Ok(found)
+        }),
+        AggKind::Sum | AggKind::Min | AggKind::Max => code(move |me| {
+            let s = src.eval(me)?;
+            let mut sum = 0i64;
+            let mut extreme: Option<i64> = None;
+            walk(me, s, |me, item| {
+                me.tick(span)?;
+                // Without `=> value`, the element itself is summed or compared.
+                let plain = if map.is_none() {
+                    Some(item.clone())
+                } else {
+                    None
+                };
+                me.set_local(slot, item);
+                if !passes(me, &filter)? {
+                    return Ok(true);
+                }
+                let v = match (&map, plain) {
+                    (Some(m), _) => me.int(m)?,
+                    (None, Some(Value::Int(n))) => n,
+                    (None, Some(other)) => return Err(needs_numbers(kind, &other, span)),
+                    (None, None) => 0,
+                };
+                match kind {
+                    AggKind::Sum => {
+                        sum = sum
+                            .checked_add(v)
+                            .ok_or_else(|| rt(span, "number overflow"))?
+                    }
+                    AggKind::Min => extreme = Some(extreme.map_or(v, |e| e.min(v))),
+                    _ => extreme = Some(extreme.map_or(v, |e| e.max(v))),
+                }
+                Ok(true)
+            })?;
+            Ok(match kind {
+                AggKind::Sum => Value::Int(sum),
+                _ => extreme.map(Value::Int).unwrap_or(Value::None),
+            })
+        }),
+        // `all`, `sort`, `best`: the shared walk.
+        _ => code(move |me| {
+            let s = src.eval(me)?;
+            me.aggregate(kind, slot, s, filter.as_ref(), map.as_ref(), span)
+        }),
+    }
+}
+
+#[cold]
+fn needs_numbers(kind: AggKind, v: &Value, span: Span) -> Box<crate::diag::Diag> {
+    rt(
+        span,
+        format!("`{}` needs numbers, found {}", kind.name(), v.type_name()),
+    )
+}
+
+#[cold]
+fn too_long(span: Span) -> Box<crate::diag::Diag> {
+    rt(span, "this list grew past the list-length limit")
+}
+
+/// `filter(x in l where c)`: the elements for which `c` holds.
+fn filter_fill(slot: u32, source: &Expr, filter: Option<&Expr>, span: Span) -> Fill {
+    let src = CSource::new(source);
+    let filter = filter.map(cexpr);
+    Box::new(move |me, out| {
+        let s = src.eval(me)?;
+        let mut depth = 0u32;
+        walk(me, s, |me, item| {
+            me.tick(span)?;
+            me.set_local(slot, item.clone());
+            if passes(me, &filter)? {
+                depth = depth.max(item.depth());
+                out.push(item);
+            }
+            Ok(true)
+        })?;
+        Ok(depth)
+    })
+}
+
+/// What a `flatten(map(...))` joins for each element.
+enum Joined {
+    /// A list-building aggregate, appending straight to the joined list; `nests`: whether the
+    /// list it stands for is checked for depth (a `map` or a `flatten(map)`, not a `filter`).
+    Fill { fill: Fill, span: Span, nests: bool },
+    /// Any other value: a list, a zone or `none`.
+    Value(CExpr),
+    /// No `=> value`: the element itself.
+    Element,
+}
+
+/// `map(x in l where c => v)` or `flatten(map(...))`, appending to the vector it is handed.
+fn list_fill(
+    kind: AggKind,
+    slot: u32,
+    source: &Expr,
+    filter: Option<&Expr>,
+    map: Option<&Expr>,
+    span: Span,
+) -> Fill {
+    let src = CSource::new(source);
+    let filter = filter.map(cexpr);
+    if kind == AggKind::Map {
+        let map = map.map(cexpr);
+        return Box::new(move |me, out| {
+            let s = src.eval(me)?;
+            let start = out.len();
+            out.reserve(s.len(&me.state).min(RESERVE_MAX));
+            let mut depth = 0u32;
+            walk(me, s, |me, item| {
+                me.tick(span)?;
+                let v = match &map {
+                    Some(m) => {
+                        me.set_local(slot, item);
+                        if !passes(me, &filter)? {
+                            return Ok(true);
+                        }
+                        m.ev(me)?
+                    }
+                    None => {
+                        me.set_local(slot, item.clone());
+                        if !passes(me, &filter)? {
+                            return Ok(true);
+                        }
+                        item
+                    }
+                };
+                if out.len() - start >= me.limits.max_list_len {
+                    return Err(too_long(span));
+                }
+                depth = depth.max(v.depth());
+                out.push(v);
+                Ok(true)
+            })?;
+            Ok(depth)
+        });
+    }
+    let joined = match map {
+        Some(Expr {
+            kind:
+                ExprKind::Agg {
+                    kind: k @ (AggKind::Map | AggKind::FlatMap),
+                    slot,
+                    source,
+                    filter,
+                    map,
+                },
+            span,
+        }) => Joined::Fill {
+            fill: list_fill(*k, *slot, source, filter.as_deref(), map.as_deref(), *span),
+            span: *span,
+            nests: true,
+        },
+        Some(Expr {
+            kind:
+                ExprKind::Agg {
+                    kind: AggKind::Filter,
+                    slot,
+                    source,
+                    filter,
+                    map: None,
+                },
+            span,
+        }) => Joined::Fill {
+            fill: filter_fill(*slot, source, filter.as_deref(), *span),
+            span: *span,
+            nests: false,
+        },
+        Some(m) => Joined::Value(cexpr(m)),
+        None => Joined::Element,
+    };
+    Box::new(move |me, out| {
+        let s = src.eval(me)?;
+        let start = out.len();
+        let mut depth = 0u32;
+        walk(me, s, |me, item| {
+            me.tick(span)?;
+            let v = match &joined {
+                Joined::Element => {
+                    me.set_local(slot, item.clone());
+                    item
+                }
+                _ => {
+                    me.set_local(slot, item);
+                    Value::None
+                }
+            };
+            if !passes(me, &filter)? {
+                return Ok(true);
+            }
+            let n = match &joined {
+                Joined::Fill {
+                    fill,
+                    span: at,
+                    nests,
+                } => {
+                    let before = out.len();
+                    let d = fill(me, out)?;
+                    // The inner list, had it been built, would have been refused here.
+                    if *nests {
+                        me.check_nest(d.saturating_add(1), *at)?;
+                    }
+                    depth = depth.max(d);
+                    out.len() - before
+                }
+                Joined::Value(m) => {
+                    let v = m.ev(me)?;
+                    join_value(me, v, out, &mut depth, span)?
+                }
+                Joined::Element => join_value(me, v, out, &mut depth, span)?,
+            };
+            // Joining costs the length of what is joined.
+            me.charge(n as u64, span)?;
+            me.check_len(out.len() - start, span)?;
+            Ok(true)
+        })?;
+        Ok(depth)
+    })
+}
+
+/// Append the elements of a list value (a zone's cards, nothing for `none`).
+fn join_value(
+    me: &mut Interp<'_>,
+    v: Value,
+    out: &mut Vec<Value>,
+    depth: &mut u32,
+    span: Span,
+) -> R<usize> {
+    let l = match v {
+        Value::List(l) => l,
+        other => me.as_list(&other, span)?,
+    };
+    *depth = (*depth).max(l.iter().map(Value::depth).max().unwrap_or(0));
+    out.extend(l.iter().cloned());
+    Ok(l.len())
+}
