@@ -190,25 +190,7 @@ impl<'p> Interp<'p> {
             ExprKind::Index(base, idx) => {
                 let b = self.eval(base)?;
                 let i = self.int(idx)?;
-                let list = self.as_list(&b, base.span)?;
-                if i < 0 || i as usize >= list.len() {
-                    return Err(Box::new(
-                        Diag::error(
-                            "run::index",
-                            format!("index {i} is outside a list of {}", list.len()),
-                        )
-                        .label(idx.span, format!("this is {i}"))
-                        .help(if list.is_empty() {
-                            "the list is empty".to_string()
-                        } else {
-                            format!(
-                                "lists count from 0: the indexes here are 0 to {}",
-                                list.len() - 1
-                            )
-                        }),
-                    ));
-                }
-                list[i as usize].clone()
+                self.index_value(&b, i, base.span, idx.span)?
             }
             ExprKind::Table(t, key) => {
                 let k = self.eval(key)?;
@@ -272,20 +254,10 @@ impl<'p> Interp<'p> {
                         TextPart::Lit(t) => s.push_str(t),
                         TextPart::Expr(x) => {
                             let v = self.eval(x)?;
-                            self.charge(v.cost(), x.span)?;
-                            s.push_str(&self.show(&v));
+                            self.show_into_text(&mut s, &v, x.span)?;
                         }
                     }
-                    if s.len() > self.limits.max_text_bytes {
-                        return Err(Box::new(
-                            Diag::error(
-                                "limit::text",
-                                format!("this text grew past {} bytes", self.limits.max_text_bytes),
-                            )
-                            .label(e.span, "built here")
-                            .help("a loop probably doubles a text each time round"),
-                        ));
-                    }
+                    self.text_fits(&s, e.span)?;
                 }
                 Value::text(&s)
             }
@@ -306,6 +278,51 @@ impl<'p> Interp<'p> {
             | ExprKind::Match(..)
             | ExprKind::Block(_) => return self.eval_node(e),
         })
+    }
+
+    /// `list[i]`, given the list's value and the index.
+    pub(super) fn index_value(&self, b: &Value, i: i64, base: Span, idx: Span) -> R<Value> {
+        let list = self.as_list(b, base)?;
+        if i < 0 || i as usize >= list.len() {
+            return Err(Box::new(
+                Diag::error(
+                    "run::index",
+                    format!("index {i} is outside a list of {}", list.len()),
+                )
+                .label(idx, format!("this is {i}"))
+                .help(if list.is_empty() {
+                    "the list is empty".to_string()
+                } else {
+                    format!(
+                        "lists count from 0: the indexes here are 0 to {}",
+                        list.len() - 1
+                    )
+                }),
+            ));
+        }
+        Ok(list[i as usize].clone())
+    }
+
+    /// One interpolated value of a text, shown and charged for.
+    pub(super) fn show_into_text(&mut self, s: &mut String, v: &Value, at: Span) -> R<()> {
+        self.charge(v.cost(), at)?;
+        s.push_str(&self.show(v));
+        Ok(())
+    }
+
+    /// A text being built must stay under the text limit.
+    pub(super) fn text_fits(&self, s: &str, span: Span) -> R<()> {
+        if s.len() > self.limits.max_text_bytes {
+            return Err(Box::new(
+                Diag::error(
+                    "limit::text",
+                    format!("this text grew past {} bytes", self.limits.max_text_bytes),
+                )
+                .label(span, "built here")
+                .help("a loop probably doubles a text each time round"),
+            ));
+        }
+        Ok(())
     }
 
     #[inline]

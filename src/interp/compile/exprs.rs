@@ -2,6 +2,7 @@
 //! use most (a local's field or tuple element, arithmetic and comparisons on numbers, a
 //! comparison with a constant).
 
+use super::forms;
 use super::stmts;
 use super::{code, CExpr, Code, Ev, Origin};
 use crate::ast::{BinOp, UnOp};
@@ -128,15 +129,13 @@ pub(in crate::interp) fn expr(e: &Expr) -> Code {
                 me.nest(Value::tuple(out), span)
             })
         }
+        ExprKind::Index(base, idx) => forms::index(base, idx),
+        ExprKind::Unary(UnOp::Neg, x) => forms::neg(x, span),
+        ExprKind::Text(parts) => forms::text(parts, span),
+        ExprKind::InBounds(x, lo, hi) => forms::in_bounds(x, *lo, *hi),
+        ExprKind::Option(o) => forms::option(*o),
         // The rare forms walk their own subtree.
-        ExprKind::Option(_)
-        | ExprKind::KindCards(_)
-        | ExprKind::CardBuiltinField(..)
-        | ExprKind::Index(..)
-        | ExprKind::Table(..)
-        | ExprKind::Unary(UnOp::Neg, _)
-        | ExprKind::Text(_)
-        | ExprKind::InBounds(..) => {
+        ExprKind::KindCards(_) | ExprKind::CardBuiltinField(..) | ExprKind::Table(..) => {
             let e = e.clone();
             code(move |me| me.eval_slow(&e))
         }

@@ -7,9 +7,11 @@
 //! every helper that works on values (operators, aggregates, builtins, keys, moves, calls), and
 //! the rare forms compile to a closure that walks their subtree. `Ev` is what both evaluate.
 //!
-//! `exprs.rs`: expressions. `stmts.rs`: statements and blocks.
+//! `exprs.rs`: expressions. `forms.rs`: the less common expression forms. `stmts.rs`: statements
+//! and blocks.
 
 mod exprs;
+mod forms;
 mod stmts;
 
 use super::*;

@@ -178,13 +178,31 @@ fn stmt(s: &Stmt) -> Code {
                 e(me)
             })
         }
+        StmtKind::Secretly(b) => {
+            let body = block(b);
+            code(move |me| {
+                me.tick(span)?;
+                me.secret_depth += 1;
+                let r = body(me);
+                me.secret_depth -= 1;
+                r?;
+                Ok(Value::None)
+            })
+        }
+        StmtKind::Step(name, b) => {
+            let (name, body) = (name.clone(), block(b));
+            code(move |me| {
+                me.tick(span)?;
+                me.emit(|_| Event::Step { step: name.clone() });
+                body(me)?;
+                Ok(Value::None)
+            })
+        }
         // The rare statements walk their own subtree.
         StmtKind::Draw(..)
         | StmtKind::Shuffle(_)
         | StmtKind::Flip(..)
         | StmtKind::Reveal(..)
-        | StmtKind::Secretly(_)
-        | StmtKind::Step(..)
         | StmtKind::EndGame
         | StmtKind::Eliminate(_)
         | StmtKind::Emit(..) => {
