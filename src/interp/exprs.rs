@@ -102,10 +102,19 @@ impl<'p> Interp<'p> {
 
     pub(super) fn eval_var<E: Ev>(&mut self, id: Id, keys: &[E], span: Span) -> R<Value> {
         let slot = self.var_slot(id, keys, span)?;
+        self.var_at(id, slot, span)
+    }
+
+    /// The value in slot `slot` of var family `id`.
+    #[inline]
+    pub(super) fn var_at(&self, id: Id, slot: usize, span: Span) -> R<Value> {
         if self.observer.is_some() {
             self.peek_var(id, slot, span)?;
         }
-        Ok(self.state.vars[slot].clone())
+        match self.state.vars.get(slot) {
+            Some(v) => Ok(v.clone()),
+            None => Err(rt(span, "this var has no such slot")),
+        }
     }
 
     pub(super) fn eval_zone<E: Ev>(&mut self, id: Id, keys: &[E], span: Span) -> R<Value> {

@@ -3,6 +3,7 @@
 //! comparison with a constant).
 
 use super::forms;
+use super::keys;
 use super::stmts;
 use super::{code, CExpr, Code, Ev, Origin};
 use crate::ast::{BinOp, UnOp};
@@ -47,14 +48,8 @@ pub(in crate::interp) fn expr(e: &Expr) -> Code {
             let c = *c as usize;
             code(move |me| Ok(me.state.consts.get(c).cloned().unwrap_or(Value::None)))
         }
-        ExprKind::Var(id, keys) => {
-            let (id, keys) = (*id, cexprs(keys));
-            code(move |me| me.eval_var(id, &keys, span))
-        }
-        ExprKind::Zone(id, keys) => {
-            let (id, keys) = (*id, cexprs(keys));
-            code(move |me| me.eval_zone(id, &keys, span))
-        }
+        ExprKind::Var(id, keys) => keys::var(*id, keys, span),
+        ExprKind::Zone(id, keys) => keys::zone(*id, keys, span),
         ExprKind::Agg {
             kind,
             slot,

@@ -7,11 +7,12 @@
 //! every helper that works on values (operators, aggregates, builtins, keys, moves, calls), and
 //! the rare forms compile to a closure that walks their subtree. `Ev` is what both evaluate.
 //!
-//! `exprs.rs`: expressions. `forms.rs`: the less common expression forms. `stmts.rs`: statements
-//! and blocks.
+//! `exprs.rs`: expressions. `forms.rs`: the less common expression forms. `keys.rs`: zone and var
+//! keys. `stmts.rs`: statements and blocks.
 
 mod exprs;
 mod forms;
+mod keys;
 mod stmts;
 
 use super::*;
@@ -131,7 +132,7 @@ impl Compiled {
             body: exprs::expr(&fd.body),
             locals: (fd.locals as usize).max(fd.params.len()),
         };
-        Compiled {
+        keys::with_families(prog, || Compiled {
             fns: prog.fns.iter().map(cfn).collect(),
             card_fns: prog.card_fns.iter().map(cfn).collect(),
             phases: prog.phases.iter().map(|p| stmts::block(&p.body)).collect(),
@@ -144,7 +145,7 @@ impl Compiled {
                 })
                 .collect(),
             setup: prog.setup.iter().map(|(b, _)| stmts::block(b)).collect(),
-        }
+        })
     }
 }
 

@@ -1,7 +1,8 @@
 //! Statements and blocks compiled. Every statement charges its step first, as the walk does;
 //! the ones that change the game refuse to run inside a `say` or a choice's labels.
 
-use super::exprs::{cexpr, cexprs, expr, CSource};
+use super::exprs::{cexpr, expr, CSource};
+use super::keys::VarPlace;
 use super::{code, Code};
 use crate::events::Event;
 use crate::interp::exprs::Source;
@@ -58,12 +59,12 @@ fn stmt(s: &Stmt) -> Code {
             })
         }
         StmtKind::Assign(Place::Var(id, keys), op, e) => {
-            let (id, keys, op, e) = (*id, cexprs(keys), *op, expr(e));
+            let (id, place, op, e) = (*id, VarPlace::new(*id, keys, span), *op, expr(e));
             code(move |me| {
                 me.tick(span)?;
                 changes!(me, span);
                 let v = e(me)?;
-                let slot = me.var_slot(id, &keys, span)?;
+                let slot = place.slot(me)?;
                 me.assign_var(id, slot, op, v, span)?;
                 Ok(Value::None)
             })
