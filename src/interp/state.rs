@@ -179,32 +179,33 @@ impl<'p> Interp<'p> {
         }
     }
 
-    #[inline]
+    #[inline(always)]
     pub(super) fn int<E: Ev + ?Sized>(&mut self, e: &E) -> R<i64> {
         match e.ev(self)? {
             Value::Int(n) => Ok(n),
-            other => Err(self.with_origin(
-                rt(
-                    e.span(),
-                    format!("expected a number, found {}", other.type_name()),
-                ),
-                e,
-            )),
+            other => Err(self.not_a(e, &other, "a number")),
         }
     }
 
-    #[inline]
+    #[inline(always)]
     pub(super) fn boolean<E: Ev + ?Sized>(&mut self, e: &E) -> R<bool> {
         match e.ev(self)? {
             Value::Bool(b) => Ok(b),
-            other => Err(self.with_origin(
-                rt(
-                    e.span(),
-                    format!("expected true or false, found {}", other.type_name()),
-                ),
-                e,
-            )),
+            other => Err(self.not_a(e, &other, "true or false")),
         }
+    }
+
+    /// `e` gave `v`, not the `what` it should have.
+    #[cold]
+    #[inline(never)]
+    fn not_a<E: Ev + ?Sized>(&self, e: &E, v: &Value, what: &str) -> Box<Diag> {
+        self.with_origin(
+            rt(
+                e.span(),
+                format!("expected {what}, found {}", v.type_name()),
+            ),
+            e,
+        )
     }
 
     #[cold]
