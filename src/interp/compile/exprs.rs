@@ -2,6 +2,7 @@
 //! use most (a local's field or tuple element, arithmetic and comparisons on numbers, a
 //! comparison with a constant).
 
+use super::calls;
 use super::forms;
 use super::keys;
 use super::stmts;
@@ -34,14 +35,8 @@ pub(in crate::interp) fn expr(e: &Expr) -> Code {
             code(move |me| Ok(me.local(slot)))
         }
         ExprKind::Field(base, sym) => field(base, *sym, span),
-        ExprKind::Call(f, args) => {
-            let (f, args) = (*f, cexprs(args));
-            code(move |me| me.call_with_args(f, &args, span))
-        }
-        ExprKind::CallField(base, sym, args) => {
-            let (base, sym, args) = (cexpr(base), *sym, cexprs(args));
-            code(move |me| me.call_field(&base, sym, &args, span))
-        }
+        ExprKind::Call(f, args) => calls::call(*f, args, span),
+        ExprKind::CallField(base, sym, args) => calls::call_field(base, *sym, args, span),
         ExprKind::Builtin(b, args) => builtin(b, args, span),
         ExprKind::Binary(op, a, b) => binary(*op, a, b, span),
         ExprKind::ConstRef(c) => {
