@@ -290,7 +290,18 @@ impl<'p> Interp<'p> {
     }
 
     /// `list[i]`, given the list's value and the index.
+    #[inline]
     pub(super) fn index_value(&self, b: &Value, i: i64, base: Span, idx: Span) -> R<Value> {
+        if let Value::List(l) = b {
+            if let Some(v) = usize::try_from(i).ok().and_then(|i| l.get(i)) {
+                return Ok(v.clone());
+            }
+        }
+        self.index_slow(b, i, base, idx)
+    }
+
+    #[inline(never)]
+    fn index_slow(&self, b: &Value, i: i64, base: Span, idx: Span) -> R<Value> {
         let list = self.as_list(b, base)?;
         if i < 0 || i as usize >= list.len() {
             return Err(Box::new(

@@ -208,10 +208,15 @@ impl<'p> Interp<'p> {
 
     /// When the REPL evaluates for a viewer: does this value hold a card they do not know?
     /// (Comparing or finding such a card would tell which card it is.)
+    #[inline]
     pub(crate) fn peek_value(&self, v: &Value, span: Span) -> R<()> {
         if self.observer.is_none() {
             return Ok(());
         }
+        self.peek_inside(v, span)
+    }
+
+    fn peek_inside(&self, v: &Value, span: Span) -> R<()> {
         match v {
             Value::Card(c) => self.peek(*c, span),
             Value::List(items) | Value::Tuple(items) => {
