@@ -326,10 +326,7 @@ impl<'p> Interp<'p> {
     /// One interpolated value of a text, shown and charged for.
     pub(super) fn show_into_text(&mut self, s: &mut String, v: &Value, at: Span) -> R<()> {
         self.charge(v.cost(), at)?;
-        match self.observer {
-            None => self.view().show_append(v, s),
-            Some(_) => s.push_str(&self.show(v)),
-        }
+        self.show_append(v, s);
         Ok(())
     }
 

@@ -257,8 +257,17 @@ impl<'p> Interp<'p> {
         self.view().card_name(c)
     }
 
+    /// `show(v)` written at the end of `out`.
+    pub fn show_append(&self, v: &Value, out: &mut String) {
+        match self.observer {
+            None => self.view().show_append(v, out),
+            o => out.push_str(&self.show_for(v, o)),
+        }
+    }
+
     /// A value as text, for `say`, interpolation and option labels (as the observer, if any,
     /// may see it).
+
     pub fn show(&self, v: &Value) -> String {
         match self.observer {
             None => self.view().show(v),
