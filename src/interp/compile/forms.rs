@@ -43,8 +43,16 @@ pub(super) fn text(parts: &[TextPart], span: crate::diag::Span) -> Code {
             TextPart::Expr(x) => Part::Expr(cexpr(x)),
         })
         .collect();
+    // Room for the literal pieces and a short value in each hole, so most texts grow once.
+    let room: usize = parts
+        .iter()
+        .map(|p| match p {
+            Part::Lit(t) => t.len(),
+            Part::Expr(_) => 16,
+        })
+        .sum();
     code(move |me| {
-        let mut s = String::new();
+        let mut s = String::with_capacity(room);
         for p in &parts {
             match p {
                 Part::Lit(t) => s.push_str(t),
@@ -55,7 +63,7 @@ pub(super) fn text(parts: &[TextPart], span: crate::diag::Span) -> Code {
             }
             me.text_fits(&s, span)?;
         }
-        Ok(Value::text(&s))
+        Ok(Value::Text(std::rc::Rc::new(s)))
     })
 }
 
