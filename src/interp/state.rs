@@ -267,7 +267,6 @@ impl<'p> Interp<'p> {
 
     /// A value as text, for `say`, interpolation and option labels (as the observer, if any,
     /// may see it).
-
     pub fn show(&self, v: &Value) -> String {
         match self.observer {
             None => self.view().show(v),
@@ -291,7 +290,11 @@ impl<'p> Interp<'p> {
                 None => Err(self.no_field(c, sym, span)),
             },
             Some((true, i)) => {
-                let at = self.state.card_var_base.get(c as usize).and_then(|b| b.checked_add(i));
+                let at = self
+                    .state
+                    .card_var_base
+                    .get(c as usize)
+                    .and_then(|b| b.checked_add(i));
                 match at.and_then(|at| self.state.card_vars.get(at as usize)) {
                     Some(v) => Ok(v.clone()),
                     None => Err(self.no_field(c, sym, span)),
@@ -308,7 +311,10 @@ impl<'p> Interp<'p> {
         let Some(cd) = prog.cards.get(c as usize) else {
             return rt(span, "this card does not exist");
         };
-        let kind = prog.kinds.get(cd.kind as usize).map_or("?", |k| k.name.as_str());
+        let kind = prog
+            .kinds
+            .get(cd.kind as usize)
+            .map_or("?", |k| k.name.as_str());
         let name = prog.symbols.get(sym as usize).map_or("?", |s| s.as_str());
         rt(
             span,

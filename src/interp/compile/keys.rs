@@ -110,7 +110,10 @@ impl CKey {
                 Dom::Player => Ok((*j, players)),
             },
             Src::Local(slot) => {
-                if let Some(r) = me.local_ref(*slot).and_then(|v| index_of(self.dom, v, players)) {
+                if let Some(r) = me
+                    .local_ref(*slot)
+                    .and_then(|v| index_of(self.dom, v, players))
+                {
                     return Ok(r);
                 }
                 let v = me.local(*slot);

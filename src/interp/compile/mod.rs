@@ -7,8 +7,8 @@
 //! every helper that works on values (operators, aggregates, builtins, keys, moves, calls), and
 //! the rare forms compile to a closure that walks their subtree. `Ev` is what both evaluate.
 //!
-//! `exprs.rs`: expressions. `calls.rs`: calls and their arguments. `forms.rs`: the less common expression forms. `keys.rs`: zone and var
-//! keys. `stmts.rs`: statements and blocks.
+//! `exprs.rs`: expressions. `calls.rs`: calls and their arguments. `forms.rs`: the less common
+//! expression forms. `keys.rs`: zone and var keys, by domain. `stmts.rs`: statements and blocks.
 
 mod calls;
 mod exprs;

@@ -194,7 +194,7 @@ fn stmt(s: &Stmt) -> Code {
             let (name, body) = (name.clone(), block(b));
             code(move |me| {
                 me.tick(span)?;
-                me.emit(|_| Event::Step { step: name.clone() });
+                me.emit(|_| crate::events::Event::Step { step: name.clone() });
                 body(me)?;
                 Ok(Value::None)
             })
