@@ -299,8 +299,8 @@ fn binary(op: BinOp, a: &Expr, b: &Expr, span: Span) -> Code {
             let (a, k, eq) = (Opnd::new(a), k.clone(), op == BinOp::Eq);
             return code(move |me| {
                 let x = a.ev(me)?;
-                if me.observer.is_none() {
-                    return Ok(Value::Bool((x == k) == eq));
+                if let Some(same) = quick_eq(me, &x, &k) {
+                    return Ok(Value::Bool(same == eq));
                 }
                 me.binary_vals(op, x, k.clone(), sa, sb, span)
             });
@@ -332,6 +332,7 @@ fn quick_eq(me: &Interp<'_>, x: &Value, y: &Value) -> Option<bool> {
         _ if me.observer.is_some() => None,
         (Value::Enum(e, p), Value::Enum(f, q)) => Some(e == f && p == q),
         (Value::Player(p), Value::Player(q)) | (Value::Card(p), Value::Card(q)) => Some(p == q),
+        (Value::None, _) | (_, Value::None) => Some(matches!((x, y), (Value::None, Value::None))),
         _ if x.depth() == 0 || y.depth() == 0 => Some(x == y),
         _ => None,
     }
