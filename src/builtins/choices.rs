@@ -164,7 +164,14 @@ pub const DEFS: &[BuiltinDef] = &[
                     break;
                 }
                 let options: Vec<Value> = (0..=left).map(Value::Int).collect();
-                let pr = format!("{prompt}: how many to {} ({left} left)", me.show(c));
+                // Written piece by piece: this runs once per category of every allocation.
+                let mut pr = String::with_capacity(prompt.len() + 40);
+                pr.push_str(&prompt);
+                pr.push_str(": how many to ");
+                me.show_append(c, &mut pr);
+                pr.push_str(" (");
+                pr.push_str(itoa(left, &mut [0; 24]));
+                pr.push_str(" left)");
                 let n = match me.decide(p, &options, &pr, a.span)? {
                     Some(i) => i as i64,
                     None => 0,
@@ -176,3 +183,22 @@ pub const DEFS: &[BuiltinDef] = &[
         },
     },
 ];
+
+/// `n` in decimal, written into `buf` (no formatting machinery).
+fn itoa(n: i64, buf: &mut [u8; 24]) -> &str {
+    let mut i = buf.len();
+    let mut m = n.unsigned_abs();
+    loop {
+        i -= 1;
+        buf[i] = b'0' + (m % 10) as u8;
+        m /= 10;
+        if m == 0 {
+            break;
+        }
+    }
+    if n < 0 {
+        i -= 1;
+        buf[i] = b'-';
+    }
+    std::str::from_utf8(&buf[i..]).unwrap_or("")
+}

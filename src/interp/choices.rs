@@ -105,7 +105,14 @@ impl<'p> Interp<'p> {
         secret: bool,
         span: Span,
     ) -> R<usize> {
-        let name = format!("P{}", player + 1);
+        let fallback;
+        let name: &str = match self.player_names.get(player as usize) {
+            Some(n) => n,
+            None => {
+                fallback = format!("P{}", u64::from(player) + 1);
+                &fallback
+            }
+        };
         let view = View {
             prog: self.prog,
             n_players: self.state.n_players,
@@ -135,7 +142,7 @@ impl<'p> Interp<'p> {
         });
         let req = ChoiceRequest {
             player,
-            player_name: &name,
+            player_name: name,
             prompt,
             count: options.len(),
             secret,

@@ -102,10 +102,19 @@ impl<'p> Interp<'p> {
 
     pub(super) fn eval_var<E: Ev>(&mut self, id: Id, keys: &[E], span: Span) -> R<Value> {
         let slot = self.var_slot(id, keys, span)?;
+        self.var_at(id, slot, span)
+    }
+
+    /// The value in slot `slot` of var family `id`.
+    #[inline]
+    pub(super) fn var_at(&self, id: Id, slot: usize, span: Span) -> R<Value> {
         if self.observer.is_some() {
             self.peek_var(id, slot, span)?;
         }
-        Ok(self.state.vars[slot].clone())
+        match self.state.vars.get(slot) {
+            Some(v) => Ok(v.clone()),
+            None => Err(rt(span, "this var has no such slot")),
+        }
     }
 
     pub(super) fn eval_zone<E: Ev>(&mut self, id: Id, keys: &[E], span: Span) -> R<Value> {
@@ -254,20 +263,10 @@ impl<'p> Interp<'p> {
                         TextPart::Lit(t) => s.push_str(t),
                         TextPart::Expr(x) => {
                             let v = self.eval(x)?;
-                            self.charge(v.cost(), x.span)?;
-                            s.push_str(&self.show(&v));
+                            self.show_into_text(&mut s, &v, x.span)?;
                         }
                     }
-                    if s.len() > self.limits.max_text_bytes {
-                        return Err(Box::new(
-                            Diag::error(
-                                "limit::text",
-                                format!("this text grew past {} bytes", self.limits.max_text_bytes),
-                            )
-                            .label(e.span, "built here")
-                            .help("a loop probably doubles a text each time round"),
-                        ));
-                    }
+                    self.text_fits(&s, e.span)?;
                 }
                 Value::text(&s)
             }
@@ -313,6 +312,28 @@ impl<'p> Interp<'p> {
             other => self.as_list(other, base)?.len(),
         };
         Err(outside(i, len, idx))
+    }
+
+    /// One interpolated value of a text, shown and charged for.
+    pub(super) fn show_into_text(&mut self, s: &mut String, v: &Value, at: Span) -> R<()> {
+        self.charge(v.cost(), at)?;
+        self.show_append(v, s);
+        Ok(())
+    }
+
+    /// A text being built must stay under the text limit.
+    pub(super) fn text_fits(&self, s: &str, span: Span) -> R<()> {
+        if s.len() > self.limits.max_text_bytes {
+            return Err(Box::new(
+                Diag::error(
+                    "limit::text",
+                    format!("this text grew past {} bytes", self.limits.max_text_bytes),
+                )
+                .label(span, "built here")
+                .help("a loop probably doubles a text each time round"),
+            ));
+        }
+        Ok(())
     }
 
     #[inline]

@@ -164,6 +164,8 @@ pub struct Interp<'p> {
     zone_dims: Vec<Vec<u32>>,
     /// `players`, built once.
     players: Rc<Items>,
+    /// "P1", "P2", ...: how agents are told whom they answer for.
+    player_names: Vec<String>,
     var_dims: Vec<Vec<u32>>,
     seed: u64,
     /// The value of a `return` on its way out to `call_fn`.
@@ -342,6 +344,7 @@ impl<'p> Interp<'p> {
             secret_depth: 0,
             enter_triggers,
             players: Rc::new(Items::new((0..n_players).map(Value::Player).collect())),
+            player_names: (1..=n_players).map(|p| format!("P{p}")).collect(),
             zone_dims: prog
                 .zones
                 .iter()

@@ -179,32 +179,33 @@ impl<'p> Interp<'p> {
         }
     }
 
-    #[inline]
+    #[inline(always)]
     pub(super) fn int<E: Ev + ?Sized>(&mut self, e: &E) -> R<i64> {
         match e.ev(self)? {
             Value::Int(n) => Ok(n),
-            other => Err(self.with_origin(
-                rt(
-                    e.span(),
-                    format!("expected a number, found {}", other.type_name()),
-                ),
-                e,
-            )),
+            other => Err(self.not_a(e, &other, "a number")),
         }
     }
 
-    #[inline]
+    #[inline(always)]
     pub(super) fn boolean<E: Ev + ?Sized>(&mut self, e: &E) -> R<bool> {
         match e.ev(self)? {
             Value::Bool(b) => Ok(b),
-            other => Err(self.with_origin(
-                rt(
-                    e.span(),
-                    format!("expected true or false, found {}", other.type_name()),
-                ),
-                e,
-            )),
+            other => Err(self.not_a(e, &other, "true or false")),
         }
+    }
+
+    /// `e` gave `v`, not the `what` it should have.
+    #[cold]
+    #[inline(never)]
+    fn not_a<E: Ev + ?Sized>(&self, e: &E, v: &Value, what: &str) -> Box<Diag> {
+        self.with_origin(
+            rt(
+                e.span(),
+                format!("expected {what}, found {}", v.type_name()),
+            ),
+            e,
+        )
     }
 
     #[cold]
@@ -256,6 +257,14 @@ impl<'p> Interp<'p> {
         self.view().card_name(c)
     }
 
+    /// `show(v)` written at the end of `out`.
+    pub fn show_append(&self, v: &Value, out: &mut String) {
+        match self.observer {
+            None => self.view().show_append(v, out),
+            o => out.push_str(&self.show_for(v, o)),
+        }
+    }
+
     /// A value as text, for `say`, interpolation and option labels (as the observer, if any,
     /// may see it).
     pub fn show(&self, v: &Value) -> String {
@@ -265,25 +274,51 @@ impl<'p> Interp<'p> {
         }
     }
 
+    #[inline]
     pub fn field(&self, c: u32, sym: Id, span: Span) -> R<Value> {
         if self.observer.is_some() {
             self.peek(c, span)?;
         }
         let prog = self.prog;
-        let cd = &prog.cards[c as usize];
-        let kd = &prog.kinds[cd.kind as usize];
-        match kd.slot_of.get(sym as usize).copied().flatten() {
-            Some((false, i)) => Ok(cd.fields[i as usize].clone()),
-            Some((true, i)) => Ok(self.state.card_vars
-                [(self.state.card_var_base[c as usize] + i) as usize]
-                .clone()),
-            None => Err(rt(
-                span,
-                format!(
-                    "card `{}` ({}) has no field `{}`",
-                    cd.id, kd.name, prog.symbols[sym as usize]
-                ),
-            )),
+        let Some(cd) = prog.cards.get(c as usize) else {
+            return Err(rt(span, "this card does not exist"));
+        };
+        let kd = prog.kinds.get(cd.kind as usize);
+        match kd.and_then(|kd| kd.slot_of.get(sym as usize).copied().flatten()) {
+            Some((false, i)) => match cd.fields.get(i as usize) {
+                Some(v) => Ok(v.clone()),
+                None => Err(self.no_field(c, sym, span)),
+            },
+            Some((true, i)) => {
+                let at = self
+                    .state
+                    .card_var_base
+                    .get(c as usize)
+                    .and_then(|b| b.checked_add(i));
+                match at.and_then(|at| self.state.card_vars.get(at as usize)) {
+                    Some(v) => Ok(v.clone()),
+                    None => Err(self.no_field(c, sym, span)),
+                }
+            }
+            None => Err(self.no_field(c, sym, span)),
         }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn no_field(&self, c: u32, sym: Id, span: Span) -> Box<Diag> {
+        let prog = self.prog;
+        let Some(cd) = prog.cards.get(c as usize) else {
+            return rt(span, "this card does not exist");
+        };
+        let kind = prog
+            .kinds
+            .get(cd.kind as usize)
+            .map_or("?", |k| k.name.as_str());
+        let name = prog.symbols.get(sym as usize).map_or("?", |s| s.as_str());
+        rt(
+            span,
+            format!("card `{}` ({kind}) has no field `{name}`", cd.id),
+        )
     }
 }

@@ -118,13 +118,30 @@ impl View<'_> {
         out
     }
 
+    /// `show(v)` written at the end of `out` (no text of its own in between).
+    pub fn show_append(&self, v: &Value, out: &mut String) {
+        let start = out.len();
+        self.show_into(v, out, start.saturating_add(MAX_SHOWN));
+        if out.len().saturating_sub(start) > MAX_SHOWN {
+            let mut cut = start.saturating_add(MAX_SHOWN);
+            while !out.is_char_boundary(cut) {
+                cut -= 1;
+            }
+            out.truncate(cut);
+            out.push('…');
+        }
+    }
+
     fn show_into(&self, v: &Value, out: &mut String, cap: usize) {
+        use std::fmt::Write;
         if out.len() > cap {
             return;
         }
         match v {
             Value::None => out.push_str("none"),
-            Value::Int(n) => out.push_str(&n.to_string()),
+            Value::Int(n) => {
+                let _ = write!(out, "{n}");
+            }
             Value::Bool(b) => out.push_str(if *b { "yes" } else { "no" }),
             Value::Text(t) => out.push_str(t),
             Value::Enum(e, x) => {
@@ -138,7 +155,9 @@ impl View<'_> {
                 }
             }
             Value::Card(c) => out.push_str(&self.card_name(*c)),
-            Value::Player(p) => out.push_str(&format!("P{}", u64::from(*p) + 1)),
+            Value::Player(p) => {
+                let _ = write!(out, "P{}", u64::from(*p) + 1);
+            }
             Value::Zone(z) => out.push_str(&self.zone_name(*z)),
             Value::List(items) => {
                 out.push('[');

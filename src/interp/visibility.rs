@@ -55,6 +55,38 @@ impl View<'_> {
         }
     }
 
+    /// `(zone_watchers(slot), face_watchers(slot, face_up))`, the zone looked up once: what a
+    /// card moving into `slot` keeps and what it teaches.
+    pub fn move_watchers(&self, slot: u32, face_up: bool) -> (Players, Players) {
+        if slot == NOWHERE {
+            return (self.zone_watchers(slot), self.face_watchers(slot, face_up));
+        }
+        let def = self.zone_def_of_slot(slot);
+        let Some(zd) = self.prog.zones.get(def as usize) else {
+            return (0, 0);
+        };
+        let owner = || {
+            let base = *self.zone_base.get(def as usize)?;
+            owner_of(&zd.keys, slot.checked_sub(base)?, self.n_players, self.prog)
+        };
+        match zd.visibility {
+            Visibility::Public => {
+                let all = everyone(self.n_players);
+                let face = if face_up {
+                    all
+                } else {
+                    owner().map(one).unwrap_or(0)
+                };
+                (all, face)
+            }
+            Visibility::Owner => {
+                let o = owner().map(one).unwrap_or(0);
+                (o, o)
+            }
+            Visibility::Hidden => (0, 0),
+        }
+    }
+
     /// The players who see the face of a card lying in `slot`, face up or not.
     pub fn face_watchers(&self, slot: u32, face_up: bool) -> Players {
         if slot == NOWHERE {
@@ -154,10 +186,8 @@ impl<'p> Interp<'p> {
     /// After a card came into `dest`: players who cannot see the zone forget it, those who
     /// see its face there learn it.
     pub(super) fn learn_move(&mut self, c: u32, dest: u32) {
-        let v = self.view();
-        let keep = v.zone_watchers(dest);
         let face = self.state.face_up.get(c as usize).copied().unwrap_or(true);
-        let learn = v.face_watchers(dest, face);
+        let (keep, learn) = self.view().move_watchers(dest, face);
         if let Some(k) = self.state.known.get_mut(c as usize) {
             *k = (*k & keep) | learn;
         }
@@ -166,11 +196,12 @@ impl<'p> Interp<'p> {
     /// A shuffled zone's cards are known only to who sees their faces there.
     pub(super) fn learn_shuffle(&mut self, slot: u32) {
         let v = self.view();
+        let (up, down) = (v.face_watchers(slot, true), v.face_watchers(slot, false));
         let masks: Vec<(u32, Players)> = self.state.zones[slot as usize]
             .iter()
             .map(|&c| {
                 let face = self.state.face_up.get(c as usize).copied().unwrap_or(true);
-                (c, v.face_watchers(slot, face))
+                (c, if face { up } else { down })
             })
             .collect();
         for (c, m) in masks {
@@ -211,10 +242,15 @@ impl<'p> Interp<'p> {
 
     /// When the REPL evaluates for a viewer: does this value hold a card they do not know?
     /// (Comparing or finding such a card would tell which card it is.)
+    #[inline]
     pub(crate) fn peek_value(&self, v: &Value, span: Span) -> R<()> {
         if self.observer.is_none() {
             return Ok(());
         }
+        self.peek_inside(v, span)
+    }
+
+    fn peek_inside(&self, v: &Value, span: Span) -> R<()> {
         match v {
             Value::Card(c) => self.peek(*c, span),
             Value::List(items) | Value::Tuple(items) => {

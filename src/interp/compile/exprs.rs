@@ -2,12 +2,13 @@
 //! use most (a local's field or tuple element, arithmetic and comparisons on numbers, a
 //! comparison with a constant).
 
-use super::{aggs, stmts};
+use super::{aggs, calls, forms, keys, stmts};
 use super::{code, CExpr, Code, Ev, Origin};
 use crate::ast::{BinOp, UnOp};
 use crate::builtins::Effect;
 use crate::diag::Span;
 use crate::interp::exprs::pat_matches;
+use crate::interp::{Interp, R};
 use crate::program::*;
 use crate::value::{Items, Value, INLINE};
 use std::rc::Rc;
@@ -33,28 +34,16 @@ pub(in crate::interp) fn expr(e: &Expr) -> Code {
             code(move |me| Ok(me.local(slot)))
         }
         ExprKind::Field(base, sym) => field(base, *sym, span),
-        ExprKind::Call(f, args) => {
-            let (f, args) = (*f, cexprs(args));
-            code(move |me| me.call_with_args(f, &args, span))
-        }
-        ExprKind::CallField(base, sym, args) => {
-            let (base, sym, args) = (cexpr(base), *sym, cexprs(args));
-            code(move |me| me.call_field(&base, sym, &args, span))
-        }
+        ExprKind::Call(f, args) => calls::call(*f, args, span),
+        ExprKind::CallField(base, sym, args) => calls::call_field(base, *sym, args, span),
         ExprKind::Builtin(b, args) => builtin(b, args, span),
         ExprKind::Binary(op, a, b) => binary(*op, a, b, span),
         ExprKind::ConstRef(c) => {
             let c = *c as usize;
             code(move |me| Ok(me.state.consts.get(c).cloned().unwrap_or(Value::None)))
         }
-        ExprKind::Var(id, keys) => {
-            let (id, keys) = (*id, cexprs(keys));
-            code(move |me| me.eval_var(id, &keys, span))
-        }
-        ExprKind::Zone(id, keys) => {
-            let (id, keys) = (*id, cexprs(keys));
-            code(move |me| me.eval_zone(id, &keys, span))
-        }
+        ExprKind::Var(id, keys) => keys::var(*id, keys, span),
+        ExprKind::Zone(id, keys) => keys::zone(*id, keys, span),
         ExprKind::Agg {
             kind,
             slot,
@@ -139,14 +128,12 @@ pub(in crate::interp) fn expr(e: &Expr) -> Code {
         }
         ExprKind::List(items) => literal(items, true, span),
         ExprKind::Tuple(items) => literal(items, false, span),
+        ExprKind::Unary(UnOp::Neg, x) => forms::neg(x, span),
+        ExprKind::Text(parts) => forms::text(parts, span),
+        ExprKind::InBounds(x, lo, hi) => forms::in_bounds(x, *lo, *hi),
+        ExprKind::Option(o) => forms::option(*o),
         // The rare forms walk their own subtree.
-        ExprKind::Option(_)
-        | ExprKind::KindCards(_)
-        | ExprKind::CardBuiltinField(..)
-        | ExprKind::Table(..)
-        | ExprKind::Unary(UnOp::Neg, _)
-        | ExprKind::Text(_)
-        | ExprKind::InBounds(..) => {
+        ExprKind::KindCards(_) | ExprKind::CardBuiltinField(..) | ExprKind::Table(..) => {
             let e = e.clone();
             code(move |me| me.eval_slow(&e))
         }
@@ -367,43 +354,78 @@ fn binary(op: BinOp, a: &Expr, b: &Expr, span: Span) -> Code {
         // A comparison with a plain constant: nothing to charge; nothing to hide without an
         // observer.
         if matches!(op, BinOp::Eq | BinOp::Ne) && k.depth() == 0 && !matches!(k, Value::Int(_)) {
-            let (a, k, eq) = (expr(a), k.clone(), op == BinOp::Eq);
+            let (a, k, eq) = (Opnd::new(a), k.clone(), op == BinOp::Eq);
             return code(move |me| {
-                let x = a(me)?;
-                if me.observer.is_none() {
-                    return Ok(Value::Bool((x == k) == eq));
+                let x = a.ev(me)?;
+                if let Some(same) = quick_eq(me, &x, &k) {
+                    return Ok(Value::Bool(same == eq));
                 }
                 me.binary_vals(op, x, k.clone(), sa, sb, span)
             });
         }
         if let Value::Int(q) = k {
-            return int_ops!(op, with_int, op, expr(a), *q, sa, sb, span);
+            return int_ops!(op, with_int, op, Opnd::new(a), *q, sa, sb, span);
         }
     }
     if matches!(op, BinOp::Eq | BinOp::Ne) {
-        let (a, b, eq) = (expr(a), expr(b), op == BinOp::Eq);
+        let (a, b, eq) = (Opnd::new(a), Opnd::new(b), op == BinOp::Eq);
         return code(move |me| {
-            let x = a(me)?;
-            let y = b(me)?;
-            if let (Value::Int(p), Value::Int(q)) = (&x, &y) {
-                return Ok(Value::Bool((p == q) == eq));
-            }
-            if me.observer.is_none() && (x.depth() == 0 || y.depth() == 0) {
-                return Ok(Value::Bool((x == y) == eq));
+            let x = a.ev(me)?;
+            let y = b.ev(me)?;
+            if let Some(same) = quick_eq(me, &x, &y) {
+                return Ok(Value::Bool(same == eq));
             }
             me.binary_vals(op, x, y, sa, sb, span)
         });
     }
-    int_ops!(op, with_ints, op, expr(a), expr(b), sa, sb, span)
+    int_ops!(op, with_ints, op, Opnd::new(a), Opnd::new(b), sa, sb, span)
 }
 
-fn with_ints<F>(op: BinOp, a: Code, b: Code, sa: Span, sb: Span, span: Span, f: F) -> Code
+/// `x == y` where no card is hidden from anyone and nothing needs charging: numbers always;
+/// without an observer, any two values one of which holds no list or tuple.
+#[inline(always)]
+fn quick_eq(me: &Interp<'_>, x: &Value, y: &Value) -> Option<bool> {
+    match (x, y) {
+        (Value::Int(p), Value::Int(q)) => Some(p == q),
+        _ if me.observer.is_some() => None,
+        (Value::Enum(e, p), Value::Enum(f, q)) => Some(e == f && p == q),
+        (Value::Player(p), Value::Player(q)) | (Value::Card(p), Value::Card(q)) => Some(p == q),
+        (Value::None, _) | (_, Value::None) => Some(matches!((x, y), (Value::None, Value::None))),
+        _ if x.depth() == 0 || y.depth() == 0 => Some(x == y),
+        _ => None,
+    }
+}
+
+/// An operand of an operator: a local is read without a closure of its own.
+enum Opnd {
+    Local(u32),
+    Code(Code),
+}
+
+impl Opnd {
+    fn new(e: &Expr) -> Opnd {
+        match e.kind {
+            ExprKind::Local(slot) => Opnd::Local(slot),
+            _ => Opnd::Code(expr(e)),
+        }
+    }
+
+    #[inline(always)]
+    fn ev(&self, me: &mut Interp<'_>) -> R<Value> {
+        match self {
+            Opnd::Local(slot) => Ok(me.local(*slot)),
+            Opnd::Code(c) => c(me),
+        }
+    }
+}
+
+fn with_ints<F>(op: BinOp, a: Opnd, b: Opnd, sa: Span, sb: Span, span: Span, f: F) -> Code
 where
     F: Fn(i64, i64) -> Option<Value> + 'static,
 {
     code(move |me| {
-        let x = a(me)?;
-        let y = b(me)?;
+        let x = a.ev(me)?;
+        let y = b.ev(me)?;
         if let (Value::Int(p), Value::Int(q)) = (&x, &y) {
             if let Some(v) = f(*p, *q) {
                 return Ok(v);
@@ -413,12 +435,12 @@ where
     })
 }
 
-fn with_int<F>(op: BinOp, a: Code, q: i64, sa: Span, sb: Span, span: Span, f: F) -> Code
+fn with_int<F>(op: BinOp, a: Opnd, q: i64, sa: Span, sb: Span, span: Span, f: F) -> Code
 where
     F: Fn(i64, i64) -> Option<Value> + 'static,
 {
     code(move |me| {
-        let x = a(me)?;
+        let x = a.ev(me)?;
         if let Value::Int(p) = x {
             if let Some(v) = f(p, q) {
                 return Ok(v);

@@ -8,10 +8,14 @@
 //! the rare forms compile to a closure that walks their subtree. `Ev` is what both evaluate.
 //!
 //! `exprs.rs`: expressions. `aggs.rs`: aggregates (`map`, `filter`, `count`...) and what they
-//! walk. `stmts.rs`: statements and blocks.
+//! walk. `calls.rs`: calls and their arguments. `forms.rs`: the less common expression forms.
+//! `keys.rs`: zone and var keys, by domain. `stmts.rs`: statements and blocks.
 
 mod aggs;
+mod calls;
 mod exprs;
+mod forms;
+mod keys;
 mod stmts;
 
 use super::*;
@@ -131,7 +135,7 @@ impl Compiled {
             body: exprs::expr(&fd.body),
             locals: (fd.locals as usize).max(fd.params.len()),
         };
-        Compiled {
+        keys::with_families(prog, || Compiled {
             fns: prog.fns.iter().map(cfn).collect(),
             card_fns: prog.card_fns.iter().map(cfn).collect(),
             phases: prog.phases.iter().map(|p| stmts::block(&p.body)).collect(),
@@ -144,7 +148,7 @@ impl Compiled {
                 })
                 .collect(),
             setup: prog.setup.iter().map(|(b, _)| stmts::block(b)).collect(),
-        }
+        })
     }
 }
 

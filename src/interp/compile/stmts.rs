@@ -2,7 +2,8 @@
 //! the ones that change the game refuse to run inside a `say` or a choice's labels.
 
 use super::aggs::CSource;
-use super::exprs::{cexpr, cexprs, expr};
+use super::exprs::{cexpr, expr};
+use super::keys::VarPlace;
 use super::{code, Code};
 use crate::interp::exprs::Source;
 use crate::interp::{signal, RETURN_CODE};
@@ -58,12 +59,12 @@ fn stmt(s: &Stmt) -> Code {
             })
         }
         StmtKind::Assign(Place::Var(id, keys), op, e) => {
-            let (id, keys, op, e) = (*id, cexprs(keys), *op, expr(e));
+            let (id, place, op, e) = (*id, VarPlace::new(*id, keys, span), *op, expr(e));
             code(move |me| {
                 me.tick(span)?;
                 changes!(me, span);
                 let v = e(me)?;
-                let slot = me.var_slot(id, &keys, span)?;
+                let slot = place.slot(me)?;
                 me.assign_var(id, slot, op, v, span)?;
                 Ok(Value::None)
             })
@@ -180,13 +181,31 @@ fn stmt(s: &Stmt) -> Code {
                 e(me)
             })
         }
+        StmtKind::Secretly(b) => {
+            let body = block(b);
+            code(move |me| {
+                me.tick(span)?;
+                me.secret_depth += 1;
+                let r = body(me);
+                me.secret_depth -= 1;
+                r?;
+                Ok(Value::None)
+            })
+        }
+        StmtKind::Step(name, b) => {
+            let (name, body) = (name.clone(), block(b));
+            code(move |me| {
+                me.tick(span)?;
+                me.emit(|_| crate::events::Event::Step { step: name.clone() });
+                body(me)?;
+                Ok(Value::None)
+            })
+        }
         // The rare statements walk their own subtree.
         StmtKind::Draw(..)
         | StmtKind::Shuffle(_)
         | StmtKind::Flip(..)
         | StmtKind::Reveal(..)
-        | StmtKind::Secretly(_)
-        | StmtKind::Step(..)
         | StmtKind::EndGame
         | StmtKind::Eliminate(_)
         | StmtKind::Emit(..) => {

@@ -1,0 +1,62 @@
+//! Calls compiled: a user function's call and a card's code (`c.effect(args)`). An argument
+//! that is a local is copied into the new frame without a closure of its own.
+
+use super::exprs::cexpr;
+use super::{code, CExpr, Code, Ev, Origin};
+use crate::diag::Span;
+use crate::interp::{Interp, R};
+use crate::program::*;
+use crate::value::Value;
+
+/// An argument of a call.
+pub(super) enum CArg {
+    Local(u32, Span),
+    Expr(CExpr),
+}
+
+impl CArg {
+    fn new(e: &Expr) -> CArg {
+        match e.kind {
+            ExprKind::Local(slot) => CArg::Local(slot, e.span),
+            _ => CArg::Expr(cexpr(e)),
+        }
+    }
+}
+
+impl Ev for CArg {
+    #[inline(always)]
+    fn ev(&self, me: &mut Interp<'_>) -> R<Value> {
+        match self {
+            CArg::Local(slot, _) => Ok(me.local(*slot)),
+            CArg::Expr(e) => (e.code)(me),
+        }
+    }
+    fn span(&self) -> Span {
+        match self {
+            CArg::Local(_, span) => *span,
+            CArg::Expr(e) => e.span,
+        }
+    }
+    fn origin(&self) -> Origin {
+        match self {
+            CArg::Local(slot, _) => Origin::Local(*slot),
+            CArg::Expr(e) => e.origin,
+        }
+    }
+}
+
+fn args(es: &[Expr]) -> Vec<CArg> {
+    es.iter().map(CArg::new).collect()
+}
+
+/// `f(args)`.
+pub(super) fn call(f: Id, es: &[Expr], span: Span) -> Code {
+    let args = args(es);
+    code(move |me| me.call_with_args(f, &args, span))
+}
+
+/// `base.field(args)`.
+pub(super) fn call_field(base: &Expr, sym: Id, es: &[Expr], span: Span) -> Code {
+    let (base, args) = (cexpr(base), args(es));
+    code(move |me| me.call_field(&base, sym, &args, span))
+}

@@ -1,0 +1,254 @@
+//! Zone and var keys compiled. Each key of `bank[f]` or `pending[g, f, Military]` knows its
+//! domain when it is compiled: a player (as many as the game has), an enum (its size) or a range
+//! (its start and size). A key that is a local is read in place, a constant key is checked and
+//! turned into its index once, and the slot is worked out without looking the family's domains
+//! and sizes up again. The checks and their errors are those of `Interp::flat_key`, in the same
+//! order: each key is checked as soon as it is evaluated.
+//!
+//! The compiler's functions take no `Program`, so the key domains of every family are handed to
+//! them for the time of one compilation (`with_families`); outside one, or for a shape this file
+//! does not handle, keys go the general way (`eval_var`, `eval_zone`, `var_slot`).
+
+use super::exprs::cexprs;
+use super::{code, CExpr, Code, Ev};
+use crate::diag::Span;
+use crate::interp::{key_count, Interp, R};
+use crate::program::*;
+use crate::value::Value;
+use std::cell::RefCell;
+
+/// A key domain with its size, when the size does not depend on the number of players.
+#[derive(Clone, Copy)]
+enum Dom {
+    Player,
+    Enum(Id, u32),
+    Range(i64, u32),
+}
+
+/// The key domains of every var and zone family of the program being compiled.
+struct Families {
+    vars: Vec<Vec<(KeyDomain, Dom)>>,
+    zones: Vec<Vec<(KeyDomain, Dom)>>,
+}
+
+thread_local! {
+    static FAMILIES: RefCell<Option<Families>> = const { RefCell::new(None) };
+}
+
+/// Run `f` (a compilation) with the key domains of `prog`'s families at hand.
+pub(super) fn with_families<T>(prog: &Program, f: impl FnOnce() -> T) -> T {
+    let doms = |keys: &[KeyDomain]| -> Vec<(KeyDomain, Dom)> {
+        keys.iter()
+            .map(|d| {
+                let dom = match d {
+                    KeyDomain::Player => Dom::Player,
+                    KeyDomain::Enum(e) => Dom::Enum(*e, key_count(d, 0, prog)),
+                    KeyDomain::Range(lo, _) => Dom::Range(*lo, key_count(d, 0, prog)),
+                };
+                (d.clone(), dom)
+            })
+            .collect()
+    };
+    let fams = Families {
+        vars: prog.vars.iter().map(|v| doms(&v.keys)).collect(),
+        zones: prog.zones.iter().map(|z| doms(&z.keys)).collect(),
+    };
+    let old = FAMILIES.with(|t| t.replace(Some(fams)));
+    let r = f();
+    FAMILIES.with(|t| *t.borrow_mut() = old);
+    r
+}
+
+/// Where a key's value comes from.
+enum Src {
+    Local(u32),
+    /// A constant key, already turned into its index.
+    Index(u32),
+    Expr(CExpr),
+}
+
+struct CKey {
+    domain: KeyDomain,
+    dom: Dom,
+    src: Src,
+    span: Span,
+}
+
+/// The keys of one family, compiled.
+pub(super) struct CKeys {
+    /// Zone or var family, as `bad_key` names it.
+    family: (bool, Id),
+    keys: Vec<CKey>,
+}
+
+/// The index of `v` in a domain of `n` keys, if it is one of its keys.
+#[inline(always)]
+fn index_of(dom: Dom, v: &Value, players: u32) -> Option<(u32, u32)> {
+    match (dom, v) {
+        (Dom::Player, Value::Player(p)) if *p < players => Some((*p, players)),
+        (Dom::Enum(e, n), Value::Enum(e2, x)) if e == *e2 && *x < n => Some((*x, n)),
+        // In 128 bits: on a negative range `x - lo` may not fit in 64.
+        (Dom::Range(lo, n), Value::Int(x))
+            if *x >= lo && i128::from(*x) - i128::from(lo) < i128::from(n) =>
+        {
+            u32::try_from(i128::from(*x) - i128::from(lo))
+                .ok()
+                .map(|j| (j, n))
+        }
+        _ => None,
+    }
+}
+
+impl CKey {
+    /// This key's index and its domain's size.
+    #[inline(always)]
+    fn index(&self, me: &mut Interp<'_>, family: (bool, Id)) -> R<(u32, u32)> {
+        let players = me.state.n_players;
+        match &self.src {
+            Src::Index(j) => match self.dom {
+                Dom::Enum(_, n) | Dom::Range(_, n) => Ok((*j, n)),
+                Dom::Player => Ok((*j, players)),
+            },
+            Src::Local(slot) => {
+                if let Some(r) = me
+                    .local_ref(*slot)
+                    .and_then(|v| index_of(self.dom, v, players))
+                {
+                    return Ok(r);
+                }
+                let v = me.local(*slot);
+                Err(me.bad_key(&self.domain, &v, self.span, family))
+            }
+            Src::Expr(e) => {
+                let v = e.ev(me)?;
+                match index_of(self.dom, &v, players) {
+                    Some(r) => Ok(r),
+                    None => Err(me.bad_key(&self.domain, &v, self.span, family)),
+                }
+            }
+        }
+    }
+}
+
+impl CKeys {
+    /// The compiled keys of family `id`, or `None` to go the general way.
+    fn new(zone: bool, id: Id, keys: &[Expr]) -> Option<CKeys> {
+        FAMILIES.with(|t| {
+            let t = t.borrow();
+            let fams = t.as_ref()?;
+            let doms = if zone { &fams.zones } else { &fams.vars }.get(id as usize)?;
+            if doms.len() != keys.len() {
+                return None;
+            }
+            let keys = doms
+                .iter()
+                .zip(keys)
+                .map(|((domain, dom), k)| {
+                    let src = match &k.kind {
+                        ExprKind::Local(slot) => Src::Local(*slot),
+                        // A constant of the domain (not a player: their number is not known
+                        // yet); any other constant is refused when the key is evaluated.
+                        ExprKind::Const(v) => match index_of(*dom, v, 0) {
+                            Some((j, _)) => Src::Index(j),
+                            None => Src::Expr(super::exprs::cexpr(k)),
+                        },
+                        _ => Src::Expr(super::exprs::cexpr(k)),
+                    };
+                    CKey {
+                        domain: domain.clone(),
+                        dom: *dom,
+                        src,
+                        span: k.span,
+                    }
+                })
+                .collect();
+            Some(CKeys {
+                family: (zone, id),
+                keys,
+            })
+        })
+    }
+
+    /// The slot's offset within its family.
+    #[inline(always)]
+    fn offset(&self, me: &mut Interp<'_>) -> R<u32> {
+        if let [k] = &self.keys[..] {
+            return Ok(k.index(me, self.family)?.0);
+        }
+        let mut idx = 0u32;
+        for k in &self.keys {
+            let (j, n) = k.index(me, self.family)?;
+            idx = match idx.checked_mul(n).and_then(|i| i.checked_add(j)) {
+                Some(i) => i,
+                // Never: a family's slots fit in `u32` (`Interp::new`).
+                None => return Err(crate::interp::rt(k.span, "this key is out of range")),
+            };
+        }
+        Ok(idx)
+    }
+
+    /// The slot in `State::vars` of a var family's keys.
+    #[inline(always)]
+    pub(super) fn var_slot(&self, me: &mut Interp<'_>) -> R<usize> {
+        let off = self.offset(me)?;
+        let base = me.state.var_base.get(self.family.1 as usize).copied();
+        Ok(base.unwrap_or(0) as usize + off as usize)
+    }
+}
+
+/// A var family's slot, for `set`: compiled keys, or the general way.
+pub(super) enum VarPlace {
+    Keys(CKeys),
+    General(Id, Vec<CExpr>, Span),
+}
+
+impl VarPlace {
+    pub(super) fn new(id: Id, keys: &[Expr], span: Span) -> VarPlace {
+        match CKeys::new(false, id, keys) {
+            Some(k) => VarPlace::Keys(k),
+            None => VarPlace::General(id, cexprs(keys), span),
+        }
+    }
+
+    #[inline(always)]
+    pub(super) fn slot(&self, me: &mut Interp<'_>) -> R<usize> {
+        match self {
+            VarPlace::Keys(k) => k.var_slot(me),
+            VarPlace::General(id, keys, span) => me.var_slot(*id, keys, *span),
+        }
+    }
+}
+
+/// Reading `var[keys]`.
+pub(super) fn var(id: Id, keys: &[Expr], span: Span) -> Code {
+    if keys.is_empty() {
+        return code(move |me| me.eval_var::<CExpr>(id, &[], span));
+    }
+    let Some(k) = CKeys::new(false, id, keys) else {
+        let keys = cexprs(keys);
+        return code(move |me| me.eval_var(id, &keys, span));
+    };
+    code(move |me| {
+        let slot = k.var_slot(me)?;
+        me.var_at(id, slot, span)
+    })
+}
+
+/// `zone[keys]`.
+pub(super) fn zone(id: Id, keys: &[Expr], span: Span) -> Code {
+    let general = |keys: &[Expr]| {
+        let keys = cexprs(keys);
+        code(move |me| me.eval_zone(id, &keys, span))
+    };
+    if keys.is_empty() {
+        return general(keys);
+    }
+    let Some(k) = CKeys::new(true, id, keys) else {
+        return general(keys);
+    };
+    code(move |me| {
+        let off = k.offset(me)?;
+        let base = me.state.zone_base.get(id as usize).copied().unwrap_or(0);
+        Ok(Value::Zone(base.saturating_add(off)))
+    })
+}
