@@ -576,28 +576,13 @@ impl Checker {
                 .iter()
                 .map(|s| s.to_string()),
         );
-        // A misspelt statement keyword reads as an unknown name: offer the keywords too.
+        // A misspelt statement keyword reads as an unknown name: offer the keywords too (and
+        // `match`, which starts an expression written as a statement).
         names.extend(
-            [
-                "let",
-                "set",
-                "move",
-                "draw",
-                "shuffle",
-                "flip",
-                "reveal",
-                "for",
-                "repeat",
-                "say",
-                "return",
-                "secretly",
-                "step",
-                "match",
-                "eliminate",
-                "emit",
-            ]
-            .iter()
-            .map(|s| s.to_string()),
+            crate::parser::STATEMENT_KEYWORDS
+                .iter()
+                .chain(&["match"])
+                .map(|s| s.to_string()),
         );
         let help = did_you_mean(n, names.iter().map(|s| s.as_str()));
         self.err(

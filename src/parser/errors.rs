@@ -164,32 +164,8 @@ pub(super) fn syntax_error(e: &pest::error::Error<Rule>, text: &str, file: u32) 
         "table", "{",
     ];
     let mut collapsed: Vec<&str> = Vec::new();
-    const STMT_STARTS: &[&str] = &[
-        "let",
-        "set",
-        "move",
-        "draw",
-        "shuffle",
-        "flip",
-        "reveal",
-        "for",
-        "repeat",
-        "say",
-        "return",
-        "secretly",
-        "step",
-        "end",
-        "eliminate",
-        "emit",
-        ";",
-    ];
-    if tokens
-        .iter()
-        .filter(|t| STMT_STARTS.contains(&t.as_str()))
-        .count()
-        >= 3
-    {
-        tokens.retain(|t| !STMT_STARTS.contains(&t.as_str()) && !EXPR_STARTS.contains(&t.as_str()));
+    if tokens.iter().filter(|t| starts_statement(t)).count() >= 3 {
+        tokens.retain(|t| !starts_statement(t) && !EXPR_STARTS.contains(&t.as_str()));
         collapsed.push("a statement");
     } else if tokens
         .iter()
@@ -372,4 +348,29 @@ pub(super) fn found_len(text: &str, pos: usize) -> usize {
     } else {
         rest.chars().next().map(|c| c.len_utf8()).unwrap_or(0)
     }
+}
+
+/// The keywords a statement starts with (the checker offers them for a misspelt name too).
+pub const STATEMENT_KEYWORDS: &[&str] = &[
+    "let",
+    "set",
+    "move",
+    "draw",
+    "shuffle",
+    "flip",
+    "reveal",
+    "for",
+    "repeat",
+    "say",
+    "return",
+    "secretly",
+    "step",
+    "end",
+    "eliminate",
+    "emit",
+];
+
+/// Whether pest's expected token begins a statement: a statement keyword, or an empty one (`;`).
+fn starts_statement(t: &str) -> bool {
+    t == ";" || STATEMENT_KEYWORDS.contains(&t)
 }

@@ -10,6 +10,7 @@ use pest::Parser as _;
 use std::sync::LazyLock;
 
 mod errors;
+pub(crate) use errors::STATEMENT_KEYWORDS;
 mod exprs;
 mod flow;
 mod items;
