@@ -1,19 +1,9 @@
 //! The `rules` binary, run as a user would run it.
 
-use std::process::Command;
+mod common;
 
-fn rules(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_rules"))
-        .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .output()
-        .expect("run rules");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).to_string(),
-        String::from_utf8_lossy(&out.stderr).to_string(),
-    )
-}
+use common::rules;
+use std::process::Command;
 
 #[test]
 fn check_is_clean_on_the_game() {

@@ -7,8 +7,9 @@ use rules::interp::{Interp, Pos};
 use rules::limits::Limits;
 use rules::simulate::{self, stats::wilson, GameResult, Plan};
 use std::path::PathBuf;
-use std::process::Command;
 use std::sync::atomic::AtomicBool;
+
+mod common;
 
 fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -264,26 +265,13 @@ fn mc_learns_no_more_of_a_secret_answer_than_it_saw() {
     }
 }
 
-fn rules_cli(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_rules"))
-        .args(args)
-        .current_dir(root())
-        .output()
-        .expect("run rules");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).to_string(),
-        String::from_utf8_lossy(&out.stderr).to_string(),
-    )
-}
-
 #[test]
 fn a_simulation_with_mc_is_the_same_on_one_thread_and_on_two() {
     let report = |jobs: &str| {
         let path =
             std::env::temp_dir().join(format!("rules-mc-j{jobs}-{}.json", std::process::id()));
         let p = path.display().to_string();
-        let (code, out, err) = rules_cli(&[
+        let (code, out, err) = common::rules(&[
             "simulate",
             "games/statecraft",
             "--players",
@@ -324,7 +312,7 @@ fn mc_specs_are_bounded() {
         let e = seat_specs(bad, 2, "random").expect_err(bad);
         assert!(e.contains("mc"), "{bad}: {e}");
     }
-    let (code, _, err) = rules_cli(&["run", "games/statecraft", "--agent", "mc:0"]);
+    let (code, _, err) = common::rules(&["run", "games/statecraft", "--agent", "mc:0"]);
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("1 to 10000"), "{err}");
 }
@@ -405,17 +393,8 @@ fn a_search_from_the_deepest_evaluation_fits_the_stack() {
     let mut text =
         String::from("game \"G\" {\n players: 2\n rounds: 1\n round: [p]\n score: s\n}\n");
     text.push_str("fn s(p: player) -> int = 0\n");
-    text.push_str("fn f0() -> int = choose(P1, [1, 2], \"deep\")\n");
-    let per_fn = limits.max_depth / 2 - 2;
-    let fns = limits.max_call_depth - 2;
-    for i in 1..=fns {
-        text.push_str(&format!(
-            "fn f{i}() -> int = {}f{}(){}\n",
-            "(1 + ".repeat(per_fn),
-            i - 1,
-            ")".repeat(per_fn)
-        ));
-    }
+    let (calls, fns, _) = common::deepest_calls(&limits, "choose(P1, [1, 2], \"deep\")");
+    text.push_str(&calls);
     text.push_str(&format!(
         "phase p {{\n  let v = f{fns}()\n  say \"{{v}}\"\n}}\n"
     ));

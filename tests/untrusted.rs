@@ -4,6 +4,8 @@
 use rules::limits::Limits;
 use std::time::{Duration, Instant};
 
+mod common;
+
 const GAME: &str = "game \"G\" {\n players: 2\n rounds: 1\n round: [p]\n}\n";
 
 fn codes(text: &str) -> Vec<&'static str> {
@@ -267,18 +269,8 @@ fn players_are_bounded_before_anything_is_built() {
 fn calls_nested_within_calls_fit_the_stack_rules_runs_on() {
     let limits = Limits::default();
     let mut text = String::from(GAME);
-    text.push_str("fn f0() -> int = 1\n");
-    // Each level is a bracket and an operator: two nesting levels per `(1 + ...)`.
-    let per_fn = limits.max_depth / 2 - 2;
-    let fns = limits.max_call_depth - 2;
-    for i in 1..=fns {
-        text.push_str(&format!(
-            "fn f{i}() -> int = {}f{}(){}\n",
-            "(1 + ".repeat(per_fn),
-            i - 1,
-            ")".repeat(per_fn)
-        ));
-    }
+    let (calls, fns, per_fn) = common::deepest_calls(&limits, "1");
+    text.push_str(&calls);
     text.push_str(&format!("phase p {{ say \"{{f{fns}()}}\" }}\n"));
     let want = (fns * per_fn + 1).to_string();
     let h = std::thread::Builder::new()

@@ -1,0 +1,40 @@
+//! Helpers more than one test file uses (each test file includes this with `mod common;` and
+//! uses what it needs).
+#![allow(dead_code)]
+
+use rules::limits::Limits;
+use std::process::Command;
+
+/// Run the `rules` binary from the project root: (exit code, stdout, stderr).
+pub fn rules(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_rules"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .expect("run rules");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).to_string(),
+        String::from_utf8_lossy(&out.stderr).to_string(),
+    )
+}
+
+/// The functions of the deepest evaluation `limits` allow: `f0` is `leaf` (a body of type int),
+/// and each of `f1` to `fN` (N is `max_call_depth - 2`) adds `(1 + ...)` nested as deep as a file
+/// may be around a call of the one before. Returns the source and N; `fN()` is N times the
+/// nesting plus `f0()`.
+pub fn deepest_calls(limits: &Limits, leaf: &str) -> (String, usize, usize) {
+    let mut text = format!("fn f0() -> int = {leaf}\n");
+    // Each level is a bracket and an operator: two nesting levels per `(1 + ...)`.
+    let per_fn = limits.max_depth / 2 - 2;
+    let fns = limits.max_call_depth - 2;
+    for i in 1..=fns {
+        text.push_str(&format!(
+            "fn f{i}() -> int = {}f{}(){}\n",
+            "(1 + ".repeat(per_fn),
+            i - 1,
+            ")".repeat(per_fn)
+        ));
+    }
+    (text, fns, per_fn)
+}
