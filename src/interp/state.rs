@@ -274,6 +274,48 @@ impl<'p> Interp<'p> {
         }
     }
 
+    /// A field read through a one-entry cache of (kind, slot): a site reads the same kind of
+    /// card almost always, so the kind's slot table is looked up once. Reads exactly as
+    /// `field` does (the same observer check, the same errors).
+    #[inline(always)]
+    pub(crate) fn field_cached(
+        &self,
+        c: u32,
+        sym: Id,
+        cache: &std::cell::Cell<FieldSlot>,
+        span: Span,
+    ) -> R<Value> {
+        let prog = self.prog;
+        if let (None, Some(cd)) = (self.observer, prog.cards.get(c as usize)) {
+            let hit = cache.get();
+            if hit.kind == cd.kind {
+                let v = if hit.var {
+                    self.state
+                        .card_var_base
+                        .get(c as usize)
+                        .and_then(|b| b.checked_add(hit.index))
+                        .and_then(|at| self.state.card_vars.get(at as usize))
+                } else {
+                    cd.fields.get(hit.index as usize)
+                };
+                if let Some(v) = v {
+                    return Ok(v.clone());
+                }
+            } else if let Some(Some((var, index))) = prog
+                .kinds
+                .get(cd.kind as usize)
+                .and_then(|kd| kd.slot_of.get(sym as usize))
+            {
+                cache.set(FieldSlot {
+                    kind: cd.kind,
+                    var: *var,
+                    index: *index,
+                });
+            }
+        }
+        self.field(c, sym, span)
+    }
+
     #[inline]
     pub fn field(&self, c: u32, sym: Id, span: Span) -> R<Value> {
         if self.observer.is_some() {
@@ -320,5 +362,24 @@ impl<'p> Interp<'p> {
             span,
             format!("card `{}` ({kind}) has no field `{name}`", cd.id),
         )
+    }
+}
+
+/// A field's place in one kind of card, as `Interp::field_cached` remembers it (`kind` is
+/// `u32::MAX` while nothing is cached).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct FieldSlot {
+    pub kind: u32,
+    pub var: bool,
+    pub index: u32,
+}
+
+impl Default for FieldSlot {
+    fn default() -> FieldSlot {
+        FieldSlot {
+            kind: u32::MAX,
+            var: false,
+            index: 0,
+        }
     }
 }

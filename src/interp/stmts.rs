@@ -244,10 +244,15 @@ impl<'p> Interp<'p> {
         v: Value,
         span: Span,
     ) -> R<()> {
-        let old = self.state.vars[slot].clone();
-        let nv = combine(op, &old, v, span)?;
         let vd = &self.prog.vars[id as usize];
-        let nv = self.bounded(nv, vd.bounds, vd.refuse, &vd.name, vd.span, span)?;
+        let nv = match op {
+            AssignOp::Set => v,
+            _ => combine(op, &self.state.vars[slot], v, span)?,
+        };
+        let nv = match vd.bounds {
+            None => nv,
+            Some(_) => self.bounded(nv, vd.bounds, vd.refuse, &vd.name, vd.span, span)?,
+        };
         self.state.vars[slot] = nv;
         Ok(())
     }

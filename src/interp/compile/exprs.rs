@@ -8,9 +8,11 @@ use crate::ast::{BinOp, UnOp};
 use crate::builtins::Effect;
 use crate::diag::Span;
 use crate::interp::exprs::pat_matches;
+use crate::interp::state::FieldSlot;
 use crate::interp::{Interp, R};
 use crate::program::*;
 use crate::value::{Items, Value, INLINE};
+use std::cell::Cell;
 use std::rc::Rc;
 
 pub(in crate::interp) fn cexpr(e: &Expr) -> CExpr {
@@ -71,6 +73,20 @@ pub(in crate::interp) fn expr(e: &Expr) -> Code {
                     }
                 }),
             }
+        }
+        ExprKind::Match(scrut, arms) if EnumArms::new(arms).is_some() => {
+            // Every pattern a value of one enum (or `_`): the arm is looked up by variant.
+            let table = EnumArms::new(arms);
+            let scrut = expr(scrut);
+            let bodies: Vec<Code> = arms.iter().map(|(_, b)| expr(b)).collect();
+            code(move |me| {
+                let v = scrut(me)?;
+                let arm = table.as_ref().and_then(|t| t.arm(&v));
+                match arm.and_then(|a| bodies.get(a as usize)) {
+                    Some(body) => body(me),
+                    None => Err(me.no_arm(&v, span)),
+                }
+            })
         }
         ExprKind::Match(scrut, arms) => {
             let scrut = expr(scrut);
@@ -136,6 +152,69 @@ pub(in crate::interp) fn expr(e: &Expr) -> Code {
         ExprKind::KindCards(_) | ExprKind::CardBuiltinField(..) | ExprKind::Table(..) => {
             let e = e.clone();
             code(move |me| me.eval_slow(&e))
+        }
+    }
+}
+
+/// The arms of a `match` whose patterns are all values of one enum or `_`, by variant.
+struct EnumArms {
+    enum_id: Id,
+    /// For each variant up to the largest named, the first arm that takes it.
+    by_variant: Vec<Option<u32>>,
+    /// The first `_` arm: it takes the variants not named before it.
+    wildcard: Option<u32>,
+}
+
+impl EnumArms {
+    fn new(arms: &[(Vec<Pat>, Expr)]) -> Option<EnumArms> {
+        let mut enum_id = None;
+        let mut top = 0usize;
+        for p in arms.iter().flat_map(|(pats, _)| pats) {
+            match p {
+                Pat::Wildcard => {}
+                Pat::Value(Value::Enum(id, x)) if enum_id.is_none_or(|e| e == *id) => {
+                    enum_id = Some(*id);
+                    top = top.max(*x as usize + 1);
+                }
+                _ => return None,
+            }
+        }
+        let mut t = EnumArms {
+            enum_id: enum_id?,
+            by_variant: vec![None; top],
+            wildcard: None,
+        };
+        for (i, (pats, _)) in arms.iter().enumerate() {
+            let i = u32::try_from(i).ok()?;
+            for p in pats {
+                match p {
+                    Pat::Value(Value::Enum(_, x)) => {
+                        if let Some(slot @ None) = t.by_variant.get_mut(*x as usize) {
+                            if t.wildcard.is_none() {
+                                *slot = Some(i);
+                            }
+                        }
+                    }
+                    _ => {
+                        t.wildcard = t.wildcard.or(Some(i));
+                    }
+                }
+            }
+        }
+        Some(t)
+    }
+
+    /// The arm that takes `v`, if any.
+    #[inline(always)]
+    fn arm(&self, v: &Value) -> Option<u32> {
+        match v {
+            Value::Enum(e, x) if *e == self.enum_id => self
+                .by_variant
+                .get(*x as usize)
+                .copied()
+                .unwrap_or(self.wildcard)
+                .or(self.wildcard),
+            _ => self.wildcard,
         }
     }
 }
@@ -267,12 +346,14 @@ fn constant(v: Value) -> Code {
     }
 }
 
-/// `base.field`; on a local, read in place (no copy of the local).
+/// `base.field`; on a local, read in place (no copy of the local). Each site remembers where
+/// the field lies in the kind of card it read last (`Interp::field_cached`).
 fn field(base: &Expr, sym: Id, span: Span) -> Code {
     let b = cexpr(base);
+    let cache = Cell::new(FieldSlot::default());
     if let ExprKind::Local(slot) = base.kind {
         return code(move |me| match me.local_ref(slot) {
-            Some(&Value::Card(c)) => me.field(c, sym, span),
+            Some(&Value::Card(c)) => me.field_cached(c, sym, &cache, span),
             _ => {
                 let v = me.local(slot);
                 Err(me.not_a_card(&b, &v, sym))
@@ -280,7 +361,7 @@ fn field(base: &Expr, sym: Id, span: Span) -> Code {
         });
     }
     code(move |me| match b.ev(me)? {
-        Value::Card(c) => me.field(c, sym, span),
+        Value::Card(c) => me.field_cached(c, sym, &cache, span),
         other => Err(me.not_a_card(&b, &other, sym)),
     })
 }

@@ -5,6 +5,7 @@ use super::aggs::CSource;
 use super::exprs::{cexpr, expr};
 use super::keys::VarPlace;
 use super::{code, Code};
+use crate::ast::BinOp;
 use crate::interp::exprs::Source;
 use crate::interp::{signal, RETURN_CODE};
 use crate::program::*;
@@ -89,6 +90,32 @@ fn stmt(s: &Stmt) -> Code {
                 let v = what(me)?;
                 let dest = me.zone_slot(&to)?;
                 me.move_value(v, ws, dest, pos, to.span)?;
+                Ok(Value::None)
+            })
+        }
+        StmtKind::For(
+            slot,
+            Expr {
+                kind: ExprKind::Binary(BinOp::Range, lo, hi),
+                ..
+            },
+            body,
+        ) => {
+            // Over a range: the numbers themselves, no source.
+            let (slot, lo, hi, body) = (*slot, cexpr(lo), cexpr(hi), block(body));
+            code(move |me| {
+                me.tick(span)?;
+                let (lo, hi) = (me.int(&lo)?, me.int(&hi)?);
+                let mut n = lo;
+                while n <= hi {
+                    me.tick(span)?;
+                    me.set_local(slot, Value::Int(n));
+                    body(me)?;
+                    n = match n.checked_add(1) {
+                        Some(n) => n,
+                        None => break,
+                    };
+                }
                 Ok(Value::None)
             })
         }
