@@ -160,6 +160,9 @@ pub struct Interp<'p> {
     trigger_chain: Vec<Span>,
     secret_depth: usize,
     enter_triggers: Vec<Vec<usize>>,
+    /// For each zone slot: its family, and who keeps and who learns a card moved there
+    /// (`View::move_watchers`), face down and face up; worked out once per game.
+    slot_info: Vec<SlotInfo>,
     /// The size of each key domain of each zone family and var family, for this player count.
     zone_dims: Vec<Vec<u32>>,
     /// `players`, built once.
@@ -185,6 +188,15 @@ pub struct Interp<'p> {
     search: Option<Box<search::Track>>,
     /// In a playout of a search: the answers, instead of agents.
     playout: Option<Box<search::Playout>>,
+}
+
+/// What a zone slot's moves need to know, found once per game (see `Interp::slot_info`).
+#[derive(Clone, Copy)]
+struct SlotInfo {
+    /// The zone family.
+    def: u32,
+    /// (keep, learn) for a card arriving face down, then face up.
+    watchers: [(Players, Players); 2],
 }
 
 const RETURN_CODE: &str = "run::return";
@@ -323,6 +335,19 @@ impl<'p> Interp<'p> {
             forced_choices: 0,
             ended_by: None,
         };
+        let slot_info = {
+            let v = View {
+                prog,
+                n_players,
+                zone_base: &state.zone_base,
+            };
+            (0..ztotal)
+                .map(|slot| SlotInfo {
+                    def: v.zone_def_of_slot(slot),
+                    watchers: [v.move_watchers(slot, false), v.move_watchers(slot, true)],
+                })
+                .collect()
+        };
         let searching = agents.iter().any(|a| a.searches());
         Ok(Interp {
             prog,
@@ -343,6 +368,7 @@ impl<'p> Interp<'p> {
             trigger_chain: Vec::new(),
             secret_depth: 0,
             enter_triggers,
+            slot_info,
             players: Rc::new(Items::new((0..n_players).map(Value::Player).collect())),
             player_names: (1..=n_players).map(|p| format!("P{p}")).collect(),
             zone_dims: prog

@@ -21,7 +21,10 @@ impl<'p> Interp<'p> {
     }
 
     pub fn zone_def_of_slot(&self, slot: u32) -> u32 {
-        self.view().zone_def_of_slot(slot)
+        match self.slot_info.get(slot as usize) {
+            Some(info) => info.def,
+            None => self.view().zone_def_of_slot(slot),
+        }
     }
 
     pub(super) fn flat_key<E: Ev>(

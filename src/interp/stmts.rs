@@ -55,44 +55,11 @@ impl<'p> Interp<'p> {
                 let dest = self.zone_slot(to)?;
                 self.move_value(v, what.span, dest, *pos, to.span)?;
             }
-            StmtKind::Draw(n, from, to) => {
-                let n = self.int(n)?;
-                let src = self.zone_slot(from)?;
-                let dest = self.zone_slot(to)?;
-                let take = (n.max(0) as usize).min(self.state.zones[src as usize].len());
-                let cards: Vec<u32> = self.state.zones[src as usize][..take].to_vec();
-                self.move_cards(&cards, dest, Position::Bottom, to.span)?;
-            }
-            StmtKind::Shuffle(z) => {
-                let slot = self.zone_slot(z)?;
-                let mut cards = std::mem::take(&mut self.state.zones[slot as usize]);
-                rng::shuffle(&mut self.state.rng, &mut cards);
-                self.state.zones[slot as usize] = cards;
-                self.learn_shuffle(slot);
-                self.emit(|me| Event::Shuffle {
-                    zone: me.zone_name(slot),
-                });
-            }
+            StmtKind::Draw(n, from, to) => self.draw(n, from, to)?,
+            StmtKind::Shuffle(z) => self.shuffle(z)?,
             StmtKind::Flip(what, dir) => {
-                let cards = self.cards_of(what)?;
-                for c in cards {
-                    let now = match dir {
-                        Some(up) => *up,
-                        None => !self.state.face_up[c as usize],
-                    };
-                    self.state.face_up[c as usize] = now;
-                    self.learn_flip(c);
-                    self.emit(|me| Event::Flip {
-                        card: me.view().card_ref(c, me.known(c)),
-                        face_up: now,
-                    });
-                    let prog = self.prog;
-                    for (i, t) in prog.triggers.iter().enumerate() {
-                        if t.event == EventKind::Flip {
-                            self.run_trigger(i, &[Value::Card(c)])?;
-                        }
-                    }
-                }
+                let v = self.eval(what)?;
+                self.flip(v, *dir, what.span)?;
             }
             StmtKind::Reveal(what, to) => self.reveal(what, to.as_ref())?,
             StmtKind::For(slot, src, body) => {
@@ -291,6 +258,68 @@ impl<'p> Interp<'p> {
                 ),
             )),
         }
+    }
+
+    /// `draw n from a to b`: the first `n` cards of `a` (fewer if it has fewer) to the bottom of
+    /// `b`.
+    pub(super) fn draw<E: Ev>(&mut self, n: &E, from: &E, to: &E) -> R<()> {
+        let n = self.int(n)?;
+        let src = self.zone_slot(from)?;
+        let dest = self.zone_slot(to)?;
+        let zone = self
+            .state
+            .zones
+            .get(src as usize)
+            .map_or(&[][..], |z| &z[..]);
+        let take = usize::try_from(n.max(0))
+            .unwrap_or(usize::MAX)
+            .min(zone.len());
+        let cards: Vec<u32> = zone.get(..take).unwrap_or_default().to_vec();
+        self.move_cards(&cards, dest, Position::Bottom, to.span())
+    }
+
+    /// `shuffle z`: the zone's cards in a random order, known only to who sees their faces.
+    pub(super) fn shuffle<E: Ev>(&mut self, z: &E) -> R<()> {
+        let slot = self.zone_slot(z)?;
+        let Some(zone) = self.state.zones.get_mut(slot as usize) else {
+            return Ok(());
+        };
+        let mut cards = std::mem::take(zone);
+        rng::shuffle(&mut self.state.rng, &mut cards);
+        if let Some(zone) = self.state.zones.get_mut(slot as usize) {
+            *zone = cards;
+        }
+        self.learn_shuffle(slot);
+        self.emit(|me| Event::Shuffle {
+            zone: me.zone_name(slot),
+        });
+        Ok(())
+    }
+
+    /// `flip v [up|down]`: each card of `v` turned (to the side given, else over), then the
+    /// `flip` triggers run for it.
+    pub(super) fn flip(&mut self, v: Value, dir: Option<bool>, span: Span) -> R<()> {
+        let mut cards = Vec::new();
+        self.collect_cards(&v, &mut cards, span)?;
+        for c in cards {
+            let Some(face) = self.state.face_up.get_mut(c as usize) else {
+                continue;
+            };
+            let now = dir.unwrap_or(!*face);
+            *face = now;
+            self.learn_flip(c);
+            self.emit(|me| Event::Flip {
+                card: me.view().card_ref(c, me.known(c)),
+                face_up: now,
+            });
+            let prog = self.prog;
+            for (i, t) in prog.triggers.iter().enumerate() {
+                if t.event == EventKind::Flip {
+                    self.run_trigger(i, &[Value::Card(c)])?;
+                }
+            }
+        }
+        Ok(())
     }
 
     /// `move v to dest`: a card, or every card of a list or zone.

@@ -187,7 +187,10 @@ impl<'p> Interp<'p> {
     /// see its face there learn it.
     pub(super) fn learn_move(&mut self, c: u32, dest: u32) {
         let face = self.state.face_up.get(c as usize).copied().unwrap_or(true);
-        let (keep, learn) = self.view().move_watchers(dest, face);
+        let (keep, learn) = match self.slot_info.get(dest as usize) {
+            Some(info) => info.watchers[usize::from(face)],
+            None => self.view().move_watchers(dest, face),
+        };
         if let Some(k) = self.state.known.get_mut(c as usize) {
             *k = (*k & keep) | learn;
         }

@@ -228,14 +228,36 @@ fn stmt(s: &Stmt) -> Code {
                 Ok(Value::None)
             })
         }
+        StmtKind::Draw(n, from, to) => {
+            let (n, from, to) = (cexpr(n), cexpr(from), cexpr(to));
+            code(move |me| {
+                me.tick(span)?;
+                changes!(me, span);
+                me.draw(&n, &from, &to)?;
+                Ok(Value::None)
+            })
+        }
+        StmtKind::Shuffle(z) => {
+            let z = cexpr(z);
+            code(move |me| {
+                me.tick(span)?;
+                changes!(me, span);
+                me.shuffle(&z)?;
+                Ok(Value::None)
+            })
+        }
+        StmtKind::Flip(what, dir) => {
+            let (ws, what, dir) = (what.span, expr(what), *dir);
+            code(move |me| {
+                me.tick(span)?;
+                changes!(me, span);
+                let v = what(me)?;
+                me.flip(v, dir, ws)?;
+                Ok(Value::None)
+            })
+        }
         // The rare statements walk their own subtree.
-        StmtKind::Draw(..)
-        | StmtKind::Shuffle(_)
-        | StmtKind::Flip(..)
-        | StmtKind::Reveal(..)
-        | StmtKind::EndGame
-        | StmtKind::Eliminate(_)
-        | StmtKind::Emit(..) => {
+        StmtKind::Reveal(..) | StmtKind::EndGame | StmtKind::Eliminate(_) | StmtKind::Emit(..) => {
             let s = s.clone();
             code(move |me| me.exec(&s))
         }
