@@ -87,14 +87,11 @@ fn index_of(dom: Dom, v: &Value, players: u32) -> Option<(u32, u32)> {
     match (dom, v) {
         (Dom::Player, Value::Player(p)) if *p < players => Some((*p, players)),
         (Dom::Enum(e, n), Value::Enum(e2, x)) if e == *e2 && *x < n => Some((*x, n)),
-        // In 128 bits: on a negative range `x - lo` may not fit in 64.
-        (Dom::Range(lo, n), Value::Int(x))
-            if *x >= lo && i128::from(*x) - i128::from(lo) < i128::from(n) =>
-        {
-            u32::try_from(i128::from(*x) - i128::from(lo))
-                .ok()
-                .map(|j| (j, n))
-        }
+        // `x - lo` overflows only when `x` is far outside any range of `n` keys.
+        (Dom::Range(lo, n), Value::Int(x)) => match x.checked_sub(lo) {
+            Some(d) if d >= 0 && d < i64::from(n) => Some((d as u32, n)),
+            _ => None,
+        },
         _ => None,
     }
 }
@@ -246,9 +243,50 @@ pub(super) fn zone(id: Id, keys: &[Expr], span: Span) -> Code {
     let Some(k) = CKeys::new(true, id, keys) else {
         return general(keys);
     };
-    code(move |me| {
-        let off = k.offset(me)?;
-        let base = me.state.zone_base.get(id as usize).copied().unwrap_or(0);
-        Ok(Value::Zone(base.saturating_add(off)))
-    })
+    // Keys that are locals (`hand[p]`, `supporters[row, side]`): read in place; anything
+    // else, or a key out of its domain, goes through `offset` (which reports the error).
+    let local = |k: &CKey| match k.src {
+        Src::Local(slot) => Some((slot, k.dom)),
+        _ => None,
+    };
+    match &k.keys[..] {
+        [a] if local(a).is_some() => {
+            let (slot, dom) = local(a).unwrap_or((0, Dom::Player));
+            code(move |me| {
+                let players = me.state.n_players;
+                let at = me.local_ref(slot).and_then(|v| index_of(dom, v, players));
+                let off = match at {
+                    Some((j, _)) => j,
+                    None => k.offset(me)?,
+                };
+                Ok(zone_value(me, id, off))
+            })
+        }
+        [a, b] if local(a).is_some() && local(b).is_some() => {
+            let (sa, da) = local(a).unwrap_or((0, Dom::Player));
+            let (sb, db) = local(b).unwrap_or((0, Dom::Player));
+            code(move |me| {
+                let players = me.state.n_players;
+                let ja = me.local_ref(sa).and_then(|v| index_of(da, v, players));
+                let jb = me.local_ref(sb).and_then(|v| index_of(db, v, players));
+                let off = match (ja, jb) {
+                    // Within the family's slots, which fit in `u32` (`Interp::new`).
+                    (Some((ja, _)), Some((jb, nb))) => ja.saturating_mul(nb).saturating_add(jb),
+                    _ => k.offset(me)?,
+                };
+                Ok(zone_value(me, id, off))
+            })
+        }
+        _ => code(move |me| {
+            let off = k.offset(me)?;
+            Ok(zone_value(me, id, off))
+        }),
+    }
+}
+
+/// Slot `off` of zone family `id`.
+#[inline(always)]
+fn zone_value(me: &Interp<'_>, id: Id, off: u32) -> Value {
+    let base = me.state.zone_base.get(id as usize).copied().unwrap_or(0);
+    Value::Zone(base.saturating_add(off))
 }
