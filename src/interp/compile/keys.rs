@@ -79,6 +79,32 @@ pub(super) struct CKeys {
     /// Zone or var family, as `bad_key` names it.
     family: (bool, Id),
     keys: Vec<CKey>,
+    /// One or two keys that are all locals: their slots and domains.
+    fast: Fast,
+}
+
+#[derive(Clone, Copy)]
+enum Fast {
+    One(u32, Dom),
+    Two(u32, Dom, u32, Dom),
+    No,
+}
+
+impl Fast {
+    fn of(keys: &[CKey]) -> Fast {
+        let local = |k: &CKey| match k.src {
+            Src::Local(slot) => Some((slot, k.dom)),
+            _ => None,
+        };
+        match keys {
+            [a] => local(a).map_or(Fast::No, |(s, d)| Fast::One(s, d)),
+            [a, b] => match (local(a), local(b)) {
+                (Some((sa, da)), Some((sb, db))) => Fast::Two(sa, da, sb, db),
+                _ => Fast::No,
+            },
+            _ => Fast::No,
+        }
+    }
 }
 
 /// The index of `v` in a domain of `n` keys, if it is one of its keys.
@@ -137,7 +163,7 @@ impl CKeys {
             if doms.len() != keys.len() {
                 return None;
             }
-            let keys = doms
+            let keys: Vec<CKey> = doms
                 .iter()
                 .zip(keys)
                 .map(|((domain, dom), k)| {
@@ -161,14 +187,37 @@ impl CKeys {
                 .collect();
             Some(CKeys {
                 family: (zone, id),
+                fast: Fast::of(&keys),
                 keys,
             })
         })
     }
 
-    /// The slot's offset within its family.
+    /// The slot's offset within its family. Keys that are locals (`hand[p]`,
+    /// `supporters[row, side]`) are read in place; any other shape, or a key out of its domain,
+    /// goes through the general loop (which reports the error).
     #[inline(always)]
     fn offset(&self, me: &mut Interp<'_>) -> R<u32> {
+        let players = me.state.n_players;
+        let at = |slot: u32, dom: Dom| me.local_ref(slot).and_then(|v| index_of(dom, v, players));
+        let fast = match self.fast {
+            Fast::One(s, d) => at(s, d).map(|(j, _)| j),
+            // Within the family's slots, which fit in `u32` (`Interp::new`).
+            Fast::Two(sa, da, sb, db) => match (at(sa, da), at(sb, db)) {
+                (Some((ja, _)), Some((jb, nb))) => Some(ja.saturating_mul(nb).saturating_add(jb)),
+                _ => None,
+            },
+            Fast::No => None,
+        };
+        match fast {
+            Some(off) => Ok(off),
+            None => self.offset_general(me),
+        }
+    }
+
+    /// `offset` for any shape of keys.
+    #[inline(never)]
+    fn offset_general(&self, me: &mut Interp<'_>) -> R<u32> {
         if let [k] = &self.keys[..] {
             return Ok(k.index(me, self.family)?.0);
         }
@@ -243,45 +292,10 @@ pub(super) fn zone(id: Id, keys: &[Expr], span: Span) -> Code {
     let Some(k) = CKeys::new(true, id, keys) else {
         return general(keys);
     };
-    // Keys that are locals (`hand[p]`, `supporters[row, side]`): read in place; anything
-    // else, or a key out of its domain, goes through `offset` (which reports the error).
-    let local = |k: &CKey| match k.src {
-        Src::Local(slot) => Some((slot, k.dom)),
-        _ => None,
-    };
-    match &k.keys[..] {
-        [a] if local(a).is_some() => {
-            let (slot, dom) = local(a).unwrap_or((0, Dom::Player));
-            code(move |me| {
-                let players = me.state.n_players;
-                let at = me.local_ref(slot).and_then(|v| index_of(dom, v, players));
-                let off = match at {
-                    Some((j, _)) => j,
-                    None => k.offset(me)?,
-                };
-                Ok(zone_value(me, id, off))
-            })
-        }
-        [a, b] if local(a).is_some() && local(b).is_some() => {
-            let (sa, da) = local(a).unwrap_or((0, Dom::Player));
-            let (sb, db) = local(b).unwrap_or((0, Dom::Player));
-            code(move |me| {
-                let players = me.state.n_players;
-                let ja = me.local_ref(sa).and_then(|v| index_of(da, v, players));
-                let jb = me.local_ref(sb).and_then(|v| index_of(db, v, players));
-                let off = match (ja, jb) {
-                    // Within the family's slots, which fit in `u32` (`Interp::new`).
-                    (Some((ja, _)), Some((jb, nb))) => ja.saturating_mul(nb).saturating_add(jb),
-                    _ => k.offset(me)?,
-                };
-                Ok(zone_value(me, id, off))
-            })
-        }
-        _ => code(move |me| {
-            let off = k.offset(me)?;
-            Ok(zone_value(me, id, off))
-        }),
-    }
+    code(move |me| {
+        let off = k.offset(me)?;
+        Ok(zone_value(me, id, off))
+    })
 }
 
 /// Slot `off` of zone family `id`.
