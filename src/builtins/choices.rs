@@ -143,16 +143,31 @@ pub const DEFS: &[BuiltinDef] = &[
             ("total", P::Int),
             ("among", P::List),
             ("prompt", P::Text),
+            ("labels", P::List),
         ],
         min_args: 3,
         effect: Effect::Choice,
-        shown_only: &[3],
+        // The prompt and the categories' labels are for showing (see `choose`).
+        shown_only: &[3, 4],
         ret: |_| Ty::List(Box::new(Ty::Int)),
         eval: |me, a| {
             let p = a.player(0)?;
             let total = a.int(1)?;
             let cats = a.list(me, 2)?;
             let prompt = a.text(me, 3, "Allocate");
+            let labels = match a.get(4) {
+                Some(v) => {
+                    let l = me.as_list(v, a.span_of(4))?;
+                    if l.len() != cats.len() {
+                        return Err(a.err_at(
+                            4,
+                            format!("{} labels for {} categories", l.len(), cats.len()),
+                        ));
+                    }
+                    Some(l)
+                }
+                None => None,
+            };
             if total < 0 || total as u64 > me.limits.max_options as u64 {
                 return Err(a.err_at(1, format!("cannot allocate {total} points")));
             }
@@ -164,14 +179,18 @@ pub const DEFS: &[BuiltinDef] = &[
                     break;
                 }
                 let options: Vec<Value> = (0..=left).map(Value::Int).collect();
-                // Written piece by piece: this runs once per category of every allocation.
+                // Each category's prompt is written only when something shows it, piece by
+                // piece (this runs once per category of every allocation).
                 let mut pr = String::with_capacity(prompt.len() + 40);
                 pr.push_str(&prompt);
-                pr.push_str(": how many to ");
-                me.show_append(c, &mut pr);
-                pr.push_str(" (");
-                pr.push_str(itoa(left, &mut [0; 24]));
-                pr.push_str(" left)");
+                if me.record {
+                    pr.push_str(": how many to ");
+                    let shown = labels.as_ref().and_then(|l| l.get(i)).unwrap_or(c);
+                    me.show_append(shown, &mut pr);
+                    pr.push_str(" (");
+                    pr.push_str(itoa(left, &mut [0; 24]));
+                    pr.push_str(" left)");
+                }
                 let n = match me.decide(p, &options, &pr, a.span)? {
                     Some(i) => i as i64,
                     None => 0,

@@ -74,6 +74,9 @@ impl Effect {
     }
 }
 
+/// The most arguments a builtin takes (its parameters are evaluated into an array this long).
+pub const MAX_ARGS: usize = 5;
+
 pub struct BuiltinDef {
     pub name: &'static str,
     pub params: &'static [(&'static str, P)],
@@ -220,6 +223,14 @@ pub(crate) fn list0(args: &[Ty]) -> Ty {
 
 #[cfg(test)]
 mod tests {
+    /// Arguments are evaluated into an array of `MAX_ARGS`.
+    #[test]
+    fn no_builtin_takes_more_than_max_args() {
+        for b in super::all() {
+            assert!(b.params.len() <= super::MAX_ARGS, "{}", b.name);
+        }
+    }
+
     /// Silent runs drop the shown-only arguments by cutting the argument list at the first one,
     /// so they must be the last parameters, and optional.
     #[test]

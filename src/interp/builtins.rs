@@ -4,17 +4,17 @@
 
 use super::compile::Ev;
 use super::*;
-use crate::builtins::{Args, BuiltinDef, Effect};
+use crate::builtins::{Args, BuiltinDef, Effect, MAX_ARGS};
 use crate::diag::Span;
 use crate::value::Value;
 
 impl<'p> Interp<'p> {
     pub(super) fn builtin<E: Ev>(&mut self, b: &BuiltinDef, args: &[E], span: Span) -> R<Value> {
-        // Builtins take at most four arguments (checked), so they fit on the stack.
-        let mut buf: [Value; 4] = [Value::None, Value::None, Value::None, Value::None];
-        let mut spans = [span; 4];
-        let mut given = args.len().min(4);
-        for (i, a) in args.iter().enumerate().take(4) {
+        // Builtins take at most `MAX_ARGS` arguments (checked), so they fit on the stack.
+        let mut buf: [Value; MAX_ARGS] = Default::default();
+        let mut spans = [span; MAX_ARGS];
+        let mut given = args.len().min(MAX_ARGS);
+        for (i, a) in args.iter().enumerate().take(MAX_ARGS) {
             spans[i] = a.span();
             if b.shown_only.contains(&i) {
                 // Worked out only when something shows it, and it may not change the game.
@@ -30,7 +30,7 @@ impl<'p> Interp<'p> {
             }
             buf[i] = a.ev(self)?;
         }
-        self.builtin_vals(b, &buf[..given], &spans[..args.len().min(4)], span)
+        self.builtin_vals(b, &buf[..given], &spans[..args.len().min(MAX_ARGS)], span)
     }
 
     /// Call a builtin on its evaluated arguments (`spans`: where each was written).
