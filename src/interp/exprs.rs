@@ -415,18 +415,18 @@ impl<'p> Interp<'p> {
                     return Err(e);
                 }
             };
-            self.stack[new_bp + i] = v;
+            if let Some(cell) = self.stack.get_mut(new_bp + i) {
+                *cell = v;
+            }
+            if let Some(o) = self.origins.get_mut(new_bp + i) {
+                *o = Span::default();
+            }
         }
         let old_bp = self.bp;
         self.bp = new_bp;
         self.call_depth += 1;
-        let r = match (cf.body)(self) {
-            Err(d) if d.code == RETURN_CODE => {
-                self.spare_return = Some(d);
-                Ok(self.returning.take().unwrap_or(Value::None))
-            }
-            other => other,
-        };
+        let r = (cf.body)(self);
+        let r = self.caught_return(r);
         self.call_depth -= 1;
         self.sp = new_bp;
         self.bp = old_bp;
@@ -442,15 +442,10 @@ impl<'p> Interp<'p> {
         self.call_depth += 1;
         let r = self.with_frame(cf.locals.max(args.len()) as u32, |me| {
             for (i, a) in args.into_iter().enumerate() {
-                me.set_local(i as u32, a);
+                me.set_param(i as u32, a);
             }
-            match (cf.body)(me) {
-                Err(d) if d.code == RETURN_CODE => {
-                    me.spare_return = Some(d);
-                    Ok(me.returning.take().unwrap_or(Value::None))
-                }
-                other => other,
-            }
+            let r = (cf.body)(me);
+            me.caught_return(r)
         });
         self.call_depth -= 1;
         r
