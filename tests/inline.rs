@@ -109,3 +109,40 @@ fn the_step_budget_runs_out_inside_an_inlined_function() {
         "repeat n { set t += 1 }"
     );
 }
+
+/// An error about a parameter's value is the same whether the function is inlined (small) or
+/// called (large): it points at the caller's `let` that made the value.
+#[test]
+fn a_parameter_takes_its_origin_from_the_local_passed() {
+    let padding = "  let pad = 1\n".repeat(60);
+    let text = format!(
+        "{GAME}kind C {{ name: text }}\nzone pile: C\n\
+         fn small(c: C) -> text = c.name\n\
+         fn large(c: C) -> text {{\n{padding}  c.name\n}}\n\
+         phase p {{\n  let c = top(pile)\n  say \"{{small(c)}}\"\n}}\n"
+    );
+    let labels = |text: &str| -> Vec<(String, String)> {
+        let (_, r) = play(text, Limits::default());
+        let d = r.expect_err("none");
+        assert_eq!(d.code, "run::none");
+        d.labels
+            .iter()
+            .map(|l| {
+                (
+                    text[l.span.start as usize..l.span.end as usize].to_string(),
+                    l.text.clone(),
+                )
+            })
+            .collect()
+    };
+    let small = labels(&text);
+    let large = labels(&text.replace("{small(c)}", "{large(c)}"));
+    assert_eq!(small, large);
+    assert!(
+        small.contains(&(
+            "top(pile)".to_string(),
+            "the value was made here".to_string()
+        )),
+        "{small:?}"
+    );
+}

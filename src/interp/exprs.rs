@@ -415,12 +415,8 @@ impl<'p> Interp<'p> {
                     return Err(e);
                 }
             };
-            if let Some(cell) = self.stack.get_mut(new_bp + i) {
-                *cell = v;
-            }
-            if let Some(o) = self.origins.get_mut(new_bp + i) {
-                *o = Span::default();
-            }
+            let origin = self.param_origin(a);
+            self.store_param(new_bp + i, v, origin);
         }
         let old_bp = self.bp;
         self.bp = new_bp;
@@ -442,7 +438,8 @@ impl<'p> Interp<'p> {
         self.call_depth += 1;
         let r = self.with_frame(cf.locals.max(args.len()) as u32, |me| {
             for (i, a) in args.into_iter().enumerate() {
-                me.set_param(i as u32, a);
+                let at = me.bp + i;
+                me.store_param(at, a, Span::default());
             }
             let r = (cf.body)(me);
             me.caught_return(r)

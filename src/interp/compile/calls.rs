@@ -43,6 +43,12 @@ impl Ev for CArg {
             CArg::Expr(e) => e.origin,
         }
     }
+    fn local_slot(&self) -> Option<u32> {
+        match self {
+            CArg::Local(slot, _) => Some(*slot),
+            CArg::Expr(_) => None,
+        }
+    }
 }
 
 fn args(es: &[Expr]) -> Vec<CArg> {

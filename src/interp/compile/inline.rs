@@ -39,6 +39,8 @@ struct Callee {
     size: usize,
     /// Whether its body contains a `return`, which the inlined call must catch.
     returns: bool,
+    /// For each parameter, whether the body never changes it (nor binds its slot).
+    fixed: Vec<bool>,
 }
 
 /// The frame of the root being compiled.
@@ -72,10 +74,12 @@ pub(super) fn with_program<T>(prog: &Program, f: impl FnOnce() -> T) -> T {
             let size = size(&fd.body);
             (size <= MAX_BODY).then(|| {
                 let body = lift_returns(&fd.body);
+                let params = fd.params.len() as u32;
                 Rc::new(Callee {
                     returns: returns(&body),
+                    fixed: (0..params).map(|p| !binds(&body, p)).collect(),
                     body,
-                    params: fd.params.len() as u32,
+                    params,
                     locals: fd.locals.max(fd.params.len() as u32),
                     size,
                 })
@@ -158,9 +162,25 @@ pub(super) fn call(f: Id, es: &[Expr], span: Span) -> Option<Code> {
         c.nesting.push(f);
         Some((callee, base))
     })?;
+    // A parameter the callee never changes, given a constant or a local of the caller (which
+    // nothing can change while the callee runs), is read from there: the body is written with
+    // it, and nothing is copied. Reading a constant or a local does nothing else (no step, no
+    // error), and the parameter's origin is the local's, as a call gives it (`param_origin`).
+    let put: Vec<Option<ExprKind>> = es
+        .iter()
+        .zip(&callee.fixed)
+        .map(|(e, fixed)| match &e.kind {
+            ExprKind::Local(_) | ExprKind::Const(_) if *fixed => Some(e.kind.clone()),
+            _ => None,
+        })
+        .collect();
     // Arguments are compiled as the caller's code: a call among them takes slots above ours.
-    let args: Vec<CArg> = es.iter().map(CArg::new).collect();
-    let body = exprs::expr(&shifted(&callee.body, base));
+    let args: Vec<(u32, CArg)> = (base..)
+        .zip(es.iter().zip(&put))
+        .filter(|(_, (_, put))| put.is_none())
+        .map(|(slot, (e, _))| (slot, CArg::new(e)))
+        .collect();
+    let body = exprs::expr(&shifted(&callee.body, base, &put));
     CTX.with(|c| {
         if let Some(c) = c.borrow_mut().as_mut() {
             c.nesting.pop();
@@ -169,12 +189,7 @@ pub(super) fn call(f: Id, es: &[Expr], span: Span) -> Option<Code> {
             }
         }
     });
-    let call = InlineCall {
-        args,
-        base,
-        body,
-        span,
-    };
+    let call = InlineCall { args, body, span };
     Some(if callee.returns {
         code(move |me| call.run(me, true))
     } else {
@@ -182,10 +197,10 @@ pub(super) fn call(f: Id, es: &[Expr], span: Span) -> Option<Code> {
     })
 }
 
-/// A call inlined: its arguments, the slots they go to, its body.
+/// A call inlined: its arguments with the slots they go to (those not put in the body), its
+/// body.
 struct InlineCall {
-    args: Vec<CArg>,
-    base: u32,
+    args: Vec<(u32, CArg)>,
     body: Code,
     span: Span,
 }
@@ -196,12 +211,10 @@ impl InlineCall {
     fn run(&self, me: &mut Interp<'_>, catch: bool) -> R<Value> {
         me.tick(self.span)?;
         me.check_call_depth(self.span)?;
-        let mut slot = self.base;
-        for a in &self.args {
+        for (slot, a) in &self.args {
             let v = a.ev(me)?;
-            me.set_param(slot, v);
-            // Below `top`, worked out without overflow when compiled.
-            slot = slot.wrapping_add(1);
+            let origin = me.param_origin(a);
+            me.store_param(me.bp + *slot as usize, v, origin);
         }
         me.call_depth += 1;
         let r = (self.body)(me);
@@ -215,16 +228,28 @@ impl InlineCall {
 }
 
 impl Interp<'_> {
-    /// A parameter's value, stored in the frame: it was made by the caller, so errors about it
-    /// point nowhere.
+    /// Where the value of an argument was made, for its parameter: the origin of the local
+    /// passed, or nowhere (errors about a parameter's value point where it was made).
     #[inline(always)]
-    pub(in crate::interp) fn set_param(&mut self, slot: u32, v: Value) {
-        let i = self.bp + slot as usize;
-        if let Some(cell) = self.stack.get_mut(i) {
+    pub(in crate::interp) fn param_origin<E: Ev + ?Sized>(&self, a: &E) -> Span {
+        match a.local_slot() {
+            Some(slot) => self
+                .origins
+                .get(self.bp + slot as usize)
+                .copied()
+                .unwrap_or_default(),
+            None => Span::default(),
+        }
+    }
+
+    /// A parameter's value and origin, stored at stack index `at`.
+    #[inline(always)]
+    pub(in crate::interp) fn store_param(&mut self, at: usize, v: Value, origin: Span) {
+        if let Some(cell) = self.stack.get_mut(at) {
             *cell = v;
         }
-        if let Some(o) = self.origins.get_mut(i) {
-            *o = Span::default();
+        if let Some(o) = self.origins.get_mut(at) {
+            *o = origin;
         }
     }
 
@@ -306,7 +331,7 @@ fn lift_block(b: &mut Block) {
 
 /// A node of a tree, as `walk` visits it.
 enum Node<'a> {
-    Expr,
+    Expr(&'a Expr),
     Stmt(&'a Stmt),
 }
 
@@ -332,9 +357,30 @@ fn returns(e: &Expr) -> bool {
     found
 }
 
+/// Whether a tree binds or changes local `slot` (`let`, `set`, `for`, an aggregate).
+fn binds(e: &Expr, slot: u32) -> bool {
+    let mut found = false;
+    walk(e, &mut |n| {
+        found |= match n {
+            Node::Expr(Expr {
+                kind: ExprKind::Agg { slot: s, .. },
+                ..
+            }) => *s == slot,
+            Node::Stmt(s) => match &s.kind {
+                StmtKind::Let(s, _)
+                | StmtKind::For(s, _, _)
+                | StmtKind::Assign(Place::Local(s), _, _) => *s == slot,
+                _ => false,
+            },
+            Node::Expr(_) => false,
+        };
+    });
+    found
+}
+
 /// Visit every expression and statement of a tree.
 fn walk<'a>(e: &'a Expr, f: &mut impl FnMut(Node<'a>)) {
-    f(Node::Expr);
+    f(Node::Expr(e));
     match &e.kind {
         ExprKind::Const(_)
         | ExprKind::Local(_)
@@ -451,15 +497,28 @@ fn walk_stmt<'a>(s: &'a Stmt, f: &mut impl FnMut(Node<'a>)) {
     }
 }
 
-/// A copy of a tree with every local slot moved up by `by`.
-fn shifted(e: &Expr, by: u32) -> Expr {
+/// A copy of a tree with every local slot moved up by `by`, and the parameters in `put` replaced
+/// by what is given for them (each use keeps its span).
+fn shifted(e: &Expr, by: u32, put: &[Option<ExprKind>]) -> Expr {
     let mut e = e.clone();
-    shift(&mut e, by);
+    shift(&mut e, &Shift { by, put });
     e
 }
 
-fn shift(e: &mut Expr, by: u32) {
-    let up = |slot: &mut u32| *slot = slot.saturating_add(by);
+/// How `shift` rewrites slots.
+struct Shift<'a> {
+    by: u32,
+    put: &'a [Option<ExprKind>],
+}
+
+fn shift(e: &mut Expr, by: &Shift<'_>) {
+    let up = |slot: &mut u32| *slot = slot.saturating_add(by.by);
+    if let ExprKind::Local(slot) = e.kind {
+        if let Some(Some(kind)) = by.put.get(slot as usize) {
+            e.kind = kind.clone();
+            return;
+        }
+    }
     match &mut e.kind {
         ExprKind::Local(slot) => up(slot),
         ExprKind::Const(_)
@@ -520,14 +579,14 @@ fn shift(e: &mut Expr, by: u32) {
     }
 }
 
-fn shift_block(b: &mut Block, by: u32) {
+fn shift_block(b: &mut Block, by: &Shift<'_>) {
     for s in &mut b.stmts {
         shift_stmt(s, by);
     }
 }
 
-fn shift_stmt(s: &mut Stmt, by: u32) {
-    let up = |slot: &mut u32| *slot = slot.saturating_add(by);
+fn shift_stmt(s: &mut Stmt, by: &Shift<'_>) {
+    let up = |slot: &mut u32| *slot = slot.saturating_add(by.by);
     match &mut s.kind {
         StmtKind::Let(slot, e) => {
             up(slot);

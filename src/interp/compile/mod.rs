@@ -62,6 +62,10 @@ pub(crate) trait Ev {
     fn ev(&self, me: &mut Interp<'_>) -> R<Value>;
     fn span(&self) -> Span;
     fn origin(&self) -> Origin;
+    /// The local it is, when it is one (a call's parameter then takes the local's origin).
+    fn local_slot(&self) -> Option<u32> {
+        None
+    }
 }
 
 impl Ev for Expr {
@@ -75,6 +79,12 @@ impl Ev for Expr {
     fn origin(&self) -> Origin {
         Origin::of(self)
     }
+    fn local_slot(&self) -> Option<u32> {
+        match self.kind {
+            ExprKind::Local(slot) => Some(slot),
+            _ => None,
+        }
+    }
 }
 
 impl<T: Ev + ?Sized> Ev for Box<T> {
@@ -87,6 +97,9 @@ impl<T: Ev + ?Sized> Ev for Box<T> {
     }
     fn origin(&self) -> Origin {
         (**self).origin()
+    }
+    fn local_slot(&self) -> Option<u32> {
+        (**self).local_slot()
     }
 }
 
