@@ -62,6 +62,17 @@ fn inlined_calls_count_towards_the_call_depth_limit() {
         Some("fn f3() -> int = f2() + 1")
     );
 
+    // One short: the call of the leaf `f0` (which calls nothing) is the one refused.
+    let limits = Limits {
+        max_call_depth: 6,
+        ..Limits::default()
+    };
+    let (_, r) = play(&text, limits);
+    let d = r.expect_err("too deep");
+    assert_eq!(d.code, "limit::calls");
+    let span = d.labels.first().expect("label").span;
+    assert_eq!(&text[span.start as usize..span.end as usize], "f0()");
+
     // Within the limit, the same chain runs.
     let limits = Limits {
         max_call_depth: 7,

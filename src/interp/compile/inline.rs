@@ -12,7 +12,8 @@
 //! frame is that large.
 //!
 //! The checker refuses recursion; the inliner keeps its own guard (a function being inlined is
-//! not inlined again inside itself) and bounds nesting and the code copied per root.
+//! not inlined again inside itself) and bounds nesting and the code copied, per root and per
+//! program.
 
 use super::calls::CArg;
 use super::{code, exprs, Code, Ev};
@@ -29,6 +30,9 @@ const MAX_BODY: usize = 80;
 const MAX_NESTING: usize = 4;
 /// The most code (in tree nodes) inlined into one root.
 const MAX_PER_ROOT: usize = 2_000;
+/// The most code (in tree nodes) inlined into a whole program: many small roots each calling
+/// many small functions must not make a program's compiled code much larger than its text.
+const MAX_PER_PROGRAM: usize = 200_000;
 
 /// A function that may be inlined.
 struct Callee {
@@ -41,6 +45,8 @@ struct Callee {
     returns: bool,
     /// For each parameter, whether the body never changes it (nor binds its slot).
     fixed: Vec<bool>,
+    /// Whether the body runs nothing that counts call depth (`leaf`).
+    leaf: bool,
 }
 
 /// The frame of the root being compiled.
@@ -59,6 +65,8 @@ struct Ctx {
     frame: Option<Frame>,
     /// The functions being inlined, innermost last.
     nesting: Vec<Id>,
+    /// Tree nodes that may still be inlined in this program.
+    left: usize,
 }
 
 thread_local! {
@@ -78,6 +86,7 @@ pub(super) fn with_program<T>(prog: &Program, f: impl FnOnce() -> T) -> T {
                 Rc::new(Callee {
                     returns: returns(&body),
                     fixed: (0..params).map(|p| !binds(&body, p)).collect(),
+                    leaf: leaf(&body),
                     body,
                     params,
                     locals: fd.locals.max(fd.params.len() as u32),
@@ -90,6 +99,7 @@ pub(super) fn with_program<T>(prog: &Program, f: impl FnOnce() -> T) -> T {
         callees,
         frame: None,
         nesting: Vec::new(),
+        left: MAX_PER_PROGRAM,
     };
     let old = CTX.with(|c| c.replace(Some(ctx)));
     let r = f();
@@ -149,12 +159,14 @@ pub(super) fn call(f: Id, es: &[Expr], span: Span) -> Option<Code> {
         {
             return None;
         }
+        let left = c.left.checked_sub(callee.size)?;
         let fr = c.frame.as_mut()?;
         let copied = fr.copied.checked_add(callee.size)?;
         let top = fr.top.checked_add(callee.locals)?;
         if copied > MAX_PER_ROOT {
             return None;
         }
+        c.left = left;
         let base = fr.top;
         fr.copied = copied;
         fr.top = top;
@@ -190,10 +202,10 @@ pub(super) fn call(f: Id, es: &[Expr], span: Span) -> Option<Code> {
         }
     });
     let call = InlineCall { args, body, span };
-    Some(if callee.returns {
-        code(move |me| call.run(me, true))
-    } else {
-        code(move |me| call.run(me, false))
+    Some(match (callee.returns, callee.leaf) {
+        (true, _) => code(move |me| call.run(me, true, true)),
+        (false, false) => code(move |me| call.run(me, false, true)),
+        (false, true) => code(move |me| call.run(me, false, false)),
     })
 }
 
@@ -208,13 +220,18 @@ struct InlineCall {
 impl InlineCall {
     /// What `Interp::call_compiled` does, in the caller's frame.
     #[inline(always)]
-    fn run(&self, me: &mut Interp<'_>, catch: bool) -> R<Value> {
+    /// `catch`: the body may `return`. `nests`: the body may run code that checks the call
+    /// depth (otherwise the depth it would see is never looked at, and is not counted).
+    fn run(&self, me: &mut Interp<'_>, catch: bool, nests: bool) -> R<Value> {
         me.tick(self.span)?;
         me.check_call_depth(self.span)?;
         for (slot, a) in &self.args {
             let v = a.ev(me)?;
             let origin = me.param_origin(a);
             me.store_param(me.bp + *slot as usize, v, origin);
+        }
+        if !nests {
+            return (self.body)(me);
         }
         me.call_depth += 1;
         let r = (self.body)(me);
@@ -376,6 +393,34 @@ fn binds(e: &Expr, slot: u32) -> bool {
         };
     });
     found
+}
+
+/// Whether a body only computes: it calls no function, card's code or table, uses only pure
+/// builtins, and has only statements that bind or change locals, loop or return (nothing that
+/// fires a trigger, asks a player or shows anything). Nothing it runs looks at the call depth.
+fn leaf(e: &Expr) -> bool {
+    let mut ok = true;
+    walk(e, &mut |n| {
+        ok &= match n {
+            Node::Expr(e) => match &e.kind {
+                // A table's entry is code of its own, which may call functions.
+                ExprKind::Call(..) | ExprKind::CallField(..) | ExprKind::Table(..) => false,
+                ExprKind::Builtin(b, _) => b.effect == crate::builtins::Effect::Pure,
+                _ => true,
+            },
+            Node::Stmt(s) => matches!(
+                s.kind,
+                StmtKind::Let(..)
+                    | StmtKind::Assign(Place::Local(_), _, _)
+                    | StmtKind::For(..)
+                    | StmtKind::Repeat(..)
+                    | StmtKind::RepeatUntil(..)
+                    | StmtKind::Return(_)
+                    | StmtKind::Expr(_)
+            ),
+        };
+    });
+    ok
 }
 
 /// Visit every expression and statement of a tree.
