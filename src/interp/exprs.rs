@@ -415,18 +415,14 @@ impl<'p> Interp<'p> {
                     return Err(e);
                 }
             };
-            self.stack[new_bp + i] = v;
+            let origin = self.param_origin(a);
+            self.store_param(new_bp + i, v, origin);
         }
         let old_bp = self.bp;
         self.bp = new_bp;
         self.call_depth += 1;
-        let r = match (cf.body)(self) {
-            Err(d) if d.code == RETURN_CODE => {
-                self.spare_return = Some(d);
-                Ok(self.returning.take().unwrap_or(Value::None))
-            }
-            other => other,
-        };
+        let r = (cf.body)(self);
+        let r = self.caught_return(r);
         self.call_depth -= 1;
         self.sp = new_bp;
         self.bp = old_bp;
@@ -442,15 +438,11 @@ impl<'p> Interp<'p> {
         self.call_depth += 1;
         let r = self.with_frame(cf.locals.max(args.len()) as u32, |me| {
             for (i, a) in args.into_iter().enumerate() {
-                me.set_local(i as u32, a);
+                let at = me.bp + i;
+                me.store_param(at, a, Span::default());
             }
-            match (cf.body)(me) {
-                Err(d) if d.code == RETURN_CODE => {
-                    me.spare_return = Some(d);
-                    Ok(me.returning.take().unwrap_or(Value::None))
-                }
-                other => other,
-            }
+            let r = (cf.body)(me);
+            me.caught_return(r)
         });
         self.call_depth -= 1;
         r

@@ -15,7 +15,7 @@ pub(super) enum CArg {
 }
 
 impl CArg {
-    fn new(e: &Expr) -> CArg {
+    pub(super) fn new(e: &Expr) -> CArg {
         match e.kind {
             ExprKind::Local(slot) => CArg::Local(slot, e.span),
             _ => CArg::Expr(cexpr(e)),
@@ -43,14 +43,23 @@ impl Ev for CArg {
             CArg::Expr(e) => e.origin,
         }
     }
+    fn local_slot(&self) -> Option<u32> {
+        match self {
+            CArg::Local(slot, _) => Some(*slot),
+            CArg::Expr(_) => None,
+        }
+    }
 }
 
 fn args(es: &[Expr]) -> Vec<CArg> {
     es.iter().map(CArg::new).collect()
 }
 
-/// `f(args)`.
+/// `f(args)`: the callee's body in place when it is small (`inline`), or a call.
 pub(super) fn call(f: Id, es: &[Expr], span: Span) -> Code {
+    if let Some(inlined) = super::inline::call(f, es, span) {
+        return inlined;
+    }
     let args = args(es);
     code(move |me| me.call_with_args(f, &args, span))
 }

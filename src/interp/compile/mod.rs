@@ -8,13 +8,15 @@
 //! the rare forms compile to a closure that walks their subtree. `Ev` is what both evaluate.
 //!
 //! `exprs.rs`: expressions. `aggs.rs`: aggregates (`map`, `filter`, `count`...) and what they
-//! walk. `calls.rs`: calls and their arguments. `forms.rs`: the less common expression forms.
+//! walk. `calls.rs`: calls and their arguments. `inline.rs`: small functions compiled into their
+//! callers. `forms.rs`: the less common expression forms.
 //! `keys.rs`: zone and var keys, by domain. `stmts.rs`: statements and blocks.
 
 mod aggs;
 mod calls;
 mod exprs;
 mod forms;
+mod inline;
 mod keys;
 mod stmts;
 
@@ -60,6 +62,10 @@ pub(crate) trait Ev {
     fn ev(&self, me: &mut Interp<'_>) -> R<Value>;
     fn span(&self) -> Span;
     fn origin(&self) -> Origin;
+    /// The local it is, when it is one (a call's parameter then takes the local's origin).
+    fn local_slot(&self) -> Option<u32> {
+        None
+    }
 }
 
 impl Ev for Expr {
@@ -73,6 +79,12 @@ impl Ev for Expr {
     fn origin(&self) -> Origin {
         Origin::of(self)
     }
+    fn local_slot(&self) -> Option<u32> {
+        match self.kind {
+            ExprKind::Local(slot) => Some(slot),
+            _ => None,
+        }
+    }
 }
 
 impl<T: Ev + ?Sized> Ev for Box<T> {
@@ -85,6 +97,9 @@ impl<T: Ev + ?Sized> Ev for Box<T> {
     }
     fn origin(&self) -> Origin {
         (**self).origin()
+    }
+    fn local_slot(&self) -> Option<u32> {
+        (**self).local_slot()
     }
 }
 
@@ -131,23 +146,47 @@ pub struct Compiled {
 
 impl Compiled {
     fn new(prog: &Program) -> Compiled {
-        let cfn = |fd: &FnDef| CFn {
-            body: exprs::expr(&fd.body),
-            locals: (fd.locals as usize).max(fd.params.len()),
+        // Each root's frame grows by the slots of the calls inlined into it.
+        let cfn = |fd: &FnDef| {
+            let base = fd.locals.max(fd.params.len() as u32);
+            let body = inline::lift_returns(&fd.body);
+            let (body, locals) = inline::root(base, || exprs::expr(&body));
+            CFn {
+                body,
+                locals: locals as usize,
+            }
         };
-        keys::with_families(prog, || Compiled {
-            fns: prog.fns.iter().map(cfn).collect(),
-            card_fns: prog.card_fns.iter().map(cfn).collect(),
-            phases: prog.phases.iter().map(|p| stmts::block(&p.body)).collect(),
-            triggers: prog
-                .triggers
-                .iter()
-                .map(|t| CTrigger {
-                    condition: t.condition.as_ref().map(exprs::cexpr),
-                    body: stmts::block(&t.body),
-                })
-                .collect(),
-            setup: prog.setup.iter().map(|(b, _)| stmts::block(b)).collect(),
+        let block = |b: &Block, base: u32| {
+            let (body, locals) = inline::root(base, || stmts::block(b));
+            inline::grown(body, base, locals)
+        };
+        let trigger = |t: &TriggerDef| {
+            let ((condition, body), locals) = inline::root(t.locals, || {
+                (
+                    t.condition.as_ref().map(exprs::cexpr),
+                    stmts::block(&t.body),
+                )
+            });
+            CTrigger {
+                condition: condition.map(|c| CExpr {
+                    code: inline::grown(c.code, t.locals, locals),
+                    ..c
+                }),
+                body: inline::grown(body, t.locals, locals),
+            }
+        };
+        keys::with_families(prog, || {
+            inline::with_program(prog, || Compiled {
+                fns: prog.fns.iter().map(cfn).collect(),
+                card_fns: prog.card_fns.iter().map(cfn).collect(),
+                phases: prog
+                    .phases
+                    .iter()
+                    .map(|p| block(&p.body, p.locals))
+                    .collect(),
+                triggers: prog.triggers.iter().map(trigger).collect(),
+                setup: prog.setup.iter().map(|(b, l)| block(b, *l)).collect(),
+            })
         })
     }
 }

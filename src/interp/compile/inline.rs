@@ -1,0 +1,691 @@
+//! Small user functions inlined where they are called. A call to a function whose body is small
+//! compiles to its body, with the callee's locals moved to fresh slots of the caller's frame
+//! (the body is copied with every slot shifted, then compiled as usual, so every check, error
+//! and span is the body's own), and its arguments evaluated straight into those slots. What a
+//! call does besides is kept: it ticks once, counts towards the call-depth limit, and catches a
+//! `return` of the inlined body (`InlineCall`).
+//!
+//! The slots of an inlined call are used like a frame: they are taken when its body is compiled
+//! and given back after, so calls one after the other share them, while a call nested in
+//! another's arguments or body gets slots above. Each compiled root (a function, a card's code,
+//! a phase, a trigger, a setup block) records the highest slot it reached (`root`), and its
+//! frame is that large.
+//!
+//! The checker refuses recursion; the inliner keeps its own guard (a function being inlined is
+//! not inlined again inside itself) and bounds nesting and the code copied, per root and per
+//! program.
+
+use super::calls::CArg;
+use super::{code, exprs, Code, Ev};
+use crate::diag::Span;
+use crate::interp::{Interp, R, RETURN_CODE};
+use crate::program::*;
+use crate::value::Value;
+use std::cell::RefCell;
+use std::rc::Rc;
+
+/// The largest body (in tree nodes) that is inlined.
+const MAX_BODY: usize = 80;
+/// How deep inlined calls nest inside one another.
+const MAX_NESTING: usize = 4;
+/// The most code (in tree nodes) inlined into one root.
+const MAX_PER_ROOT: usize = 2_000;
+/// The most code (in tree nodes) inlined into a whole program: many small roots each calling
+/// many small functions must not make a program's compiled code much larger than its text.
+const MAX_PER_PROGRAM: usize = 200_000;
+
+/// A function that may be inlined.
+struct Callee {
+    body: Expr,
+    params: u32,
+    /// The callee's frame size.
+    locals: u32,
+    size: usize,
+    /// Whether its body contains a `return`, which the inlined call must catch.
+    returns: bool,
+    /// For each parameter, whether the body never changes it (nor binds its slot).
+    fixed: Vec<bool>,
+    /// Whether the body runs nothing that counts call depth (`leaf`).
+    leaf: bool,
+}
+
+/// The frame of the root being compiled.
+struct Frame {
+    /// The first free slot.
+    top: u32,
+    /// The highest slot taken so far, plus one.
+    high: u32,
+    /// Tree nodes inlined so far.
+    copied: usize,
+}
+
+/// What the inliner knows during one compilation.
+struct Ctx {
+    callees: Vec<Option<Rc<Callee>>>,
+    frame: Option<Frame>,
+    /// The functions being inlined, innermost last.
+    nesting: Vec<Id>,
+    /// Tree nodes that may still be inlined in this program.
+    left: usize,
+}
+
+thread_local! {
+    static CTX: RefCell<Option<Ctx>> = const { RefCell::new(None) };
+}
+
+/// Run `f` (a compilation of `prog`) with its small functions at hand for inlining.
+pub(super) fn with_program<T>(prog: &Program, f: impl FnOnce() -> T) -> T {
+    let callees = prog
+        .fns
+        .iter()
+        .map(|fd| {
+            let size = size(&fd.body);
+            (size <= MAX_BODY).then(|| {
+                let body = lift_returns(&fd.body);
+                let params = fd.params.len() as u32;
+                Rc::new(Callee {
+                    returns: returns(&body),
+                    fixed: (0..params).map(|p| !binds(&body, p)).collect(),
+                    leaf: leaf(&body),
+                    body,
+                    params,
+                    locals: fd.locals.max(fd.params.len() as u32),
+                    size,
+                })
+            })
+        })
+        .collect();
+    let ctx = Ctx {
+        callees,
+        frame: None,
+        nesting: Vec::new(),
+        left: MAX_PER_PROGRAM,
+    };
+    let old = CTX.with(|c| c.replace(Some(ctx)));
+    let r = f();
+    CTX.with(|c| *c.borrow_mut() = old);
+    r
+}
+
+/// Compile a root whose frame has `base` slots (`f`); also returns the frame size it needs,
+/// inlined calls included.
+pub(super) fn root<T>(base: u32, f: impl FnOnce() -> T) -> (T, u32) {
+    let fresh = Frame {
+        top: base,
+        high: base,
+        copied: 0,
+    };
+    let old = CTX.with(|c| c.borrow_mut().as_mut().and_then(|c| c.frame.replace(fresh)));
+    let r = f();
+    let done = CTX.with(|c| {
+        c.borrow_mut()
+            .as_mut()
+            .and_then(|c| std::mem::replace(&mut c.frame, old))
+    });
+    (r, done.map_or(base, |fr| fr.high.max(base)))
+}
+
+/// A root's code run in a frame of `base` slots (as the program declares it) that needs
+/// `needed`: it first grows the frame.
+pub(super) fn grown(body: Code, base: u32, needed: u32) -> Code {
+    if needed <= base {
+        return body;
+    }
+    code(move |me| {
+        me.grow_frame(needed);
+        body(me)
+    })
+}
+
+impl Interp<'_> {
+    /// Make the current frame at least `locals` slots large (it is the innermost one).
+    pub(super) fn grow_frame(&mut self, locals: u32) {
+        let top = self.bp.saturating_add(locals as usize);
+        if self.sp < top {
+            self.push_frame(top - self.sp);
+        }
+    }
+}
+
+/// `f(es)` inlined, if `f` is small and the budgets allow.
+pub(super) fn call(f: Id, es: &[Expr], span: Span) -> Option<Code> {
+    let (callee, base) = CTX.with(|c| {
+        let mut c = c.borrow_mut();
+        let c = c.as_mut()?;
+        let callee = c.callees.get(f as usize)?.clone()?;
+        if callee.params as usize != es.len()
+            || c.nesting.len() >= MAX_NESTING
+            || c.nesting.contains(&f)
+        {
+            return None;
+        }
+        let left = c.left.checked_sub(callee.size)?;
+        let fr = c.frame.as_mut()?;
+        let copied = fr.copied.checked_add(callee.size)?;
+        let top = fr.top.checked_add(callee.locals)?;
+        if copied > MAX_PER_ROOT {
+            return None;
+        }
+        c.left = left;
+        let base = fr.top;
+        fr.copied = copied;
+        fr.top = top;
+        fr.high = fr.high.max(top);
+        c.nesting.push(f);
+        Some((callee, base))
+    })?;
+    // A parameter the callee never changes, given a constant or a local of the caller (which
+    // nothing can change while the callee runs), is read from there: the body is written with
+    // it, and nothing is copied. Reading a constant or a local does nothing else (no step, no
+    // error), and the parameter's origin is the local's, as a call gives it (`param_origin`).
+    let put: Vec<Option<ExprKind>> = es
+        .iter()
+        .zip(&callee.fixed)
+        .map(|(e, fixed)| match &e.kind {
+            ExprKind::Local(_) | ExprKind::Const(_) if *fixed => Some(e.kind.clone()),
+            _ => None,
+        })
+        .collect();
+    // Arguments are compiled as the caller's code: a call among them takes slots above ours.
+    let args: Vec<(u32, CArg)> = (base..)
+        .zip(es.iter().zip(&put))
+        .filter(|(_, (_, put))| put.is_none())
+        .map(|(slot, (e, _))| (slot, CArg::new(e)))
+        .collect();
+    let body = exprs::expr(&shifted(&callee.body, base, &put));
+    CTX.with(|c| {
+        if let Some(c) = c.borrow_mut().as_mut() {
+            c.nesting.pop();
+            if let Some(fr) = c.frame.as_mut() {
+                fr.top = base;
+            }
+        }
+    });
+    let call = InlineCall { args, body, span };
+    Some(match (callee.returns, callee.leaf) {
+        (true, _) => code(move |me| call.run(me, true, true)),
+        (false, false) => code(move |me| call.run(me, false, true)),
+        (false, true) => code(move |me| call.run(me, false, false)),
+    })
+}
+
+/// A call inlined: its arguments with the slots they go to (those not put in the body), its
+/// body.
+struct InlineCall {
+    args: Vec<(u32, CArg)>,
+    body: Code,
+    span: Span,
+}
+
+impl InlineCall {
+    /// What `Interp::call_compiled` does, in the caller's frame.
+    #[inline(always)]
+    /// `catch`: the body may `return`. `nests`: the body may run code that checks the call
+    /// depth (otherwise the depth it would see is never looked at, and is not counted).
+    fn run(&self, me: &mut Interp<'_>, catch: bool, nests: bool) -> R<Value> {
+        me.tick(self.span)?;
+        me.check_call_depth(self.span)?;
+        for (slot, a) in &self.args {
+            let v = a.ev(me)?;
+            let origin = me.param_origin(a);
+            me.store_param(me.bp + *slot as usize, v, origin);
+        }
+        if !nests {
+            return (self.body)(me);
+        }
+        me.call_depth += 1;
+        let r = (self.body)(me);
+        me.call_depth -= 1;
+        if catch {
+            me.caught_return(r)
+        } else {
+            r
+        }
+    }
+}
+
+impl Interp<'_> {
+    /// Where the value of an argument was made, for its parameter: the origin of the local
+    /// passed, or nowhere (errors about a parameter's value point where it was made).
+    #[inline(always)]
+    pub(in crate::interp) fn param_origin<E: Ev + ?Sized>(&self, a: &E) -> Span {
+        match a.local_slot() {
+            Some(slot) => self
+                .origins
+                .get(self.bp + slot as usize)
+                .copied()
+                .unwrap_or_default(),
+            None => Span::default(),
+        }
+    }
+
+    /// A parameter's value and origin, stored at stack index `at`.
+    #[inline(always)]
+    pub(in crate::interp) fn store_param(&mut self, at: usize, v: Value, origin: Span) {
+        if let Some(cell) = self.stack.get_mut(at) {
+            *cell = v;
+        }
+        if let Some(o) = self.origins.get_mut(at) {
+            *o = origin;
+        }
+    }
+
+    /// A function body's result, with its `return` caught.
+    #[inline(always)]
+    pub(in crate::interp) fn caught_return(&mut self, r: R<Value>) -> R<Value> {
+        match r {
+            Err(d) if d.code == RETURN_CODE => {
+                self.spare_return = Some(d);
+                Ok(self.returning.take().unwrap_or(Value::None))
+            }
+            other => other,
+        }
+    }
+}
+
+/// A function's body with its early returns made branches: `{ a; if c { b; return x }; rest }`
+/// becomes `{ a; if c { b; x } else { rest } }`, which does exactly the same (the same
+/// statements tick, the same values are made) without unwinding. Only `if`s at the top level of
+/// the body (and then of each `else` made) are changed; other `return`s stay.
+pub(super) fn lift_returns(body: &Expr) -> Expr {
+    let mut body = body.clone();
+    if let ExprKind::Block(b) = &mut body.kind {
+        lift_block(b);
+    }
+    body
+}
+
+fn lift_block(b: &mut Block) {
+    let at = b.stmts.iter().position(|s| match &s.kind {
+        StmtKind::Expr(Expr {
+            kind: ExprKind::If(_, then, None),
+            ..
+        }) => matches!(
+            then.stmts.last(),
+            Some(Stmt {
+                kind: StmtKind::Return(_),
+                ..
+            })
+        ),
+        _ => false,
+    });
+    let Some(at) = at else { return };
+    let rest: Vec<Stmt> = b.stmts.split_off(at.saturating_add(1));
+    let Some(Stmt {
+        kind:
+            StmtKind::Expr(Expr {
+                kind: ExprKind::If(_, then, els),
+                ..
+            }),
+        ..
+    }) = b.stmts.last_mut()
+    else {
+        return;
+    };
+    if let Some(last) = then.stmts.last_mut() {
+        if let StmtKind::Return(v) = &mut last.kind {
+            // `return x` ticks and makes `x`, as the statement `x` does.
+            let v = v.take().unwrap_or(Expr {
+                kind: ExprKind::Const(Value::None),
+                span: last.span,
+            });
+            last.kind = StmtKind::Expr(v);
+        }
+    }
+    if let (Some(first), Some(end)) = (rest.first(), rest.last()) {
+        let span = Span {
+            start: first.span.start,
+            ..end.span
+        };
+        let mut rest = Block { stmts: rest, span };
+        lift_block(&mut rest);
+        *els = Some(Box::new(Expr {
+            kind: ExprKind::Block(rest),
+            span,
+        }));
+    }
+}
+
+/// A node of a tree, as `walk` visits it.
+enum Node<'a> {
+    Expr(&'a Expr),
+    Stmt(&'a Stmt),
+}
+
+/// The number of nodes of a tree.
+fn size(e: &Expr) -> usize {
+    let mut n = 0usize;
+    walk(e, &mut |_| n = n.saturating_add(1));
+    n
+}
+
+/// Whether a tree contains a `return`.
+fn returns(e: &Expr) -> bool {
+    let mut found = false;
+    walk(e, &mut |n| {
+        found |= matches!(
+            n,
+            Node::Stmt(Stmt {
+                kind: StmtKind::Return(_),
+                ..
+            })
+        );
+    });
+    found
+}
+
+/// Whether a tree binds or changes local `slot` (`let`, `set`, `for`, an aggregate).
+fn binds(e: &Expr, slot: u32) -> bool {
+    let mut found = false;
+    walk(e, &mut |n| {
+        found |= match n {
+            Node::Expr(Expr {
+                kind: ExprKind::Agg { slot: s, .. },
+                ..
+            }) => *s == slot,
+            Node::Stmt(s) => match &s.kind {
+                StmtKind::Let(s, _)
+                | StmtKind::For(s, _, _)
+                | StmtKind::Assign(Place::Local(s), _, _) => *s == slot,
+                _ => false,
+            },
+            Node::Expr(_) => false,
+        };
+    });
+    found
+}
+
+/// Whether a body only computes: it calls no function, card's code or table, uses only pure
+/// builtins, and has only statements that bind or change locals, loop or return (nothing that
+/// fires a trigger, asks a player or shows anything). Nothing it runs looks at the call depth.
+fn leaf(e: &Expr) -> bool {
+    let mut ok = true;
+    walk(e, &mut |n| {
+        ok &= match n {
+            Node::Expr(e) => match &e.kind {
+                // A table's entry is code of its own, which may call functions.
+                ExprKind::Call(..) | ExprKind::CallField(..) | ExprKind::Table(..) => false,
+                ExprKind::Builtin(b, _) => b.effect == crate::builtins::Effect::Pure,
+                _ => true,
+            },
+            Node::Stmt(s) => matches!(
+                s.kind,
+                StmtKind::Let(..)
+                    | StmtKind::Assign(Place::Local(_), _, _)
+                    | StmtKind::For(..)
+                    | StmtKind::Repeat(..)
+                    | StmtKind::RepeatUntil(..)
+                    | StmtKind::Return(_)
+                    | StmtKind::Expr(_)
+            ),
+        };
+    });
+    ok
+}
+
+/// Visit every expression and statement of a tree.
+fn walk<'a>(e: &'a Expr, f: &mut impl FnMut(Node<'a>)) {
+    f(Node::Expr(e));
+    match &e.kind {
+        ExprKind::Const(_)
+        | ExprKind::Local(_)
+        | ExprKind::ConstRef(_)
+        | ExprKind::Option(_)
+        | ExprKind::KindCards(_)
+        | ExprKind::Special(_) => {}
+        ExprKind::Var(_, es)
+        | ExprKind::Zone(_, es)
+        | ExprKind::Call(_, es)
+        | ExprKind::Builtin(_, es)
+        | ExprKind::List(es)
+        | ExprKind::Tuple(es) => es.iter().for_each(|e| walk(e, f)),
+        ExprKind::Field(b, _)
+        | ExprKind::CardBuiltinField(b, _)
+        | ExprKind::TupleIndex(b, _)
+        | ExprKind::Table(_, b)
+        | ExprKind::Unary(_, b)
+        | ExprKind::InBounds(b, _, _) => walk(b, f),
+        ExprKind::Index(a, b) | ExprKind::Binary(_, a, b) => {
+            walk(a, f);
+            walk(b, f);
+        }
+        ExprKind::CallField(b, _, es) => {
+            walk(b, f);
+            es.iter().for_each(|e| walk(e, f));
+        }
+        ExprKind::If(c, then, other) => {
+            walk(c, f);
+            walk_block(then, f);
+            if let Some(o) = other {
+                walk(o, f);
+            }
+        }
+        ExprKind::Match(s, arms) => {
+            walk(s, f);
+            arms.iter().for_each(|(_, e)| walk(e, f));
+        }
+        ExprKind::Agg {
+            source,
+            filter,
+            map,
+            ..
+        } => {
+            walk(source, f);
+            filter.iter().chain(map).for_each(|e| walk(e, f));
+        }
+        ExprKind::Text(parts) => {
+            for p in parts {
+                if let TextPart::Expr(e) = p {
+                    walk(e, f);
+                }
+            }
+        }
+        ExprKind::Block(b) => walk_block(b, f),
+    }
+}
+
+fn walk_block<'a>(b: &'a Block, f: &mut impl FnMut(Node<'a>)) {
+    for s in &b.stmts {
+        walk_stmt(s, f);
+    }
+}
+
+fn walk_stmt<'a>(s: &'a Stmt, f: &mut impl FnMut(Node<'a>)) {
+    f(Node::Stmt(s));
+    match &s.kind {
+        StmtKind::Let(_, e)
+        | StmtKind::Shuffle(e)
+        | StmtKind::Flip(e, _)
+        | StmtKind::Say(e)
+        | StmtKind::Eliminate(e)
+        | StmtKind::Expr(e) => walk(e, f),
+        StmtKind::Assign(place, _, e) => {
+            match place {
+                Place::Local(_) => {}
+                Place::Var(_, keys) => keys.iter().for_each(|k| walk(k, f)),
+                Place::Field(b, _) => walk(b, f),
+            }
+            walk(e, f);
+        }
+        StmtKind::Move(a, b, _) => {
+            walk(a, f);
+            walk(b, f);
+        }
+        StmtKind::Draw(a, b, c) => {
+            walk(a, f);
+            walk(b, f);
+            walk(c, f);
+        }
+        StmtKind::Reveal(a, b) => {
+            walk(a, f);
+            if let Some(b) = b {
+                walk(b, f);
+            }
+        }
+        StmtKind::For(_, e, b) | StmtKind::Repeat(e, b) => {
+            walk(e, f);
+            walk_block(b, f);
+        }
+        StmtKind::RepeatUntil(a, c, b) => {
+            walk(a, f);
+            walk(c, f);
+            walk_block(b, f);
+        }
+        StmtKind::Return(e) => {
+            if let Some(e) = e {
+                walk(e, f);
+            }
+        }
+        StmtKind::Secretly(b) | StmtKind::Step(_, b) => walk_block(b, f),
+        StmtKind::EndGame => {}
+        StmtKind::Emit(_, es) => es.iter().for_each(|e| walk(e, f)),
+    }
+}
+
+/// A copy of a tree with every local slot moved up by `by`, and the parameters in `put` replaced
+/// by what is given for them (each use keeps its span).
+fn shifted(e: &Expr, by: u32, put: &[Option<ExprKind>]) -> Expr {
+    let mut e = e.clone();
+    shift(&mut e, &Shift { by, put });
+    e
+}
+
+/// How `shift` rewrites slots.
+struct Shift<'a> {
+    by: u32,
+    put: &'a [Option<ExprKind>],
+}
+
+fn shift(e: &mut Expr, by: &Shift<'_>) {
+    let up = |slot: &mut u32| *slot = slot.saturating_add(by.by);
+    if let ExprKind::Local(slot) = e.kind {
+        if let Some(Some(kind)) = by.put.get(slot as usize) {
+            e.kind = kind.clone();
+            return;
+        }
+    }
+    match &mut e.kind {
+        ExprKind::Local(slot) => up(slot),
+        ExprKind::Const(_)
+        | ExprKind::ConstRef(_)
+        | ExprKind::Option(_)
+        | ExprKind::KindCards(_)
+        | ExprKind::Special(_) => {}
+        ExprKind::Var(_, es)
+        | ExprKind::Zone(_, es)
+        | ExprKind::Call(_, es)
+        | ExprKind::Builtin(_, es)
+        | ExprKind::List(es)
+        | ExprKind::Tuple(es) => es.iter_mut().for_each(|e| shift(e, by)),
+        ExprKind::Field(b, _)
+        | ExprKind::CardBuiltinField(b, _)
+        | ExprKind::TupleIndex(b, _)
+        | ExprKind::Table(_, b)
+        | ExprKind::Unary(_, b)
+        | ExprKind::InBounds(b, _, _) => shift(b, by),
+        ExprKind::Index(a, b) | ExprKind::Binary(_, a, b) => {
+            shift(a, by);
+            shift(b, by);
+        }
+        ExprKind::CallField(b, _, es) => {
+            shift(b, by);
+            es.iter_mut().for_each(|e| shift(e, by));
+        }
+        ExprKind::If(c, then, other) => {
+            shift(c, by);
+            shift_block(then, by);
+            if let Some(o) = other {
+                shift(o, by);
+            }
+        }
+        ExprKind::Match(s, arms) => {
+            shift(s, by);
+            arms.iter_mut().for_each(|(_, e)| shift(e, by));
+        }
+        ExprKind::Agg {
+            slot,
+            source,
+            filter,
+            map,
+            ..
+        } => {
+            up(slot);
+            shift(source, by);
+            filter.iter_mut().chain(map).for_each(|e| shift(e, by));
+        }
+        ExprKind::Text(parts) => {
+            for p in parts {
+                if let TextPart::Expr(e) = p {
+                    shift(e, by);
+                }
+            }
+        }
+        ExprKind::Block(b) => shift_block(b, by),
+    }
+}
+
+fn shift_block(b: &mut Block, by: &Shift<'_>) {
+    for s in &mut b.stmts {
+        shift_stmt(s, by);
+    }
+}
+
+fn shift_stmt(s: &mut Stmt, by: &Shift<'_>) {
+    let up = |slot: &mut u32| *slot = slot.saturating_add(by.by);
+    match &mut s.kind {
+        StmtKind::Let(slot, e) => {
+            up(slot);
+            shift(e, by);
+        }
+        StmtKind::Assign(place, _, e) => {
+            match place {
+                Place::Local(slot) => up(slot),
+                Place::Var(_, keys) => keys.iter_mut().for_each(|k| shift(k, by)),
+                Place::Field(b, _) => shift(b, by),
+            }
+            shift(e, by);
+        }
+        StmtKind::For(slot, e, b) => {
+            up(slot);
+            shift(e, by);
+            shift_block(b, by);
+        }
+        StmtKind::Shuffle(e)
+        | StmtKind::Flip(e, _)
+        | StmtKind::Say(e)
+        | StmtKind::Eliminate(e)
+        | StmtKind::Expr(e) => shift(e, by),
+        StmtKind::Move(a, b, _) => {
+            shift(a, by);
+            shift(b, by);
+        }
+        StmtKind::Draw(a, b, c) => {
+            shift(a, by);
+            shift(b, by);
+            shift(c, by);
+        }
+        StmtKind::Reveal(a, b) => {
+            shift(a, by);
+            if let Some(b) = b {
+                shift(b, by);
+            }
+        }
+        StmtKind::Repeat(e, b) => {
+            shift(e, by);
+            shift_block(b, by);
+        }
+        StmtKind::RepeatUntil(a, c, b) => {
+            shift(a, by);
+            shift(c, by);
+            shift_block(b, by);
+        }
+        StmtKind::Return(e) => {
+            if let Some(e) = e {
+                shift(e, by);
+            }
+        }
+        StmtKind::Secretly(b) | StmtKind::Step(_, b) => shift_block(b, by),
+        StmtKind::EndGame => {}
+        StmtKind::Emit(_, es) => es.iter_mut().for_each(|e| shift(e, by)),
+    }
+}
