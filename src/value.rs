@@ -46,8 +46,11 @@ impl Items {
         if v.len() <= INLINE {
             let mut arr: [Value; INLINE] = Default::default();
             let n = v.len();
-            for (slot, x) in arr.iter_mut().zip(v.drain(..)) {
-                *slot = x;
+            // Popped from the end into place (cheaper than draining).
+            while let Some(x) = v.pop() {
+                if let Some(slot) = arr.get_mut(v.len()) {
+                    *slot = x;
+                }
             }
             return Items::with(Store::Inline(n as u8, arr));
         }
