@@ -1,9 +1,11 @@
 //! Choices, asked of a player's agent: choose, choose_many, choose_number, ask, choose_player,
 //! allocate.
 
-use super::{ret_bool, ret_player, BuiltinDef, Effect, P};
+use super::{ret_bool, ret_player, Args, BuiltinDef, Effect, P};
+use crate::interp::{Interp, R};
 use crate::program::Ty;
-use crate::value::Value;
+use crate::value::{Items, Value};
+use std::rc::Rc;
 
 pub const DEFS: &[BuiltinDef] = &[
     BuiltinDef {
@@ -23,19 +25,7 @@ pub const DEFS: &[BuiltinDef] = &[
             let p = a.player(0)?;
             let options = a.list(me, 1)?;
             let prompt = a.text(me, 2, "Choose");
-            let labels = match a.get(3) {
-                Some(v) => {
-                    let l = me.as_list(v, a.span_of(3))?;
-                    if l.len() != options.len() {
-                        return Err(a.err_at(
-                            3,
-                            format!("{} labels for {} options", l.len(), options.len()),
-                        ));
-                    }
-                    Some(l)
-                }
-                None => None,
-            };
+            let labels = labels(me, a, 3, options.len(), "options")?;
             let labels = labels.as_deref().map(|l| &l[..]);
             Ok(
                 match me.decide_labelled(p, &options, labels, &prompt, a.span)? {
@@ -155,19 +145,7 @@ pub const DEFS: &[BuiltinDef] = &[
             let total = a.int(1)?;
             let cats = a.list(me, 2)?;
             let prompt = a.text(me, 3, "Allocate");
-            let labels = match a.get(4) {
-                Some(v) => {
-                    let l = me.as_list(v, a.span_of(4))?;
-                    if l.len() != cats.len() {
-                        return Err(a.err_at(
-                            4,
-                            format!("{} labels for {} categories", l.len(), cats.len()),
-                        ));
-                    }
-                    Some(l)
-                }
-                None => None,
-            };
+            let labels = labels(me, a, 4, cats.len(), "categories")?;
             if total < 0 || total as u64 > me.limits.max_options as u64 {
                 return Err(a.err_at(1, format!("cannot allocate {total} points")));
             }
@@ -202,6 +180,18 @@ pub const DEFS: &[BuiltinDef] = &[
         },
     },
 ];
+
+/// Argument `i`, when given: one label for each of `n` things (`options`, `categories`).
+fn labels(me: &Interp, a: &Args, i: usize, n: usize, what: &str) -> R<Option<Rc<Items>>> {
+    let Some(v) = a.get(i) else {
+        return Ok(None);
+    };
+    let l = me.as_list(v, a.span_of(i))?;
+    if l.len() != n {
+        return Err(a.err_at(i, format!("{} labels for {n} {what}", l.len())));
+    }
+    Ok(Some(l))
+}
 
 /// `n` in decimal, written into `buf` (no formatting machinery).
 fn itoa(n: i64, buf: &mut [u8; 24]) -> &str {
