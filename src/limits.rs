@@ -42,6 +42,11 @@ pub struct Limits {
     pub max_log_bytes: usize,
     /// Longest line or argument typed at the REPL, in bytes (default 64 KiB).
     pub max_line_bytes: usize,
+    /// Most parser steps (pest's rule and combinator calls) per byte of a file or REPL line
+    /// (default 256, plus a floor of 64 KiB steps for short texts). The grammar is linear: real
+    /// files take under 15 steps a byte, and the worst texts we know (unclosed brackets 60 deep)
+    /// about 65. This guards against a text that would make the parser backtrack without end.
+    pub max_parse_steps_per_byte: usize,
 }
 
 impl Limits {
@@ -70,6 +75,7 @@ impl Default for Limits {
             max_diags: 100,
             max_log_bytes: 16 << 20,
             max_line_bytes: 64 << 10,
+            max_parse_steps_per_byte: 256,
         }
     }
 }

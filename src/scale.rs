@@ -6,9 +6,9 @@
 //! suffixed (` #2`), so the copy checks as cleanly as the game. Kinds with a `unique` field of
 //! another type (an enum or a number) cannot take fresh values and are left as they were.
 
-use crate::parser::{row_parts, written_len, Rule, RulesParser};
+use crate::limits::Limits;
+use crate::parser::{row_parts, written_len, Rule};
 use pest::iterators::Pair;
-use pest::Parser as _;
 use std::collections::{BTreeMap, BTreeSet};
 
 /// A scaled game: the new text of each file that declares cards.
@@ -25,7 +25,7 @@ pub struct Scaled {
 pub fn scale(files: &[&str], factor: u32, keep: &[String]) -> Result<Scaled, String> {
     let mut parsed = Vec::new();
     for (i, text) in files.iter().enumerate() {
-        let file = RulesParser::parse(Rule::file, text)
+        let file = crate::parser::parse_bounded(Rule::file, text, &Limits::default())
             .map_err(|e| format!("file {} does not parse:\n{e}", i + 1))?
             .next()
             .ok_or_else(|| format!("file {} is empty", i + 1))?;

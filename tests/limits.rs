@@ -43,6 +43,58 @@ fn nesting_within_the_limit_is_fine() {
     assert!(codes("ok.rules", &text).is_empty());
 }
 
+/// Texts that once made the parser backtrack exponentially (each unclosed bracket tried as a
+/// literal and then as an expression) and their neighbours, 60 deep.
+fn bracket_shapes() -> Vec<String> {
+    let n = 60;
+    let row = |cell: String| format!("kind K {{ a: int }}\ncards K (a) {{\n  k: {cell}\n}}\n");
+    vec![
+        format!("const x = {}", "(".repeat(n)),
+        format!("const x = {}", "[".repeat(n)),
+        format!("const x = {}", "([f(".repeat(n / 3)),
+        format!("const x = {}1 +{}", "(".repeat(n), ")".repeat(n)),
+        format!("const x = {}1{}", "(".repeat(n), ")+1".repeat(n)),
+        format!("const x = {}1{}", "[".repeat(n), "] + [1]".repeat(n)),
+        format!("phase p {{ let x = {}", "(".repeat(n)),
+        format!("phase p {{ {}", "f(".repeat(n)),
+        format!("kind K {{ a: int }}\ncard K k {{ a: {} }}", "(".repeat(n)),
+        row("(".repeat(n)),
+        row(format!("{}1{}", "(".repeat(n), ")".repeat(n))),
+        row(format!("[{}]", "(1, 2), ".repeat(n))),
+    ]
+}
+
+#[test]
+fn unclosed_brackets_take_linear_parsing_work() {
+    // 100 parser steps a byte is far below the default budget and far above what any of these
+    // needs (about 65): an exponential path would need more than 2^60.
+    let limits = Limits {
+        max_parse_steps_per_byte: 100,
+        ..Limits::default()
+    };
+    for text in bracket_shapes() {
+        let c = rules::check_text("brackets.rules", &text, &limits);
+        assert!(
+            c.diags.iter().all(|d| d.code != "limit::parse_work"),
+            "{text}\n{}",
+            c.render()
+        );
+    }
+}
+
+#[test]
+fn running_out_of_parsing_work_is_a_diagnostic() {
+    let limits = Limits {
+        max_parse_steps_per_byte: 1,
+        ..Limits::default()
+    };
+    let text = std::fs::read_to_string("games/the-establishment.rules").unwrap();
+    let c = rules::check_text("establishment.rules", &text, &limits);
+    let codes: Vec<_> = c.diags.iter().map(|d| d.code).collect();
+    assert_eq!(codes, vec!["limit::parse_work"], "{}", c.render());
+    assert!(c.render().contains("parser steps"), "{}", c.render());
+}
+
 #[test]
 fn huge_files_are_refused() {
     let limits = Limits::default();

@@ -13,9 +13,8 @@ pub use files::{format_files, rules_files, Report};
 
 use crate::diag::{Diag, Span};
 use crate::limits::Limits;
-use crate::parser::{parse_file, Rule, RulesParser};
+use crate::parser::{parse_file, Rule};
 use pest::iterators::Pair;
-use pest::Parser as _;
 
 /// Format one `.rules` file. `name` is used only in messages. A file that does not parse is
 /// refused with its first error (the diagnostic's spans are in file 0, this text).
@@ -65,7 +64,9 @@ fn internal(name: &str, why: &str) -> Box<Diag> {
 }
 
 fn parse_tree(text: &str) -> Option<Pair<'_, Rule>> {
-    RulesParser::parse(Rule::file, text).ok()?.next()
+    crate::parser::parse_bounded(Rule::file, text, &Limits::default())
+        .ok()?
+        .next()
 }
 
 /// Whether the source between `a` and `b` may hold a comment (any `#`, strings included: a

@@ -71,7 +71,8 @@ pub fn rule_name(rule: Rule) -> &'static str {
         to_kw => "`to`",
         expr | postfix_expr | primary | paren | prefix => "an expression",
         // Only taken outside detailed mode, so never in an error; named all the same.
-        lit | lit_next | row_lits | cell | field_value | in_square | in_round => "an expression",
+        lit | scalar_lit | flat_list | flat_item | flat_tuple | lit_next | row_lits | cell
+        | field_value | in_square | in_round => "an expression",
         infix | range_op | add | sub | mul | div | rem | eq | ne | le | ge | lt | gt | and_op
         | or_op => "an operator",
         neg | not_op => "an expression",

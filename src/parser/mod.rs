@@ -107,7 +107,7 @@ fn parse_with<T>(
             diags: vec![d],
         };
     }
-    match RulesParser::parse(rule, text) {
+    match parse_bounded(rule, text, limits) {
         Ok(mut pairs) => {
             let Some(pair) = pairs.next() else {
                 return Parsed {
@@ -129,26 +129,84 @@ fn parse_with<T>(
                 diags: b.diags,
             }
         }
-        Err(e) => Parsed {
+        Err(e) if out_of_work(&e) => Parsed {
             value: None,
-            diags: vec![syntax_error(&detailed(rule, text).unwrap_or(e), text, file)],
+            diags: vec![parse_work_error(&e, text, file, limits)],
         },
+        Err(e) => {
+            let e = match detailed(rule, text, limits) {
+                Some(d) if !out_of_work(&d) => d,
+                _ => e,
+            };
+            Parsed {
+                value: None,
+                diags: vec![syntax_error(&e, text, file)],
+            }
+        }
     }
 }
 
-/// Held while pest collects error details (a setting of the whole process).
-static DETAIL: std::sync::Mutex<()> = std::sync::Mutex::new(());
+/// Held while pest parses: its call budget and its error details are settings of the whole
+/// process, read when a parse starts.
+static PEST: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
+/// Parse with pest's call budget set for this text (`Limits::max_parse_steps_per_byte`), so no
+/// text can make the parser backtrack without end: it stops with "call limit reached".
+pub(crate) fn parse_bounded<'t>(
+    rule: Rule,
+    text: &'t str,
+    limits: &Limits,
+) -> Result<pest::iterators::Pairs<'t, Rule>, pest::error::Error<Rule>> {
+    let _held = PEST.lock().unwrap_or_else(|e| e.into_inner());
+    pest::set_call_limit(std::num::NonZeroUsize::new(parse_budget(text, limits)));
+    RulesParser::parse(rule, text)
+}
+
+/// The most pest calls a text may take: so many a byte, with a floor for short texts.
+fn parse_budget(text: &str, limits: &Limits) -> usize {
+    limits
+        .max_parse_steps_per_byte
+        .saturating_mul(text.len().max(256))
+        .max(1)
+}
+
+/// Whether pest stopped because the call budget ran out.
+fn out_of_work(e: &pest::error::Error<Rule>) -> bool {
+    matches!(&e.variant, pest::error::ErrorVariant::CustomError { message }
+        if message == "call limit reached")
+}
+
+/// The diagnostic for a text that ran out of parsing work, at the furthest point reached.
+fn parse_work_error(e: &pest::error::Error<Rule>, text: &str, file: u32, limits: &Limits) -> Diag {
+    let pos = match e.location {
+        pest::error::InputLocation::Pos(p) => p,
+        pest::error::InputLocation::Span((s, _)) => s,
+    };
+    let pos = e.parse_attempts().map_or(pos, |a| a.max_position.max(pos));
+    let pos = pos.min(text.len());
+    Diag::error(
+        "limit::parse_work",
+        format!(
+            "this text takes more than {} parser steps ({} a byte); the parser gave up",
+            parse_budget(text, limits),
+            limits.max_parse_steps_per_byte
+        ),
+    )
+    .label(Span::new(file, pos, pos), "the parser had reached here")
+    .help("look for brackets opened and never closed; real files take under 15 steps a byte")
+}
 
 /// The error of a text that did not parse, found again with pest's error details (what it
 /// expected, and in which rules). Collecting them slows every token down several times, so the
 /// first parse goes without them: only a text with a syntax error is read twice, and then
 /// through `file_detailed`, where the grammar's shortcuts are off (see `detailing`).
-fn detailed(rule: Rule, text: &str) -> Option<pest::error::Error<Rule>> {
-    let _held = DETAIL.lock().unwrap_or_else(|e| e.into_inner());
+fn detailed(rule: Rule, text: &str, limits: &Limits) -> Option<pest::error::Error<Rule>> {
+    let _held = PEST.lock().unwrap_or_else(|e| e.into_inner());
     let rule = match rule {
         Rule::repl_line => Rule::repl_line_detailed,
         _ => Rule::file_detailed,
     };
+    pest::set_call_limit(std::num::NonZeroUsize::new(parse_budget(text, limits)));
     pest::set_error_detail(true);
     let again = RulesParser::parse(rule, text);
     pest::set_error_detail(false);
