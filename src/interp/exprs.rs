@@ -845,6 +845,7 @@ impl Source {
             }
         }
     }
+    #[inline(always)]
     pub(super) fn get(&self, st: &State, i: usize) -> Option<Value> {
         match self {
             Source::List(l) => l.get(i).cloned(),

@@ -104,53 +104,21 @@ impl Interp<'_> {
 }
 
 /// Call `f` on each element of a source, until it returns `false`. A zone is read as it stands
-/// at each step, up to the length it had at the start (as `Source::get` does).
+/// at each step, up to the length it had at the start (as `Source::get` does). One loop (not one
+/// per kind of source) so that `f` is compiled in place once.
 #[inline(always)]
 fn each<'a>(
     me: &mut Interp<'a>,
     src: &Source,
     mut f: impl FnMut(&mut Interp<'a>, Value) -> R<bool>,
 ) -> R<()> {
-    match src {
-        Source::List(l) => {
-            for v in l.iter() {
-                if !f(me, v.clone())? {
-                    break;
-                }
-            }
-        }
-        Source::Values(l) => {
-            for v in l {
-                if !f(me, v.clone())? {
-                    break;
-                }
-            }
-        }
-        Source::Cards(l) => {
-            for &c in l {
-                if !f(me, Value::Card(c))? {
-                    break;
-                }
-            }
-        }
-        Source::Zone(z) => {
-            let z = *z as usize;
-            let n = me.state.zones.get(z).map_or(0, |z| z.len());
-            for i in 0..n {
-                let Some(&c) = me.state.zones.get(z).and_then(|z| z.get(i)) else {
-                    break;
-                };
-                if !f(me, Value::Card(c))? {
-                    break;
-                }
-            }
-        }
-        Source::Range(lo, hi) => {
-            for n in *lo..=*hi {
-                if !f(me, Value::Int(n))? {
-                    break;
-                }
-            }
+    let n = src.len(&me.state);
+    for i in 0..n {
+        let Some(v) = src.get(&me.state, i) else {
+            break;
+        };
+        if !f(me, v)? {
+            break;
         }
     }
     Ok(())
