@@ -1,19 +1,8 @@
 //! `--agent` per seat: `P1=human,P2=script:FILE,random`, through the binary.
 
-use std::process::Command;
+mod common;
 
-fn rules(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_rules"))
-        .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .output()
-        .expect("run rules");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).to_string(),
-        String::from_utf8_lossy(&out.stderr).to_string(),
-    )
-}
+use common::rules;
 
 const GAME: &str = "games/the-establishment.rules";
 const LOG: &str = "tests/agents/establishment-3p-seed2.choices";

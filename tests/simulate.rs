@@ -1,20 +1,10 @@
 //! `rules simulate` through the binary: the report depends on the seeds only, never on the
 //! number of worker threads; it counts what the games did.
 
-use std::process::Command;
+mod common;
 
-fn rules(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_rules"))
-        .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .output()
-        .expect("run rules");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).to_string(),
-        String::from_utf8_lossy(&out.stderr).to_string(),
-    )
-}
+use common::rules;
+use std::process::Command;
 
 fn report(game: &str, extra: &[&str], name: &str) -> serde_json::Value {
     let path = std::env::temp_dir().join(format!("rules-sim-{name}-{}.json", std::process::id()));
