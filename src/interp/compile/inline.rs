@@ -347,22 +347,29 @@ fn lift_block(b: &mut Block) {
 }
 
 /// A node of a tree, as `walk` visits it.
+#[derive(Clone, Copy)]
 enum Node<'a> {
     Expr(&'a Expr),
     Stmt(&'a Stmt),
 }
 
+/// A node of a tree, as `shift` changes it.
+enum NodeMut<'a> {
+    Expr(&'a mut Expr),
+    Stmt(&'a mut Stmt),
+}
+
 /// The number of nodes of a tree.
 fn size(e: &Expr) -> usize {
     let mut n = 0usize;
-    walk(e, &mut |_| n = n.saturating_add(1));
+    walk(Node::Expr(e), &mut |_| n = n.saturating_add(1));
     n
 }
 
 /// Whether a tree contains a `return`.
 fn returns(e: &Expr) -> bool {
     let mut found = false;
-    walk(e, &mut |n| {
+    walk(Node::Expr(e), &mut |n| {
         found |= matches!(
             n,
             Node::Stmt(Stmt {
@@ -377,7 +384,7 @@ fn returns(e: &Expr) -> bool {
 /// Whether a tree binds or changes local `slot` (`let`, `set`, `for`, an aggregate).
 fn binds(e: &Expr, slot: u32) -> bool {
     let mut found = false;
-    walk(e, &mut |n| {
+    walk(Node::Expr(e), &mut |n| {
         found |= match n {
             Node::Expr(Expr {
                 kind: ExprKind::Agg { slot: s, .. },
@@ -400,7 +407,7 @@ fn binds(e: &Expr, slot: u32) -> bool {
 /// fires a trigger, asks a player or shows anything). Nothing it runs looks at the call depth.
 fn leaf(e: &Expr) -> bool {
     let mut ok = true;
-    walk(e, &mut |n| {
+    walk(Node::Expr(e), &mut |n| {
         ok &= match n {
             Node::Expr(e) => match &e.kind {
                 // A table's entry is code of its own, which may call functions.
@@ -423,130 +430,17 @@ fn leaf(e: &Expr) -> bool {
     ok
 }
 
-/// Visit every expression and statement of a tree.
-fn walk<'a>(e: &'a Expr, f: &mut impl FnMut(Node<'a>)) {
-    f(Node::Expr(e));
-    match &e.kind {
-        ExprKind::Const(_)
-        | ExprKind::Local(_)
-        | ExprKind::ConstRef(_)
-        | ExprKind::Option(_)
-        | ExprKind::KindCards(_)
-        | ExprKind::Special(_) => {}
-        ExprKind::Var(_, es)
-        | ExprKind::Zone(_, es)
-        | ExprKind::Call(_, es)
-        | ExprKind::Builtin(_, es)
-        | ExprKind::List(es)
-        | ExprKind::Tuple(es) => es.iter().for_each(|e| walk(e, f)),
-        ExprKind::Field(b, _)
-        | ExprKind::CardBuiltinField(b, _)
-        | ExprKind::TupleIndex(b, _)
-        | ExprKind::Table(_, b)
-        | ExprKind::Unary(_, b)
-        | ExprKind::InBounds(b, _, _) => walk(b, f),
-        ExprKind::Index(a, b) | ExprKind::Binary(_, a, b) => {
-            walk(a, f);
-            walk(b, f);
-        }
-        ExprKind::CallField(b, _, es) => {
-            walk(b, f);
-            es.iter().for_each(|e| walk(e, f));
-        }
-        ExprKind::If(c, then, other) => {
-            walk(c, f);
-            walk_block(then, f);
-            if let Some(o) = other {
-                walk(o, f);
-            }
-        }
-        ExprKind::Match(s, arms) => {
-            walk(s, f);
-            arms.iter().for_each(|(_, e)| walk(e, f));
-        }
-        ExprKind::Agg {
-            source,
-            filter,
-            map,
-            ..
-        } => {
-            walk(source, f);
-            filter.iter().chain(map).for_each(|e| walk(e, f));
-        }
-        ExprKind::Text(parts) => {
-            for p in parts {
-                if let TextPart::Expr(e) = p {
-                    walk(e, f);
-                }
-            }
-        }
-        ExprKind::Block(b) => walk_block(b, f),
-    }
-}
-
-fn walk_block<'a>(b: &'a Block, f: &mut impl FnMut(Node<'a>)) {
-    for s in &b.stmts {
-        walk_stmt(s, f);
-    }
-}
-
-fn walk_stmt<'a>(s: &'a Stmt, f: &mut impl FnMut(Node<'a>)) {
-    f(Node::Stmt(s));
-    match &s.kind {
-        StmtKind::Let(_, e)
-        | StmtKind::Shuffle(e)
-        | StmtKind::Flip(e, _)
-        | StmtKind::Say(e)
-        | StmtKind::Eliminate(e)
-        | StmtKind::Expr(e) => walk(e, f),
-        StmtKind::Assign(place, _, e) => {
-            match place {
-                Place::Local(_) => {}
-                Place::Var(_, keys) => keys.iter().for_each(|k| walk(k, f)),
-                Place::Field(b, _) => walk(b, f),
-            }
-            walk(e, f);
-        }
-        StmtKind::Move(a, b, _) => {
-            walk(a, f);
-            walk(b, f);
-        }
-        StmtKind::Draw(a, b, c) => {
-            walk(a, f);
-            walk(b, f);
-            walk(c, f);
-        }
-        StmtKind::Reveal(a, b) => {
-            walk(a, f);
-            if let Some(b) = b {
-                walk(b, f);
-            }
-        }
-        StmtKind::For(_, e, b) | StmtKind::Repeat(e, b) => {
-            walk(e, f);
-            walk_block(b, f);
-        }
-        StmtKind::RepeatUntil(a, c, b) => {
-            walk(a, f);
-            walk(c, f);
-            walk_block(b, f);
-        }
-        StmtKind::Return(e) => {
-            if let Some(e) = e {
-                walk(e, f);
-            }
-        }
-        StmtKind::Secretly(b) | StmtKind::Step(_, b) => walk_block(b, f),
-        StmtKind::EndGame => {}
-        StmtKind::Emit(_, es) => es.iter().for_each(|e| walk(e, f)),
-    }
+/// Visit every expression and statement of a tree, each before those under it.
+fn walk<'a>(n: Node<'a>, f: &mut impl FnMut(Node<'a>)) {
+    f(n);
+    children(n, &mut |c| walk(c, f));
 }
 
 /// A copy of a tree with every local slot moved up by `by`, and the parameters in `put` replaced
 /// by what is given for them (each use keeps its span).
 fn shifted(e: &Expr, by: u32, put: &[Option<ExprKind>]) -> Expr {
     let mut e = e.clone();
-    shift(&mut e, &Shift { by, put });
+    shift(NodeMut::Expr(&mut e), &Shift { by, put });
     e
 }
 
@@ -556,136 +450,159 @@ struct Shift<'a> {
     put: &'a [Option<ExprKind>],
 }
 
-fn shift(e: &mut Expr, by: &Shift<'_>) {
+/// Rewrite the slots a node uses or binds itself (a parameter put in the body is replaced
+/// whole), then those of every node under it.
+fn shift(mut n: NodeMut<'_>, by: &Shift<'_>) {
     let up = |slot: &mut u32| *slot = slot.saturating_add(by.by);
-    if let ExprKind::Local(slot) = e.kind {
-        if let Some(Some(kind)) = by.put.get(slot as usize) {
-            e.kind = kind.clone();
-            return;
-        }
-    }
-    match &mut e.kind {
-        ExprKind::Local(slot) => up(slot),
-        ExprKind::Const(_)
-        | ExprKind::ConstRef(_)
-        | ExprKind::Option(_)
-        | ExprKind::KindCards(_)
-        | ExprKind::Special(_) => {}
-        ExprKind::Var(_, es)
-        | ExprKind::Zone(_, es)
-        | ExprKind::Call(_, es)
-        | ExprKind::Builtin(_, es)
-        | ExprKind::List(es)
-        | ExprKind::Tuple(es) => es.iter_mut().for_each(|e| shift(e, by)),
-        ExprKind::Field(b, _)
-        | ExprKind::CardBuiltinField(b, _)
-        | ExprKind::TupleIndex(b, _)
-        | ExprKind::Table(_, b)
-        | ExprKind::Unary(_, b)
-        | ExprKind::InBounds(b, _, _) => shift(b, by),
-        ExprKind::Index(a, b) | ExprKind::Binary(_, a, b) => {
-            shift(a, by);
-            shift(b, by);
-        }
-        ExprKind::CallField(b, _, es) => {
-            shift(b, by);
-            es.iter_mut().for_each(|e| shift(e, by));
-        }
-        ExprKind::If(c, then, other) => {
-            shift(c, by);
-            shift_block(then, by);
-            if let Some(o) = other {
-                shift(o, by);
-            }
-        }
-        ExprKind::Match(s, arms) => {
-            shift(s, by);
-            arms.iter_mut().for_each(|(_, e)| shift(e, by));
-        }
-        ExprKind::Agg {
-            slot,
-            source,
-            filter,
-            map,
-            ..
-        } => {
-            up(slot);
-            shift(source, by);
-            filter.iter_mut().chain(map).for_each(|e| shift(e, by));
-        }
-        ExprKind::Text(parts) => {
-            for p in parts {
-                if let TextPart::Expr(e) = p {
-                    shift(e, by);
+    match &mut n {
+        NodeMut::Expr(e) => {
+            if let ExprKind::Local(slot) = e.kind {
+                if let Some(Some(kind)) = by.put.get(slot as usize) {
+                    e.kind = kind.clone();
+                    return;
                 }
             }
+            if let ExprKind::Local(slot) | ExprKind::Agg { slot, .. } = &mut e.kind {
+                up(slot);
+            }
         }
-        ExprKind::Block(b) => shift_block(b, by),
+        NodeMut::Stmt(s) => {
+            if let StmtKind::Let(slot, _)
+            | StmtKind::For(slot, _, _)
+            | StmtKind::Assign(Place::Local(slot), _, _) = &mut s.kind
+            {
+                up(slot);
+            }
+        }
     }
+    children_mut(n, &mut |c| shift(c, by));
 }
 
-fn shift_block(b: &mut Block, by: &Shift<'_>) {
-    for s in &mut b.stmts {
-        shift_stmt(s, by);
-    }
+/// Writes a function giving `f` each node right under a node, in order: the one description of
+/// the tree's shape, which `walk` and `shift` share. The same text makes `children`, on shared
+/// nodes, and `children_mut`, on nodes to change: its patterns bind shared or mutable references
+/// as the node holds, and `into_iter` on those gives the same.
+macro_rules! children {
+    ($name:ident, $node:ident) => {
+        fn $name<'a>(n: $node<'a>, f: &mut impl FnMut($node<'a>)) {
+            match n {
+                $node::Expr(Expr { kind, .. }) => match kind {
+                    ExprKind::Const(_)
+                    | ExprKind::Local(_)
+                    | ExprKind::ConstRef(_)
+                    | ExprKind::Option(_)
+                    | ExprKind::KindCards(_)
+                    | ExprKind::Special(_) => {}
+                    ExprKind::Var(_, es)
+                    | ExprKind::Zone(_, es)
+                    | ExprKind::Call(_, es)
+                    | ExprKind::Builtin(_, es)
+                    | ExprKind::List(es)
+                    | ExprKind::Tuple(es) => es.into_iter().for_each(|e| f($node::Expr(e))),
+                    ExprKind::Field(b, _)
+                    | ExprKind::CardBuiltinField(b, _)
+                    | ExprKind::TupleIndex(b, _)
+                    | ExprKind::Table(_, b)
+                    | ExprKind::Unary(_, b)
+                    | ExprKind::InBounds(b, _, _) => f($node::Expr(b)),
+                    ExprKind::Index(a, b) | ExprKind::Binary(_, a, b) => {
+                        f($node::Expr(a));
+                        f($node::Expr(b));
+                    }
+                    ExprKind::CallField(b, _, es) => {
+                        f($node::Expr(b));
+                        es.into_iter().for_each(|e| f($node::Expr(e)));
+                    }
+                    ExprKind::If(c, Block { stmts, .. }, other) => {
+                        f($node::Expr(c));
+                        stmts.into_iter().for_each(|s| f($node::Stmt(s)));
+                        if let Some(o) = other {
+                            f($node::Expr(o));
+                        }
+                    }
+                    ExprKind::Match(s, arms) => {
+                        f($node::Expr(s));
+                        arms.into_iter().for_each(|(_, e)| f($node::Expr(e)));
+                    }
+                    ExprKind::Agg {
+                        source,
+                        filter,
+                        map,
+                        ..
+                    } => {
+                        f($node::Expr(source));
+                        filter
+                            .into_iter()
+                            .chain(map)
+                            .for_each(|e| f($node::Expr(e)));
+                    }
+                    ExprKind::Text(parts) => {
+                        for p in parts {
+                            if let TextPart::Expr(e) = p {
+                                f($node::Expr(e));
+                            }
+                        }
+                    }
+                    ExprKind::Block(Block { stmts, .. }) => {
+                        stmts.into_iter().for_each(|s| f($node::Stmt(s)))
+                    }
+                },
+                $node::Stmt(Stmt { kind, .. }) => match kind {
+                    StmtKind::Let(_, e)
+                    | StmtKind::Shuffle(e)
+                    | StmtKind::Flip(e, _)
+                    | StmtKind::Say(e)
+                    | StmtKind::Eliminate(e)
+                    | StmtKind::Expr(e) => f($node::Expr(e)),
+                    StmtKind::Assign(place, _, e) => {
+                        match place {
+                            Place::Local(_) => {}
+                            Place::Var(_, keys) => keys.into_iter().for_each(|k| f($node::Expr(k))),
+                            Place::Field(b, _) => f($node::Expr(b)),
+                        }
+                        f($node::Expr(e));
+                    }
+                    StmtKind::Move(a, b, _) => {
+                        f($node::Expr(a));
+                        f($node::Expr(b));
+                    }
+                    StmtKind::Draw(a, b, c) => {
+                        f($node::Expr(a));
+                        f($node::Expr(b));
+                        f($node::Expr(c));
+                    }
+                    StmtKind::Reveal(a, b) => {
+                        f($node::Expr(a));
+                        if let Some(b) = b {
+                            f($node::Expr(b));
+                        }
+                    }
+                    StmtKind::For(_, e, Block { stmts, .. })
+                    | StmtKind::Repeat(e, Block { stmts, .. }) => {
+                        f($node::Expr(e));
+                        stmts.into_iter().for_each(|s| f($node::Stmt(s)));
+                    }
+                    StmtKind::RepeatUntil(a, c, Block { stmts, .. }) => {
+                        f($node::Expr(a));
+                        f($node::Expr(c));
+                        stmts.into_iter().for_each(|s| f($node::Stmt(s)));
+                    }
+                    StmtKind::Return(e) => {
+                        if let Some(e) = e {
+                            f($node::Expr(e));
+                        }
+                    }
+                    StmtKind::Secretly(Block { stmts, .. })
+                    | StmtKind::Step(_, Block { stmts, .. }) => {
+                        stmts.into_iter().for_each(|s| f($node::Stmt(s)))
+                    }
+                    StmtKind::EndGame => {}
+                    StmtKind::Emit(_, es) => es.into_iter().for_each(|e| f($node::Expr(e))),
+                },
+            }
+        }
+    };
 }
 
-fn shift_stmt(s: &mut Stmt, by: &Shift<'_>) {
-    let up = |slot: &mut u32| *slot = slot.saturating_add(by.by);
-    match &mut s.kind {
-        StmtKind::Let(slot, e) => {
-            up(slot);
-            shift(e, by);
-        }
-        StmtKind::Assign(place, _, e) => {
-            match place {
-                Place::Local(slot) => up(slot),
-                Place::Var(_, keys) => keys.iter_mut().for_each(|k| shift(k, by)),
-                Place::Field(b, _) => shift(b, by),
-            }
-            shift(e, by);
-        }
-        StmtKind::For(slot, e, b) => {
-            up(slot);
-            shift(e, by);
-            shift_block(b, by);
-        }
-        StmtKind::Shuffle(e)
-        | StmtKind::Flip(e, _)
-        | StmtKind::Say(e)
-        | StmtKind::Eliminate(e)
-        | StmtKind::Expr(e) => shift(e, by),
-        StmtKind::Move(a, b, _) => {
-            shift(a, by);
-            shift(b, by);
-        }
-        StmtKind::Draw(a, b, c) => {
-            shift(a, by);
-            shift(b, by);
-            shift(c, by);
-        }
-        StmtKind::Reveal(a, b) => {
-            shift(a, by);
-            if let Some(b) = b {
-                shift(b, by);
-            }
-        }
-        StmtKind::Repeat(e, b) => {
-            shift(e, by);
-            shift_block(b, by);
-        }
-        StmtKind::RepeatUntil(a, c, b) => {
-            shift(a, by);
-            shift(c, by);
-            shift_block(b, by);
-        }
-        StmtKind::Return(e) => {
-            if let Some(e) = e {
-                shift(e, by);
-            }
-        }
-        StmtKind::Secretly(b) | StmtKind::Step(_, b) => shift_block(b, by),
-        StmtKind::EndGame => {}
-        StmtKind::Emit(_, es) => es.iter_mut().for_each(|e| shift(e, by)),
-    }
-}
+children!(children, Node);
+children!(children_mut, NodeMut);
