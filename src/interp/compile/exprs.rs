@@ -293,7 +293,7 @@ fn builtin(b: &'static crate::builtins::BuiltinDef, args: &[Expr], span: Span) -
 /// A list or tuple written out, `[a, b]` or `(a, b)`; a small one is built in place (one
 /// allocation).
 fn literal(items: &[Expr], list: bool, span: Span) -> Code {
-    let items: Vec<Code> = items.iter().map(expr).collect();
+    let items: Vec<Opnd> = items.iter().map(Opnd::new).collect();
     let wrap = move |it: Items| {
         if list {
             Value::List(Rc::new(it))
@@ -305,7 +305,7 @@ fn literal(items: &[Expr], list: bool, span: Span) -> Code {
         return code(move |me| {
             let mut arr: [Value; INLINE] = Default::default();
             for (slot, i) in arr.iter_mut().zip(&items) {
-                *slot = i(me)?;
+                *slot = i.ev(me)?;
             }
             me.nest(wrap(Items::inline(items.len(), arr)), span)
         });
@@ -313,7 +313,7 @@ fn literal(items: &[Expr], list: bool, span: Span) -> Code {
     code(move |me| {
         let mut out = Vec::with_capacity(items.len());
         for i in &items {
-            out.push(i(me)?);
+            out.push(i.ev(me)?);
         }
         me.nest(wrap(Items::new(out)), span)
     })
@@ -450,6 +450,18 @@ fn binary(op: BinOp, a: &Expr, b: &Expr, span: Span) -> Code {
     }
     if matches!(op, BinOp::Eq | BinOp::Ne) {
         let (a, b, eq) = (Opnd::new(a), Opnd::new(b), op == BinOp::Eq);
+        // A local on the right is read in place (after the left, as before), neither copied
+        // nor dropped.
+        if let Opnd::Local(slot) = b {
+            return code(move |me| {
+                let x = a.ev(me)?;
+                if let Some(same) = me.local_ref(slot).and_then(|y| quick_eq(me, &x, y)) {
+                    return Ok(Value::Bool(same == eq));
+                }
+                let y = me.local(slot);
+                me.binary_vals(op, x, y, sa, sb, span)
+            });
+        }
         return code(move |me| {
             let x = a.ev(me)?;
             let y = b.ev(me)?;
