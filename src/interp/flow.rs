@@ -31,6 +31,7 @@ impl<'p> Interp<'p> {
             for slot in base..base + size {
                 self.state.vars[slot] = init.clone();
             }
+            self.stamp_var(i as Id);
         }
         Ok(())
     }

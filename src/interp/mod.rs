@@ -20,7 +20,7 @@ mod view;
 mod visibility;
 
 pub use checks::{run_checks, state_size};
-pub use compile::CodeCache;
+pub use compile::{CodeCache, Memo};
 use exprs::Source;
 pub use search::{Played, PlayoutEnd, SearchPoint, World};
 pub use view::View;
@@ -74,6 +74,11 @@ pub struct State {
     pub forced_choices: u64,
     /// Why the game ended, once it has.
     pub ended_by: Option<EndReason>,
+    /// Counts the writes to vars; `var_stamp` holds, per var family, the count at its last
+    /// write. Remembered calls (`Memo`) compare them with their own date.
+    pub var_clock: u64,
+    pub var_stamp: Vec<u64>,
+    pub memo: Memo,
 }
 
 /// What ended a game: the last round played, the game's `end_when`, an `end game` statement, or
@@ -183,6 +188,9 @@ pub struct Interp<'p> {
     displaying: u32,
     /// When set (the REPL under `:as P2`), reading what this player may not see is an error.
     pub observer: Option<u32>,
+    /// Whether calls of functions that only read vars are remembered (`compile/memo.rs`). On
+    /// by default; off, every call runs its body (tests compare the two).
+    pub remember: bool,
     /// An agent searches (`mc`): keep the state at each segment boundary (`search`).
     searching: bool,
     search: Option<Box<search::Track>>,
@@ -334,6 +342,9 @@ impl<'p> Interp<'p> {
             choices_made: 0,
             forced_choices: 0,
             ended_by: None,
+            var_clock: 0,
+            var_stamp: vec![0; prog.vars.len()],
+            memo: Memo::default(),
         };
         let slot_info = {
             let v = View {
@@ -398,6 +409,7 @@ impl<'p> Interp<'p> {
             outcome: None,
             displaying: 0,
             observer: None,
+            remember: true,
             searching,
             search: None,
             playout: None,
@@ -410,6 +422,8 @@ impl<'p> Interp<'p> {
         if let Some(slot) = self.state.options.get_mut(id as usize) {
             *slot = v;
         }
+        // Remembered calls may have read the option.
+        self.state.memo = Memo::default();
     }
 
     /// Whether player `p` is still in the game.
@@ -473,6 +487,15 @@ impl<'p> Interp<'p> {
         self.sp = new_bp;
         self.bp = old_bp;
         r
+    }
+
+    /// Date a write to var family `id` (see `State::var_clock`).
+    #[inline]
+    fn stamp_var(&mut self, id: Id) {
+        self.state.var_clock = self.state.var_clock.saturating_add(1);
+        if let Some(s) = self.state.var_stamp.get_mut(id as usize) {
+            *s = self.state.var_clock;
+        }
     }
 
     #[inline(always)]

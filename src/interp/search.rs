@@ -343,6 +343,8 @@ impl SearchPoint<'_> {
             }
             relabel_all(&mut st.vars, &sigma);
             relabel_all(&mut st.card_vars, &sigma);
+            // Remembered calls may hold the cards' old names.
+            st.memo = super::Memo::default();
         }
         World {
             state: st,

@@ -221,6 +221,7 @@ impl<'p> Interp<'p> {
             Some(_) => self.bounded(nv, vd.bounds, vd.refuse, &vd.name, vd.span, span)?,
         };
         self.state.vars[slot] = nv;
+        self.stamp_var(id);
         Ok(())
     }
 

@@ -55,8 +55,12 @@ fn args(es: &[Expr]) -> Vec<CArg> {
     es.iter().map(CArg::new).collect()
 }
 
-/// `f(args)`: the callee's body in place when it is small (`inline`), or a call.
+/// `f(args)`: a remembered call (`memo`), the callee's body in place when it is small
+/// (`inline`), or a call.
 pub(super) fn call(f: Id, es: &[Expr], span: Span) -> Code {
+    if let Some(remembered) = super::memo::call(f, es, span) {
+        return remembered;
+    }
     if let Some(inlined) = super::inline::call(f, es, span) {
         return inlined;
     }

@@ -348,7 +348,7 @@ fn lift_block(b: &mut Block) {
 
 /// A node of a tree, as `walk` visits it.
 #[derive(Clone, Copy)]
-enum Node<'a> {
+pub(super) enum Node<'a> {
     Expr(&'a Expr),
     Stmt(&'a Stmt),
 }
@@ -431,7 +431,7 @@ fn leaf(e: &Expr) -> bool {
 }
 
 /// Visit every expression and statement of a tree, each before those under it.
-fn walk<'a>(n: Node<'a>, f: &mut impl FnMut(Node<'a>)) {
+pub(super) fn walk<'a>(n: Node<'a>, f: &mut impl FnMut(Node<'a>)) {
     f(n);
     children(n, &mut |c| walk(c, f));
 }

@@ -18,7 +18,10 @@ mod exprs;
 mod forms;
 mod inline;
 mod keys;
+mod memo;
 mod stmts;
+
+pub use memo::Memo;
 
 use super::*;
 use crate::diag::Span;
@@ -176,16 +179,18 @@ impl Compiled {
             }
         };
         keys::with_families(prog, || {
-            inline::with_program(prog, || Compiled {
-                fns: prog.fns.iter().map(cfn).collect(),
-                card_fns: prog.card_fns.iter().map(cfn).collect(),
-                phases: prog
-                    .phases
-                    .iter()
-                    .map(|p| block(&p.body, p.locals))
-                    .collect(),
-                triggers: prog.triggers.iter().map(trigger).collect(),
-                setup: prog.setup.iter().map(|(b, l)| block(b, *l)).collect(),
+            memo::with_program(prog, || {
+                inline::with_program(prog, || Compiled {
+                    fns: prog.fns.iter().map(cfn).collect(),
+                    card_fns: prog.card_fns.iter().map(cfn).collect(),
+                    phases: prog
+                        .phases
+                        .iter()
+                        .map(|p| block(&p.body, p.locals))
+                        .collect(),
+                    triggers: prog.triggers.iter().map(trigger).collect(),
+                    setup: prog.setup.iter().map(|(b, l)| block(b, *l)).collect(),
+                })
             })
         })
     }

@@ -1,0 +1,358 @@
+//! Remembered calls. A function that loops (it has an aggregate) and reads nothing of the game
+//! but vars and the list of players, like `members(f) = filter(p in players where
+//! faction_of[p] == f)`, gives the same value for the same arguments until one of those vars is
+//! set again or a player leaves. Such a call keeps its last few results (`Memo`, in the game
+//! state) with the steps it took, and a call with the same plain arguments while nothing it
+//! reads has changed gives the remembered value and charges the same steps. So a game, its
+//! steps and its errors are what they would be without it; only a game that runs out of steps
+//! inside a remembered call is stopped at the call instead of inside it.
+//!
+//! What may be remembered is decided on the tree (`Plan`), conservatively: the body and every
+//! function it calls read only parameters, locals, constants written out, game options, the
+//! cards of a kind (their identities), vars whose values cannot hold a zone, and `players`,
+//! `player_count` or `round`; they use only builtins that compute on values; they read no card
+//! field, zone, table or text, and change nothing but locals. A var's writes are dated
+//! (`State::var_stamp`), and a result is used only if none of the vars it read was written
+//! after it was made. Arguments must be plain values (numbers, booleans, enum values, players,
+//! cards, `none`) and results small, so comparing and keeping them costs little. With an
+//! observer (a player's view), nothing is remembered: every read is checked as it happens.
+
+use super::calls::CArg;
+use super::inline::{walk, Node};
+use super::{code, Code, Ev};
+use crate::builtins::Effect;
+use crate::diag::Span;
+use crate::interp::{Interp, R};
+use crate::program::*;
+use crate::value::Value;
+use std::cell::RefCell;
+use std::rc::Rc;
+
+/// The builtins that compute on their arguments' values only.
+const VALUE_BUILTINS: &[&str] = &[
+    "len", "reverse", "concat", "flatten", "rotate", "distinct", "take", "drop", "contains",
+    "index_of", "abs", "min", "max", "clamp", "seat",
+];
+
+/// Results remembered per function.
+const ENTRIES: usize = 8;
+
+/// The largest result remembered (`Value::size`).
+const MAX_RESULT: u64 = 64;
+
+/// Why a function's calls may be remembered, and what they depend on.
+#[derive(Debug)]
+pub(crate) struct Plan {
+    /// The var families its body reads, directly or through the functions it calls.
+    vars: Vec<Id>,
+    /// How deeply calls nest inside its body (0: it calls nothing).
+    depth: u32,
+}
+
+/// One remembered call.
+#[derive(Clone)]
+struct Entry {
+    args: Vec<Value>,
+    /// `State::var_clock` when it was made.
+    at: u64,
+    round: i64,
+    /// Players out of the game then (they only ever leave).
+    out: usize,
+    /// The steps the body took.
+    steps: u64,
+    value: Value,
+}
+
+/// The remembered calls of a game, per function (part of `State`, so a snapshot or a copy of a
+/// game carries the calls remembered in it, and nothing from another line of play).
+#[derive(Clone, Default)]
+pub struct Memo {
+    fns: Vec<Vec<Entry>>,
+    /// Per function, the entry to replace next once it has `ENTRIES`.
+    next: Vec<usize>,
+}
+
+impl Memo {
+    /// How many calls are remembered.
+    pub fn calls(&self) -> usize {
+        self.fns.iter().map(Vec::len).sum()
+    }
+}
+
+impl std::fmt::Debug for Memo {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Memo({} calls)", self.calls())
+    }
+}
+
+thread_local! {
+    static PLANS: RefCell<Vec<Option<Rc<Plan>>>> = const { RefCell::new(Vec::new()) };
+}
+
+/// Run `f` (a compilation of `prog`) with the plans of `prog`'s functions at hand.
+pub(super) fn with_program<T>(prog: &Program, f: impl FnOnce() -> T) -> T {
+    let old = PLANS.with(|p| p.replace(plans(prog)));
+    let r = f();
+    PLANS.with(|p| *p.borrow_mut() = old);
+    r
+}
+
+fn plan(f: Id) -> Option<Rc<Plan>> {
+    PLANS.with(|p| p.borrow().get(f as usize).cloned().flatten())
+}
+
+/// What the plans know of one function's reads.
+#[derive(Clone)]
+enum Reads {
+    /// Not looked at yet.
+    Unknown,
+    /// It reads something else, or is being looked at (a cycle is simply not remembered).
+    No,
+    /// Only these var families, with calls nested this deep.
+    Vars(Vec<Id>, u32),
+}
+
+/// The plan of every function of `prog`: `None` for those whose calls are not remembered.
+fn plans(prog: &Program) -> Vec<Option<Rc<Plan>>> {
+    let mut reads = vec![Reads::Unknown; prog.fns.len()];
+    for f in 0..prog.fns.len() {
+        reads_of(prog, f, &mut reads);
+    }
+    prog.fns
+        .iter()
+        .zip(reads)
+        .map(|(fd, r)| match r {
+            Reads::Vars(vars, depth) if has_loop(&fd.body) => Some(Rc::new(Plan { vars, depth })),
+            _ => None,
+        })
+        .collect()
+}
+
+/// What function `f` reads (worked out once, callees first).
+fn reads_of(prog: &Program, f: usize, reads: &mut [Reads]) -> Reads {
+    match reads.get(f) {
+        Some(Reads::Unknown) => {}
+        Some(known) => return known.clone(),
+        None => return Reads::No,
+    }
+    let Some(fd) = prog.fns.get(f) else {
+        return Reads::No;
+    };
+    if let Some(slot) = reads.get_mut(f) {
+        *slot = Reads::No;
+    }
+    let mut ok = true;
+    let mut vars: Vec<Id> = Vec::new();
+    let mut callees: Vec<Id> = Vec::new();
+    walk(Node::Expr(&fd.body), &mut |n| {
+        ok &= match n {
+            Node::Expr(e) => match &e.kind {
+                ExprKind::Const(_)
+                | ExprKind::Local(_)
+                | ExprKind::Option(_)
+                | ExprKind::KindCards(_)
+                | ExprKind::Special(_)
+                | ExprKind::TupleIndex(..)
+                | ExprKind::Index(..)
+                | ExprKind::Unary(..)
+                | ExprKind::Binary(..)
+                | ExprKind::If(..)
+                | ExprKind::Match(..)
+                | ExprKind::Agg { .. }
+                | ExprKind::List(_)
+                | ExprKind::Tuple(_)
+                | ExprKind::Block(_) => true,
+                ExprKind::Var(id, _) => {
+                    vars.push(*id);
+                    prog.vars
+                        .get(*id as usize)
+                        .is_some_and(|v| plain_type(&v.ty))
+                }
+                ExprKind::Call(g, _) => {
+                    callees.push(*g);
+                    true
+                }
+                ExprKind::Builtin(b, _) => {
+                    b.effect == Effect::Pure && VALUE_BUILTINS.contains(&b.name)
+                }
+                _ => false,
+            },
+            Node::Stmt(s) => matches!(
+                s.kind,
+                StmtKind::Let(..)
+                    | StmtKind::Assign(Place::Local(_), _, _)
+                    | StmtKind::For(..)
+                    | StmtKind::Return(_)
+                    | StmtKind::Expr(_)
+            ),
+        };
+    });
+    let mut depth = 0u32;
+    for g in callees {
+        if !ok {
+            break;
+        }
+        match reads_of(prog, g as usize, reads) {
+            Reads::Vars(vs, d) => {
+                vars.extend(vs);
+                depth = depth.max(d.saturating_add(1));
+            }
+            _ => ok = false,
+        }
+    }
+    let r = if ok {
+        vars.sort_unstable();
+        vars.dedup();
+        Reads::Vars(vars, depth)
+    } else {
+        Reads::No
+    };
+    if let Some(slot) = reads.get_mut(f) {
+        *slot = r.clone();
+    }
+    r
+}
+
+/// Whether values of this type can never hold a zone (nor code, nor anything untyped).
+fn plain_type(t: &Ty) -> bool {
+    match t {
+        Ty::Int | Ty::Bool | Ty::Text | Ty::Player | Ty::Enum(_) | Ty::Card(_) | Ty::None => true,
+        Ty::List(t) | Ty::Opt(t) => plain_type(t),
+        Ty::Tuple(ts) => ts.iter().all(plain_type),
+        Ty::Any | Ty::Zone(_) | Ty::Fn(..) => false,
+    }
+}
+
+/// Whether a body has an aggregate (a call that does not loop is cheaper made than looked up).
+fn has_loop(e: &Expr) -> bool {
+    let mut found = false;
+    walk(Node::Expr(e), &mut |n| {
+        found |= matches!(
+            n,
+            Node::Expr(Expr {
+                kind: ExprKind::Agg { .. },
+                ..
+            })
+        );
+    });
+    found
+}
+
+/// `f(args)` when `f`'s calls are remembered.
+pub(super) fn call(f: Id, es: &[Expr], span: Span) -> Option<Code> {
+    let plan = plan(f)?;
+    let args: Vec<CArg> = es.iter().map(CArg::new).collect();
+    Some(code(move |me| me.call_remembered(f, &plan, &args, span)))
+}
+
+/// Whether a value may be an argument of a remembered call.
+fn plain(v: &Value) -> bool {
+    matches!(
+        v,
+        Value::None
+            | Value::Int(_)
+            | Value::Bool(_)
+            | Value::Enum(..)
+            | Value::Card(_)
+            | Value::Player(_)
+    )
+}
+
+impl Interp<'_> {
+    /// A call of a function whose calls are remembered: as `call_compiled` (the call ticks,
+    /// its depth is checked, its arguments are worked out in the caller's frame, in order),
+    /// then the remembered value if there is one, or the body run and its value kept.
+    fn call_remembered(&mut self, f: Id, plan: &Plan, args: &[CArg], span: Span) -> R<Value> {
+        let code = self.code;
+        let Some(cf) = code.fns.get(f as usize) else {
+            return Err(crate::interp::rt(span, "this function is missing"));
+        };
+        if self.observer.is_some() || !self.remember {
+            return self.call_compiled(cf, args, span);
+        }
+        self.tick(span)?;
+        self.check_call_depth(span)?;
+        let mut vals = Vec::with_capacity(args.len());
+        for a in args {
+            vals.push(a.ev(self)?);
+        }
+        let remember = vals.iter().all(plain);
+        // A remembered value stands for a run of the body that went no deeper than the limit.
+        let fits = self
+            .call_depth
+            .saturating_add(plan.depth as usize)
+            .saturating_add(1)
+            < self.limits.max_call_depth;
+        if remember && fits {
+            if let Some((value, steps)) = self.recall(f, plan, &vals) {
+                self.charge(steps, span)?;
+                return Ok(value);
+            }
+        }
+        let before = self.state.steps;
+        let new_bp = self.push_frame(cf.locals.max(vals.len()));
+        for ((i, v), a) in vals.iter().enumerate().zip(args) {
+            let origin = self.param_origin(a);
+            self.store_param(new_bp + i, v.clone(), origin);
+        }
+        let old_bp = self.bp;
+        self.bp = new_bp;
+        self.call_depth += 1;
+        let r = (cf.body)(self);
+        let r = self.caught_return(r);
+        self.call_depth -= 1;
+        self.sp = new_bp;
+        self.bp = old_bp;
+        let value = r?;
+        if remember && value.size() <= MAX_RESULT {
+            let steps = self.state.steps.saturating_sub(before);
+            self.keep(f, vals, steps, value.clone());
+        }
+        Ok(value)
+    }
+
+    /// The remembered value of `f(args)` and the steps it took, if nothing it read has changed.
+    fn recall(&self, f: Id, plan: &Plan, args: &[Value]) -> Option<(Value, u64)> {
+        let st = &self.state;
+        let out = st.eliminated.iter().filter(|&&e| e).count();
+        let entries = st.memo.fns.get(f as usize)?;
+        let e = entries.iter().find(|e| e.args == args)?;
+        let fresh = e.round == st.round
+            && e.out == out
+            && plan
+                .vars
+                .iter()
+                .all(|&v| st.var_stamp.get(v as usize).is_some_and(|&s| s <= e.at));
+        fresh.then(|| (e.value.clone(), e.steps))
+    }
+
+    /// Remember `f(args) = value`, made in `steps` steps, in place of the same call or the
+    /// oldest entry.
+    fn keep(&mut self, f: Id, args: Vec<Value>, steps: u64, value: Value) {
+        let st = &mut self.state;
+        let entry = Entry {
+            args,
+            at: st.var_clock,
+            round: st.round,
+            out: st.eliminated.iter().filter(|&&e| e).count(),
+            steps,
+            value,
+        };
+        let f = f as usize;
+        if st.memo.fns.len() <= f {
+            st.memo.fns.resize_with(f + 1, Vec::new);
+            st.memo.next.resize(f + 1, 0);
+        }
+        let (Some(entries), Some(next)) = (st.memo.fns.get_mut(f), st.memo.next.get_mut(f)) else {
+            return;
+        };
+        if let Some(old) = entries.iter_mut().find(|e| e.args == entry.args) {
+            *old = entry;
+        } else if entries.len() < ENTRIES {
+            entries.push(entry);
+        } else if let Some(old) = entries.get_mut(*next) {
+            *old = entry;
+            *next = (*next + 1) % ENTRIES;
+        }
+    }
+}

@@ -1,0 +1,56 @@
+//! Remembered calls (`src/interp/compile/memo.rs`) change no game: every game, played with and
+//! without them, makes the same choices, says the same things, takes the same steps and ends the
+//! same way. `tests/flow/remembered_calls.rules` checks that a remembered value is dropped when
+//! what it read changes.
+
+use rules::interp::Interp;
+use rules::limits::Limits;
+
+const GAMES: &[&str] = &[
+    "games/the-establishment.rules",
+    "games/hegemony",
+    "games/ambition",
+    "games/statecraft",
+    "games/deep-state",
+];
+
+/// Play `game` with seed `seed` and random agents: (steps, account, outcome, calls remembered).
+fn play(prog: &rules::program::Program, seed: u64, remember: bool) -> (u64, String, String, usize) {
+    let n = rules::default_players(prog);
+    let agents = rules::agent::make_agents("random", n, seed).expect("agents");
+    let mut i = Interp::new(prog, n, seed, agents, Limits::default()).expect("interp");
+    i.remember = remember;
+    i.run().expect("the game runs");
+    let account: Vec<String> = i.events.iter().filter_map(|e| e.text()).collect();
+    (
+        i.state.steps,
+        account.join("\n"),
+        format!("{:?}", i.outcome),
+        i.state.memo.calls(),
+    )
+}
+
+#[test]
+fn remembering_calls_changes_no_game() {
+    for game in GAMES {
+        let c = rules::check_path(std::path::Path::new(game), &Limits::default());
+        assert_eq!(c.errors(), 0, "{}", c.render());
+        let prog = c.program.expect("program");
+        for seed in 1..=3 {
+            let with = play(&prog, seed, true);
+            let without = play(&prog, seed, false);
+            assert_eq!(with.0, without.0, "{game} seed {seed}: steps");
+            assert_eq!(with.1, without.1, "{game} seed {seed}: account");
+            assert_eq!(with.2, without.2, "{game} seed {seed}: outcome");
+            assert_eq!(without.3, 0, "{game}: nothing is remembered when it is off");
+        }
+    }
+}
+
+#[test]
+fn calls_that_only_read_vars_are_remembered() {
+    // Hegemony's `members(f)` is one: a filter over the players by a var.
+    let c = rules::check_path(std::path::Path::new("games/hegemony"), &Limits::default());
+    let prog = c.program.expect("program");
+    assert!(play(&prog, 1, true).3 > 0);
+}
