@@ -13,9 +13,10 @@
 //! `player_count` or `round`; they use only builtins that compute on values; they read no card
 //! field, zone, table or text, and change nothing but locals. A var's writes are dated
 //! (`State::var_stamp`), and a result is used only if none of the vars it read was written
-//! after it was made. Arguments must be plain values (numbers, booleans, enum values, players,
-//! cards, `none`) and results small, so comparing and keeping them costs little. With an
-//! observer (a player's view), nothing is remembered: every read is checked as it happens.
+//! after it was made. Arguments must be plain values, at most four (numbers, booleans, enum
+//! values, players, cards, `none`), and results small, so comparing and keeping them costs
+//! little. With an observer (a player's view), nothing is remembered: every read is checked as
+//! it happens.
 
 use super::calls::CArg;
 use super::inline::{walk, Node};
@@ -49,10 +50,42 @@ pub(crate) struct Plan {
     depth: u32,
 }
 
+/// Calls with more arguments than this are not remembered.
+const MAX_ARGS: usize = 4;
+
+/// A call's plain arguments, each as (kind, payload): compared without a call per value.
+#[derive(Clone, Copy, PartialEq, Eq)]
+struct Key([u64; 2 * MAX_ARGS]);
+
+/// The key of these arguments, if they are few and all plain values (numbers, booleans, enum
+/// values, players, cards, `none`).
+fn key_of(args: &[Value]) -> Option<Key> {
+    if args.len() > MAX_ARGS {
+        return None;
+    }
+    let mut k = [0u64; 2 * MAX_ARGS];
+    for (pair, v) in k.chunks_exact_mut(2).zip(args) {
+        let (kind, payload) = match v {
+            Value::None => (1, 0),
+            Value::Int(n) => (2, *n as u64),
+            Value::Bool(b) => (3, u64::from(*b)),
+            Value::Enum(e, x) => (4, (u64::from(*e) << 32) | u64::from(*x)),
+            Value::Card(c) => (5, u64::from(*c)),
+            Value::Player(p) => (6, u64::from(*p)),
+            _ => return None,
+        };
+        if let [a, b] = pair {
+            *a = kind;
+            *b = payload;
+        }
+    }
+    Some(Key(k))
+}
+
 /// One remembered call.
 #[derive(Clone)]
 struct Entry {
-    args: Vec<Value>,
+    key: Key,
     /// `State::var_clock` when it was made.
     at: u64,
     round: i64,
@@ -245,23 +278,10 @@ pub(super) fn call(f: Id, es: &[Expr], span: Span) -> Option<Code> {
     Some(code(move |me| me.call_remembered(f, &plan, &args, span)))
 }
 
-/// Whether a value may be an argument of a remembered call.
-fn plain(v: &Value) -> bool {
-    matches!(
-        v,
-        Value::None
-            | Value::Int(_)
-            | Value::Bool(_)
-            | Value::Enum(..)
-            | Value::Card(_)
-            | Value::Player(_)
-    )
-}
-
 impl Interp<'_> {
     /// A call of a function whose calls are remembered: as `call_compiled` (the call ticks,
-    /// its depth is checked, its arguments are worked out in the caller's frame, in order),
-    /// then the remembered value if there is one, or the body run and its value kept.
+    /// its depth is checked, its arguments are worked out into the new frame, in order), then
+    /// the remembered value if there is one, or the body run and its value kept.
     fn call_remembered(&mut self, f: Id, plan: &Plan, args: &[CArg], span: Span) -> R<Value> {
         let code = self.code;
         let Some(cf) = code.fns.get(f as usize) else {
@@ -272,29 +292,36 @@ impl Interp<'_> {
         }
         self.tick(span)?;
         self.check_call_depth(span)?;
-        let mut vals = Vec::with_capacity(args.len());
-        for a in args {
-            vals.push(a.ev(self)?);
+        let new_bp = self.push_frame(cf.locals.max(args.len()));
+        for (i, a) in args.iter().enumerate() {
+            let v = match a.ev(self) {
+                Ok(v) => v,
+                Err(e) => {
+                    self.sp = new_bp;
+                    return Err(e);
+                }
+            };
+            let origin = self.param_origin(a);
+            self.store_param(new_bp + i, v, origin);
         }
-        let remember = vals.iter().all(plain);
+        let key = self
+            .stack
+            .get(new_bp..new_bp.saturating_add(args.len()))
+            .and_then(key_of);
         // A remembered value stands for a run of the body that went no deeper than the limit.
         let fits = self
             .call_depth
             .saturating_add(plan.depth as usize)
             .saturating_add(1)
             < self.limits.max_call_depth;
-        if remember && fits {
-            if let Some((value, steps)) = self.recall(f, plan, &vals) {
+        if let (Some(key), true) = (key, fits) {
+            if let Some((value, steps)) = self.recall(f, plan, key) {
+                self.sp = new_bp;
                 self.charge(steps, span)?;
                 return Ok(value);
             }
         }
         let before = self.state.steps;
-        let new_bp = self.push_frame(cf.locals.max(vals.len()));
-        for ((i, v), a) in vals.iter().enumerate().zip(args) {
-            let origin = self.param_origin(a);
-            self.store_param(new_bp + i, v.clone(), origin);
-        }
         let old_bp = self.bp;
         self.bp = new_bp;
         self.call_depth += 1;
@@ -304,19 +331,21 @@ impl Interp<'_> {
         self.sp = new_bp;
         self.bp = old_bp;
         let value = r?;
-        if remember && value.size() <= MAX_RESULT {
-            let steps = self.state.steps.saturating_sub(before);
-            self.keep(f, vals, steps, value.clone());
+        if let Some(key) = key {
+            if value.size() <= MAX_RESULT {
+                let steps = self.state.steps.saturating_sub(before);
+                self.keep(f, key, steps, value.clone());
+            }
         }
         Ok(value)
     }
 
     /// The remembered value of `f(args)` and the steps it took, if nothing it read has changed.
-    fn recall(&self, f: Id, plan: &Plan, args: &[Value]) -> Option<(Value, u64)> {
+    fn recall(&self, f: Id, plan: &Plan, key: Key) -> Option<(Value, u64)> {
         let st = &self.state;
         let out = st.eliminated.iter().filter(|&&e| e).count();
         let entries = st.memo.fns.get(f as usize)?;
-        let e = entries.iter().find(|e| e.args == args)?;
+        let e = entries.iter().find(|e| e.key == key)?;
         let fresh = e.round == st.round
             && e.out == out
             && plan
@@ -326,12 +355,12 @@ impl Interp<'_> {
         fresh.then(|| (e.value.clone(), e.steps))
     }
 
-    /// Remember `f(args) = value`, made in `steps` steps, in place of the same call or the
+    /// Remember `f(key) = value`, made in `steps` steps, in place of the same call or the
     /// oldest entry.
-    fn keep(&mut self, f: Id, args: Vec<Value>, steps: u64, value: Value) {
+    fn keep(&mut self, f: Id, key: Key, steps: u64, value: Value) {
         let st = &mut self.state;
         let entry = Entry {
-            args,
+            key,
             at: st.var_clock,
             round: st.round,
             out: st.eliminated.iter().filter(|&&e| e).count(),
@@ -346,7 +375,7 @@ impl Interp<'_> {
         let (Some(entries), Some(next)) = (st.memo.fns.get_mut(f), st.memo.next.get_mut(f)) else {
             return;
         };
-        if let Some(old) = entries.iter_mut().find(|e| e.args == entry.args) {
+        if let Some(old) = entries.iter_mut().find(|e| e.key == entry.key) {
             *old = entry;
         } else if entries.len() < ENTRIES {
             entries.push(entry);
