@@ -130,6 +130,7 @@ impl<'p> Interp<'p> {
         let search = self.search.as_deref().map(|track| SearchPoint {
             prog,
             limits: self.limits,
+            remember: self.remember,
             seed: self.seed,
             track,
             log: &self.choice_log,

@@ -142,6 +142,8 @@ pub struct Played {
 pub struct SearchPoint<'a> {
     pub(super) prog: &'a Program,
     pub(super) limits: Limits,
+    /// Whether playouts remember calls, as the game searched does (`Interp::remember`).
+    pub(super) remember: bool,
     pub(super) seed: u64,
     pub(super) track: &'a Track,
     pub(super) log: &'a [ChoiceRecord],
@@ -376,6 +378,7 @@ impl SearchPoint<'_> {
             self.limits,
         )?;
         it.record = false;
+        it.remember = self.remember;
         it.state = state.clone();
         it.playout = Some(Box::new(playout));
         let mut pos = self.track.pos;
