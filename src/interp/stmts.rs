@@ -211,16 +211,21 @@ impl<'p> Interp<'p> {
         v: Value,
         span: Span,
     ) -> R<()> {
-        let vd = &self.prog.vars[id as usize];
+        let prog = self.prog;
+        let (Some(vd), Some(old)) = (prog.vars.get(id as usize), self.state.vars.get(slot)) else {
+            return Err(rt(span, "this var has no such slot"));
+        };
         let nv = match op {
             AssignOp::Set => v,
-            _ => combine(op, &self.state.vars[slot], v, span)?,
+            _ => combine(op, old, v, span)?,
         };
         let nv = match vd.bounds {
             None => nv,
             Some(_) => self.bounded(nv, vd.bounds, vd.refuse, &vd.name, vd.span, span)?,
         };
-        self.state.vars[slot] = nv;
+        if let Some(cell) = self.state.vars.get_mut(slot) {
+            *cell = nv;
+        }
         self.stamp_var(id);
         Ok(())
     }
