@@ -405,6 +405,14 @@ impl<'p> Interp<'p> {
     pub(super) fn call_compiled<E: Ev>(&mut self, cf: &CFn, args: &[E], span: Span) -> R<Value> {
         self.tick(span)?;
         self.check_call_depth(span)?;
+        let new_bp = self.enter_args(cf, args)?;
+        self.run_body(cf, new_bp)
+    }
+
+    /// A call's new frame, with its arguments worked out into it in order; returns where it
+    /// starts (for `run_body`). On an error the frame is gone again.
+    #[inline(always)]
+    pub(super) fn enter_args<E: Ev>(&mut self, cf: &CFn, args: &[E]) -> R<usize> {
         let new_bp = self.push_frame(cf.locals.max(args.len()));
         for (i, a) in args.iter().enumerate() {
             // Arguments are evaluated in the caller's frame; nested calls push above ours.
@@ -418,6 +426,12 @@ impl<'p> Interp<'p> {
             let origin = self.param_origin(a);
             self.store_param(new_bp + i, v, origin);
         }
+        Ok(new_bp)
+    }
+
+    /// Run a function's body in the frame `enter_args` made at `new_bp`, then leave the frame.
+    #[inline(always)]
+    pub(super) fn run_body(&mut self, cf: &CFn, new_bp: usize) -> R<Value> {
         let old_bp = self.bp;
         self.bp = new_bp;
         self.call_depth += 1;

@@ -20,7 +20,7 @@
 
 use super::calls::CArg;
 use super::inline::{walk, Node};
-use super::{code, Code, Ev};
+use super::{code, Code};
 use crate::builtins::Effect;
 use crate::diag::Span;
 use crate::interp::{Interp, R};
@@ -292,18 +292,7 @@ impl Interp<'_> {
         }
         self.tick(span)?;
         self.check_call_depth(span)?;
-        let new_bp = self.push_frame(cf.locals.max(args.len()));
-        for (i, a) in args.iter().enumerate() {
-            let v = match a.ev(self) {
-                Ok(v) => v,
-                Err(e) => {
-                    self.sp = new_bp;
-                    return Err(e);
-                }
-            };
-            let origin = self.param_origin(a);
-            self.store_param(new_bp + i, v, origin);
-        }
+        let new_bp = self.enter_args(cf, args)?;
         let key = self
             .stack
             .get(new_bp..new_bp.saturating_add(args.len()))
@@ -322,15 +311,7 @@ impl Interp<'_> {
             }
         }
         let before = self.state.steps;
-        let old_bp = self.bp;
-        self.bp = new_bp;
-        self.call_depth += 1;
-        let r = (cf.body)(self);
-        let r = self.caught_return(r);
-        self.call_depth -= 1;
-        self.sp = new_bp;
-        self.bp = old_bp;
-        let value = r?;
+        let value = self.run_body(cf, new_bp)?;
         if let Some(key) = key {
             if value.size() <= MAX_RESULT {
                 let steps = self.state.steps.saturating_sub(before);
