@@ -18,6 +18,7 @@ pub const DEFS: &[BuiltinDef] = &[
         ],
         min_args: 2,
         effect: Effect::Choice,
+        values_only: false,
         // Labels are for showing: worked out only when something shows them.
         shown_only: &[2, 3],
         ret: |args| args.get(1).map(|t| t.elem()).unwrap_or(Ty::Any),
@@ -45,6 +46,7 @@ pub const DEFS: &[BuiltinDef] = &[
         ],
         min_args: 3,
         effect: Effect::Choice,
+        values_only: false,
         shown_only: &[3],
         ret: |args| match args.get(1) {
             Some(Ty::Zone(k)) => Ty::List(Box::new(Ty::Card(*k))),
@@ -77,6 +79,7 @@ pub const DEFS: &[BuiltinDef] = &[
         ],
         min_args: 3,
         effect: Effect::Choice,
+        values_only: false,
         shown_only: &[3],
         ret: super::ret_int,
         eval: |me, a| {
@@ -98,6 +101,7 @@ pub const DEFS: &[BuiltinDef] = &[
         params: &[("player", P::Player), ("prompt", P::Text)],
         min_args: 1,
         effect: Effect::Choice,
+        values_only: false,
         shown_only: &[1],
         ret: ret_bool,
         eval: |me, a| {
@@ -114,6 +118,7 @@ pub const DEFS: &[BuiltinDef] = &[
         params: &[("player", P::Player), ("prompt", P::Text)],
         min_args: 1,
         effect: Effect::Choice,
+        values_only: false,
         shown_only: &[1],
         ret: ret_player,
         eval: |me, a| {
@@ -137,6 +142,7 @@ pub const DEFS: &[BuiltinDef] = &[
         ],
         min_args: 3,
         effect: Effect::Choice,
+        values_only: false,
         // The prompt and the categories' labels are for showing (see `choose`).
         shown_only: &[3, 4],
         ret: |_| Ty::List(Box::new(Ty::Int)),

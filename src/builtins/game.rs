@@ -10,6 +10,7 @@ pub const DEFS: &[BuiltinDef] = &[
         params: &[("card", P::Card)],
         min_args: 1,
         effect: Effect::Pure,
+        values_only: false,
         shown_only: &[],
         ret: |_| Ty::Zone(None),
         eval: |me, a| {
@@ -27,6 +28,7 @@ pub const DEFS: &[BuiltinDef] = &[
         params: &[("value", P::Any)],
         min_args: 1,
         effect: Effect::Pure,
+        values_only: false,
         shown_only: &[],
         ret: |_| Ty::Text,
         eval: |me, a| Ok(Value::text(&a.text(me, 0, ""))),
@@ -36,6 +38,7 @@ pub const DEFS: &[BuiltinDef] = &[
         params: &[("player", P::Player)],
         min_args: 1,
         effect: Effect::Pure,
+        values_only: true,
         shown_only: &[],
         ret: ret_int,
         eval: |_, a| Ok(Value::Int(a.player(0)? as i64)),
@@ -45,6 +48,7 @@ pub const DEFS: &[BuiltinDef] = &[
         params: &[("player", P::Player)],
         min_args: 1,
         effect: Effect::Pure,
+        values_only: false,
         shown_only: &[],
         ret: ret_player,
         // The next player clockwise who is still in (`p` itself when no one else is).
@@ -63,6 +67,7 @@ pub const DEFS: &[BuiltinDef] = &[
         params: &[("player", P::Player)],
         min_args: 1,
         effect: Effect::Pure,
+        values_only: false,
         shown_only: &[],
         ret: ret_bool,
         eval: |me, a| Ok(Value::Bool(!me.is_in(a.player(0)?))),
@@ -72,6 +77,7 @@ pub const DEFS: &[BuiltinDef] = &[
         params: &[],
         min_args: 0,
         effect: Effect::Changes,
+        values_only: false,
         shown_only: &[],
         ret: ret_none,
         eval: |me, _| {

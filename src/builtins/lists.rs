@@ -11,6 +11,7 @@ pub const DEFS: &[BuiltinDef] = &[
         params: &[("list", P::List)],
         min_args: 1,
         effect: Effect::Pure,
+        values_only: true,
         shown_only: &[],
         ret: ret_int,
         eval: |me, a| {
@@ -26,6 +27,7 @@ pub const DEFS: &[BuiltinDef] = &[
         params: &[("list", P::List)],
         min_args: 1,
         effect: Effect::Pure,
+        values_only: false,
         shown_only: &[],
         ret: elem0,
         eval: |me, a| {
@@ -40,6 +42,7 @@ pub const DEFS: &[BuiltinDef] = &[
         params: &[("list", P::List)],
         min_args: 1,
         effect: Effect::Pure,
+        values_only: true,
         shown_only: &[],
         ret: list0,
         eval: |me, a| {
@@ -53,6 +56,7 @@ pub const DEFS: &[BuiltinDef] = &[
         params: &[("list", P::List), ("list", P::List)],
         min_args: 2,
         effect: Effect::Pure,
+        values_only: true,
         shown_only: &[],
         ret: |args| match (super::elem0(args), args.get(1).map(|t| t.elem())) {
             (Ty::Any | Ty::None, Some(b)) => Ty::List(Box::new(b)),
@@ -70,6 +74,7 @@ pub const DEFS: &[BuiltinDef] = &[
         params: &[("list", P::List)],
         min_args: 1,
         effect: Effect::Pure,
+        values_only: true,
         shown_only: &[],
         ret: elem0,
         eval: |me, a| {
@@ -86,6 +91,7 @@ pub const DEFS: &[BuiltinDef] = &[
         params: &[("list", P::List), ("by", P::Int)],
         min_args: 2,
         effect: Effect::Pure,
+        values_only: true,
         shown_only: &[],
         ret: list0,
         eval: |me, a| {
@@ -103,6 +109,7 @@ pub const DEFS: &[BuiltinDef] = &[
         params: &[("list", P::List)],
         min_args: 1,
         effect: Effect::Pure,
+        values_only: true,
         shown_only: &[],
         ret: list0,
         // Each value once, where it first appears.
@@ -118,6 +125,7 @@ pub const DEFS: &[BuiltinDef] = &[
         params: &[("list", P::List), ("n", P::Int)],
         min_args: 2,
         effect: Effect::Pure,
+        values_only: true,
         shown_only: &[],
         ret: list0,
         eval: |me, a| take_drop(me, a, true),
@@ -127,6 +135,7 @@ pub const DEFS: &[BuiltinDef] = &[
         params: &[("list", P::List), ("n", P::Int)],
         min_args: 2,
         effect: Effect::Pure,
+        values_only: true,
         shown_only: &[],
         ret: list0,
         eval: |me, a| take_drop(me, a, false),
@@ -136,6 +145,7 @@ pub const DEFS: &[BuiltinDef] = &[
         params: &[("list", P::List), ("value", P::Any)],
         min_args: 2,
         effect: Effect::Pure,
+        values_only: true,
         shown_only: &[],
         ret: ret_bool,
         eval: |me, a| {
@@ -167,6 +177,7 @@ pub const DEFS: &[BuiltinDef] = &[
         params: &[("list", P::List), ("value", P::Any)],
         min_args: 2,
         effect: Effect::Pure,
+        values_only: true,
         shown_only: &[],
         // `none` when absent.
         ret: ret_int,
@@ -187,6 +198,7 @@ pub const DEFS: &[BuiltinDef] = &[
         params: &[("table", P::List), ("key", P::Int)],
         min_args: 2,
         effect: Effect::Pure,
+        values_only: false,
         shown_only: &[],
         ret: |args| match super::elem0(args) {
             Ty::Tuple(ts) => ts.get(2).cloned().unwrap_or(Ty::Any),

@@ -83,6 +83,10 @@ pub struct BuiltinDef {
     /// Parameters after the first `min_args` are optional.
     pub min_args: usize,
     pub effect: Effect,
+    /// Given no zone, it computes on its arguments' values only and reads nothing else of the
+    /// game (no card's place or fields, no player's state, no round), so a function calling it
+    /// may be remembered (`interp/compile/memo.rs`, which lets no zone reach it).
+    pub values_only: bool,
     /// Arguments only worked out when something shows the choice (its prompt and labels): they
     /// may not change the game, and silent runs (`bench`, `simulate`) skip them. They are the
     /// last parameters, so skipping them leaves the others in place.

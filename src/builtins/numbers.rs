@@ -9,6 +9,7 @@ pub const DEFS: &[BuiltinDef] = &[
         params: &[("n", P::Int)],
         min_args: 1,
         effect: Effect::Pure,
+        values_only: true,
         shown_only: &[],
         ret: ret_int,
         eval: |_, a| {
@@ -23,6 +24,7 @@ pub const DEFS: &[BuiltinDef] = &[
         params: &[("a", P::Int), ("b", P::Int)],
         min_args: 2,
         effect: Effect::Pure,
+        values_only: true,
         shown_only: &[],
         ret: ret_int,
         eval: |_, a| Ok(Value::Int(a.int(0)?.min(a.int(1)?))),
@@ -32,6 +34,7 @@ pub const DEFS: &[BuiltinDef] = &[
         params: &[("a", P::Int), ("b", P::Int)],
         min_args: 2,
         effect: Effect::Pure,
+        values_only: true,
         shown_only: &[],
         ret: ret_int,
         eval: |_, a| Ok(Value::Int(a.int(0)?.max(a.int(1)?))),
@@ -41,6 +44,7 @@ pub const DEFS: &[BuiltinDef] = &[
         params: &[("n", P::Int), ("lo", P::Int), ("hi", P::Int)],
         min_args: 3,
         effect: Effect::Pure,
+        values_only: true,
         shown_only: &[],
         ret: ret_int,
         eval: |_, a| {

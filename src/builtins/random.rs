@@ -10,6 +10,7 @@ pub const DEFS: &[BuiltinDef] = &[
         params: &[("sides", P::Int)],
         min_args: 1,
         effect: Effect::Random,
+        values_only: false,
         shown_only: &[],
         ret: ret_int,
         eval: |me, a| {
@@ -27,6 +28,7 @@ pub const DEFS: &[BuiltinDef] = &[
         params: &[("dice", P::Int), ("sides", P::Int)],
         min_args: 2,
         effect: Effect::Random,
+        values_only: false,
         shown_only: &[],
         ret: ret_int,
         eval: |me, a| {
@@ -46,6 +48,7 @@ pub const DEFS: &[BuiltinDef] = &[
         params: &[("list", P::List)],
         min_args: 1,
         effect: Effect::Random,
+        values_only: false,
         shown_only: &[],
         ret: list0,
         eval: |me, a| {
@@ -59,6 +62,7 @@ pub const DEFS: &[BuiltinDef] = &[
         params: &[("list", P::List)],
         min_args: 1,
         effect: Effect::Random,
+        values_only: false,
         shown_only: &[],
         ret: elem0,
         eval: |me, a| {

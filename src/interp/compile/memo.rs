@@ -29,12 +29,6 @@ use crate::value::Value;
 use std::cell::RefCell;
 use std::rc::Rc;
 
-/// The builtins that compute on their arguments' values only.
-const VALUE_BUILTINS: &[&str] = &[
-    "len", "reverse", "concat", "flatten", "rotate", "distinct", "take", "drop", "contains",
-    "index_of", "abs", "min", "max", "clamp", "seat",
-];
-
 /// Results remembered per function.
 const ENTRIES: usize = 8;
 
@@ -205,9 +199,7 @@ fn reads_of(prog: &Program, f: usize, reads: &mut [Reads]) -> Reads {
                     callees.push(*g);
                     true
                 }
-                ExprKind::Builtin(b, _) => {
-                    b.effect == Effect::Pure && VALUE_BUILTINS.contains(&b.name)
-                }
+                ExprKind::Builtin(b, _) => b.effect == Effect::Pure && b.values_only,
                 _ => false,
             },
             Node::Stmt(s) => matches!(
