@@ -58,8 +58,15 @@ impl Items {
     }
 
     /// The first `n` values of `arr` (at most `INLINE`).
+    #[inline]
     pub fn inline(n: usize, arr: [Value; INLINE]) -> Items {
-        Items::with(Store::Inline(n.min(INLINE) as u8, arr))
+        let n = n.min(INLINE);
+        let (depth, size) = Items::measure(arr.get(..n).unwrap_or(&[]));
+        Items {
+            depth,
+            items: Store::Inline(n as u8, arr),
+            size,
+        }
     }
 
     fn with(items: Store) -> Items {
@@ -67,7 +74,14 @@ impl Items {
             Store::Inline(n, arr) => arr.get(..*n as usize).unwrap_or(&[]),
             Store::Heap(v) => &v[..],
         };
-        // One pass: plain values add 1 to the size and nothing to the depth.
+        let (depth, size) = Items::measure(all);
+        Items { depth, items, size }
+    }
+
+    /// The depth and size of a list of `all`. One pass: plain values add 1 to the size and
+    /// nothing to the depth.
+    #[inline]
+    fn measure(all: &[Value]) -> (u32, u64) {
         let (mut inner, mut size) = (0u32, 1u64);
         for v in all {
             match v {
@@ -78,11 +92,7 @@ impl Items {
                 _ => size = size.saturating_add(1),
             }
         }
-        Items {
-            depth: 1 + inner,
-            items,
-            size,
-        }
+        (1 + inner, size)
     }
 }
 

@@ -54,12 +54,18 @@ impl<'p> Interp<'p> {
     /// them): charge their size, times log n for the ones that sort or dedupe.
     #[inline]
     pub(super) fn charge_args(&mut self, vals: &[Value], span: Span) -> R<()> {
-        let mut work = 0u64;
-        for v in vals {
-            if !matches!(v, Value::Int(_) | Value::Bool(_) | Value::None) {
-                work = work.saturating_add(v.cost());
-            }
-        }
+        let work = vals.iter().fold(0u64, |w, v| w.saturating_add(arg_cost(v)));
+        self.charge_work(work, span)
+    }
+
+    /// `charge_args` for two arguments.
+    #[inline]
+    pub(super) fn charge_pair(&mut self, a: &Value, b: &Value, span: Span) -> R<()> {
+        self.charge_work(arg_cost(a).saturating_add(arg_cost(b)), span)
+    }
+
+    #[inline]
+    fn charge_work(&mut self, work: u64, span: Span) -> R<()> {
         if work > 1 {
             let log = 64 - work.leading_zeros() as u64;
             self.charge(work.saturating_mul(log), span)?;
@@ -93,5 +99,14 @@ impl<'p> Interp<'p> {
             Some(&z) if z != NOWHERE => Some(z),
             _ => None,
         }
+    }
+}
+
+/// What a builtin's argument costs to walk: its size, nothing for a number, boolean or `none`.
+#[inline]
+fn arg_cost(v: &Value) -> u64 {
+    match v {
+        Value::Int(_) | Value::Bool(_) | Value::None => 0,
+        v => v.cost(),
     }
 }

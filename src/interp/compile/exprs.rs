@@ -245,12 +245,14 @@ fn builtin(b: &'static crate::builtins::BuiltinDef, args: &[Expr], span: Span) -
                 let (a, c) = (expr(a), expr(c));
                 return code(move |me| {
                     let x = a(me)?;
-                    let v = [x, c(me)?];
-                    if let (Value::List(l), None) = (&v[0], me.observer) {
-                        me.charge_args(&v, span)?;
-                        return Ok(Value::Bool(l.contains(&v[1])));
+                    let y = c(me)?;
+                    if let (Value::List(l), None) = (&x, me.observer) {
+                        // `charge_args` for these two, and a search with the needle's variant
+                        // matched once, not at every element.
+                        me.charge_pair(&x, &y, span)?;
+                        return Ok(Value::Bool(list_contains(l, &y)));
                     }
-                    me.builtin_vals(b, &v, &spans, span)
+                    me.builtin_vals(b, &[x, y], &spans, span)
                 });
             }
             _ => {}
@@ -290,6 +292,20 @@ fn builtin(b: &'static crate::builtins::BuiltinDef, args: &[Expr], span: Span) -
     code(move |me| me.builtin(b, &args, span))
 }
 
+/// Whether `l` holds `y`, as `l.contains(y)`.
+#[inline]
+fn list_contains(l: &[Value], y: &Value) -> bool {
+    match *y {
+        Value::Enum(e, x) => l
+            .iter()
+            .any(|v| matches!(*v, Value::Enum(e2, x2) if e2 == e && x2 == x)),
+        Value::Card(c) => l.iter().any(|v| matches!(*v, Value::Card(c2) if c2 == c)),
+        Value::Player(p) => l.iter().any(|v| matches!(*v, Value::Player(p2) if p2 == p)),
+        Value::Int(n) => l.iter().any(|v| matches!(*v, Value::Int(n2) if n2 == n)),
+        _ => l.contains(y),
+    }
+}
+
 /// A list or tuple written out, `[a, b]` or `(a, b)`; a small one is built in place (one
 /// allocation).
 fn literal(items: &[Expr], list: bool, span: Span) -> Code {
@@ -300,6 +316,28 @@ fn literal(items: &[Expr], list: bool, span: Span) -> Code {
         } else {
             Value::Tuple(Rc::new(it))
         }
+    };
+    // Two and three items, the common tuples, evaluated straight into place.
+    let items = match <[Opnd; 2]>::try_from(items) {
+        Ok([a, b]) => {
+            return code(move |me| {
+                let x = a.ev(me)?;
+                let arr = [x, b.ev(me)?, Value::None];
+                me.nest(wrap(Items::inline(2, arr)), span)
+            })
+        }
+        Err(items) => items,
+    };
+    let items = match <[Opnd; 3]>::try_from(items) {
+        Ok([a, b, c]) => {
+            return code(move |me| {
+                let x = a.ev(me)?;
+                let y = b.ev(me)?;
+                let arr = [x, y, c.ev(me)?];
+                me.nest(wrap(Items::inline(3, arr)), span)
+            })
+        }
+        Err(items) => items,
     };
     if items.len() <= INLINE {
         return code(move |me| {

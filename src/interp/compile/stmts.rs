@@ -19,12 +19,16 @@ pub(in crate::interp) fn block(b: &Block) -> Code {
             None => code(|_| Ok(Value::None)),
         };
     }
+    // All but the last for their effect; the last gives the block's value.
+    let last = stmts.pop();
     code(move |me| {
-        let mut last = Value::None;
         for s in &stmts {
-            last = s(me)?;
+            s(me)?;
         }
-        Ok(last)
+        match &last {
+            Some(s) => s(me),
+            None => Ok(Value::None),
+        }
     })
 }
 
