@@ -40,8 +40,9 @@ impl Items {
         Items::with(Store::Heap(items))
     }
 
-    /// The values of `v`, taken out of it: in place when they are few (`v` is left empty, its
-    /// allocation kept for reuse), else with `v`'s own allocation (`v` is left a new vector).
+    /// The values of `v`, taken out of it: in place when they are few, else moved to a vector
+    /// of their exact size. `v` is left empty with its allocation, for reuse (a pooled vector
+    /// keeps its capacity, and the list holds no spare room).
     pub fn take(v: &mut Vec<Value>) -> Items {
         if v.len() <= INLINE {
             let mut arr: [Value; INLINE] = Default::default();
@@ -54,7 +55,9 @@ impl Items {
             }
             return Items::with(Store::Inline(n as u8, arr));
         }
-        Items::with(Store::Heap(std::mem::take(v)))
+        let mut out = Vec::with_capacity(v.len());
+        out.append(v);
+        Items::with(Store::Heap(out))
     }
 
     /// The first `n` values of `arr` (at most `INLINE`).
