@@ -148,8 +148,20 @@ pub(in crate::interp) fn expr(e: &Expr) -> Code {
         ExprKind::Text(parts) => forms::text(parts, span),
         ExprKind::InBounds(x, lo, hi) => forms::in_bounds(x, *lo, *hi),
         ExprKind::Option(o) => forms::option(*o),
+        ExprKind::KindCards(_) => {
+            // Every card of a kind: the same list in every game of this program (the code is
+            // compiled per program), so it is made once, on first use.
+            let (e, made) = (e.clone(), std::cell::OnceCell::new());
+            code(move |me| {
+                if let Some(v) = made.get() {
+                    return Ok(Value::clone(v));
+                }
+                let v = me.eval_slow(&e)?;
+                Ok(made.get_or_init(|| v).clone())
+            })
+        }
         // The rare forms walk their own subtree.
-        ExprKind::KindCards(_) | ExprKind::CardBuiltinField(..) | ExprKind::Table(..) => {
+        ExprKind::CardBuiltinField(..) | ExprKind::Table(..) => {
             let e = e.clone();
             code(move |me| me.eval_slow(&e))
         }
