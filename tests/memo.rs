@@ -1,7 +1,7 @@
 //! Remembered calls (`src/interp/compile/memo.rs`) change no game: every game, played with and
 //! without them, makes the same choices, says the same things, takes the same steps and ends the
-//! same way. `tests/flow/remembered_calls.rules` checks that a remembered value is dropped when
-//! what it read changes.
+//! same way. `tests/flow/remembered_calls.rules` and `tests/flow/remembered_field_calls.rules`
+//! check that a remembered value is dropped when what it read changes.
 
 use rules::interp::Interp;
 use rules::limits::Limits;
@@ -65,6 +65,21 @@ fn calls_that_only_read_vars_are_remembered() {
 }
 
 #[test]
+fn calls_that_walk_a_kind_and_read_card_fields_are_remembered() {
+    // Every function of this game walks all the cards of a kind and reads their fields.
+    let c = rules::check_path(
+        std::path::Path::new("tests/flow/remembered_field_calls.rules"),
+        &Limits::default(),
+    );
+    let prog = c.program.expect("program");
+    let with = play(&prog, 1, true);
+    let without = play(&prog, 1, false);
+    assert!(with.3 > 0, "calls remembered");
+    assert_eq!(with.0, without.0, "steps");
+    assert_eq!(with.1, without.1, "account");
+}
+
+#[test]
 fn a_searching_agent_plays_the_same_with_and_without() {
     // Its playouts run on copies of the position, some with the cards it does not know re-dealt
     // (their ids change in vars too): remembered calls must not carry over.
@@ -72,6 +87,20 @@ fn a_searching_agent_plays_the_same_with_and_without() {
     let prog = c.program.expect("program");
     let with = play_with(&prog, "P1=mc:2,random", 2, true);
     let without = play_with(&prog, "P1=mc:2,random", 2, false);
+    assert_eq!(with.0, without.0, "steps");
+    assert_eq!(with.1, without.1, "account");
+    assert_eq!(with.2, without.2, "outcome");
+    assert!(with.3 > 0);
+}
+
+#[test]
+fn a_searching_agent_plays_the_same_with_and_without_remembered_card_fields() {
+    // Statecraft's `portfolio_of(h)` walks every policy card and reads its `host` var; re-dealt
+    // copies relabel the cards and their vars, so nothing remembered may carry over.
+    let c = rules::check_path(std::path::Path::new("games/statecraft"), &Limits::default());
+    let prog = c.program.expect("program");
+    let with = play_with(&prog, "P1=mc:2,random", 3, true);
+    let without = play_with(&prog, "P1=mc:2,random", 3, false);
     assert_eq!(with.0, without.0, "steps");
     assert_eq!(with.1, without.1, "account");
     assert_eq!(with.2, without.2, "outcome");

@@ -78,6 +78,8 @@ pub struct State {
     /// write. Remembered calls (`Memo`) compare them with their own date.
     pub var_clock: u64,
     pub var_stamp: Vec<u64>,
+    /// Per field name, the `var_clock` at the last write to that field of any card.
+    pub field_stamp: Vec<u64>,
     pub memo: Memo,
 }
 
@@ -344,6 +346,16 @@ impl<'p> Interp<'p> {
             ended_by: None,
             var_clock: 0,
             var_stamp: vec![0; prog.vars.len()],
+            // Indexed by field name: as long as the last name that is a field of some kind.
+            field_stamp: vec![
+                0;
+                prog.kinds
+                    .iter()
+                    .flat_map(|k| &k.fields)
+                    .map(|f| f.sym as usize + 1)
+                    .max()
+                    .unwrap_or(0)
+            ],
             memo: Memo::default(),
         };
         let slot_info = {
@@ -494,6 +506,15 @@ impl<'p> Interp<'p> {
     fn stamp_var(&mut self, id: Id) {
         self.state.var_clock = self.state.var_clock.saturating_add(1);
         if let Some(s) = self.state.var_stamp.get_mut(id as usize) {
+            *s = self.state.var_clock;
+        }
+    }
+
+    /// Date a write to the field named `sym` of some card (see `State::field_stamp`).
+    #[inline]
+    fn stamp_field(&mut self, sym: Id) {
+        self.state.var_clock = self.state.var_clock.saturating_add(1);
+        if let Some(s) = self.state.field_stamp.get_mut(sym as usize) {
             *s = self.state.var_clock;
         }
     }

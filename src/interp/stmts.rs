@@ -239,31 +239,44 @@ impl<'p> Interp<'p> {
         span: Span,
     ) -> R<()> {
         let prog = self.prog;
-        let cd = &prog.cards[c as usize];
-        let kd = &prog.kinds[cd.kind as usize];
-        match kd.slot_of.get(sym as usize).copied().flatten() {
-            Some((true, i)) => {
-                let idx = (self.state.card_var_base[c as usize] + i) as usize;
-                let old = self.state.card_vars[idx].clone();
-                let nv = combine(op, &old, v, span)?;
-                let nv = match kd.fields.iter().find(|f| f.sym == sym) {
-                    Some(fd) if fd.bounds.is_some() => {
-                        let what = format!("{}.{}", cd.id, fd.name);
-                        self.bounded(nv, fd.bounds, fd.refuse, &what, fd.span, span)?
-                    }
-                    _ => nv,
-                };
-                self.state.card_vars[idx] = nv;
-                Ok(())
-            }
-            _ => Err(rt(
+        let Some(cd) = prog.cards.get(c as usize) else {
+            return Err(rt(span, "this card does not exist"));
+        };
+        let Some(kd) = prog.kinds.get(cd.kind as usize) else {
+            return Err(rt(span, "this card's kind does not exist"));
+        };
+        // The slot of the card's var field, if it has one of that name.
+        let slot = match kd.slot_of.get(sym as usize).copied().flatten() {
+            Some((true, i)) => self
+                .state
+                .card_var_base
+                .get(c as usize)
+                .and_then(|b| b.checked_add(i))
+                .map(|at| at as usize)
+                .filter(|&at| at < self.state.card_vars.len()),
+            _ => None,
+        };
+        let Some(idx) = slot else {
+            let field = prog.symbols.get(sym as usize).map_or("?", String::as_str);
+            return Err(rt(
                 span,
-                format!(
-                    "card `{}` ({}) has no var field `{}`",
-                    cd.id, kd.name, prog.symbols[sym as usize]
-                ),
-            )),
+                format!("card `{}` ({}) has no var field `{field}`", cd.id, kd.name),
+            ));
+        };
+        let old = self.state.card_vars.get(idx).cloned().unwrap_or_default();
+        let nv = combine(op, &old, v, span)?;
+        let nv = match kd.fields.iter().find(|f| f.sym == sym) {
+            Some(fd) if fd.bounds.is_some() => {
+                let what = format!("{}.{}", cd.id, fd.name);
+                self.bounded(nv, fd.bounds, fd.refuse, &what, fd.span, span)?
+            }
+            _ => nv,
+        };
+        if let Some(cell) = self.state.card_vars.get_mut(idx) {
+            *cell = nv;
         }
+        self.stamp_field(sym);
+        Ok(())
     }
 
     /// `draw n from a to b`: the first `n` cards of `a` (fewer if it has fewer) to the bottom of

@@ -9,14 +9,18 @@
 //!
 //! What may be remembered is decided on the tree (`Plan`), conservatively: the body and every
 //! function it calls read only parameters, locals, constants written out, game options, the
-//! cards of a kind (their identities), vars whose values cannot hold a zone, and `players`,
-//! `player_count` or `round`; they use only builtins that compute on values; they read no card
-//! field, zone, table or text, and change nothing but locals. A var's writes are dated
-//! (`State::var_stamp`), and a result is used only if none of the vars it read was written
-//! after it was made. Arguments must be plain values, at most four (numbers, booleans, enum
-//! values, players, cards, `none`), and results small, so comparing and keeping them costs
-//! little. With an observer (a player's view), nothing is remembered: every read is checked as
-//! it happens.
+//! cards of a kind (their identities), vars and card fields whose values cannot hold a zone,
+//! and `players`, `player_count` or `round`; they use only builtins that compute on values;
+//! they read no zone, table or text, and change nothing but locals. Writes are dated: a var's
+//! by its family (`State::var_stamp`), a card's var field by the field's name
+//! (`State::field_stamp`; the other fields never change). A result is used only if nothing it
+//! read was written after it was made. A function that reads card fields is remembered only
+//! when it walks every card of a kind (`boost(c) = count(x in Objective where x.under == c)`),
+//! where a lookup saves far more than it costs; a smaller one is compiled in place of its
+//! calls instead (`inline`). Arguments must be plain values, at most four (numbers, booleans,
+//! enum values, players, cards, `none`), and results small, so comparing and keeping them
+//! costs little. With an observer (a player's view), nothing is remembered: every read is
+//! checked as it happens.
 
 use super::calls::CArg;
 use super::inline::{walk, Node};
@@ -40,6 +44,8 @@ const MAX_RESULT: u64 = 64;
 pub(crate) struct Plan {
     /// The var families its body reads, directly or through the functions it calls.
     vars: Vec<Id>,
+    /// The card fields (by name) it reads, likewise.
+    fields: Vec<Id>,
     /// How deeply calls nest inside its body (0: it calls nothing).
     depth: u32,
 }
@@ -135,8 +141,8 @@ enum Reads {
     Unknown,
     /// It reads something else, or is being looked at (a cycle is simply not remembered).
     No,
-    /// Only these var families, with calls nested this deep.
-    Vars(Vec<Id>, u32),
+    /// Only these var families and card fields, with calls nested this deep.
+    Vars(Vec<Id>, Vec<Id>, u32),
 }
 
 /// The plan of every function of `prog`: `None` for those whose calls are not remembered.
@@ -149,7 +155,18 @@ fn plans(prog: &Program) -> Vec<Option<Rc<Plan>>> {
         .iter()
         .zip(reads)
         .map(|(fd, r)| match r {
-            Reads::Vars(vars, depth) if has_loop(&fd.body) => Some(Rc::new(Plan { vars, depth })),
+            // A function that reads card fields is remembered when it walks a whole kind of
+            // card: a lookup then saves a walk over many cards. A smaller one is cheaper
+            // compiled in place of its calls (`inline`).
+            Reads::Vars(vars, fields, depth)
+                if has_loop(&fd.body) && (fields.is_empty() || walks_a_kind(&fd.body)) =>
+            {
+                Some(Rc::new(Plan {
+                    vars,
+                    fields,
+                    depth,
+                }))
+            }
             _ => None,
         })
         .collect()
@@ -170,6 +187,7 @@ fn reads_of(prog: &Program, f: usize, reads: &mut [Reads]) -> Reads {
     }
     let mut ok = true;
     let mut vars: Vec<Id> = Vec::new();
+    let mut fields: Vec<Id> = Vec::new();
     let mut callees: Vec<Id> = Vec::new();
     walk(Node::Expr(&fd.body), &mut |n| {
         ok &= match n {
@@ -195,6 +213,12 @@ fn reads_of(prog: &Program, f: usize, reads: &mut [Reads]) -> Reads {
                         .get(*id as usize)
                         .is_some_and(|v| plain_type(&v.ty))
                 }
+                // A card's field: its value now, dated by `State::field_stamp` when it is a
+                // var of the card's kind (the other fields never change).
+                ExprKind::Field(_, sym) => {
+                    fields.push(*sym);
+                    plain_field(prog, *sym)
+                }
                 ExprKind::Call(g, _) => {
                     callees.push(*g);
                     true
@@ -218,8 +242,9 @@ fn reads_of(prog: &Program, f: usize, reads: &mut [Reads]) -> Reads {
             break;
         }
         match reads_of(prog, g as usize, reads) {
-            Reads::Vars(vs, d) => {
+            Reads::Vars(vs, fs, d) => {
                 vars.extend(vs);
+                fields.extend(fs);
                 depth = depth.max(d.saturating_add(1));
             }
             _ => ok = false,
@@ -228,7 +253,9 @@ fn reads_of(prog: &Program, f: usize, reads: &mut [Reads]) -> Reads {
     let r = if ok {
         vars.sort_unstable();
         vars.dedup();
-        Reads::Vars(vars, depth)
+        fields.sort_unstable();
+        fields.dedup();
+        Reads::Vars(vars, fields, depth)
     } else {
         Reads::No
     };
@@ -248,6 +275,15 @@ fn plain_type(t: &Ty) -> bool {
     }
 }
 
+/// Whether every field of this name, on any kind, has a plain type (as `plain_type`).
+fn plain_field(prog: &Program, sym: Id) -> bool {
+    prog.kinds
+        .iter()
+        .flat_map(|k| &k.fields)
+        .filter(|f| f.sym == sym)
+        .all(|f| plain_type(&f.ty))
+}
+
 /// Whether a body has an aggregate (a call that does not loop is cheaper made than looked up).
 fn has_loop(e: &Expr) -> bool {
     let mut found = false;
@@ -259,6 +295,21 @@ fn has_loop(e: &Expr) -> bool {
                 ..
             })
         );
+    });
+    found
+}
+
+/// Whether a body has an aggregate over every card of a kind (`c in Objective`).
+fn walks_a_kind(e: &Expr) -> bool {
+    let mut found = false;
+    walk(Node::Expr(e), &mut |n| {
+        if let Node::Expr(Expr {
+            kind: ExprKind::Agg { source, .. },
+            ..
+        }) = n
+        {
+            found |= matches!(source.kind, ExprKind::KindCards(_));
+        }
     });
     found
 }
@@ -324,7 +375,11 @@ impl Interp<'_> {
             && plan
                 .vars
                 .iter()
-                .all(|&v| st.var_stamp.get(v as usize).is_some_and(|&s| s <= e.at));
+                .all(|&v| st.var_stamp.get(v as usize).is_some_and(|&s| s <= e.at))
+            && plan
+                .fields
+                .iter()
+                .all(|&f| st.field_stamp.get(f as usize).is_some_and(|&s| s <= e.at));
         fresh.then(|| (e.value.clone(), e.steps))
     }
 
