@@ -169,13 +169,18 @@ impl<'p> Interp<'p> {
                     if self.observer.is_some() && *f != CardField::FaceUp {
                         self.peek(c, e.span)?;
                     }
-                    match f {
-                        CardField::Id => Value::text(&self.prog.cards[c as usize].id.to_string()),
-                        CardField::FaceUp => Value::Bool(self.state.face_up[c as usize]),
-                        CardField::Kind => Value::text(
-                            &self.prog.kinds[self.prog.cards[c as usize].kind as usize].name,
-                        ),
-                    }
+                    let prog = self.prog;
+                    let cd = prog.cards.get(c as usize);
+                    let v = match f {
+                        CardField::Id => cd.map(|cd| Value::text(&cd.id.to_string())),
+                        CardField::FaceUp => {
+                            self.state.face_up.get(c as usize).map(|&u| Value::Bool(u))
+                        }
+                        CardField::Kind => cd
+                            .and_then(|cd| prog.kinds.get(cd.kind as usize))
+                            .map(|k| Value::text(&k.name)),
+                    };
+                    v.ok_or_else(|| rt(e.span, "this card does not exist"))?
                 }
                 other => {
                     return Err(rt(

@@ -160,8 +160,9 @@ pub(in crate::interp) fn expr(e: &Expr) -> Code {
                 Ok(made.get_or_init(|| v).clone())
             })
         }
+        ExprKind::CardBuiltinField(base, f) => forms::card_builtin_field(base, *f, span),
         // The rare forms walk their own subtree.
-        ExprKind::CardBuiltinField(..) | ExprKind::Table(..) => {
+        ExprKind::Table(..) => {
             let e = e.clone();
             code(move |me| me.eval_slow(&e))
         }

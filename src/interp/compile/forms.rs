@@ -1,6 +1,6 @@
 //! The less common expression forms compiled, so that a node of one of them no longer makes the
 //! tree walk take over its whole subtree: `-x`, interpolated texts, `x in lo..hi`
-//! (a bounds test) and game options.
+//! (a bounds test), game options, and a card's `id`, `kind` and `face_up`.
 
 use super::exprs::cexpr;
 use super::{code, Code, Ev};
@@ -72,5 +72,46 @@ pub(super) fn option(o: Id) -> Code {
             .get(o as usize)
             .cloned()
             .unwrap_or(Value::None))
+    })
+}
+
+/// `c.id`, `c.kind` or `c.face_up`. A kind's name is made as a text value once per program
+/// (the code is compiled per program); as in the walk, an observer must see the card for its id
+/// or kind.
+pub(super) fn card_builtin_field(base: &Expr, f: CardField, span: crate::diag::Span) -> Code {
+    let b = cexpr(base);
+    let kind_names: std::cell::OnceCell<Vec<Value>> = std::cell::OnceCell::new();
+    code(move |me| {
+        let c = match b.ev(me)? {
+            Value::Card(c) => c,
+            other => {
+                return Err(rt(
+                    b.span,
+                    format!("expected a card, found {}", other.type_name()),
+                ))
+            }
+        };
+        if f == CardField::FaceUp {
+            return match me.state.face_up.get(c as usize) {
+                Some(&up) => Ok(Value::Bool(up)),
+                None => Err(rt(span, "this card does not exist")),
+            };
+        }
+        if me.observer.is_some() {
+            me.peek(c, span)?;
+        }
+        let prog = me.prog;
+        let Some(cd) = prog.cards.get(c as usize) else {
+            return Err(rt(span, "this card does not exist"));
+        };
+        if f == CardField::Id {
+            return Ok(Value::text(&cd.id.to_string()));
+        }
+        let names =
+            kind_names.get_or_init(|| prog.kinds.iter().map(|k| Value::text(&k.name)).collect());
+        match names.get(cd.kind as usize) {
+            Some(name) => Ok(name.clone()),
+            None => Err(rt(span, "this card's kind does not exist")),
+        }
     })
 }

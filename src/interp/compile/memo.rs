@@ -219,6 +219,8 @@ fn reads_of(prog: &Program, f: usize, reads: &mut [Reads]) -> Reads {
                     fields.push(*sym);
                     plain_field(prog, *sym)
                 }
+                // A card's id and kind never change (whether it is face up does).
+                ExprKind::CardBuiltinField(_, f) => *f != CardField::FaceUp,
                 ExprKind::Call(g, _) => {
                     callees.push(*g);
                     true
