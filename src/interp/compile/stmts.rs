@@ -205,6 +205,28 @@ fn stmt(s: &Stmt) -> Code {
                     .unwrap_or_else(|| signal(RETURN_CODE)))
             })
         }
+        // A block's last value is often a constant or a local (`{ true }`, `{ n }`): no closure
+        // of its own.
+        StmtKind::Expr(Expr {
+            kind: ExprKind::Const(v),
+            ..
+        }) if v.depth() == 0 => {
+            let v = v.clone();
+            code(move |me| {
+                me.tick(span)?;
+                Ok(v.clone())
+            })
+        }
+        StmtKind::Expr(Expr {
+            kind: ExprKind::Local(slot),
+            ..
+        }) => {
+            let slot = *slot;
+            code(move |me| {
+                me.tick(span)?;
+                Ok(me.local(slot))
+            })
+        }
         StmtKind::Expr(e) => {
             let e = expr(e);
             code(move |me| {
