@@ -156,7 +156,7 @@ pub const DEFS: &[BuiltinDef] = &[
                 return Err(a.err_at(1, format!("cannot allocate {total} points")));
             }
             let mut left = total;
-            let mut out = Vec::new();
+            let mut out = Vec::with_capacity(cats.len());
             for (i, c) in cats.iter().enumerate() {
                 if i + 1 == cats.len() {
                     out.push(Value::Int(left));
@@ -165,17 +165,22 @@ pub const DEFS: &[BuiltinDef] = &[
                 let options: Vec<Value> = (0..=left).map(Value::Int).collect();
                 // Each category's prompt is written only when something shows it, piece by
                 // piece (this runs once per category of every allocation).
-                let mut pr = String::with_capacity(prompt.len() + 40);
-                pr.push_str(&prompt);
-                if me.record {
+                let written;
+                let pr: &str = if me.record {
+                    let mut pr = String::with_capacity(prompt.len() + 40);
+                    pr.push_str(&prompt);
                     pr.push_str(": how many to ");
                     let shown = labels.as_ref().and_then(|l| l.get(i)).unwrap_or(c);
                     me.show_append(shown, &mut pr);
                     pr.push_str(" (");
                     pr.push_str(itoa(left, &mut [0; 24]));
                     pr.push_str(" left)");
-                }
-                let n = match me.decide(p, &options, &pr, a.span)? {
+                    written = pr;
+                    &written
+                } else {
+                    &prompt
+                };
+                let n = match me.decide(p, &options, pr, a.span)? {
                     Some(i) => i as i64,
                     None => 0,
                 };

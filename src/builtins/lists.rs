@@ -63,9 +63,12 @@ pub const DEFS: &[BuiltinDef] = &[
             (a, _) => Ty::List(Box::new(a)),
         },
         eval: |me, a| {
-            let mut l = a.list(me, 0)?.to_vec();
-            l.extend(a.list(me, 1)?.iter().cloned());
-            me.check_len(l.len(), a.span)?;
+            let (x, y) = (a.list(me, 0)?, a.list(me, 1)?);
+            me.check_len(x.len().saturating_add(y.len()), a.span)?;
+            // One allocation of the joined length.
+            let mut l = Vec::with_capacity(x.len().saturating_add(y.len()));
+            l.extend(x.iter().cloned());
+            l.extend(y.iter().cloned());
             Ok(Value::list(l))
         },
     },
@@ -78,10 +81,12 @@ pub const DEFS: &[BuiltinDef] = &[
         shown_only: &[],
         ret: elem0,
         eval: |me, a| {
+            let lists = a.list(me, 0)?;
             let mut out = Vec::new();
-            for inner in a.list(me, 0)?.iter() {
-                out.extend(me.as_list(inner, a.span_of(0))?.iter().cloned());
-                me.check_len(out.len(), a.span)?;
+            for inner in lists.iter() {
+                let inner = me.as_list(inner, a.span_of(0))?;
+                me.check_len(out.len().saturating_add(inner.len()), a.span)?;
+                out.extend(inner.iter().cloned());
             }
             Ok(Value::list(out))
         },
