@@ -647,6 +647,15 @@ impl<'p> Interp<'p> {
             };
             self.set_local(slot, item);
             let item = &keep.unwrap_or(Value::None);
+            // `all(x in l where c)`: the condition once per element, up to the first that fails.
+            if kind == AggKind::All {
+                if let Some(f) = filter {
+                    if !self.boolean(f)? {
+                        return Ok(Value::Bool(false));
+                    }
+                }
+                continue;
+            }
             if let Some(f) = filter {
                 if !self.boolean(f)? {
                     continue;
@@ -727,29 +736,11 @@ impl<'p> Interp<'p> {
                     }
                 }
             }
-            if kind == AggKind::All {
-                // filter passed for every element so far; `all` checks the `where` condition
-            }
         }
         Ok(match kind {
             AggKind::Count => Value::Int(count),
             AggKind::Any => Value::Bool(false),
-            AggKind::All => {
-                // `all(x in l where c)`: true when every element satisfies c.
-                let Some(f) = filter else {
-                    return Ok(Value::Bool(true));
-                };
-                for i in 0..items.len(&self.state) {
-                    let Some(item) = items.get(&self.state, i) else {
-                        break;
-                    };
-                    self.set_local(slot, item);
-                    if !self.boolean(f)? {
-                        return Ok(Value::Bool(false));
-                    }
-                }
-                Value::Bool(true)
-            }
+            AggKind::All => Value::Bool(true),
             AggKind::First => Value::None,
             AggKind::Filter => Value::list(out),
             AggKind::Map | AggKind::FlatMap => self.nest(Value::list(out), span)?,

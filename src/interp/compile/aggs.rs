@@ -10,8 +10,7 @@
 //! - An aggregate or a `for` over `filter(...)` walks the filtered elements in a vector taken
 //!   from a pool, not a list value. The filter runs to its end before the walk starts, as it
 //!   did when it built a list, so the order of evaluation is unchanged.
-//! - `sort`, `best` and `all` (which evaluates its condition in two passes) go through the
-//!   shared `Interp::aggregate`.
+//! - `sort` and `best` go through the shared `Interp::aggregate`.
 
 use super::exprs::cexpr;
 use super::{code, CExpr, Code, Ev};
@@ -204,6 +203,17 @@ pub(super) fn agg(
                 Ok(!found)
             })?;
             Ok(Value::Bool(found))
+        }),
+        AggKind::All => code(move |me| {
+            let s = src.eval(me)?;
+            let mut all = true;
+            walk(me, s, |me, item| {
+                me.tick(span)?;
+                me.set_local(slot, item);
+                all = passes(me, &filter)?;
+                Ok(all)
+            })?;
+            Ok(Value::Bool(all))
         }),
         AggKind::First => code(move |me| {
             let s = src.eval(me)?;
