@@ -208,32 +208,15 @@ impl<'p> Interp<'p> {
             }
             ExprKind::Table(t, key) => {
                 let k = self.eval(key)?;
+                let (i, locals) = self.table_entry(*t, &k, e.span)?;
                 let prog = self.prog;
-                let td = &prog.tables[*t as usize];
-                let mut found = None;
-                for (pat, val, _) in &td.entries {
-                    if pat_matches(pat, &k) {
-                        found = Some(val);
-                        break;
-                    }
-                }
-                match found {
-                    Some(val) => self.with_frame(td.locals, |me| me.eval(val))?,
-                    None => {
-                        return Err(Box::new(
-                            Diag::error(
-                                "run::table",
-                                format!("table `{}` has no entry for `{}`", td.name, self.show(&k)),
-                            )
-                            .label(e.span, "looked up here")
-                            .label(td.span, "table declared here")
-                            .help(format!(
-                                "add an entry for `{}` to `{}`, or a catch-all `_: ...`",
-                                self.show(&k),
-                                td.name
-                            )),
-                        ))
-                    }
+                match prog
+                    .tables
+                    .get(*t as usize)
+                    .and_then(|td| td.entries.get(i))
+                {
+                    Some((_, val, _)) => self.with_frame(locals, |me| me.eval(val))?,
+                    None => return Err(rt(e.span, "this table is missing")),
                 }
             }
             ExprKind::CallField(base, sym, args) => {
@@ -403,6 +386,35 @@ impl<'p> Interp<'p> {
                 ),
             )),
         }
+    }
+
+    /// The entry of table `t` whose pattern `k` matches first (its index), and the frame its
+    /// value needs; or the error that names the key with no entry.
+    pub(super) fn table_entry(&self, t: Id, k: &Value, span: Span) -> R<(usize, u32)> {
+        let prog = self.prog;
+        let Some(td) = prog.tables.get(t as usize) else {
+            return Err(rt(span, "this table is missing"));
+        };
+        if let Some(i) = td
+            .entries
+            .iter()
+            .position(|(pat, _, _)| pat_matches(pat, k))
+        {
+            return Ok((i, td.locals));
+        }
+        Err(Box::new(
+            Diag::error(
+                "run::table",
+                format!("table `{}` has no entry for `{}`", td.name, self.show(k)),
+            )
+            .label(span, "looked up here")
+            .label(td.span, "table declared here")
+            .help(format!(
+                "add an entry for `{}` to `{}`, or a catch-all `_: ...`",
+                self.show(k),
+                td.name
+            )),
+        ))
     }
 
     /// Call a compiled function body (a `fn` or a card's code), evaluating its arguments

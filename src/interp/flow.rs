@@ -18,13 +18,18 @@ impl<'p> Interp<'p> {
             players: n,
             seed,
         });
+        let code = self.code;
         for &c in &prog.const_order {
-            let cd = &prog.consts[c as usize];
-            let v = self.with_frame(cd.locals, |me| me.eval(&cd.value))?;
-            self.state.consts[c as usize] = v;
+            let Some((value, locals)) = code.consts.get(c as usize) else {
+                continue;
+            };
+            let v = self.with_frame(*locals, |me| value(me))?;
+            if let Some(slot) = self.state.consts.get_mut(c as usize) {
+                *slot = v;
+            }
         }
-        for (i, v) in prog.vars.iter().enumerate() {
-            let init = self.with_frame(v.locals, |me| me.eval(&v.init))?;
+        for ((i, v), (init, locals)) in prog.vars.iter().enumerate().zip(&code.var_inits) {
+            let init = self.with_frame(*locals, |me| init(me))?;
             let init = self.bounded(init, v.bounds, v.refuse, &v.name, v.span, v.init.span)?;
             let base = self.state.var_base[i] as usize;
             let size = family_size(&v.keys, self.state.n_players, prog).unwrap_or(0) as usize;

@@ -161,11 +161,7 @@ pub(in crate::interp) fn expr(e: &Expr) -> Code {
             })
         }
         ExprKind::CardBuiltinField(base, f) => forms::card_builtin_field(base, *f, span),
-        // The rare forms walk their own subtree.
-        ExprKind::Table(..) => {
-            let e = e.clone();
-            code(move |me| me.eval_slow(&e))
-        }
+        ExprKind::Table(t, key) => forms::table(*t, key, span),
     }
 }
 

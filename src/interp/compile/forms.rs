@@ -1,6 +1,6 @@
 //! The less common expression forms compiled, so that a node of one of them no longer makes the
 //! tree walk take over its whole subtree: `-x`, interpolated texts, `x in lo..hi`
-//! (a bounds test), game options, and a card's `id`, `kind` and `face_up`.
+//! (a bounds test), game options, a card's `id`, `kind` and `face_up`, and table lookups.
 
 use super::exprs::cexpr;
 use super::{code, Code, Ev};
@@ -112,6 +112,25 @@ pub(super) fn card_builtin_field(base: &Expr, f: CardField, span: crate::diag::S
         match names.get(cd.kind as usize) {
             Some(name) => Ok(name.clone()),
             None => Err(rt(span, "this card's kind does not exist")),
+        }
+    })
+}
+
+/// `table[key]`: the first entry whose pattern matches, its value compiled with the program
+/// (`Compiled::tables`) and evaluated in a frame of its own, as the walk does.
+pub(super) fn table(t: Id, key: &Expr, span: crate::diag::Span) -> Code {
+    let k = cexpr(key);
+    code(move |me| {
+        let v = k.ev(me)?;
+        let (i, _) = me.table_entry(t, &v, span)?;
+        let compiled = me.code;
+        // The frame the compiled values need: the table's locals and the calls inlined there.
+        match compiled.tables.get(t as usize) {
+            Some((es, locals)) => match es.get(i) {
+                Some(val) => me.with_frame(*locals, |me| val(me)),
+                None => Err(rt(span, "this table is missing")),
+            },
+            None => Err(rt(span, "this table is missing")),
         }
     })
 }

@@ -145,6 +145,11 @@ pub struct Compiled {
     pub(crate) phases: Vec<Code>,
     pub(crate) triggers: Vec<CTrigger>,
     pub(crate) setup: Vec<Code>,
+    /// Per table, each entry's value and the frame they need.
+    pub(crate) tables: Vec<(Vec<Code>, u32)>,
+    /// Each constant's value and each var's first value, with the frame each needs.
+    pub(crate) consts: Vec<(Code, u32)>,
+    pub(crate) var_inits: Vec<(Code, u32)>,
 }
 
 impl Compiled {
@@ -190,6 +195,25 @@ impl Compiled {
                         .collect(),
                     triggers: prog.triggers.iter().map(trigger).collect(),
                     setup: prog.setup.iter().map(|(b, l)| block(b, *l)).collect(),
+                    tables: prog
+                        .tables
+                        .iter()
+                        .map(|td| {
+                            inline::root(td.locals, || {
+                                td.entries.iter().map(|(_, v, _)| exprs::expr(v)).collect()
+                            })
+                        })
+                        .collect(),
+                    consts: prog
+                        .consts
+                        .iter()
+                        .map(|cd| inline::root(cd.locals, || exprs::expr(&cd.value)))
+                        .collect(),
+                    var_inits: prog
+                        .vars
+                        .iter()
+                        .map(|v| inline::root(v.locals, || exprs::expr(&v.init)))
+                        .collect(),
                 })
             })
         })
