@@ -79,30 +79,28 @@ fn calls_that_walk_a_kind_and_read_card_fields_are_remembered() {
     assert_eq!(with.1, without.1, "account");
 }
 
+/// A game with a searching seat (`P1=mc:2`) plays the same with and without remembered calls.
+/// Its playouts run on copies of the position, some with the cards it does not know re-dealt
+/// (their ids change in vars and card fields too): remembered calls must not carry over.
+fn searching_agent_plays_the_same(game: &str, seed: u64) {
+    let c = rules::check_path(std::path::Path::new(game), &Limits::default());
+    let prog = c.program.expect("program");
+    let with = play_with(&prog, "P1=mc:2,random", seed, true);
+    let without = play_with(&prog, "P1=mc:2,random", seed, false);
+    assert_eq!(with.0, without.0, "{game}: steps");
+    assert_eq!(with.1, without.1, "{game}: account");
+    assert_eq!(with.2, without.2, "{game}: outcome");
+    assert!(with.3 > 0, "{game}: calls remembered");
+}
+
 #[test]
 fn a_searching_agent_plays_the_same_with_and_without() {
-    // Its playouts run on copies of the position, some with the cards it does not know re-dealt
-    // (their ids change in vars too): remembered calls must not carry over.
-    let c = rules::check_path(std::path::Path::new("games/hegemony"), &Limits::default());
-    let prog = c.program.expect("program");
-    let with = play_with(&prog, "P1=mc:2,random", 2, true);
-    let without = play_with(&prog, "P1=mc:2,random", 2, false);
-    assert_eq!(with.0, without.0, "steps");
-    assert_eq!(with.1, without.1, "account");
-    assert_eq!(with.2, without.2, "outcome");
-    assert!(with.3 > 0);
+    // Hegemony's remembered calls read vars (`members(f)`, `holder(f, r)`).
+    searching_agent_plays_the_same("games/hegemony", 2);
 }
 
 #[test]
 fn a_searching_agent_plays_the_same_with_and_without_remembered_card_fields() {
-    // Statecraft's `portfolio_of(h)` walks every policy card and reads its `host` var; re-dealt
-    // copies relabel the cards and their vars, so nothing remembered may carry over.
-    let c = rules::check_path(std::path::Path::new("games/statecraft"), &Limits::default());
-    let prog = c.program.expect("program");
-    let with = play_with(&prog, "P1=mc:2,random", 3, true);
-    let without = play_with(&prog, "P1=mc:2,random", 3, false);
-    assert_eq!(with.0, without.0, "steps");
-    assert_eq!(with.1, without.1, "account");
-    assert_eq!(with.2, without.2, "outcome");
-    assert!(with.3 > 0);
+    // Statecraft's `portfolio_of(h)` walks every policy card and reads its `host` var.
+    searching_agent_plays_the_same("games/statecraft", 3);
 }

@@ -193,28 +193,22 @@ pub(super) fn agg(
             })?;
             Ok(Value::Int(n))
         }),
-        AggKind::Any => code(move |me| {
-            let s = src.eval(me)?;
-            let mut found = false;
-            walk(me, s, |me, item| {
-                me.tick(span)?;
-                me.set_local(slot, item);
-                found = passes(me, &filter)?;
-                Ok(!found)
-            })?;
-            Ok(Value::Bool(found))
-        }),
-        AggKind::All => code(move |me| {
-            let s = src.eval(me)?;
-            let mut all = true;
-            walk(me, s, |me, item| {
-                me.tick(span)?;
-                me.set_local(slot, item);
-                all = passes(me, &filter)?;
-                Ok(all)
-            })?;
-            Ok(Value::Bool(all))
-        }),
+        // `any` stops at the first element that passes, `all` at the first that fails; each
+        // gives the last answer (`false` for an empty `any`, `true` for an empty `all`).
+        AggKind::Any | AggKind::All => {
+            let any = kind == AggKind::Any;
+            code(move |me| {
+                let s = src.eval(me)?;
+                let mut last = !any;
+                walk(me, s, |me, item| {
+                    me.tick(span)?;
+                    me.set_local(slot, item);
+                    last = passes(me, &filter)?;
+                    Ok(last != any)
+                })?;
+                Ok(Value::Bool(last))
+            })
+        }
         AggKind::First => code(move |me| {
             let s = src.eval(me)?;
             let mut found = Value::None;
