@@ -14,7 +14,8 @@
 //! they read no zone, table or text, and change nothing but locals. Writes are dated: a var's
 //! by its family (`State::var_stamp`), a card's var field by the field's name
 //! (`State::field_stamp`; the other fields never change). A result is used only if nothing it
-//! read was written after it was made. A function that reads card fields is remembered only
+//! read was written after it was made, no player has left since, and, if it reads `round`, in
+//! the same round. A function that reads card fields is remembered only
 //! when it walks every card of a kind (`boost(c) = count(x in Objective where x.under == c)`),
 //! where a lookup saves far more than it costs; a smaller one is compiled in place of its
 //! calls instead (`inline`). Arguments must be plain values, at most four (numbers, booleans,
@@ -40,12 +41,15 @@ const ENTRIES: usize = 8;
 const MAX_RESULT: u64 = 64;
 
 /// Why a function's calls may be remembered, and what they depend on.
-#[derive(Debug)]
+#[derive(Debug, Clone, Default)]
 pub(crate) struct Plan {
     /// The var families its body reads, directly or through the functions it calls.
     vars: Vec<Id>,
     /// The card fields (by name) it reads, likewise.
     fields: Vec<Id>,
+    /// Whether it reads `round`, likewise (if not, a remembered value holds from round to
+    /// round).
+    round: bool,
     /// How deeply calls nest inside its body (0: it calls nothing).
     depth: u32,
 }
@@ -88,6 +92,7 @@ struct Entry {
     key: Key,
     /// `State::var_clock` when it was made.
     at: u64,
+    /// The round then (it matters only to a function that reads `round`).
     round: i64,
     /// Players out of the game then (they only ever leave).
     out: usize,
@@ -141,8 +146,8 @@ enum Reads {
     Unknown,
     /// It reads something else, or is being looked at (a cycle is simply not remembered).
     No,
-    /// Only these var families and card fields, with calls nested this deep.
-    Vars(Vec<Id>, Vec<Id>, u32),
+    /// Only what this plan lists.
+    Only(Plan),
 }
 
 /// The plan of every function of `prog`: `None` for those whose calls are not remembered.
@@ -158,14 +163,10 @@ fn plans(prog: &Program) -> Vec<Option<Rc<Plan>>> {
             // A function that reads card fields is remembered when it walks a whole kind of
             // card: a lookup then saves a walk over many cards. A smaller one is cheaper
             // compiled in place of its calls (`inline`).
-            Reads::Vars(vars, fields, depth)
-                if has_loop(&fd.body) && (fields.is_empty() || walks_a_kind(&fd.body)) =>
+            Reads::Only(plan)
+                if has_loop(&fd.body) && (plan.fields.is_empty() || walks_a_kind(&fd.body)) =>
             {
-                Some(Rc::new(Plan {
-                    vars,
-                    fields,
-                    depth,
-                }))
+                Some(Rc::new(plan))
             }
             _ => None,
         })
@@ -186,8 +187,7 @@ fn reads_of(prog: &Program, f: usize, reads: &mut [Reads]) -> Reads {
         *slot = Reads::No;
     }
     let mut ok = true;
-    let mut vars: Vec<Id> = Vec::new();
-    let mut fields: Vec<Id> = Vec::new();
+    let mut plan = Plan::default();
     let mut callees: Vec<Id> = Vec::new();
     walk(Node::Expr(&fd.body), &mut |n| {
         ok &= match n {
@@ -196,7 +196,6 @@ fn reads_of(prog: &Program, f: usize, reads: &mut [Reads]) -> Reads {
                 | ExprKind::Local(_)
                 | ExprKind::Option(_)
                 | ExprKind::KindCards(_)
-                | ExprKind::Special(_)
                 | ExprKind::TupleIndex(..)
                 | ExprKind::Index(..)
                 | ExprKind::Unary(..)
@@ -208,15 +207,19 @@ fn reads_of(prog: &Program, f: usize, reads: &mut [Reads]) -> Reads {
                 | ExprKind::Tuple(_)
                 | ExprKind::Block(_) => true,
                 ExprKind::Var(id, _) => {
-                    vars.push(*id);
+                    plan.vars.push(*id);
                     prog.vars
                         .get(*id as usize)
                         .is_some_and(|v| plain_type(&v.ty))
                 }
                 // A card's field: its value now, dated by `State::field_stamp` when it is a
                 // var of the card's kind (the other fields never change).
+                ExprKind::Special(s) => {
+                    plan.round |= *s == Special::Round;
+                    true
+                }
                 ExprKind::Field(_, sym) => {
-                    fields.push(*sym);
+                    plan.fields.push(*sym);
                     plain_field(prog, *sym)
                 }
                 // A card's id and kind never change (whether it is face up does).
@@ -238,26 +241,26 @@ fn reads_of(prog: &Program, f: usize, reads: &mut [Reads]) -> Reads {
             ),
         };
     });
-    let mut depth = 0u32;
     for g in callees {
         if !ok {
             break;
         }
         match reads_of(prog, g as usize, reads) {
-            Reads::Vars(vs, fs, d) => {
-                vars.extend(vs);
-                fields.extend(fs);
-                depth = depth.max(d.saturating_add(1));
+            Reads::Only(callee) => {
+                plan.vars.extend(callee.vars);
+                plan.fields.extend(callee.fields);
+                plan.round |= callee.round;
+                plan.depth = plan.depth.max(callee.depth.saturating_add(1));
             }
             _ => ok = false,
         }
     }
     let r = if ok {
-        vars.sort_unstable();
-        vars.dedup();
-        fields.sort_unstable();
-        fields.dedup();
-        Reads::Vars(vars, fields, depth)
+        plan.vars.sort_unstable();
+        plan.vars.dedup();
+        plan.fields.sort_unstable();
+        plan.fields.dedup();
+        Reads::Only(plan)
     } else {
         Reads::No
     };
@@ -372,7 +375,7 @@ impl Interp<'_> {
         let out = st.eliminated.iter().filter(|&&e| e).count();
         let entries = st.memo.fns.get(f as usize)?;
         let e = entries.iter().find(|e| e.key == key)?;
-        let fresh = e.round == st.round
+        let fresh = (!plan.round || e.round == st.round)
             && e.out == out
             && plan
                 .vars
