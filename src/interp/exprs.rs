@@ -164,31 +164,10 @@ impl<'p> Interp<'p> {
                     .collect(),
             ),
             ExprKind::Special(s) => self.special(*s),
-            ExprKind::CardBuiltinField(base, f) => match self.eval(base)? {
-                Value::Card(c) => {
-                    if self.observer.is_some() && *f != CardField::FaceUp {
-                        self.peek(c, e.span)?;
-                    }
-                    let prog = self.prog;
-                    let cd = prog.cards.get(c as usize);
-                    let v = match f {
-                        CardField::Id => cd.map(|cd| Value::text(&cd.id.to_string())),
-                        CardField::FaceUp => {
-                            self.state.face_up.get(c as usize).map(|&u| Value::Bool(u))
-                        }
-                        CardField::Kind => cd
-                            .and_then(|cd| prog.kinds.get(cd.kind as usize))
-                            .map(|k| Value::text(&k.name)),
-                    };
-                    v.ok_or_else(|| rt(e.span, "this card does not exist"))?
-                }
-                other => {
-                    return Err(rt(
-                        base.span,
-                        format!("expected a card, found {}", other.type_name()),
-                    ))
-                }
-            },
+            ExprKind::CardBuiltinField(base, f) => {
+                let v = self.eval(base)?;
+                self.card_builtin_field(v, base.span, *f, e.span, None)?
+            }
             ExprKind::TupleIndex(base, i) => match self.eval(base)? {
                 Value::Tuple(items) => items
                     .get(*i)
@@ -386,6 +365,39 @@ impl<'p> Interp<'p> {
                 ),
             )),
         }
+    }
+
+    /// `c.id`, `c.kind` or `c.face_up` of the card `v` (made at `at`), read at `span`. As for
+    /// any field, an observer must see the card for its id or kind. `kind_names`: the kinds'
+    /// names already made as text values, when the caller keeps them.
+    pub(super) fn card_builtin_field(
+        &self,
+        v: Value,
+        at: Span,
+        f: CardField,
+        span: Span,
+        kind_names: Option<&[Value]>,
+    ) -> R<Value> {
+        let Value::Card(c) = v else {
+            return Err(rt(at, format!("expected a card, found {}", v.type_name())));
+        };
+        if f != CardField::FaceUp && self.observer.is_some() {
+            self.peek(c, span)?;
+        }
+        let prog = self.prog;
+        let cd = prog.cards.get(c as usize);
+        let v = match f {
+            CardField::Id => cd.map(|cd| Value::text(&cd.id.to_string())),
+            CardField::FaceUp => self.state.face_up.get(c as usize).map(|&u| Value::Bool(u)),
+            CardField::Kind => cd.and_then(|cd| match kind_names {
+                Some(names) => names.get(cd.kind as usize).cloned(),
+                None => prog
+                    .kinds
+                    .get(cd.kind as usize)
+                    .map(|k| Value::text(&k.name)),
+            }),
+        };
+        v.ok_or_else(|| rt(span, "this card does not exist"))
     }
 
     /// The entry of table `t` whose pattern `k` matches first (its index), and the frame its

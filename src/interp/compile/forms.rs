@@ -75,44 +75,20 @@ pub(super) fn option(o: Id) -> Code {
     })
 }
 
-/// `c.id`, `c.kind` or `c.face_up`. A kind's name is made as a text value once per program
-/// (the code is compiled per program); as in the walk, an observer must see the card for its id
-/// or kind.
+/// `c.id`, `c.kind` or `c.face_up` (`Interp::card_builtin_field`), with the kinds' names made
+/// as text values once per program (the code is compiled per program).
 pub(super) fn card_builtin_field(base: &Expr, f: CardField, span: crate::diag::Span) -> Code {
     let b = cexpr(base);
     let kind_names: std::cell::OnceCell<Vec<Value>> = std::cell::OnceCell::new();
     code(move |me| {
-        let c = match b.ev(me)? {
-            Value::Card(c) => c,
-            other => {
-                return Err(rt(
-                    b.span,
-                    format!("expected a card, found {}", other.type_name()),
-                ))
-            }
-        };
-        if f == CardField::FaceUp {
-            return match me.state.face_up.get(c as usize) {
-                Some(&up) => Ok(Value::Bool(up)),
-                None => Err(rt(span, "this card does not exist")),
-            };
-        }
-        if me.observer.is_some() {
-            me.peek(c, span)?;
-        }
+        let v = b.ev(me)?;
         let prog = me.prog;
-        let Some(cd) = prog.cards.get(c as usize) else {
-            return Err(rt(span, "this card does not exist"));
-        };
-        if f == CardField::Id {
-            return Ok(Value::text(&cd.id.to_string()));
-        }
-        let names =
-            kind_names.get_or_init(|| prog.kinds.iter().map(|k| Value::text(&k.name)).collect());
-        match names.get(cd.kind as usize) {
-            Some(name) => Ok(name.clone()),
-            None => Err(rt(span, "this card's kind does not exist")),
-        }
+        let names = (f == CardField::Kind).then(|| {
+            kind_names
+                .get_or_init(|| prog.kinds.iter().map(|k| Value::text(&k.name)).collect())
+                .as_slice()
+        });
+        me.card_builtin_field(v, b.span, f, span, names)
     })
 }
 
