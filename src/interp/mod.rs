@@ -140,6 +140,10 @@ pub struct Outcome {
 /// Where `Interp::sink` hands events as they happen.
 pub type EventSink = Box<dyn FnMut(&Event)>;
 
+/// The most steps `charge` lets a game count, whatever `Limits::max_steps` says: far below
+/// `u64::MAX`, so `tick`'s unchecked count never wraps.
+const MAX_STEP_COUNT: u64 = u64::MAX / 2;
+
 pub struct Interp<'p> {
     pub prog: &'p Program,
     /// The program compiled to closures (made once per program, on its first game).
@@ -166,17 +170,18 @@ pub struct Interp<'p> {
     /// Spans of the triggers now running, innermost last.
     trigger_chain: Vec<Span>,
     secret_depth: usize,
-    enter_triggers: Vec<Vec<usize>>,
+    enter_triggers: Rc<[Vec<usize>]>,
     /// For each zone slot: its family, and who keeps and who learns a card moved there
-    /// (`View::move_watchers`), face down and face up; worked out once per game.
-    slot_info: Vec<SlotInfo>,
+    /// (`View::move_watchers`), face down and face up; worked out once per program and
+    /// number of players (`Layout`).
+    slot_info: Rc<[SlotInfo]>,
     /// The size of each key domain of each zone family and var family, for this player count.
-    zone_dims: Vec<Vec<u32>>,
+    zone_dims: Rc<[Vec<u32>]>,
     /// `players`, built once.
     players: Rc<Items>,
     /// "P1", "P2", ...: how agents are told whom they answer for.
     player_names: Vec<String>,
-    var_dims: Vec<Vec<u32>>,
+    var_dims: Rc<[Vec<u32>]>,
     seed: u64,
     /// The value of a `return` on its way out to `call_fn`.
     returning: Option<Value>,
@@ -200,13 +205,114 @@ pub struct Interp<'p> {
     playout: Option<Box<search::Playout>>,
 }
 
-/// What a zone slot's moves need to know, found once per game (see `Interp::slot_info`).
+/// What a zone slot's moves need to know, found once per program and number of players
+/// (`Layout`).
 #[derive(Clone, Copy)]
 struct SlotInfo {
     /// The zone family.
     def: u32,
     /// (keep, learn) for a card arriving face down, then face up.
     watchers: [(Players, Players); 2],
+}
+
+/// Where everything of a game lives for a number of players: the first slot of each var and
+/// zone family, each card's vars, and what a game needs to know of its zones (`SlotInfo`, the
+/// `enter` triggers of each family). Worked out once per program and number of players
+/// (`CodeCache::layout`); every game of that size starts from it.
+pub(crate) struct Layout {
+    n_players: u32,
+    /// The slot limit it was checked against.
+    max_slots: u64,
+    var_base: Vec<u32>,
+    vars: u32,
+    zone_base: Vec<u32>,
+    zones: u32,
+    card_vars: Vec<Value>,
+    card_var_base: Vec<u32>,
+    enter_triggers: Rc<[Vec<usize>]>,
+    slot_info: Rc<[SlotInfo]>,
+    zone_dims: Rc<[Vec<u32>]>,
+    var_dims: Rc<[Vec<u32>]>,
+}
+
+impl Layout {
+    /// Whether this is the layout for `n_players` under `limits`.
+    pub(crate) fn fits(&self, n_players: u32, limits: &Limits) -> bool {
+        self.n_players == n_players && self.max_slots == limits.max_slots
+    }
+
+    pub(crate) fn new(prog: &Program, n_players: u32, limits: &Limits) -> R<Layout> {
+        let too_many = || {
+            Box::new(
+                Diag::error(
+                    "limit::slots",
+                    format!(
+                        "this game's zones and vars need more than {} slots",
+                        limits.max_slots
+                    ),
+                )
+                .help("use fewer or narrower keys"),
+            )
+        };
+        let bases = |families: &mut dyn Iterator<Item = &[KeyDomain]>| {
+            let mut base = Vec::new();
+            let mut total = 0u32;
+            for keys in families {
+                base.push(total);
+                total = family_size(keys, n_players, prog)
+                    .and_then(|n| total.checked_add(n))
+                    .filter(|t| u64::from(*t) <= limits.max_slots.saturating_mul(4))
+                    .ok_or_else(too_many)?;
+            }
+            Ok::<_, Box<Diag>>((base, total))
+        };
+        let (var_base, vars) = bases(&mut prog.vars.iter().map(|v| &v.keys[..]))?;
+        let (zone_base, zones) = bases(&mut prog.zones.iter().map(|z| &z.keys[..]))?;
+        let mut card_vars = Vec::new();
+        let mut card_var_base = Vec::new();
+        for c in &prog.cards {
+            card_var_base.push(card_vars.len() as u32);
+            card_vars.extend(c.vars.iter().cloned());
+        }
+        let mut enter_triggers = vec![Vec::new(); prog.zones.len()];
+        for (i, t) in prog.triggers.iter().enumerate() {
+            if t.event == EventKind::Enter {
+                if let Some(list) = t.target.and_then(|z| enter_triggers.get_mut(z as usize)) {
+                    list.push(i);
+                }
+            }
+        }
+        let slot_info = {
+            let v = View {
+                prog,
+                n_players,
+                zone_base: &zone_base,
+            };
+            (0..zones)
+                .map(|slot| SlotInfo {
+                    def: v.zone_def_of_slot(slot),
+                    watchers: [v.move_watchers(slot, false), v.move_watchers(slot, true)],
+                })
+                .collect()
+        };
+        let dims = |keys: &[KeyDomain]| -> Vec<u32> {
+            keys.iter().map(|k| key_count(k, n_players, prog)).collect()
+        };
+        Ok(Layout {
+            n_players,
+            max_slots: limits.max_slots,
+            var_base,
+            vars,
+            zone_base,
+            zones,
+            card_vars,
+            card_var_base,
+            enter_triggers: enter_triggers.into(),
+            slot_info,
+            zone_dims: prog.zones.iter().map(|z| dims(&z.keys)).collect(),
+            var_dims: prog.vars.iter().map(|v| dims(&v.keys)).collect(),
+        })
+    }
 }
 
 const RETURN_CODE: &str = "run::return";
@@ -277,64 +383,20 @@ impl<'p> Interp<'p> {
                 .help("use `--players` with a number from 1 to 64"),
             ));
         }
-        let too_many = || {
-            Box::new(
-                Diag::error(
-                    "limit::slots",
-                    format!(
-                        "this game's zones and vars need more than {} slots",
-                        limits.max_slots
-                    ),
-                )
-                .help("use fewer or narrower keys"),
-            )
-        };
-        let mut var_base = Vec::new();
-        let mut total = 0u32;
-        for v in &prog.vars {
-            var_base.push(total);
-            total = family_size(&v.keys, n_players, prog)
-                .and_then(|n| total.checked_add(n))
-                .filter(|t| u64::from(*t) <= limits.max_slots.saturating_mul(4))
-                .ok_or_else(too_many)?;
-        }
-        let vars = vec![Value::None; total as usize];
-        let mut zone_base = Vec::new();
-        let mut ztotal = 0u32;
-        for z in &prog.zones {
-            zone_base.push(ztotal);
-            ztotal = family_size(&z.keys, n_players, prog)
-                .and_then(|n| ztotal.checked_add(n))
-                .filter(|t| u64::from(*t) <= limits.max_slots.saturating_mul(4))
-                .ok_or_else(too_many)?;
-        }
-        let mut card_vars = Vec::new();
-        let mut card_var_base = Vec::new();
-        for c in &prog.cards {
-            card_var_base.push(card_vars.len() as u32);
-            card_vars.extend(c.vars.iter().cloned());
-        }
-        let mut enter_triggers = vec![Vec::new(); prog.zones.len()];
-        for (i, t) in prog.triggers.iter().enumerate() {
-            if t.event == EventKind::Enter {
-                if let Some(z) = t.target {
-                    enter_triggers[z as usize].push(i);
-                }
-            }
-        }
+        let layout = prog.code.layout(prog, n_players, &limits)?;
         let state = State {
             n_players,
             round: 0,
             phase: None,
-            vars,
-            var_base,
-            zones: vec![Vec::new(); ztotal as usize],
-            zone_base,
+            vars: vec![Value::None; layout.vars as usize],
+            var_base: layout.var_base.clone(),
+            zones: vec![Vec::new(); layout.zones as usize],
+            zone_base: layout.zone_base.clone(),
             card_zone: vec![NOWHERE; prog.cards.len()],
             face_up: vec![true; prog.cards.len()],
             known: vec![everyone(n_players); prog.cards.len()],
-            card_vars,
-            card_var_base,
+            card_vars: layout.card_vars.clone(),
+            card_var_base: layout.card_var_base.clone(),
             consts: vec![Value::None; prog.consts.len()],
             rng: rng::new_rng(seed),
             finished: false,
@@ -358,19 +420,6 @@ impl<'p> Interp<'p> {
             ],
             memo: Memo::default(),
         };
-        let slot_info = {
-            let v = View {
-                prog,
-                n_players,
-                zone_base: &state.zone_base,
-            };
-            (0..ztotal)
-                .map(|slot| SlotInfo {
-                    def: v.zone_def_of_slot(slot),
-                    watchers: [v.move_watchers(slot, false), v.move_watchers(slot, true)],
-                })
-                .collect()
-        };
         let searching = agents.iter().any(|a| a.searches());
         Ok(Interp {
             prog,
@@ -390,30 +439,12 @@ impl<'p> Interp<'p> {
             trigger_depth: 0,
             trigger_chain: Vec::new(),
             secret_depth: 0,
-            enter_triggers,
-            slot_info,
+            enter_triggers: layout.enter_triggers.clone(),
+            slot_info: layout.slot_info.clone(),
             players: Rc::new(Items::new((0..n_players).map(Value::Player).collect())),
             player_names: (1..=n_players).map(|p| format!("P{p}")).collect(),
-            zone_dims: prog
-                .zones
-                .iter()
-                .map(|z| {
-                    z.keys
-                        .iter()
-                        .map(|k| key_count(k, n_players, prog))
-                        .collect()
-                })
-                .collect(),
-            var_dims: prog
-                .vars
-                .iter()
-                .map(|v| {
-                    v.keys
-                        .iter()
-                        .map(|k| key_count(k, n_players, prog))
-                        .collect()
-                })
-                .collect(),
+            zone_dims: layout.zone_dims.clone(),
+            var_dims: layout.var_dims.clone(),
             seed,
             returning: None,
             spare_return: None,
@@ -541,9 +572,12 @@ impl<'p> Interp<'p> {
         self.stack.get(self.bp + slot as usize)
     }
 
+    /// One step of the budget (a statement, a call, an element of a loop).
     #[inline(always)]
     fn tick(&mut self, span: Span) -> R<()> {
-        self.state.steps += 1;
+        // Not checked for overflow: one step at a time, the count cannot reach `u64::MAX` in
+        // any running time, and `charge` (the only big jump) refuses past `MAX_STEP_COUNT`.
+        self.state.steps = self.state.steps.wrapping_add(1);
         if self.state.steps > self.limits.max_steps {
             return Err(self.out_of_steps(span));
         }
@@ -554,7 +588,7 @@ impl<'p> Interp<'p> {
     /// copying a list), so the step budget bounds time as well as statements.
     pub(crate) fn charge(&mut self, n: u64, span: Span) -> R<()> {
         self.state.steps = self.state.steps.saturating_add(n);
-        if self.state.steps > self.limits.max_steps {
+        if self.state.steps > self.limits.max_steps.min(MAX_STEP_COUNT) {
             return Err(self.out_of_steps(span));
         }
         Ok(())

@@ -27,7 +27,8 @@ use super::*;
 use crate::diag::Span;
 use crate::program::*;
 use crate::value::Value;
-use std::cell::OnceCell;
+use std::cell::{OnceCell, RefCell};
+use std::rc::Rc;
 
 /// A compiled expression or statement: evaluates against the interpreter's state.
 pub(crate) type Code = Box<dyn for<'a> Fn(&mut Interp<'a>) -> R<Value>>;
@@ -222,12 +223,29 @@ impl Compiled {
 
 /// The compiled form of a `Program`, made the first time a game is played. A copy of a program
 /// starts without it (a copy may be changed, as the REPL's checker does), and so compiles its own.
+/// It also keeps the layout of the last number of players played (`Layout`).
 #[derive(Default)]
-pub struct CodeCache(OnceCell<Compiled>);
+pub struct CodeCache(OnceCell<Compiled>, RefCell<Option<Rc<Layout>>>);
 
 impl CodeCache {
     pub(crate) fn get(&self, prog: &Program) -> &Compiled {
         self.0.get_or_init(|| Compiled::new(prog))
+    }
+
+    /// The layout of `prog` for `n_players` under `limits`: the one kept, or a new one (then
+    /// kept).
+    pub(crate) fn layout(&self, prog: &Program, n_players: u32, limits: &Limits) -> R<Rc<Layout>> {
+        if let Some(l) = self
+            .1
+            .borrow()
+            .as_ref()
+            .filter(|l| l.fits(n_players, limits))
+        {
+            return Ok(l.clone());
+        }
+        let l = Rc::new(Layout::new(prog, n_players, limits)?);
+        *self.1.borrow_mut() = Some(l.clone());
+        Ok(l)
     }
 }
 
