@@ -27,7 +27,7 @@ pub const DEFS: &[BuiltinDef] = &[
         params: &[("list", P::List)],
         min_args: 1,
         effect: Effect::Pure,
-        values_only: false,
+        values_only: true,
         shown_only: &[],
         ret: elem0,
         eval: |me, a| {
