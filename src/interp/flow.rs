@@ -38,6 +38,9 @@ impl<'p> Interp<'p> {
             }
             self.stamp_var(i as Id);
         }
+        // Calls remembered while constants were still being worked out may have read one
+        // before it was set (constants are not dated).
+        self.state.memo = Memo::default();
         Ok(())
     }
 

@@ -9,7 +9,8 @@
 //!
 //! What may be remembered is decided on the tree (`Plan`), conservatively: the body and every
 //! function it calls read only parameters, locals, constants written out, game options, the
-//! cards of a kind (their identities), vars and card fields whose values cannot hold a zone,
+//! cards of a kind (their identities), named constants, vars and card fields whose values
+//! cannot hold a zone,
 //! and `players`, `player_count` or `round`; they use only builtins that compute on values;
 //! they read no zone, table or text, and change nothing but locals. Writes are dated: a var's
 //! by its family (`State::var_stamp`), a card's var field by the field's name
@@ -206,6 +207,11 @@ fn reads_of(prog: &Program, f: usize, reads: &mut [Reads]) -> Reads {
                 | ExprKind::List(_)
                 | ExprKind::Tuple(_)
                 | ExprKind::Block(_) => true,
+                // A named constant: worked out once, when the game starts.
+                ExprKind::ConstRef(id) => prog
+                    .consts
+                    .get(*id as usize)
+                    .is_some_and(|c| plain_type(&c.ty)),
                 ExprKind::Var(id, _) => {
                     plan.vars.push(*id);
                     prog.vars
