@@ -48,7 +48,7 @@ pub const DEFS: &[BuiltinDef] = &[
         params: &[("player", P::Player)],
         min_args: 1,
         effect: Effect::Pure,
-        values_only: false,
+        values_only: true,
         shown_only: &[],
         ret: ret_player,
         // The next player clockwise who is still in (`p` itself when no one else is).
@@ -67,7 +67,7 @@ pub const DEFS: &[BuiltinDef] = &[
         params: &[("player", P::Player)],
         min_args: 1,
         effect: Effect::Pure,
-        values_only: false,
+        values_only: true,
         shown_only: &[],
         ret: ret_bool,
         eval: |me, a| Ok(Value::Bool(!me.is_in(a.player(0)?))),

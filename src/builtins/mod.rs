@@ -84,8 +84,9 @@ pub struct BuiltinDef {
     pub min_args: usize,
     pub effect: Effect,
     /// Given no zone, it computes on its arguments' values only and reads nothing else of the
-    /// game (no card's place or fields, no player's state, no round), so a function calling it
-    /// may be remembered (`interp/compile/memo.rs`, which lets no zone reach it).
+    /// game (no card's place or fields, no player's state, no round) but who is still in, so a
+    /// function calling it may be remembered (`interp/compile/memo.rs`, which lets no zone
+    /// reach it and forgets what it remembered when a player leaves).
     pub values_only: bool,
     /// Arguments only worked out when something shows the choice (its prompt and labels): they
     /// may not change the game, and silent runs (`bench`, `simulate`) skip them. They are the
