@@ -124,6 +124,21 @@ fn calls_that_ask_who_is_still_in_are_remembered() {
     assert_eq!(with.1, without.1, "account");
 }
 
+#[test]
+fn calls_that_loop_over_zones_are_remembered() {
+    // `held()` and `tops()` loop over the players' hands.
+    let c = rules::check_path(
+        std::path::Path::new("tests/flow/remembered_zones.rules"),
+        &Limits::default(),
+    );
+    let prog = c.program.expect("program");
+    let with = play(&prog, 1, true);
+    let without = play(&prog, 1, false);
+    assert!(with.3 > 0, "calls remembered");
+    assert_eq!(with.0, without.0, "steps");
+    assert_eq!(with.1, without.1, "account");
+}
+
 /// A game with a searching seat (`P1=mc:2`) plays the same with and without remembered calls.
 /// Its playouts run on copies of the position, some with the cards it does not know re-dealt
 /// (their ids change in vars and card fields too): remembered calls must not carry over.

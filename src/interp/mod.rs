@@ -80,6 +80,9 @@ pub struct State {
     pub var_stamp: Vec<u64>,
     /// Per field name, the `var_clock` at the last write to that field of any card.
     pub field_stamp: Vec<u64>,
+    /// Per zone family, the `var_clock` at the last change to the cards of any of its slots
+    /// or to their order.
+    pub zone_stamp: Vec<u64>,
     pub memo: Memo,
 }
 
@@ -418,6 +421,7 @@ impl<'p> Interp<'p> {
                     .max()
                     .unwrap_or(0)
             ],
+            zone_stamp: vec![0; prog.zones.len()],
             memo: Memo::default(),
         };
         let searching = agents.iter().any(|a| a.searches());
@@ -546,6 +550,19 @@ impl<'p> Interp<'p> {
     fn stamp_field(&mut self, sym: Id) {
         self.state.var_clock = self.state.var_clock.saturating_add(1);
         if let Some(s) = self.state.field_stamp.get_mut(sym as usize) {
+            *s = self.state.var_clock;
+        }
+    }
+
+    /// Date a change to the cards of zone slot `z` or their order (see `State::zone_stamp`).
+    #[inline]
+    fn stamp_zone(&mut self, z: u32) {
+        if !self.code.dates_zones {
+            return;
+        }
+        let family = self.zone_def_of_slot(z);
+        self.state.var_clock = self.state.var_clock.saturating_add(1);
+        if let Some(s) = self.state.zone_stamp.get_mut(family as usize) {
             *s = self.state.var_clock;
         }
     }

@@ -308,6 +308,7 @@ impl<'p> Interp<'p> {
         if let Some(zone) = self.state.zones.get_mut(slot as usize) {
             *zone = cards;
         }
+        self.stamp_zone(slot);
         self.learn_shuffle(slot);
         self.emit(|me| Event::Shuffle {
             zone: me.zone_name(slot),
@@ -460,6 +461,7 @@ impl<'p> Interp<'p> {
                 if let Some(p) = z.iter().position(|&x| x == c) {
                     z.remove(p);
                 }
+                self.stamp_zone(from);
             }
             let z = &mut self.state.zones[dest as usize];
             match pos {
@@ -468,6 +470,9 @@ impl<'p> Interp<'p> {
             }
             self.state.card_zone[c as usize] = dest;
             self.learn_move(c, dest);
+        }
+        if !cards.is_empty() {
+            self.stamp_zone(dest);
         }
         if !cards.is_empty() {
             self.emit(|me| Event::Move {

@@ -8,16 +8,17 @@
 //! inside a remembered call is stopped at the call instead of inside it.
 //!
 //! What may be remembered is decided on the tree (`Plan`), conservatively: the body and every
-//! function it calls read only parameters, locals, constants written out, game options, the
-//! cards of a kind (their identities), named constants, vars and card fields whose values
-//! cannot hold a zone,
-//! and `players`, `player_count` or `round`; they use only builtins that compute on values;
-//! they read no zone, table or text, and change nothing but locals. Writes are dated: a var's
-//! by its family (`State::var_stamp`), a card's var field by the field's name
-//! (`State::field_stamp`; the other fields never change). A result is used only if nothing it
-//! read was written after it was made, no player has left since, and, if it reads `round`, in
-//! the same round. A function that reads card fields is remembered only
-//! when it walks every card of a kind (`boost(c) = count(x in Objective where x.under == c)`),
+//! function it calls read only parameters, locals, constants written out, named constants, game
+//! options, the cards of a kind (their identities), zones' cards, vars and card fields whose
+//! values cannot hold a zone, and `players`, `player_count` or `round`; they use only builtins
+//! that compute on values (and who is still in); they read no table, text, card's place or
+//! face, and change nothing but locals. Writes are dated: a var's by its family
+//! (`State::var_stamp`), a card's var field by the field's name (`State::field_stamp`; the
+//! other fields never change), a change to a zone's cards or their order by the zone's family
+//! (`State::zone_stamp`, kept only by programs with such a function). A result is used only if
+//! nothing it read was written after it was made, no player has left since, and, if it reads
+//! `round`, in the same round. A function that reads card fields is remembered only when it
+//! walks every card of a kind (`boost(c) = count(x in Objective where x.under == c)`),
 //! where a lookup saves far more than it costs; a smaller one is compiled in place of its
 //! calls instead (`inline`). Arguments must be plain values, at most four (numbers, booleans,
 //! enum values, players, cards, `none`), and results small, so comparing and keeping them
@@ -48,6 +49,8 @@ pub(crate) struct Plan {
     vars: Vec<Id>,
     /// The card fields (by name) it reads, likewise.
     fields: Vec<Id>,
+    /// The zone families it reads the cards of, likewise.
+    zones: Vec<Id>,
     /// Whether it reads `round`, likewise (if not, a remembered value holds from round to
     /// round).
     round: bool,
@@ -136,6 +139,17 @@ pub(super) fn with_program<T>(prog: &Program, f: impl FnOnce() -> T) -> T {
     r
 }
 
+/// Whether any remembered function of the program being compiled reads zones (if none does,
+/// changes to zones need no dates).
+pub(super) fn any_reads_zones() -> bool {
+    PLANS.with(|p| {
+        p.borrow()
+            .iter()
+            .flatten()
+            .any(|plan| !plan.zones.is_empty())
+    })
+}
+
 fn plan(f: Id) -> Option<Rc<Plan>> {
     PLANS.with(|p| p.borrow().get(f as usize).cloned().flatten())
 }
@@ -207,6 +221,13 @@ fn reads_of(prog: &Program, f: usize, reads: &mut [Reads]) -> Reads {
                 | ExprKind::List(_)
                 | ExprKind::Tuple(_)
                 | ExprKind::Block(_) => true,
+                // A zone's cards, dated by its family (`State::zone_stamp`). No zone reaches
+                // a remembered call any other way: not as an argument (`key_of`), nor in a
+                // var, field or constant (`plain_type`), nor from `zone_of`.
+                ExprKind::Zone(id, _) => {
+                    plan.zones.push(*id);
+                    true
+                }
                 // A named constant: worked out once, when the game starts.
                 ExprKind::ConstRef(id) => prog
                     .consts
@@ -255,6 +276,7 @@ fn reads_of(prog: &Program, f: usize, reads: &mut [Reads]) -> Reads {
             Reads::Only(callee) => {
                 plan.vars.extend(callee.vars);
                 plan.fields.extend(callee.fields);
+                plan.zones.extend(callee.zones);
                 plan.round |= callee.round;
                 plan.depth = plan.depth.max(callee.depth.saturating_add(1));
             }
@@ -266,6 +288,8 @@ fn reads_of(prog: &Program, f: usize, reads: &mut [Reads]) -> Reads {
         plan.vars.dedup();
         plan.fields.sort_unstable();
         plan.fields.dedup();
+        plan.zones.sort_unstable();
+        plan.zones.dedup();
         Reads::Only(plan)
     } else {
         Reads::No
@@ -390,7 +414,11 @@ impl Interp<'_> {
             && plan
                 .fields
                 .iter()
-                .all(|&f| st.field_stamp.get(f as usize).is_some_and(|&s| s <= e.at));
+                .all(|&f| st.field_stamp.get(f as usize).is_some_and(|&s| s <= e.at))
+            && plan
+                .zones
+                .iter()
+                .all(|&z| st.zone_stamp.get(z as usize).is_some_and(|&s| s <= e.at));
         fresh.then(|| (e.value.clone(), e.steps))
     }
 

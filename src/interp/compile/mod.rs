@@ -151,6 +151,9 @@ pub struct Compiled {
     /// Each constant's value and each var's first value, with the frame each needs.
     pub(crate) consts: Vec<(Code, u32)>,
     pub(crate) var_inits: Vec<(Code, u32)>,
+    /// Whether a remembered function reads zones: then changes to zones are dated
+    /// (`State::zone_stamp`).
+    pub(crate) dates_zones: bool,
 }
 
 impl Compiled {
@@ -215,6 +218,7 @@ impl Compiled {
                         .iter()
                         .map(|v| inline::root(v.locals, || exprs::expr(&v.init)))
                         .collect(),
+                    dates_zones: memo::any_reads_zones(),
                 })
             })
         })
