@@ -64,79 +64,46 @@ fn calls_that_only_read_vars_are_remembered() {
     assert!(play(&prog, 1, true).3 > 0);
 }
 
-#[test]
-fn calls_that_walk_a_kind_and_read_card_fields_are_remembered() {
-    // Every function of this game walks all the cards of a kind and reads their fields.
-    let c = rules::check_path(
-        std::path::Path::new("tests/flow/remembered_field_calls.rules"),
-        &Limits::default(),
-    );
+/// The game at `path` remembers some calls, and plays the same without them.
+fn remembers_and_plays_the_same(path: &str) {
+    let c = rules::check_path(std::path::Path::new(path), &Limits::default());
+    assert_eq!(c.errors(), 0, "{}", c.render());
     let prog = c.program.expect("program");
     let with = play(&prog, 1, true);
     let without = play(&prog, 1, false);
-    assert!(with.3 > 0, "calls remembered");
-    assert_eq!(with.0, without.0, "steps");
-    assert_eq!(with.1, without.1, "account");
+    assert!(with.3 > 0, "{path}: calls remembered");
+    assert_eq!(with.0, without.0, "{path}: steps");
+    assert_eq!(with.1, without.1, "{path}: account");
+}
+
+#[test]
+fn calls_that_walk_a_kind_and_read_card_fields_are_remembered() {
+    // Every function of this game walks all the cards of a kind and reads their fields.
+    remembers_and_plays_the_same("tests/flow/remembered_field_calls.rules");
 }
 
 #[test]
 fn calls_that_take_the_top_of_a_walked_kind_are_remembered() {
     // `first_held(q)` is the only function of this game: a filter over a kind, then `top`.
-    let c = rules::check_path(
-        std::path::Path::new("tests/flow/remembered_top.rules"),
-        &Limits::default(),
-    );
-    let prog = c.program.expect("program");
-    let with = play(&prog, 1, true);
-    let without = play(&prog, 1, false);
-    assert!(with.3 > 0, "calls remembered");
-    assert_eq!(with.0, without.0, "steps");
-    assert_eq!(with.1, without.1, "account");
+    remembers_and_plays_the_same("tests/flow/remembered_top.rules");
 }
 
 #[test]
 fn calls_that_read_named_constants_are_remembered() {
     // `total(p)` reads the constant `bonus` and a var.
-    let c = rules::check_path(
-        std::path::Path::new("tests/flow/remembered_consts.rules"),
-        &Limits::default(),
-    );
-    let prog = c.program.expect("program");
-    let with = play(&prog, 1, true);
-    let without = play(&prog, 1, false);
-    assert!(with.3 > 0, "calls remembered");
-    assert_eq!(with.0, without.0, "steps");
-    assert_eq!(with.1, without.1, "account");
+    remembers_and_plays_the_same("tests/flow/remembered_consts.rules");
 }
 
 #[test]
 fn calls_that_ask_who_is_still_in_are_remembered() {
     // `still_in()` and `after_each()` loop over the players with `eliminated` and `next`.
-    let c = rules::check_path(
-        std::path::Path::new("tests/flow/remembered_eliminated.rules"),
-        &Limits::default(),
-    );
-    let prog = c.program.expect("program");
-    let with = play(&prog, 1, true);
-    let without = play(&prog, 1, false);
-    assert!(with.3 > 0, "calls remembered");
-    assert_eq!(with.0, without.0, "steps");
-    assert_eq!(with.1, without.1, "account");
+    remembers_and_plays_the_same("tests/flow/remembered_eliminated.rules");
 }
 
 #[test]
 fn calls_that_loop_over_zones_are_remembered() {
     // `held()` and `tops()` loop over the players' hands.
-    let c = rules::check_path(
-        std::path::Path::new("tests/flow/remembered_zones.rules"),
-        &Limits::default(),
-    );
-    let prog = c.program.expect("program");
-    let with = play(&prog, 1, true);
-    let without = play(&prog, 1, false);
-    assert!(with.3 > 0, "calls remembered");
-    assert_eq!(with.0, without.0, "steps");
-    assert_eq!(with.1, without.1, "account");
+    remembers_and_plays_the_same("tests/flow/remembered_zones.rules");
 }
 
 /// A game with a searching seat (`P1=mc:2`) plays the same with and without remembered calls.
