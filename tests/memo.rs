@@ -106,6 +106,12 @@ fn calls_that_loop_over_zones_are_remembered() {
     remembers_and_plays_the_same("tests/flow/remembered_zones.rules");
 }
 
+#[test]
+fn large_calls_that_walk_a_zone_and_run_card_code_are_remembered() {
+    // `worth(p)` walks a hand, reads the cards' fields and runs their code.
+    remembers_and_plays_the_same("tests/flow/remembered_card_code.rules");
+}
+
 /// A game with a searching seat (`P1=mc:2`) plays the same with and without remembered calls.
 /// Its playouts run on copies of the position, some with the cards it does not know re-dealt
 /// (their ids change in vars and card fields too): remembered calls must not carry over.

@@ -18,9 +18,11 @@
 //! (`State::zone_stamp`, kept only by programs with such a function). A result is used only if
 //! nothing it read was written after it was made, no player has left since, and, if it reads
 //! `round`, in the same round. A function that reads card fields is remembered only when it
-//! walks every card of a kind (`boost(c) = count(x in Objective where x.under == c)`),
-//! where a lookup saves far more than it costs; a smaller one is compiled in place of its
-//! calls instead (`inline`). Arguments must be plain values, at most four (numbers, booleans,
+//! walks every card of a kind (`boost(c) = count(x in Objective where x.under == c)`), or
+//! walks a zone's cards and is large (`ZONE_WALK_MIN_SIZE`), where a lookup saves far more
+//! than it costs; a smaller one is compiled in place of its calls instead (`inline`). Cards'
+//! code called from a body (`t.bonus(p)`) is read like a function it calls: every code written
+//! for that field, which is not a var. Arguments must be plain values, at most four (numbers, booleans,
 //! enum values, players, cards, `none`), and results small, so comparing and keeping them
 //! costs little. With an observer (a player's view), nothing is remembered: every read is
 //! checked as it happens.
@@ -39,6 +41,11 @@ use std::rc::Rc;
 /// Results remembered per function.
 const ENTRIES: usize = 8;
 
+/// A function that reads card fields and walks a zone's cards (not a whole kind) is remembered
+/// when its body and its callees' come to this many tree nodes (measured on the five games:
+/// smaller ones are cheaper run again).
+const ZONE_WALK_MIN_SIZE: usize = 40;
+
 /// The largest result remembered (`Value::size`).
 const MAX_RESULT: u64 = 64;
 
@@ -56,6 +63,8 @@ pub(crate) struct Plan {
     round: bool,
     /// How deeply calls nest inside its body (0: it calls nothing).
     depth: u32,
+    /// Tree nodes of its body and of its callees' (each counted once per call).
+    size: usize,
 }
 
 /// Calls with more arguments than this are not remembered.
@@ -167,7 +176,8 @@ enum Reads {
 
 /// The plan of every function of `prog`: `None` for those whose calls are not remembered.
 fn plans(prog: &Program) -> Vec<Option<Rc<Plan>>> {
-    let mut reads = vec![Reads::Unknown; prog.fns.len()];
+    // Functions first, then cards' code (`c.effect(p)` calls it): `reads_of` numbers them so.
+    let mut reads = vec![Reads::Unknown; prog.fns.len() + prog.card_fns.len()];
     for f in 0..prog.fns.len() {
         reads_of(prog, f, &mut reads);
     }
@@ -176,10 +186,13 @@ fn plans(prog: &Program) -> Vec<Option<Rc<Plan>>> {
         .zip(reads)
         .map(|(fd, r)| match r {
             // A function that reads card fields is remembered when it walks a whole kind of
-            // card: a lookup then saves a walk over many cards. A smaller one is cheaper
-            // compiled in place of its calls (`inline`).
+            // card, or a zone's cards and does much besides: a lookup then saves more than it
+            // costs. A smaller one is cheaper compiled in place of its calls (`inline`).
             Reads::Only(plan)
-                if has_loop(&fd.body) && (plan.fields.is_empty() || walks_a_kind(&fd.body)) =>
+                if has_loop(&fd.body)
+                    && (plan.fields.is_empty()
+                        || walks_a_kind(&fd.body)
+                        || (walks_a_zone(&fd.body) && plan.size >= ZONE_WALK_MIN_SIZE)) =>
             {
                 Some(Rc::new(plan))
             }
@@ -188,14 +201,19 @@ fn plans(prog: &Program) -> Vec<Option<Rc<Plan>>> {
         .collect()
 }
 
-/// What function `f` reads (worked out once, callees first).
+/// What function `f` reads (worked out once, callees first). `f` counts the program's
+/// functions, then its cards' code (`f - fns.len()` in `Program::card_fns`).
 fn reads_of(prog: &Program, f: usize, reads: &mut [Reads]) -> Reads {
     match reads.get(f) {
         Some(Reads::Unknown) => {}
         Some(known) => return known.clone(),
         None => return Reads::No,
     }
-    let Some(fd) = prog.fns.get(f) else {
+    let fd = match f.checked_sub(prog.fns.len()) {
+        None => prog.fns.get(f),
+        Some(i) => prog.card_fns.get(i),
+    };
+    let Some(fd) = fd else {
         return Reads::No;
     };
     if let Some(slot) = reads.get_mut(f) {
@@ -203,8 +221,9 @@ fn reads_of(prog: &Program, f: usize, reads: &mut [Reads]) -> Reads {
     }
     let mut ok = true;
     let mut plan = Plan::default();
-    let mut callees: Vec<Id> = Vec::new();
+    let mut callees: Vec<usize> = Vec::new();
     walk(Node::Expr(&fd.body), &mut |n| {
+        plan.size = plan.size.saturating_add(1);
         ok &= match n {
             Node::Expr(e) => match &e.kind {
                 ExprKind::Const(_)
@@ -252,8 +271,26 @@ fn reads_of(prog: &Program, f: usize, reads: &mut [Reads]) -> Reads {
                 // A card's id and kind never change (whether it is face up does).
                 ExprKind::CardBuiltinField(_, f) => *f != CardField::FaceUp,
                 ExprKind::Call(g, _) => {
-                    callees.push(*g);
+                    callees.push(*g as usize);
                     true
+                }
+                // A card's code, `c.effect(args)`: whichever card `c` is, a field that is not a
+                // var holds code written for it in some card or kind (or nothing), each a
+                // callee (`Program::card_fn_fields`). A var field may be set to anything.
+                ExprKind::CallField(_, sym, _) => {
+                    let n = prog.fns.len();
+                    callees.extend(
+                        prog.card_fn_fields
+                            .iter()
+                            .enumerate()
+                            .filter(|(_, s)| **s == *sym)
+                            .map(|(i, _)| n.saturating_add(i)),
+                    );
+                    !prog
+                        .kinds
+                        .iter()
+                        .flat_map(|k| &k.fields)
+                        .any(|fd| fd.sym == *sym && fd.mutable)
                 }
                 ExprKind::Builtin(b, _) => b.effect == Effect::Pure && b.values_only,
                 _ => false,
@@ -272,13 +309,14 @@ fn reads_of(prog: &Program, f: usize, reads: &mut [Reads]) -> Reads {
         if !ok {
             break;
         }
-        match reads_of(prog, g as usize, reads) {
+        match reads_of(prog, g, reads) {
             Reads::Only(callee) => {
                 plan.vars.extend(callee.vars);
                 plan.fields.extend(callee.fields);
                 plan.zones.extend(callee.zones);
                 plan.round |= callee.round;
                 plan.depth = plan.depth.max(callee.depth.saturating_add(1));
+                plan.size = plan.size.saturating_add(callee.size);
             }
             _ => ok = false,
         }
@@ -344,6 +382,21 @@ fn walks_a_kind(e: &Expr) -> bool {
         }) = n
         {
             found |= matches!(source.kind, ExprKind::KindCards(_));
+        }
+    });
+    found
+}
+
+/// Whether a body has an aggregate over a zone's cards (`c in hand[p]`).
+fn walks_a_zone(e: &Expr) -> bool {
+    let mut found = false;
+    walk(Node::Expr(e), &mut |n| {
+        if let Node::Expr(Expr {
+            kind: ExprKind::Agg { source, .. },
+            ..
+        }) = n
+        {
+            found |= matches!(source.kind, ExprKind::Zone(..));
         }
     });
     found
