@@ -359,36 +359,21 @@ fn plain_field(prog: &Program, sym: Id) -> bool {
 
 /// Whether a body has an aggregate (a call that does not loop is cheaper made than looked up).
 fn has_loop(e: &Expr) -> bool {
-    let mut found = false;
-    walk(Node::Expr(e), &mut |n| {
-        found |= matches!(
-            n,
-            Node::Expr(Expr {
-                kind: ExprKind::Agg { .. },
-                ..
-            })
-        );
-    });
-    found
+    has_agg_over(e, |_| true)
 }
 
 /// Whether a body has an aggregate over every card of a kind (`c in Objective`).
 fn walks_a_kind(e: &Expr) -> bool {
-    let mut found = false;
-    walk(Node::Expr(e), &mut |n| {
-        if let Node::Expr(Expr {
-            kind: ExprKind::Agg { source, .. },
-            ..
-        }) = n
-        {
-            found |= matches!(source.kind, ExprKind::KindCards(_));
-        }
-    });
-    found
+    has_agg_over(e, |source| matches!(source, ExprKind::KindCards(_)))
 }
 
 /// Whether a body has an aggregate over a zone's cards (`c in hand[p]`).
 fn walks_a_zone(e: &Expr) -> bool {
+    has_agg_over(e, |source| matches!(source, ExprKind::Zone(..)))
+}
+
+/// Whether a body has an aggregate whose source is of a form `over` accepts.
+fn has_agg_over(e: &Expr, over: impl Fn(&ExprKind) -> bool) -> bool {
     let mut found = false;
     walk(Node::Expr(e), &mut |n| {
         if let Node::Expr(Expr {
@@ -396,7 +381,7 @@ fn walks_a_zone(e: &Expr) -> bool {
             ..
         }) = n
         {
-            found |= matches!(source.kind, ExprKind::Zone(..));
+            found |= over(&source.kind);
         }
     });
     found
