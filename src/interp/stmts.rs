@@ -415,20 +415,29 @@ impl<'p> Interp<'p> {
     pub fn move_cards(&mut self, cards: &[u32], dest: u32, pos: Position, span: Span) -> R<()> {
         let prog = self.prog;
         let dest_def = self.zone_def_of_slot(dest);
-        if let Some(kind) = prog.zones[dest_def as usize].kind {
-            for &c in cards {
-                if prog.cards[c as usize].kind != kind {
-                    return Err(rt(
-                        span,
-                        format!(
-                            "card `{}` is a {}, but zone `{}` holds only {} cards",
-                            prog.cards[c as usize].id,
-                            prog.kinds[prog.cards[c as usize].kind as usize].name,
-                            prog.zones[dest_def as usize].name,
-                            prog.kinds[kind as usize].name
-                        ),
-                    ));
-                }
+        let Some(dest_zone) = prog.zones.get(dest_def as usize) else {
+            return Err(rt(span, "this zone is missing"));
+        };
+        for &c in cards {
+            let Some(card) = prog.cards.get(c as usize) else {
+                return Err(rt(span, "this card does not exist"));
+            };
+            if let Some(kind) = dest_zone.kind.filter(|&k| k != card.kind) {
+                let kind_name = |k: Id| {
+                    prog.kinds
+                        .get(k as usize)
+                        .map_or("?", |kd| kd.name.as_str())
+                };
+                return Err(rt(
+                    span,
+                    format!(
+                        "card `{}` is a {}, but zone `{}` holds only {} cards",
+                        card.id,
+                        kind_name(card.kind),
+                        dest_zone.name,
+                        kind_name(kind)
+                    ),
+                ));
             }
         }
         // Who knew each card before the move: they saw it leave.
@@ -455,26 +464,34 @@ impl<'p> Interp<'p> {
             Vec::new()
         };
         for (i, &c) in cards.iter().enumerate() {
-            let from = self.state.card_zone[c as usize];
+            let from = self
+                .state
+                .card_zone
+                .get(c as usize)
+                .copied()
+                .unwrap_or(NOWHERE);
             if from != NOWHERE {
-                let z = &mut self.state.zones[from as usize];
-                if let Some(p) = z.iter().position(|&x| x == c) {
-                    z.remove(p);
+                if let Some(z) = self.state.zones.get_mut(from as usize) {
+                    if let Some(p) = z.iter().position(|&x| x == c) {
+                        z.remove(p);
+                    }
                 }
                 self.stamp_zone(from);
             }
-            let z = &mut self.state.zones[dest as usize];
+            let Some(z) = self.state.zones.get_mut(dest as usize) else {
+                return Err(rt(span, "this zone is missing"));
+            };
             match pos {
                 Position::Bottom => z.push(c),
                 Position::Top => z.insert(i.min(z.len()), c),
             }
-            self.state.card_zone[c as usize] = dest;
+            if let Some(at) = self.state.card_zone.get_mut(c as usize) {
+                *at = dest;
+            }
             self.learn_move(c, dest);
         }
         if !cards.is_empty() {
             self.stamp_zone(dest);
-        }
-        if !cards.is_empty() {
             self.emit(|me| Event::Move {
                 cards: cards
                     .iter()
@@ -485,8 +502,12 @@ impl<'p> Interp<'p> {
                 to: me.zone_name(dest),
             });
         }
-        if !self.enter_triggers[dest_def as usize].is_empty() {
-            let triggers = self.enter_triggers[dest_def as usize].clone();
+        let triggers = self
+            .enter_triggers
+            .get(dest_def as usize)
+            .cloned()
+            .unwrap_or_default();
+        if !triggers.is_empty() {
             // The card, then the keys of the zone it entered (`on enter hand[p] as c`).
             let mut bound = vec![Value::None];
             bound.extend(self.view().zone_keys(dest));
