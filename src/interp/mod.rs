@@ -345,6 +345,16 @@ pub fn key_count(d: &KeyDomain, n_players: u32, prog: &Program) -> u32 {
     }
 }
 
+/// Advance the clock of writes and date entry `at` of `stamps` with it (remembered calls compare
+/// the dates with their own, `compile/memo.rs`).
+#[inline]
+fn stamp(clock: &mut u64, stamps: &mut [u64], at: Id) {
+    *clock = clock.saturating_add(1);
+    if let Some(s) = stamps.get_mut(at as usize) {
+        *s = *clock;
+    }
+}
+
 /// The slots of one zone or var family, or `None` past `u32`.
 fn family_size(keys: &[KeyDomain], n: u32, prog: &Program) -> Option<u32> {
     keys.iter()
@@ -539,31 +549,25 @@ impl<'p> Interp<'p> {
     /// Date a write to var family `id` (see `State::var_clock`).
     #[inline]
     fn stamp_var(&mut self, id: Id) {
-        self.state.var_clock = self.state.var_clock.saturating_add(1);
-        if let Some(s) = self.state.var_stamp.get_mut(id as usize) {
-            *s = self.state.var_clock;
-        }
+        stamp(&mut self.state.var_clock, &mut self.state.var_stamp, id);
     }
 
     /// Date a write to the field named `sym` of some card (see `State::field_stamp`).
     #[inline]
     fn stamp_field(&mut self, sym: Id) {
-        self.state.var_clock = self.state.var_clock.saturating_add(1);
-        if let Some(s) = self.state.field_stamp.get_mut(sym as usize) {
-            *s = self.state.var_clock;
-        }
+        stamp(&mut self.state.var_clock, &mut self.state.field_stamp, sym);
     }
 
     /// Date a change to the cards of zone slot `z` or their order (see `State::zone_stamp`).
     #[inline]
     fn stamp_zone(&mut self, z: u32) {
-        if !self.code.dates_zones {
-            return;
-        }
-        let family = self.zone_def_of_slot(z);
-        self.state.var_clock = self.state.var_clock.saturating_add(1);
-        if let Some(s) = self.state.zone_stamp.get_mut(family as usize) {
-            *s = self.state.var_clock;
+        if self.code.dates_zones {
+            let family = self.zone_def_of_slot(z);
+            stamp(
+                &mut self.state.var_clock,
+                &mut self.state.zone_stamp,
+                family,
+            );
         }
     }
 
