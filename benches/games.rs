@@ -67,7 +67,7 @@ fn bench_game(path: &Path, seconds: f64) -> Option<Row> {
         if let Err(d) = interp.run() {
             panic!("{}", d.render(&prog.sources));
         }
-        *steps += interp.state.steps;
+        *steps += interp.state.steps();
         *state = (*state).max(rules::interp::state_size(&interp.state));
     };
     // A tenth of the time to size the run, then the run; peak memory after its first tenth

@@ -754,7 +754,7 @@ fn run(cli: Cli) -> ExitCode {
                     print_diags(&[*d], &c.sources);
                     return ExitCode::from(1);
                 }
-                steps += interp.state.steps;
+                steps += interp.state.steps();
             }
             let secs = t1.elapsed().as_secs_f64();
             println!(

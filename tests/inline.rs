@@ -33,7 +33,7 @@ fn inlined_calls_are_charged_the_steps_of_calls() {
     let mut i = Interp::new(&prog, 3, 7, agents, Limits::default()).expect("interp");
     i.record = false;
     i.run().expect("runs");
-    assert_eq!(i.state.steps, 195);
+    assert_eq!(i.state.steps(), 195);
 }
 
 /// Calls nested past `max_call_depth` are refused at the same call, inlined or not.

@@ -18,7 +18,7 @@ fn play(prog: &Program, n: u32, seed: u64, limits: Limits) -> (u64, String, Stri
     i.run().expect("the game runs");
     let account: Vec<String> = i.events.iter().filter_map(|e| e.text()).collect();
     (
-        i.state.steps,
+        i.state.steps(),
         account.join("\n"),
         format!("{:?}", i.outcome),
     )

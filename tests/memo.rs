@@ -32,7 +32,7 @@ fn play_with(
     i.run().expect("the game runs");
     let account: Vec<String> = i.events.iter().filter_map(|e| e.text()).collect();
     (
-        i.state.steps,
+        i.state.steps(),
         account.join("\n"),
         format!("{:?}", i.outcome),
         i.state.memo.calls(),

@@ -68,7 +68,11 @@ pub struct State {
     pub eliminated: Vec<bool>,
     /// The game options' values (`option`, set with `--set`).
     pub options: Vec<Value>,
-    pub steps: u64,
+    /// The step budget counted down (`tick`): the steps still allowed, plus one. Counting down
+    /// makes a step one decrement and one test. `steps()` gives the steps taken.
+    steps_left: u64,
+    /// The budget this state was started with (`Limits::max_steps`, at most `MAX_STEP_COUNT`).
+    step_limit: u64,
     pub choices_made: u64,
     /// Choices with one legal option, taken without asking (`rules simulate` reports the share).
     pub forced_choices: u64,
@@ -143,9 +147,18 @@ pub struct Outcome {
 /// Where `Interp::sink` hands events as they happen.
 pub type EventSink = Box<dyn FnMut(&Event)>;
 
-/// The most steps `charge` lets a game count, whatever `Limits::max_steps` says: far below
-/// `u64::MAX`, so `tick`'s unchecked count never wraps.
+/// The most steps a game may count, whatever `Limits::max_steps` says: far below `u64::MAX`, so
+/// the budget plus one fits.
 const MAX_STEP_COUNT: u64 = u64::MAX / 2;
+
+impl State {
+    /// The evaluation steps taken so far.
+    pub fn steps(&self) -> u64 {
+        self.step_limit
+            .saturating_add(1)
+            .saturating_sub(self.steps_left)
+    }
+}
 
 pub struct Interp<'p> {
     pub prog: &'p Program,
@@ -397,6 +410,7 @@ impl<'p> Interp<'p> {
             ));
         }
         let layout = prog.code.layout(prog, n_players, &limits)?;
+        let step_limit = limits.max_steps.min(MAX_STEP_COUNT);
         let state = State {
             n_players,
             round: 0,
@@ -415,7 +429,8 @@ impl<'p> Interp<'p> {
             finished: false,
             eliminated: vec![false; n_players as usize],
             options: prog.options.iter().map(|o| o.default.clone()).collect(),
-            steps: 0,
+            steps_left: step_limit.saturating_add(1),
+            step_limit,
             choices_made: 0,
             forced_choices: 0,
             ended_by: None,
@@ -596,10 +611,11 @@ impl<'p> Interp<'p> {
     /// One step of the budget (a statement, a call, an element of a loop).
     #[inline(always)]
     fn tick(&mut self, span: Span) -> R<()> {
-        // Not checked for overflow: one step at a time, the count cannot reach `u64::MAX` in
-        // any running time, and `charge` (the only big jump) refuses past `MAX_STEP_COUNT`.
-        self.state.steps = self.state.steps.wrapping_add(1);
-        if self.state.steps > self.limits.max_steps {
+        // Never wraps: the count is at least 1 here (the budget plus one to start with, and
+        // `out_of_steps` puts it back to 1 when it reaches 0).
+        let left = self.state.steps_left.wrapping_sub(1);
+        self.state.steps_left = left;
+        if left == 0 {
             return Err(self.out_of_steps(span));
         }
         Ok(())
@@ -608,15 +624,22 @@ impl<'p> Interp<'p> {
     /// Charge `n` steps for work whose cost grows with a value's size (comparing, printing,
     /// copying a list), so the step budget bounds time as well as statements.
     pub(crate) fn charge(&mut self, n: u64, span: Span) -> R<()> {
-        self.state.steps = self.state.steps.saturating_add(n);
-        if self.state.steps > self.limits.max_steps.min(MAX_STEP_COUNT) {
-            return Err(self.out_of_steps(span));
+        match self.state.steps_left.checked_sub(n) {
+            Some(left) if left > 0 => {
+                self.state.steps_left = left;
+                Ok(())
+            }
+            _ => {
+                self.state.steps_left = 0;
+                Err(self.out_of_steps(span))
+            }
         }
-        Ok(())
     }
 
+    /// The budget ran out (the count reached 0): every later step runs out too.
     #[cold]
-    fn out_of_steps(&self, span: Span) -> Box<Diag> {
+    fn out_of_steps(&mut self, span: Span) -> Box<Diag> {
+        self.state.steps_left = 1;
         Box::new(
             Diag::error(
                 "limit::steps",

@@ -163,7 +163,7 @@ fn play(prog: &crate::program::Program, plan: &Plan, seed: u64, limits: Limits) 
             a
         });
     r.choices = interp.state.choices_made;
-    r.steps = interp.state.steps;
+    r.steps = interp.state.steps();
     r
 }
 

@@ -426,11 +426,11 @@ impl Interp<'_> {
                 return Ok(value);
             }
         }
-        let before = self.state.steps;
+        let before = self.state.steps();
         let value = self.run_body(cf, new_bp)?;
         if let Some(key) = key {
             if value.size() <= MAX_RESULT {
-                let steps = self.state.steps.saturating_sub(before);
+                let steps = self.state.steps().saturating_sub(before);
                 self.keep(f, key, steps, value.clone());
             }
         }
