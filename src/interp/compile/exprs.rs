@@ -237,9 +237,9 @@ fn builtin(b: &'static crate::builtins::BuiltinDef, args: &[Expr], span: Span) -
         // `builtin_vals` (a zone is one step's work: nothing), every other case through it.
         match (b.name, args) {
             ("top" | "len", [a]) => {
-                let (a, top) = (expr(a), b.name == "top");
+                let (a, top) = (Opnd::new(a), b.name == "top");
                 return code(move |me| {
-                    let v = a(me)?;
+                    let v = a.ev(me)?;
                     if let Value::Zone(z) = v {
                         return Ok(if top {
                             me.zone_top(z)
@@ -251,10 +251,10 @@ fn builtin(b: &'static crate::builtins::BuiltinDef, args: &[Expr], span: Span) -
                 });
             }
             ("contains", [a, c]) => {
-                let (a, c) = (expr(a), expr(c));
+                let (a, c) = (Opnd::new(a), Opnd::new(c));
                 return code(move |me| {
-                    let x = a(me)?;
-                    let y = c(me)?;
+                    let x = a.ev(me)?;
+                    let y = c.ev(me)?;
                     if let (Value::List(l), None) = (&x, me.observer) {
                         // `charge_args` for these two, and a search with the needle's variant
                         // matched once, not at every element.
@@ -271,26 +271,26 @@ fn builtin(b: &'static crate::builtins::BuiltinDef, args: &[Expr], span: Span) -
         match args {
             [] => return code(move |me| me.builtin_vals(b, &[], &[], span)),
             [a] => {
-                let a = expr(a);
+                let a = Opnd::new(a);
                 return code(move |me| {
-                    let v = [a(me)?];
+                    let v = [a.ev(me)?];
                     me.builtin_vals(b, &v, &spans, span)
                 });
             }
             [a, c] => {
-                let (a, c) = (expr(a), expr(c));
+                let (a, c) = (Opnd::new(a), Opnd::new(c));
                 return code(move |me| {
-                    let x = a(me)?;
-                    let v = [x, c(me)?];
+                    let x = a.ev(me)?;
+                    let v = [x, c.ev(me)?];
                     me.builtin_vals(b, &v, &spans, span)
                 });
             }
             [a, c, d] => {
-                let (a, c, d) = (expr(a), expr(c), expr(d));
+                let (a, c, d) = (Opnd::new(a), Opnd::new(c), Opnd::new(d));
                 return code(move |me| {
-                    let x = a(me)?;
-                    let y = c(me)?;
-                    let v = [x, y, d(me)?];
+                    let x = a.ev(me)?;
+                    let y = c.ev(me)?;
+                    let v = [x, y, d.ev(me)?];
                     me.builtin_vals(b, &v, &spans, span)
                 });
             }
