@@ -590,7 +590,10 @@ impl<'p> Interp<'p> {
     fn set_local(&mut self, slot: u32, v: Value) {
         let i = self.bp + slot as usize;
         if let Some(cell) = self.stack.get_mut(i) {
-            *cell = v;
+            // The new value is stored before the old one is dropped, straight from the
+            // registers it came back in.
+            let old = std::mem::replace(cell, v);
+            drop(old);
         }
     }
 

@@ -263,7 +263,9 @@ impl Interp<'_> {
     #[inline(always)]
     pub(in crate::interp) fn store_param(&mut self, at: usize, v: Value, origin: Span) {
         if let Some(cell) = self.stack.get_mut(at) {
-            *cell = v;
+            // Stored before the old value is dropped (see `set_local`).
+            let old = std::mem::replace(cell, v);
+            drop(old);
         }
         if let Some(o) = self.origins.get_mut(at) {
             *o = origin;
