@@ -536,24 +536,52 @@ fn quick_eq(me: &Interp<'_>, x: &Value, y: &Value) -> Option<bool> {
     }
 }
 
-/// An operand of an operator: a local is read without a closure of its own.
-enum Opnd {
+/// An operand of an operator or a builtin: a local, or a field of a local (`c.realm`), is read
+/// without a closure of its own.
+pub(super) enum Opnd {
     Local(u32),
+    Field(Box<LocalField>),
     Code(Code),
 }
 
+/// `x.field` where `x` is a local, read as `field` reads it.
+pub(super) struct LocalField {
+    slot: u32,
+    sym: Id,
+    cache: Cell<FieldSlot>,
+    span: Span,
+    base: CExpr,
+}
+
 impl Opnd {
-    fn new(e: &Expr) -> Opnd {
-        match e.kind {
-            ExprKind::Local(slot) => Opnd::Local(slot),
+    pub(super) fn new(e: &Expr) -> Opnd {
+        match &e.kind {
+            ExprKind::Local(slot) => Opnd::Local(*slot),
+            ExprKind::Field(base, sym) => match base.kind {
+                ExprKind::Local(slot) => Opnd::Field(Box::new(LocalField {
+                    slot,
+                    sym: *sym,
+                    cache: Cell::new(FieldSlot::default()),
+                    span: e.span,
+                    base: cexpr(base),
+                })),
+                _ => Opnd::Code(expr(e)),
+            },
             _ => Opnd::Code(expr(e)),
         }
     }
 
     #[inline(always)]
-    fn ev(&self, me: &mut Interp<'_>) -> R<Value> {
+    pub(super) fn ev(&self, me: &mut Interp<'_>) -> R<Value> {
         match self {
             Opnd::Local(slot) => Ok(me.local(*slot)),
+            Opnd::Field(f) => match me.local_ref(f.slot) {
+                Some(&Value::Card(c)) => me.field_cached(c, f.sym, &f.cache, f.span),
+                _ => {
+                    let v = me.local(f.slot);
+                    Err(me.not_a_card(&f.base, &v, f.sym))
+                }
+            },
             Opnd::Code(c) => c(me),
         }
     }
