@@ -502,18 +502,16 @@ impl<'p> Interp<'p> {
                 to: me.zone_name(dest),
             });
         }
-        let triggers = self
-            .enter_triggers
-            .get(dest_def as usize)
-            .cloned()
-            .unwrap_or_default();
+        // The table is shared: a copy of the handle, not of the list.
+        let all = self.enter_triggers.clone();
+        let triggers = all.get(dest_def as usize).map_or(&[][..], |t| &t[..]);
         if !triggers.is_empty() {
             // The card, then the keys of the zone it entered (`on enter hand[p] as c`).
             let mut bound = vec![Value::None];
             bound.extend(self.view().zone_keys(dest));
             for &c in cards {
                 bound[0] = Value::Card(c);
-                for &t in &triggers {
+                for &t in triggers {
                     self.run_trigger(t, &bound)?;
                 }
             }

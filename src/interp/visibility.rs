@@ -200,16 +200,14 @@ impl<'p> Interp<'p> {
     pub(super) fn learn_shuffle(&mut self, slot: u32) {
         let v = self.view();
         let (up, down) = (v.face_watchers(slot, true), v.face_watchers(slot, false));
-        let masks: Vec<(u32, Players)> = self.state.zones[slot as usize]
-            .iter()
-            .map(|&c| {
-                let face = self.state.face_up.get(c as usize).copied().unwrap_or(true);
-                (c, if face { up } else { down })
-            })
-            .collect();
-        for (c, m) in masks {
-            if let Some(k) = self.state.known.get_mut(c as usize) {
-                *k = m;
+        let st = &mut self.state;
+        let Some(zone) = st.zones.get(slot as usize) else {
+            return;
+        };
+        for &c in zone {
+            let face = st.face_up.get(c as usize).copied().unwrap_or(true);
+            if let Some(k) = st.known.get_mut(c as usize) {
+                *k = if face { up } else { down };
             }
         }
     }
