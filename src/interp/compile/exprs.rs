@@ -62,12 +62,18 @@ pub(in crate::interp) fn expr(e: &Expr) -> Code {
         ),
         ExprKind::If(c, then, els) => {
             let c = cexpr(c);
-            let then = stmts::block(then);
-            match els.as_deref().map(expr) {
-                Some(els) => code(move |me| if me.boolean(&c)? { then(me) } else { els(me) }),
+            let then = Branch::block(then);
+            match els.as_deref().map(Branch::expr) {
+                Some(els) => code(move |me| {
+                    if me.boolean(&c)? {
+                        then.run(me)
+                    } else {
+                        els.run(me)
+                    }
+                }),
                 None => code(move |me| {
                     if me.boolean(&c)? {
-                        then(me)
+                        then.run(me)
                     } else {
                         Ok(Value::None)
                     }
@@ -315,6 +321,47 @@ fn list_contains(l: &[Value], y: &Value) -> bool {
     }
 }
 
+/// A branch of an `if`. A block of one plain constant (`{ Right }`) is run in place: its
+/// statement's step, then the value, without a closure of its own.
+enum Branch {
+    Const(Value, Span),
+    Code(Code),
+}
+
+impl Branch {
+    fn block(b: &Block) -> Branch {
+        match &b.stmts[..] {
+            [Stmt {
+                kind:
+                    StmtKind::Expr(Expr {
+                        kind: ExprKind::Const(v),
+                        ..
+                    }),
+                span,
+            }] if v.depth() == 0 => Branch::Const(v.clone(), *span),
+            _ => Branch::Code(stmts::block(b)),
+        }
+    }
+
+    fn expr(e: &Expr) -> Branch {
+        match &e.kind {
+            ExprKind::Block(b) => Branch::block(b),
+            _ => Branch::Code(expr(e)),
+        }
+    }
+
+    #[inline(always)]
+    fn run(&self, me: &mut Interp<'_>) -> R<Value> {
+        match self {
+            Branch::Const(v, span) => {
+                me.tick(*span)?;
+                Ok(v.clone())
+            }
+            Branch::Code(c) => c(me),
+        }
+    }
+}
+
 /// A list or tuple written out, `[a, b]` or `(a, b)`; a small one is built in place (one
 /// allocation).
 fn literal(items: &[Expr], list: bool, span: Span) -> Code {
@@ -483,6 +530,17 @@ fn binary(op: BinOp, a: &Expr, b: &Expr, span: Span) -> Code {
         // observer.
         if matches!(op, BinOp::Eq | BinOp::Ne) && k.depth() == 0 && !matches!(k, Value::Int(_)) {
             let (a, k, eq) = (Opnd::new(a), k.clone(), op == BinOp::Eq);
+            // A local compared in place (`side == Left`, `soc == none`): neither copied nor
+            // dropped.
+            if let Opnd::Local(slot) = a {
+                return code(move |me| {
+                    if let Some(same) = me.local_ref(slot).and_then(|x| quick_eq(me, x, &k)) {
+                        return Ok(Value::Bool(same == eq));
+                    }
+                    let x = me.local(slot);
+                    me.binary_vals(op, x, k.clone(), sa, sb, span)
+                });
+            }
             return code(move |me| {
                 let x = a.ev(me)?;
                 if let Some(same) = quick_eq(me, &x, &k) {
@@ -591,6 +649,19 @@ fn with_ints<F>(op: BinOp, a: Opnd, b: Opnd, sa: Span, sb: Span, span: Span, f: 
 where
     F: Fn(i64, i64) -> Option<Value> + 'static,
 {
+    // A number in a local on the right is read in place, after the left (as before).
+    if let Opnd::Local(slot) = b {
+        return code(move |me| {
+            let x = a.ev(me)?;
+            if let (Value::Int(p), Some(&Value::Int(q))) = (&x, me.local_ref(slot)) {
+                if let Some(v) = f(*p, q) {
+                    return Ok(v);
+                }
+            }
+            let y = me.local(slot);
+            me.binary_vals(op, x, y, sa, sb, span)
+        });
+    }
     code(move |me| {
         let x = a.ev(me)?;
         let y = b.ev(me)?;
@@ -607,6 +678,18 @@ fn with_int<F>(op: BinOp, a: Opnd, q: i64, sa: Span, sb: Span, span: Span, f: F)
 where
     F: Fn(i64, i64) -> Option<Value> + 'static,
 {
+    // A number in a local is read in place, neither copied nor dropped.
+    if let Opnd::Local(slot) = a {
+        return code(move |me| {
+            if let Some(&Value::Int(p)) = me.local_ref(slot) {
+                if let Some(v) = f(p, q) {
+                    return Ok(v);
+                }
+            }
+            let x = me.local(slot);
+            me.binary_vals(op, x, Value::Int(q), sa, sb, span)
+        });
+    }
     code(move |me| {
         let x = a.ev(me)?;
         if let Value::Int(p) = x {
