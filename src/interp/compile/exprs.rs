@@ -83,10 +83,10 @@ pub(in crate::interp) fn expr(e: &Expr) -> Code {
         ExprKind::Match(scrut, arms) if EnumArms::new(arms).is_some() => {
             // Every pattern a value of one enum (or `_`): the arm is looked up by variant.
             let table = EnumArms::new(arms);
-            let scrut = expr(scrut);
+            let scrut = Opnd::new(scrut);
             let bodies: Vec<Code> = arms.iter().map(|(_, b)| expr(b)).collect();
             code(move |me| {
-                let v = scrut(me)?;
+                let v = scrut.ev(me)?;
                 let arm = table.as_ref().and_then(|t| t.arm(&v));
                 match arm.and_then(|a| bodies.get(a as usize)) {
                     Some(body) => body(me),

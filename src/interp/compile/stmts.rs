@@ -2,7 +2,7 @@
 //! the ones that change the game refuse to run inside a `say` or a choice's labels.
 
 use super::aggs::CSource;
-use super::exprs::{cexpr, expr};
+use super::exprs::{cexpr, expr, Opnd};
 use super::keys::VarPlace;
 use super::{code, Code};
 use crate::ast::BinOp;
@@ -178,11 +178,11 @@ fn stmt(s: &Stmt) -> SCode {
         }
         StmtKind::Move(what, to, pos) => {
             let (ws, pos) = (what.span, *pos);
-            let (what, to) = (expr(what), cexpr(to));
+            let (what, to) = (Opnd::new(what), cexpr(to));
             scode(move |me| {
                 me.tick(span)?;
                 changes!(me, span);
-                let v = what(me)?;
+                let v = what.ev(me)?;
                 let dest = me.zone_slot(&to)?;
                 me.move_value(v, ws, dest, pos, to.span)?;
                 Ok(())
@@ -343,11 +343,11 @@ fn stmt(s: &Stmt) -> SCode {
             })
         }
         StmtKind::Flip(what, dir) => {
-            let (ws, what, dir) = (what.span, expr(what), *dir);
+            let (ws, what, dir) = (what.span, Opnd::new(what), *dir);
             scode(move |me| {
                 me.tick(span)?;
                 changes!(me, span);
-                let v = what(me)?;
+                let v = what.ev(me)?;
                 me.flip(v, dir, ws)?;
                 Ok(())
             })
