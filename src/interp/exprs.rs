@@ -118,12 +118,19 @@ impl<'p> Interp<'p> {
     }
 
     pub(super) fn eval_zone<E: Ev>(&mut self, id: Id, keys: &[E], span: Span) -> R<Value> {
-        if keys.is_empty() {
-            return Ok(Value::Zone(self.state.zone_base[id as usize]));
-        }
         let prog = self.prog;
-        let off = self.flat_key(&prog.zones[id as usize].keys, (true, id), keys, span)?;
-        Ok(Value::Zone(self.state.zone_base[id as usize] + off))
+        let (Some(zd), Some(&base)) = (
+            prog.zones.get(id as usize),
+            self.state.zone_base.get(id as usize),
+        ) else {
+            return Err(rt(span, "this zone is missing"));
+        };
+        if keys.is_empty() {
+            return Ok(Value::Zone(base));
+        }
+        let off = self.flat_key(&zd.keys, (true, id), keys, span)?;
+        // Within the zone slots, which fit in `u32` (`Layout::new`).
+        Ok(Value::Zone(base.saturating_add(off)))
     }
 
     #[cold]

@@ -121,7 +121,7 @@ impl<'p> Interp<'p> {
         match v {
             Value::None => {}
             Value::Card(c) => out.push(*c),
-            Value::Zone(z) => out.extend(self.state.zones[*z as usize].iter().copied()),
+            Value::Zone(z) => out.extend_from_slice(self.zone_cards(*z)),
             Value::List(items) => {
                 for i in items.iter() {
                     self.collect_cards(i, out, span)?;
@@ -169,7 +169,7 @@ impl<'p> Interp<'p> {
         match v {
             Value::List(l) => Ok(l.clone()),
             Value::Zone(z) => Ok(Rc::new(Items::new(
-                self.state.zones[*z as usize]
+                self.zone_cards(*z)
                     .iter()
                     .map(|&c| Value::Card(c))
                     .collect(),

@@ -65,7 +65,7 @@ impl<'p> Interp<'p> {
             StmtKind::For(slot, src, body) => {
                 // `for` walks a snapshot: the body may move the cards it iterates over.
                 let items = match self.eval_source(src)? {
-                    Source::Zone(z) => Source::Cards(self.state.zones[z as usize].clone()),
+                    Source::Zone(z) => Source::Cards(self.zone_cards(z).to_vec()),
                     other => other,
                 };
                 for i in 0..items.len(&self.state) {
