@@ -243,7 +243,22 @@ fn builtin(b: &'static crate::builtins::BuiltinDef, args: &[Expr], span: Span) -
         // `builtin_vals` (a zone is one step's work: nothing), every other case through it.
         match (b.name, args) {
             ("top" | "len", [a]) => {
-                let (a, top) = (Opnd::new(a), b.name == "top");
+                let top = b.name == "top";
+                // Of a zone slot with compiled keys: the slot worked out and read, no zone value
+                // made.
+                if let ExprKind::Zone(id, keys) = &a.kind {
+                    if let Some(place) = keys::ZonePlace::new(*id, keys) {
+                        return code(move |me| {
+                            let z = place.slot(me)?;
+                            Ok(if top {
+                                me.zone_top(z)
+                            } else {
+                                Value::Int(me.zone_len(z) as i64)
+                            })
+                        });
+                    }
+                }
+                let a = Opnd::new(a);
                 return code(move |me| {
                     let v = a.ev(me)?;
                     if let Value::Zone(z) = v {

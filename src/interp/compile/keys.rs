@@ -294,13 +294,37 @@ pub(super) fn zone(id: Id, keys: &[Expr], span: Span) -> Code {
     };
     code(move |me| {
         let off = k.offset(me)?;
-        Ok(zone_value(me, id, off))
+        Ok(Value::Zone(zone_slot(me, id, off)))
     })
+}
+
+/// A zone slot with compiled keys (`hand[p]`, `supporters[row, side]`): where it is, without
+/// making a `Value::Zone` to look at (`top(society_under[row])`).
+pub(super) struct ZonePlace {
+    id: Id,
+    keys: CKeys,
+}
+
+impl ZonePlace {
+    /// `None` for a zone without keys or keys of a shape `CKeys` does not handle.
+    pub(super) fn new(id: Id, keys: &[Expr]) -> Option<ZonePlace> {
+        if keys.is_empty() {
+            return None;
+        }
+        CKeys::new(true, id, keys).map(|keys| ZonePlace { id, keys })
+    }
+
+    /// The slot, as `zone` gives it.
+    #[inline(always)]
+    pub(super) fn slot(&self, me: &mut Interp<'_>) -> R<u32> {
+        let off = self.keys.offset(me)?;
+        Ok(zone_slot(me, self.id, off))
+    }
 }
 
 /// Slot `off` of zone family `id`.
 #[inline(always)]
-fn zone_value(me: &Interp<'_>, id: Id, off: u32) -> Value {
+fn zone_slot(me: &Interp<'_>, id: Id, off: u32) -> u32 {
     let base = me.state.zone_base.get(id as usize).copied().unwrap_or(0);
-    Value::Zone(base.saturating_add(off))
+    base.saturating_add(off)
 }
