@@ -33,6 +33,8 @@ const RESERVE_MAX: usize = 256;
 pub(super) enum CSource {
     Range(CExpr, CExpr),
     Filtered(Fill),
+    /// A zone slot with compiled keys (`c in supporters[row, side]`), read in place.
+    Zone(super::keys::ZonePlace),
     Value(CExpr),
 }
 
@@ -47,6 +49,10 @@ impl CSource {
                 filter,
                 map: None,
             } => CSource::Filtered(filter_fill(*slot, source, filter.as_deref(), e.span)),
+            ExprKind::Zone(id, keys) => match super::keys::ZonePlace::new(*id, keys) {
+                Some(place) => CSource::Zone(place),
+                None => CSource::Value(cexpr(e)),
+            },
             _ => CSource::Value(cexpr(e)),
         }
     }
@@ -69,6 +75,7 @@ impl CSource {
                     }
                 }
             }
+            CSource::Zone(place) => Ok(Source::Zone(place.slot(me)?)),
             CSource::Value(e) => {
                 let v = e.ev(me)?;
                 me.source_of(v, e.span)
