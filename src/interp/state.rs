@@ -319,6 +319,34 @@ impl<'p> Interp<'p> {
         self.field(c, sym, span)
     }
 
+    /// A field's value in place, when there is no observer and the site's cache knows where it
+    /// lies in this card's kind (else `None`: read it with `field_cached`).
+    #[inline(always)]
+    pub(crate) fn field_in_place(
+        &self,
+        c: u32,
+        cache: &std::cell::Cell<FieldSlot>,
+    ) -> Option<&Value> {
+        if self.observer.is_some() {
+            return None;
+        }
+        let cd = self.prog.cards.get(c as usize)?;
+        let hit = cache.get();
+        if hit.kind != cd.kind {
+            return None;
+        }
+        if hit.var {
+            let at = self
+                .state
+                .card_var_base
+                .get(c as usize)?
+                .checked_add(hit.index)?;
+            self.state.card_vars.get(at as usize)
+        } else {
+            cd.fields.get(hit.index as usize)
+        }
+    }
+
     #[inline]
     pub fn field(&self, c: u32, sym: Id, span: Span) -> R<Value> {
         if self.observer.is_some() {

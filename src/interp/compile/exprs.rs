@@ -86,6 +86,11 @@ pub(in crate::interp) fn expr(e: &Expr) -> Code {
             let scrut = Opnd::new(scrut);
             let bodies: Vec<Code> = arms.iter().map(|(_, b)| expr(b)).collect();
             code(move |me| {
+                // Looked at in place when it can be.
+                let arm = scrut.peek(me).and_then(|v| table.as_ref()?.arm(v));
+                if let Some(body) = arm.and_then(|a| bodies.get(a as usize)) {
+                    return body(me);
+                }
                 let v = scrut.ev(me)?;
                 let arm = table.as_ref().and_then(|t| t.arm(&v));
                 match arm.and_then(|a| bodies.get(a as usize)) {
@@ -545,14 +550,17 @@ fn binary(op: BinOp, a: &Expr, b: &Expr, span: Span) -> Code {
         // observer.
         if matches!(op, BinOp::Eq | BinOp::Ne) && k.depth() == 0 && !matches!(k, Value::Int(_)) {
             let (a, k, eq) = (Opnd::new(a), k.clone(), op == BinOp::Eq);
-            // A local compared in place (`side == Left`, `soc == none`): neither copied nor
-            // dropped.
-            if let Opnd::Local(slot) = a {
+            // A local or a local's field compared in place (`side == Left`, `soc == none`,
+            // `c.owner == none`): neither copied nor dropped.
+            if a.peekable() {
                 return code(move |me| {
-                    if let Some(same) = me.local_ref(slot).and_then(|x| quick_eq(me, x, &k)) {
+                    if let Some(same) = a.peek(me).and_then(|x| quick_eq(me, x, &k)) {
                         return Ok(Value::Bool(same == eq));
                     }
-                    let x = me.local(slot);
+                    let x = a.ev(me)?;
+                    if let Some(same) = quick_eq(me, &x, &k) {
+                        return Ok(Value::Bool(same == eq));
+                    }
                     me.binary_vals(op, x, k.clone(), sa, sb, span)
                 });
             }
@@ -570,6 +578,23 @@ fn binary(op: BinOp, a: &Expr, b: &Expr, span: Span) -> Code {
     }
     if matches!(op, BinOp::Eq | BinOp::Ne) {
         let (a, b, eq) = (Opnd::new(a), Opnd::new(b), op == BinOp::Eq);
+        // Two locals or locals' fields (`x.realm != realm`, `d.realm == c.realm`) compared in
+        // place; reading them has no effect, so the order does not matter.
+        if a.peekable() && b.peekable() {
+            return code(move |me| {
+                if let (Some(x), Some(y)) = (a.peek(me), b.peek(me)) {
+                    if let Some(same) = quick_eq(me, x, y) {
+                        return Ok(Value::Bool(same == eq));
+                    }
+                }
+                let x = a.ev(me)?;
+                let y = b.ev(me)?;
+                if let Some(same) = quick_eq(me, &x, &y) {
+                    return Ok(Value::Bool(same == eq));
+                }
+                me.binary_vals(op, x, y, sa, sb, span)
+            });
+        }
         // A local on the right is read in place (after the left, as before), neither copied
         // nor dropped.
         if let Opnd::Local(slot) = b {
@@ -656,6 +681,25 @@ impl Opnd {
                 }
             },
             Opnd::Code(c) => c(me),
+        }
+    }
+
+    /// Whether the operand can be looked at in place (`peek`).
+    fn peekable(&self) -> bool {
+        !matches!(self, Opnd::Code(_))
+    }
+
+    /// The operand's value in place, when it is a local, or a field of one that the site has
+    /// read before (no observer); `None` otherwise (then `ev` reads it, errors included).
+    #[inline(always)]
+    fn peek<'a>(&self, me: &'a Interp<'_>) -> Option<&'a Value> {
+        match self {
+            Opnd::Local(slot) => me.local_ref(*slot),
+            Opnd::Field(f) => match me.local_ref(f.slot) {
+                Some(&Value::Card(c)) => me.field_in_place(c, &f.cache),
+                _ => None,
+            },
+            Opnd::Code(_) => None,
         }
     }
 }
