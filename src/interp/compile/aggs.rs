@@ -35,6 +35,8 @@ pub(super) enum CSource {
     Filtered(Fill),
     /// A zone slot with compiled keys (`c in supporters[row, side]`), read in place.
     Zone(super::keys::ZonePlace),
+    /// A list written as a constant (`side in Side`: an enum's values).
+    List(std::rc::Rc<crate::value::Items>),
     Value(CExpr),
 }
 
@@ -49,6 +51,7 @@ impl CSource {
                 filter,
                 map: None,
             } => CSource::Filtered(filter_fill(*slot, source, filter.as_deref(), e.span)),
+            ExprKind::Const(Value::List(l)) => CSource::List(l.clone()),
             ExprKind::Zone(id, keys) => match super::keys::ZonePlace::new(*id, keys) {
                 Some(place) => CSource::Zone(place),
                 None => CSource::Value(cexpr(e)),
@@ -76,6 +79,7 @@ impl CSource {
                 }
             }
             CSource::Zone(place) => Ok(Source::Zone(place.slot(me)?)),
+            CSource::List(l) => Ok(Source::List(l.clone())),
             CSource::Value(e) => {
                 let v = e.ev(me)?;
                 me.source_of(v, e.span)
