@@ -183,11 +183,12 @@ impl Args<'_> {
             None => Err(rt(self.span, "missing argument")),
         }
     }
-    /// An optional text argument, shown as text.
-    pub fn text(&self, me: &Interp, i: usize, default: &str) -> String {
+    /// An optional text argument, shown as text (the default is not copied: a choice's prompt
+    /// is often left out, and never worked out when nothing shows it).
+    pub fn text<'d>(&self, me: &Interp, i: usize, default: &'d str) -> std::borrow::Cow<'d, str> {
         match self.vals.get(i) {
-            Some(v) => me.show(v),
-            None => default.to_string(),
+            Some(v) => std::borrow::Cow::Owned(me.show(v)),
+            None => std::borrow::Cow::Borrowed(default),
         }
     }
     pub fn err(&self, msg: impl Into<String>) -> Box<Diag> {
