@@ -65,16 +65,26 @@ fn once_the_budget_is_spent_every_later_step_is_refused() {
     }
 }
 
-/// Work charged by size (here reversing a long list) counts against the same budget.
+/// Work charged by size (here reversing a long list) counts against the same budget, and the
+/// budget runs out at the statement that charged it.
 #[test]
 fn charged_work_runs_the_budget_out_too() {
-    let prog = program(&format!(
-        "{GAME}phase p {{ let l = map(i in 1..2000 => 2000 - i)\n  let r = reverse(l) }}\n"
-    ));
+    let build = "let l = map(i in 1..2000 => 2000 - i)";
+    let without = program(&format!("{GAME}phase p {{ {build} }}\n"));
+    let text = format!("{GAME}phase p {{ {build}\n  let r = reverse(l) }}\n");
+    let prog = program(&text);
     let needed = steps_of(prog);
+    // Reversing 1,999 items is charged at least their number, beyond the statement's own step.
+    assert!(
+        needed >= steps_of(without) + 1999,
+        "{needed} steps with the reverse, {} without",
+        steps_of(without)
+    );
     let mut i = interp(prog, needed - 1);
     let d = i.run().expect_err("one step short");
     assert_eq!(d.code, "limit::steps");
+    let span = d.labels.first().expect("label").span;
+    assert_eq!(&text[span.start as usize..span.end as usize], "reverse(l)");
     let mut exact = interp(prog, needed);
     exact.run().expect("the budget is enough");
 }

@@ -288,23 +288,13 @@ impl<'p> Interp<'p> {
         cache: &std::cell::Cell<FieldSlot>,
         span: Span,
     ) -> R<Value> {
+        if let Some(v) = self.field_in_place(c, cache) {
+            return Ok(v.clone());
+        }
+        // Not cached for this card's kind: remember where the field lies in it.
         let prog = self.prog;
         if let (None, Some(cd)) = (self.observer, prog.cards.get(c as usize)) {
-            let hit = cache.get();
-            if hit.kind == cd.kind {
-                let v = if hit.var {
-                    self.state
-                        .card_var_base
-                        .get(c as usize)
-                        .and_then(|b| b.checked_add(hit.index))
-                        .and_then(|at| self.state.card_vars.get(at as usize))
-                } else {
-                    cd.fields.get(hit.index as usize)
-                };
-                if let Some(v) = v {
-                    return Ok(v.clone());
-                }
-            } else if let Some(Some((var, index))) = prog
+            if let Some(Some((var, index))) = prog
                 .kinds
                 .get(cd.kind as usize)
                 .and_then(|kd| kd.slot_of.get(sym as usize))
