@@ -68,6 +68,15 @@ pub(super) fn call(f: Id, es: &[Expr], span: Span) -> Code {
     code(move |me| me.call_with_args(f, &args, span))
 }
 
+/// `f(args)` inlined, as parts its caller may fold its own step into; `None` when the call is
+/// remembered or not inlined (then `call` compiles it).
+pub(super) fn inlined(f: Id, es: &[Expr], span: Span) -> Option<super::inline::Inlined> {
+    if super::memo::remembers(f) {
+        return None;
+    }
+    super::inline::call_parts(f, es, span)
+}
+
 /// `base.field(args)`.
 pub(super) fn call_field(base: &Expr, sym: Id, es: &[Expr], span: Span) -> Code {
     let (base, args) = (cexpr(base), args(es));

@@ -60,44 +60,9 @@ pub(in crate::interp) fn expr(e: &Expr) -> Code {
             map.as_deref(),
             span,
         ),
-        ExprKind::If(c, then, els) => {
-            let c = cexpr(c);
-            let then = Branch::block(then);
-            match els.as_deref().map(Branch::expr) {
-                Some(els) => code(move |me| {
-                    if me.boolean(&c)? {
-                        then.run(me)
-                    } else {
-                        els.run(me)
-                    }
-                }),
-                None => code(move |me| {
-                    if me.boolean(&c)? {
-                        then.run(me)
-                    } else {
-                        Ok(Value::None)
-                    }
-                }),
-            }
-        }
+        ExprKind::If(c, then, els) => if_else::<false>(c, then, els.as_deref(), span),
         ExprKind::Match(scrut, arms) if EnumArms::new(arms).is_some() => {
-            // Every pattern a value of one enum (or `_`): the arm is looked up by variant.
-            let table = EnumArms::new(arms);
-            let scrut = Opnd::new(scrut);
-            let bodies: Vec<Code> = arms.iter().map(|(_, b)| expr(b)).collect();
-            code(move |me| {
-                // Looked at in place when it can be.
-                let arm = scrut.peek(me).and_then(|v| table.as_ref()?.arm(v));
-                if let Some(body) = arm.and_then(|a| bodies.get(a as usize)) {
-                    return body(me);
-                }
-                let v = scrut.ev(me)?;
-                let arm = table.as_ref().and_then(|t| t.arm(&v));
-                match arm.and_then(|a| bodies.get(a as usize)) {
-                    Some(body) => body(me),
-                    None => Err(me.no_arm(&v, span)),
-                }
-            })
+            enum_match::<false>(scrut, arms, span, span)
         }
         ExprKind::Match(scrut, arms) => {
             let scrut = expr(scrut);
@@ -174,6 +139,95 @@ pub(in crate::interp) fn expr(e: &Expr) -> Code {
         ExprKind::CardBuiltinField(base, f) => forms::card_builtin_field(base, *f, span),
         ExprKind::Table(t, key) => forms::table(*t, key, span),
     }
+}
+
+/// `e` as a statement whose value is kept (a block's last): the statement's step, then `e`. An
+/// `if`, an enum `match` or an inlined call takes the step in its own closure.
+pub(super) fn ticked(e: &Expr, tick: Span) -> Code {
+    match &e.kind {
+        ExprKind::If(c, then, els) => if_else::<true>(c, then, els.as_deref(), tick),
+        ExprKind::Match(scrut, arms) if EnumArms::new(arms).is_some() => {
+            enum_match::<true>(scrut, arms, e.span, tick)
+        }
+        ExprKind::Call(f, args) => match super::calls::inlined(*f, args, e.span) {
+            Some(call) => call.ticked(tick),
+            None => {
+                let e = expr(e);
+                code(move |me| {
+                    me.tick(tick)?;
+                    e(me)
+                })
+            }
+        },
+        _ => {
+            let e = expr(e);
+            code(move |me| {
+                me.tick(tick)?;
+                e(me)
+            })
+        }
+    }
+}
+
+/// The step of the statement an expression stands for, when `TICK` (see `ticked`).
+#[inline(always)]
+fn step<const TICK: bool>(me: &mut Interp<'_>, tick: Span) -> R<()> {
+    if TICK {
+        me.tick(tick)
+    } else {
+        Ok(())
+    }
+}
+
+/// `if c { then } else { els }`; with `TICK`, a statement's step first (`ticked`).
+fn if_else<const TICK: bool>(c: &Expr, then: &Block, els: Option<&Expr>, tick: Span) -> Code {
+    let c = cexpr(c);
+    let then = Branch::block(then);
+    match els.map(Branch::expr) {
+        Some(els) => code(move |me| {
+            step::<TICK>(me, tick)?;
+            if me.boolean(&c)? {
+                then.run(me)
+            } else {
+                els.run(me)
+            }
+        }),
+        None => code(move |me| {
+            step::<TICK>(me, tick)?;
+            if me.boolean(&c)? {
+                then.run(me)
+            } else {
+                Ok(Value::None)
+            }
+        }),
+    }
+}
+
+/// A `match` whose patterns are all values of one enum (or `_`): the arm is looked up by
+/// variant. With `TICK`, a statement's step first (`ticked`).
+fn enum_match<const TICK: bool>(
+    scrut: &Expr,
+    arms: &[(Vec<Pat>, Expr)],
+    span: Span,
+    tick: Span,
+) -> Code {
+    let table = EnumArms::new(arms);
+    let scrut = Opnd::new(scrut);
+    let bodies: Vec<Code> = arms.iter().map(|(_, b)| expr(b)).collect();
+    code(move |me| {
+        step::<TICK>(me, tick)?;
+        // Looked at in place when it can be.
+        let arm = scrut.peek(me).and_then(|v| table.as_ref()?.arm(v));
+        if let Some(body) = arm.and_then(|a| bodies.get(a as usize)) {
+            return body(me);
+        }
+        let v = scrut.ev(me)?;
+        let arm = table.as_ref().and_then(|t| t.arm(&v));
+        match arm.and_then(|a| bodies.get(a as usize)) {
+            Some(body) => body(me),
+            None => Err(me.no_arm(&v, span)),
+        }
+    })
 }
 
 /// The arms of a `match` whose patterns are all values of one enum or `_`, by variant.
@@ -386,20 +440,22 @@ impl Branch {
 /// allocation).
 fn literal(items: &[Expr], list: bool, span: Span) -> Code {
     let items: Vec<Opnd> = items.iter().map(Opnd::new).collect();
-    let wrap = move |it: Items| {
+    // Inlined into each closure below (a closure of its own would take the items by copy).
+    #[inline(always)]
+    fn wrap(list: bool, it: Items) -> Value {
         if list {
             Value::List(Rc::new(it))
         } else {
             Value::Tuple(Rc::new(it))
         }
-    };
+    }
     // Two and three items, the common tuples, evaluated straight into place.
     let items = match <[Opnd; 2]>::try_from(items) {
         Ok([a, b]) => {
             return code(move |me| {
                 let x = a.ev(me)?;
                 let arr = [x, b.ev(me)?, Value::None];
-                me.nest(wrap(Items::inline(2, arr)), span)
+                me.nest(wrap(list, Items::inline(2, arr)), span)
             })
         }
         Err(items) => items,
@@ -410,7 +466,7 @@ fn literal(items: &[Expr], list: bool, span: Span) -> Code {
                 let x = a.ev(me)?;
                 let y = b.ev(me)?;
                 let arr = [x, y, c.ev(me)?];
-                me.nest(wrap(Items::inline(3, arr)), span)
+                me.nest(wrap(list, Items::inline(3, arr)), span)
             })
         }
         Err(items) => items,
@@ -421,7 +477,7 @@ fn literal(items: &[Expr], list: bool, span: Span) -> Code {
             for (slot, i) in arr.iter_mut().zip(&items) {
                 *slot = i.ev(me)?;
             }
-            me.nest(wrap(Items::inline(items.len(), arr)), span)
+            me.nest(wrap(list, Items::inline(items.len(), arr)), span)
         });
     }
     code(move |me| {
@@ -429,7 +485,7 @@ fn literal(items: &[Expr], list: bool, span: Span) -> Code {
         for i in &items {
             out.push(i.ev(me)?);
         }
-        me.nest(wrap(Items::new(out)), span)
+        me.nest(wrap(list, Items::new(out)), span)
     })
 }
 

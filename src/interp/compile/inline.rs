@@ -149,6 +149,74 @@ impl Interp<'_> {
 
 /// `f(es)` inlined, if `f` is small and the budgets allow.
 pub(super) fn call(f: Id, es: &[Expr], span: Span) -> Option<Code> {
+    call_parts(f, es, span).map(Inlined::code)
+}
+
+/// A call inlined, before it is made a closure: its caller may fold its own step into it
+/// (`ticked`, `let_local`).
+pub(super) struct Inlined {
+    call: InlineCall,
+    /// The body may `return`.
+    catch: bool,
+    /// The body may run code that checks the call depth.
+    nests: bool,
+}
+
+impl Inlined {
+    /// The call as an expression.
+    fn code(self) -> Code {
+        let call = self.call;
+        match (self.catch, self.nests) {
+            (true, _) => code(move |me| call.run(me, true, true)),
+            (false, false) => code(move |me| call.run(me, false, false)),
+            (false, true) => code(move |me| call.run(me, false, true)),
+        }
+    }
+
+    /// The call as the value of a statement: the statement's step, then the call.
+    pub(super) fn ticked(self, tick: Span) -> Code {
+        let call = self.call;
+        match (self.catch, self.nests) {
+            (true, _) => code(move |me| {
+                me.tick(tick)?;
+                call.run(me, true, true)
+            }),
+            (false, false) => code(move |me| {
+                me.tick(tick)?;
+                call.run(me, false, false)
+            }),
+            (false, true) => code(move |me| {
+                me.tick(tick)?;
+                call.run(me, false, true)
+            }),
+        }
+    }
+
+    /// `let x = f(...)` (statement `span`, value at `at`): its step, the call, the local set.
+    pub(super) fn let_local(self, slot: u32, at: Span, span: Span) -> super::stmts::SCode {
+        let call = self.call;
+        let (catch, nests) = (self.catch, self.nests);
+        macro_rules! let_with {
+            ($catch:expr, $nests:expr) => {
+                Box::new(move |me: &mut Interp<'_>| {
+                    me.tick(span)?;
+                    let v = call.run(me, $catch, $nests)?;
+                    me.set_local(slot, v);
+                    me.set_origin(slot, at);
+                    Ok(())
+                })
+            };
+        }
+        match (catch, nests) {
+            (true, _) => let_with!(true, true),
+            (false, false) => let_with!(false, false),
+            (false, true) => let_with!(false, true),
+        }
+    }
+}
+
+/// `f(es)` inlined, as parts (see `call`).
+pub(super) fn call_parts(f: Id, es: &[Expr], span: Span) -> Option<Inlined> {
     let (callee, base) = CTX.with(|c| {
         let mut c = c.borrow_mut();
         let c = c.as_mut()?;
@@ -192,7 +260,7 @@ pub(super) fn call(f: Id, es: &[Expr], span: Span) -> Option<Code> {
         .filter(|(_, (_, put))| put.is_none())
         .map(|(slot, (e, _))| (slot, CArg::new(e)))
         .collect();
-    let body = exprs::expr(&shifted(&callee.body, base, &put));
+    let body = Body::new(&shifted(&callee.body, base, &put));
     CTX.with(|c| {
         if let Some(c) = c.borrow_mut().as_mut() {
             c.nesting.pop();
@@ -201,11 +269,10 @@ pub(super) fn call(f: Id, es: &[Expr], span: Span) -> Option<Code> {
             }
         }
     });
-    let call = InlineCall { args, body, span };
-    Some(match (callee.returns, callee.leaf) {
-        (true, _) => code(move |me| call.run(me, true, true)),
-        (false, false) => code(move |me| call.run(me, false, true)),
-        (false, true) => code(move |me| call.run(me, false, false)),
+    Some(Inlined {
+        call: InlineCall { args, body, span },
+        catch: callee.returns,
+        nests: callee.returns || !callee.leaf,
     })
 }
 
@@ -213,8 +280,40 @@ pub(super) fn call(f: Id, es: &[Expr], span: Span) -> Option<Code> {
 /// body.
 struct InlineCall {
     args: Vec<(u32, CArg)>,
-    body: Code,
+    body: Body,
     span: Span,
+}
+
+/// An inlined body. A block's statements are run by the call itself, not by a closure of the
+/// block's.
+enum Body {
+    Block(Vec<super::stmts::SCode>, Code),
+    Expr(Code),
+}
+
+impl Body {
+    fn new(e: &Expr) -> Body {
+        match &e.kind {
+            ExprKind::Block(b) if !b.stmts.is_empty() => {
+                let (rest, last) = super::stmts::block_parts(b);
+                Body::Block(rest, last)
+            }
+            _ => Body::Expr(exprs::expr(e)),
+        }
+    }
+
+    #[inline(always)]
+    fn run(&self, me: &mut Interp<'_>) -> R<Value> {
+        match self {
+            Body::Block(rest, last) => {
+                for s in rest {
+                    s(me)?;
+                }
+                last(me)
+            }
+            Body::Expr(e) => e(me),
+        }
+    }
 }
 
 impl InlineCall {
@@ -231,10 +330,10 @@ impl InlineCall {
             me.store_param(me.bp + *slot as usize, v, origin);
         }
         if !nests {
-            return (self.body)(me);
+            return self.body.run(me);
         }
         me.call_depth += 1;
-        let r = (self.body)(me);
+        let r = self.body.run(me);
         me.call_depth -= 1;
         if catch {
             me.caught_return(r)

@@ -159,6 +159,11 @@ pub(super) fn any_reads_zones() -> bool {
     })
 }
 
+/// Whether calls of `f` are remembered (then they are never inlined).
+pub(super) fn remembers(f: Id) -> bool {
+    plan(f).is_some()
+}
+
 fn plan(f: Id) -> Option<Rc<Plan>> {
     PLANS.with(|p| p.borrow().get(f as usize).cloned().flatten())
 }

@@ -23,13 +23,21 @@ where
     Box::new(f)
 }
 
+/// A block's statements but the last, for their effect, and the last, for the block's value
+/// (`none` for an empty block).
+pub(super) fn block_parts(b: &Block) -> (Vec<SCode>, Code) {
+    let Some((last, rest)) = b.stmts.split_last() else {
+        return (Vec::new(), code(|_| Ok(Value::None)));
+    };
+    (rest.iter().map(stmt).collect(), value_stmt(last))
+}
+
 /// A block for its value: every statement but the last for its effect, the last for the value.
 pub(in crate::interp) fn block(b: &Block) -> Code {
-    let Some((last, rest)) = b.stmts.split_last() else {
+    if b.stmts.is_empty() {
         return code(|_| Ok(Value::None));
-    };
-    let rest: Vec<SCode> = rest.iter().map(stmt).collect();
-    let last = value_stmt(last);
+    }
+    let (rest, last) = block_parts(b);
     if rest.is_empty() {
         return last;
     }
@@ -84,13 +92,7 @@ fn value_stmt(s: &Stmt) -> Code {
                 Ok(me.local(slot))
             })
         }
-        StmtKind::Expr(e) => {
-            let e = expr(e);
-            code(move |me| {
-                me.tick(span)?;
-                e(me)
-            })
-        }
+        StmtKind::Expr(e) => super::exprs::ticked(e, span),
         _ => {
             let s = stmt(s);
             code(move |me| {
@@ -136,6 +138,12 @@ fn stmt(s: &Stmt) -> SCode {
     let span = s.span;
     match &s.kind {
         StmtKind::Let(slot, e) => {
+            // Of an inlined call: the call runs in the `let`'s closure.
+            if let ExprKind::Call(f, args) = &e.kind {
+                if let Some(call) = super::calls::inlined(*f, args, e.span) {
+                    return call.let_local(*slot, e.span, span);
+                }
+            }
             let (slot, at, e) = (*slot, e.span, expr(e));
             scode(move |me| {
                 me.tick(span)?;
