@@ -60,7 +60,12 @@ pub const DEFS: &[BuiltinDef] = &[
             let prompt = a.text(me, 3, "Choose");
             let mut out = Vec::new();
             for n in 0..k.min(options.len()) {
-                let pr = format!("{prompt} ({} of {k})", n + 1);
+                // Written only when something shows it.
+                let pr = if me.record {
+                    std::borrow::Cow::Owned(format!("{prompt} ({} of {k})", n + 1))
+                } else {
+                    std::borrow::Cow::Borrowed(&*prompt)
+                };
                 match me.decide(p, &options, &pr, a.span)? {
                     Some(i) if i < options.len() => out.push(options.remove(i)),
                     _ => break,

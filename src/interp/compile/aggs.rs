@@ -31,7 +31,9 @@ const RESERVE_MAX: usize = 256;
 /// What an aggregate or a `for` walks: a range (no list built), the elements of a `filter`
 /// (in a pooled vector, no list value), or a value.
 pub(super) enum CSource {
-    Range(CExpr, CExpr),
+    Range(Bound, Bound),
+    /// A local (`x in cards`), read without a closure of its own.
+    Local(u32, CExpr),
     Filtered(Fill),
     /// A zone slot with compiled keys (`c in supporters[row, side]`), read in place.
     Zone(super::keys::ZonePlace),
@@ -43,7 +45,8 @@ pub(super) enum CSource {
 impl CSource {
     pub(super) fn new(e: &Expr) -> CSource {
         match &e.kind {
-            ExprKind::Binary(BinOp::Range, a, b) => CSource::Range(cexpr(a), cexpr(b)),
+            ExprKind::Binary(BinOp::Range, a, b) => CSource::Range(Bound::new(a), Bound::new(b)),
+            ExprKind::Local(slot) => CSource::Local(*slot, cexpr(e)),
             ExprKind::Agg {
                 kind: AggKind::Filter,
                 slot,
@@ -64,9 +67,13 @@ impl CSource {
     pub(super) fn eval(&self, me: &mut Interp<'_>) -> R<Source> {
         match self {
             CSource::Range(a, b) => {
-                let lo = me.int(a)?;
-                let hi = me.int(b)?;
+                let lo = a.int(me)?;
+                let hi = b.int(me)?;
                 Ok(Source::Range(lo, hi))
+            }
+            CSource::Local(slot, e) => {
+                let v = me.local(*slot);
+                me.source_of(v, e.span)
             }
             CSource::Filtered(fill) => {
                 let mut v = me.spare_vec();
@@ -84,6 +91,29 @@ impl CSource {
                 let v = e.ev(me)?;
                 me.source_of(v, e.span)
             }
+        }
+    }
+}
+
+/// A bound of a range: a number written out (`1..slots`, the constant folded), or an expression.
+pub(super) enum Bound {
+    Const(i64),
+    Expr(CExpr),
+}
+
+impl Bound {
+    pub(super) fn new(e: &Expr) -> Bound {
+        match e.kind {
+            ExprKind::Const(Value::Int(n)) => Bound::Const(n),
+            _ => Bound::Expr(cexpr(e)),
+        }
+    }
+
+    #[inline(always)]
+    pub(super) fn int(&self, me: &mut Interp<'_>) -> R<i64> {
+        match self {
+            Bound::Const(n) => Ok(*n),
+            Bound::Expr(e) => me.int(e),
         }
     }
 }

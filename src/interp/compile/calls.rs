@@ -1,7 +1,7 @@
 //! Calls compiled: a user function's call and a card's code (`c.effect(args)`). An argument
 //! that is a local is copied into the new frame without a closure of its own.
 
-use super::exprs::cexpr;
+use super::exprs::{cexpr, LocalField};
 use super::{code, CExpr, Code, Ev, Origin};
 use crate::diag::Span;
 use crate::interp::{Interp, R};
@@ -11,14 +11,19 @@ use crate::value::Value;
 /// An argument of a call.
 pub(super) enum CArg {
     Local(u32, Span),
+    /// A field of a local (`c.realm`), read without a closure of its own.
+    Field(Box<LocalField>),
     Expr(CExpr),
 }
 
 impl CArg {
     pub(super) fn new(e: &Expr) -> CArg {
-        match e.kind {
-            ExprKind::Local(slot) => CArg::Local(slot, e.span),
-            _ => CArg::Expr(cexpr(e)),
+        if let ExprKind::Local(slot) = e.kind {
+            return CArg::Local(slot, e.span);
+        }
+        match LocalField::of(e) {
+            Some(f) => CArg::Field(f),
+            None => CArg::Expr(cexpr(e)),
         }
     }
 }
@@ -28,25 +33,28 @@ impl Ev for CArg {
     fn ev(&self, me: &mut Interp<'_>) -> R<Value> {
         match self {
             CArg::Local(slot, _) => Ok(me.local(*slot)),
+            CArg::Field(f) => f.ev(me),
             CArg::Expr(e) => (e.code)(me),
         }
     }
     fn span(&self) -> Span {
         match self {
             CArg::Local(_, span) => *span,
+            CArg::Field(f) => f.span(),
             CArg::Expr(e) => e.span,
         }
     }
     fn origin(&self) -> Origin {
         match self {
             CArg::Local(slot, _) => Origin::Local(*slot),
+            CArg::Field(f) => Origin::Local(f.slot()),
             CArg::Expr(e) => e.origin,
         }
     }
     fn local_slot(&self) -> Option<u32> {
         match self {
             CArg::Local(slot, _) => Some(*slot),
-            CArg::Expr(_) => None,
+            CArg::Field(_) | CArg::Expr(_) => None,
         }
     }
 }

@@ -213,18 +213,18 @@ fn enum_match<const TICK: bool>(
 ) -> Code {
     let table = EnumArms::new(arms);
     let scrut = Opnd::new(scrut);
-    let bodies: Vec<Code> = arms.iter().map(|(_, b)| expr(b)).collect();
+    let bodies: Vec<Branch> = arms.iter().map(|(_, b)| Branch::expr(b)).collect();
     code(move |me| {
         step::<TICK>(me, tick)?;
         // Looked at in place when it can be.
         let arm = scrut.peek(me).and_then(|v| table.as_ref()?.arm(v));
         if let Some(body) = arm.and_then(|a| bodies.get(a as usize)) {
-            return body(me);
+            return body.run(me);
         }
         let v = scrut.ev(me)?;
         let arm = table.as_ref().and_then(|t| t.arm(&v));
         match arm.and_then(|a| bodies.get(a as usize)) {
-            Some(body) => body(me),
+            Some(body) => body.run(me),
             None => Err(me.no_arm(&v, span)),
         }
     })
@@ -399,6 +399,8 @@ fn list_contains(l: &[Value], y: &Value) -> bool {
 /// statement's step, then the value, without a closure of its own.
 enum Branch {
     Const(Value, Span),
+    /// A plain constant written as an expression (a `match` arm's `true`): no step.
+    Value(Value),
     Code(Code),
 }
 
@@ -420,6 +422,7 @@ impl Branch {
     fn expr(e: &Expr) -> Branch {
         match &e.kind {
             ExprKind::Block(b) => Branch::block(b),
+            ExprKind::Const(v) if v.depth() == 0 => Branch::Value(v.clone()),
             _ => Branch::Code(expr(e)),
         }
     }
@@ -431,6 +434,7 @@ impl Branch {
                 me.tick(*span)?;
                 Ok(v.clone())
             }
+            Branch::Value(v) => Ok(v.clone()),
             Branch::Code(c) => c(me),
         }
     }
@@ -707,21 +711,53 @@ pub(super) struct LocalField {
     base: CExpr,
 }
 
-impl Opnd {
-    pub(super) fn new(e: &Expr) -> Opnd {
+impl LocalField {
+    /// `e` when it is a field of a local.
+    pub(super) fn of(e: &Expr) -> Option<Box<LocalField>> {
         match &e.kind {
-            ExprKind::Local(slot) => Opnd::Local(*slot),
             ExprKind::Field(base, sym) => match base.kind {
-                ExprKind::Local(slot) => Opnd::Field(Box::new(LocalField {
+                ExprKind::Local(slot) => Some(Box::new(LocalField {
                     slot,
                     sym: *sym,
                     cache: Cell::new(FieldSlot::default()),
                     span: e.span,
                     base: cexpr(base),
                 })),
-                _ => Opnd::Code(expr(e)),
+                _ => None,
             },
-            _ => Opnd::Code(expr(e)),
+            _ => None,
+        }
+    }
+
+    #[inline(always)]
+    pub(super) fn ev(&self, me: &mut Interp<'_>) -> R<Value> {
+        match me.local_ref(self.slot) {
+            Some(&Value::Card(c)) => me.field_cached(c, self.sym, &self.cache, self.span),
+            _ => {
+                let v = me.local(self.slot);
+                Err(me.not_a_card(&self.base, &v, self.sym))
+            }
+        }
+    }
+
+    pub(super) fn span(&self) -> Span {
+        self.span
+    }
+
+    /// The local it reads a field of.
+    pub(super) fn slot(&self) -> u32 {
+        self.slot
+    }
+}
+
+impl Opnd {
+    pub(super) fn new(e: &Expr) -> Opnd {
+        if let ExprKind::Local(slot) = e.kind {
+            return Opnd::Local(slot);
+        }
+        match LocalField::of(e) {
+            Some(f) => Opnd::Field(f),
+            None => Opnd::Code(expr(e)),
         }
     }
 
@@ -729,13 +765,7 @@ impl Opnd {
     pub(super) fn ev(&self, me: &mut Interp<'_>) -> R<Value> {
         match self {
             Opnd::Local(slot) => Ok(me.local(*slot)),
-            Opnd::Field(f) => match me.local_ref(f.slot) {
-                Some(&Value::Card(c)) => me.field_cached(c, f.sym, &f.cache, f.span),
-                _ => {
-                    let v = me.local(f.slot);
-                    Err(me.not_a_card(&f.base, &v, f.sym))
-                }
-            },
+            Opnd::Field(f) => f.ev(me),
             Opnd::Code(c) => c(me),
         }
     }
