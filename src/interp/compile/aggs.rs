@@ -343,6 +343,80 @@ fn filter_fill(slot: u32, source: &Expr, filter: Option<&Expr>, span: Span) -> F
     })
 }
 
+/// `map(x in filter(y in s where p) => (a, b, x))`, whose value is a list or tuple written out
+/// of locals and constants that `p` never sets: the filter and the map in one walk, with no
+/// list of the filtered elements in between.
+///
+/// Such a value reads only those locals and does nothing else (no step, no effect, nothing of
+/// the game), so it is made as soon as its element passes the filter, and is the value the map
+/// would have made. What the map does besides (a step per element, the list-length check, and
+/// an error making a value, which stops it) is replayed once the filter has run to its end, in
+/// the order the map would have done it: the same steps in the same order, the same errors.
+fn map_of_filter(slot: u32, source: &Expr, map: Option<&Expr>, span: Span) -> Option<Fill> {
+    let ExprKind::Agg {
+        kind: AggKind::Filter,
+        slot: fslot,
+        source: fsource,
+        filter: Some(cond),
+        map: None,
+    } = &source.kind
+    else {
+        return None;
+    };
+    let value = map?;
+    let (ExprKind::Tuple(items) | ExprKind::List(items)) = &value.kind else {
+        return None;
+    };
+    for it in items {
+        match it.kind {
+            ExprKind::Const(_) => {}
+            ExprKind::Local(s) if s == slot || !super::inline::binds(cond, s) => {}
+            _ => return None,
+        }
+    }
+    let (fslot, fspan) = (*fslot, source.span);
+    let (src, cond, value) = (
+        CSource::new(fsource),
+        cexpr(cond),
+        super::exprs::expr(value),
+    );
+    Some(Box::new(move |me, out| {
+        let s = src.eval(me)?;
+        let mut made = 0usize;
+        // The error making the value of the element after the `made` first, if any.
+        let mut failed = None;
+        let mut depth = 0u32;
+        walk(me, s, |me, item| {
+            me.tick(fspan)?;
+            me.set_local(fslot, item.clone());
+            if me.boolean(&cond)? && failed.is_none() {
+                me.set_local(slot, item);
+                match value(me) {
+                    Ok(v) => {
+                        depth = depth.max(v.depth());
+                        out.push(v);
+                        made += 1;
+                    }
+                    Err(e) => failed = Some(e),
+                }
+            }
+            Ok(true)
+        })?;
+        // The map's walk: a step per element, the length checked before each is added.
+        for i in 0..made {
+            me.tick(span)?;
+            if i >= me.limits.max_list_len {
+                return Err(too_long(span));
+            }
+        }
+        if let Some(e) = failed {
+            me.tick(span)?;
+            return Err(e);
+        }
+        Ok(depth)
+    }))
+}
+
 /// What a `flatten(map(...))` joins for each element.
 enum Joined {
     /// A list-building aggregate, appending straight to the joined list; `nests`: whether the
@@ -363,6 +437,11 @@ fn list_fill(
     map: Option<&Expr>,
     span: Span,
 ) -> Fill {
+    if kind == AggKind::Map && filter.is_none() {
+        if let Some(fused) = map_of_filter(slot, source, map, span) {
+            return fused;
+        }
+    }
     let src = CSource::new(source);
     let filter = filter.map(cexpr);
     if kind == AggKind::Map {

@@ -483,7 +483,7 @@ fn returns(e: &Expr) -> bool {
 }
 
 /// Whether a tree binds or changes local `slot` (`let`, `set`, `for`, an aggregate).
-fn binds(e: &Expr, slot: u32) -> bool {
+pub(super) fn binds(e: &Expr, slot: u32) -> bool {
     let mut found = false;
     walk(Node::Expr(e), &mut |n| {
         found |= match n {

@@ -1,0 +1,135 @@
+//! `map(x in filter(y in s where c) => (a, x))`, whose value is a list or tuple of locals and
+//! constants, runs as one walk (`map_of_filter` in `src/interp/compile/aggs.rs`). It must do
+//! what the filter then the map do: the same values, the same steps in the same order (so a
+//! budget runs out at the same place), and the filter's errors before the map's.
+
+use rules::interp::Interp;
+use rules::limits::Limits;
+
+const GAME: &str = "game \"g\" { players: 2, rounds: 1, round: [p] }\n";
+
+fn program(text: &str) -> &'static rules::program::Program {
+    let c = rules::check_text("map_filter.rules", text, &Limits::default());
+    assert_eq!(c.errors(), 0, "{}", c.render());
+    Box::leak(Box::new(c.program.expect("program")))
+}
+
+fn run(
+    prog: &'static rules::program::Program,
+    limits: Limits,
+) -> (Interp<'static>, Result<(), Box<rules::diag::Diag>>) {
+    let agents = rules::agent::make_agents("first", 2, 1).expect("agents");
+    let mut i = Interp::new(prog, 2, 1, agents, limits).expect("interp");
+    i.record = false;
+    let r = i.run().map(|_| ());
+    (i, r)
+}
+
+/// The source text under an error's first label.
+fn labelled<'t>(text: &'t str, d: &rules::diag::Diag) -> &'t str {
+    let span = d.labels.first().expect("label").span;
+    &text[span.start as usize..span.end as usize]
+}
+
+/// The walk in one (`fused`) and the filter kept in a local first (`apart`, two walks): the
+/// same values in the vars, the same steps. Each phase has two statements.
+#[test]
+fn one_walk_gives_the_values_and_steps_of_two() {
+    let vars = "var out: list = []\nvar n: int = 0\n";
+    let fused = program(&format!(
+        "{GAME}{vars}phase p {{\n  let k = 7\n  \
+         set out = map(x in filter(y in 1..9 where y % 3 != 0 and y > 2) => (x, k, \"t\"))\n}}\n"
+    ));
+    let apart = program(&format!(
+        "{GAME}{vars}phase p {{\n  let f = filter(y in 1..9 where y % 3 != 0 and y > 2)\n  \
+         set out = map(x in f => (x, 7, \"t\"))\n}}\n"
+    ));
+    let (a, ra) = run(fused, Limits::default());
+    let (b, rb) = run(apart, Limits::default());
+    ra.expect("fused runs");
+    rb.expect("apart runs");
+    assert_eq!(a.state.vars, b.state.vars);
+    assert_eq!(a.state.steps(), b.state.steps());
+    let shown = format!("{:?}", a.state.vars.first());
+    assert!(
+        shown.contains("Int(4)") && shown.contains("Int(8)"),
+        "{shown}"
+    );
+}
+
+/// With every budget, the game stops at the filter while it walks (one step per element of
+/// its source), then at the map (one step per element kept): the steps are taken in the order
+/// of the two walks.
+#[test]
+fn a_budget_runs_out_where_the_two_walks_would_stop() {
+    let text = format!(
+        "{GAME}phase p {{\n  let r = map(x in filter(y in 1..6 where y % 2 == 0) => [x, x])\n}}\n"
+    );
+    let prog = program(&text);
+    let (full, r) = run(prog, Limits::default());
+    r.expect("runs");
+    let needed = full.state.steps();
+    let mut stops = Vec::new();
+    for max_steps in 0..=needed {
+        let limits = Limits {
+            max_steps,
+            ..Limits::default()
+        };
+        let (_, r) = run(prog, limits);
+        match r {
+            Err(d) if d.code == "limit::steps" => {
+                let at = labelled(&text, &d);
+                let at = if at.starts_with("filter") {
+                    "filter"
+                } else if at.starts_with("map") {
+                    "map"
+                } else {
+                    "other"
+                };
+                if stops.last().is_none_or(|(s, _)| *s != at) {
+                    stops.push((at, 0));
+                }
+                if let Some((_, n)) = stops.last_mut() {
+                    *n += 1;
+                }
+            }
+            Err(d) => panic!("unexpected error {}: {}", d.code, d.message),
+            Ok(()) => assert_eq!(max_steps, needed),
+        }
+    }
+    // Six elements walked by the filter, then three kept walked by the map.
+    let runs: Vec<(&str, u32)> = stops.into_iter().filter(|(s, _)| *s != "other").collect();
+    assert_eq!(runs, vec![("filter", 6), ("map", 3)]);
+}
+
+/// A value the map cannot make (nested past the limit) is reported only once the filter has
+/// run to its end: an error of the filter's on a later element comes first.
+#[test]
+fn the_filter_runs_to_its_end_before_a_value_fails() {
+    let limits = Limits {
+        max_depth: 2,
+        ..Limits::default()
+    };
+    let body = |cond: &str| {
+        format!(
+            "{GAME}phase p {{\n  let deep = [[1]]\n  \
+             let r = map(x in filter(y in 1..5 where {cond}) => (deep, x))\n}}\n"
+        )
+    };
+    // Element 3 divides by zero in the filter: that error, not the map's on element 1.
+    let text = body("10 / (y - 3) != 0");
+    let (_, r) = run(program(&text), limits.clone());
+    let d = r.expect_err("division by zero");
+    assert_eq!(d.code, "run::div_zero");
+
+    // Without it, the map's error on the first element kept.
+    let text = body("y > 1");
+    let (_, r) = run(program(&text), limits);
+    let d = r.expect_err("too deep");
+    assert_eq!(d.code, "limit::value_depth");
+    assert!(
+        labelled(&text, &d).starts_with("(deep, x)"),
+        "{}",
+        labelled(&text, &d)
+    );
+}
