@@ -151,17 +151,13 @@ impl<'p> Interp<'p> {
 
     /// What an aggregate or `for` walks, given the value of its source.
     #[inline]
+    #[inline(always)]
     pub(super) fn source_of(&mut self, v: Value, span: Span) -> R<Source> {
         Ok(match v {
             Value::Zone(z) => Source::Zone(z),
             Value::List(l) => Source::List(l),
             Value::None => Source::Cards(Vec::new()),
-            other => {
-                return Err(rt(
-                    span,
-                    format!("expected a list, found {}", other.type_name()),
-                ))
-            }
+            other => return Err(not_a_list(&other, span)),
         })
     }
 
@@ -403,4 +399,10 @@ impl Default for FieldSlot {
             index: 0,
         }
     }
+}
+
+#[cold]
+#[inline(never)]
+fn not_a_list(v: &Value, span: Span) -> Box<Diag> {
+    rt(span, format!("expected a list, found {}", v.type_name()))
 }
