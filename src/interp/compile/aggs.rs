@@ -381,12 +381,11 @@ fn map_of_filter(slot: u32, source: &Expr, map: Option<&Expr>, span: Span) -> Op
         super::exprs::expr(value),
     );
     Some(Box::new(move |me, out| {
-        let s = src.eval(me)?;
         let mut made = 0usize;
         // The error making the value of the element after the `made` first, if any.
         let mut failed = None;
         let mut depth = 0u32;
-        walk(me, s, |me, item| {
+        let mut each = |me: &mut Interp<'_>, item: Value| -> R<bool> {
             me.tick(fspan)?;
             me.set_local(fslot, item.clone());
             if me.boolean(&cond)? && failed.is_none() {
@@ -401,7 +400,19 @@ fn map_of_filter(slot: u32, source: &Expr, map: Option<&Expr>, span: Span) -> Op
                 }
             }
             Ok(true)
-        })?;
+        };
+        match &src {
+            // A list written out (an enum's values): walked in place.
+            CSource::List(l) => {
+                for item in l.iter() {
+                    each(me, item.clone())?;
+                }
+            }
+            _ => {
+                let s = src.eval(me)?;
+                walk(me, s, each)?;
+            }
+        }
         // The map's walk: a step per element, the length checked before each is added.
         for i in 0..made {
             me.tick(span)?;
