@@ -502,10 +502,15 @@ impl<'p> Interp<'p> {
                 to: me.zone_name(dest),
             });
         }
-        // The table is shared: a copy of the handle, not of the list.
-        let all = self.enter_triggers.clone();
-        let triggers = all.get(dest_def as usize).map_or(&[][..], |t| &t[..]);
-        if !triggers.is_empty() {
+        // The table is shared: a copy of the handle, not of the list (and only when the zone
+        // has triggers).
+        if self
+            .enter_triggers
+            .get(dest_def as usize)
+            .is_some_and(|t| !t.is_empty())
+        {
+            let all = self.enter_triggers.clone();
+            let triggers = all.get(dest_def as usize).map_or(&[][..], |t| &t[..]);
             // The card, then the keys of the zone it entered (`on enter hand[p] as c`).
             let mut bound = vec![Value::None];
             bound.extend(self.view().zone_keys(dest));

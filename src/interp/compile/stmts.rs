@@ -186,6 +186,21 @@ fn stmt(s: &Stmt) -> SCode {
         }
         StmtKind::Move(what, to, pos) => {
             let (ws, pos) = (what.span, *pos);
+            // To a zone slot with compiled keys (`supporters[row, side]`): the slot worked out
+            // directly, no zone value made.
+            if let ExprKind::Zone(id, keys) = &to.kind {
+                if let Some(place) = super::keys::ZonePlace::new(*id, keys) {
+                    let (what, at) = (Opnd::new(what), to.span);
+                    return scode(move |me| {
+                        me.tick(span)?;
+                        changes!(me, span);
+                        let v = what.ev(me)?;
+                        let dest = place.slot(me)?;
+                        me.move_value(v, ws, dest, pos, at)?;
+                        Ok(())
+                    });
+                }
+            }
             let (what, to) = (Opnd::new(what), cexpr(to));
             scode(move |me| {
                 me.tick(span)?;
