@@ -64,6 +64,8 @@ enum Src {
     Local(u32),
     /// A constant key, already turned into its index.
     Index(u32),
+    /// A field of a local (`story_pile[c.track]`), read without a closure of its own.
+    Field(Box<super::exprs::LocalField>),
     Expr(CExpr),
 }
 
@@ -142,6 +144,13 @@ impl CKey {
                 let v = me.local(*slot);
                 Err(me.bad_key(&self.domain, &v, self.span, family))
             }
+            Src::Field(f) => {
+                let v = f.ev(me)?;
+                match index_of(self.dom, &v, players) {
+                    Some(r) => Ok(r),
+                    None => Err(me.bad_key(&self.domain, &v, self.span, family)),
+                }
+            }
             Src::Expr(e) => {
                 let v = e.ev(me)?;
                 match index_of(self.dom, &v, players) {
@@ -175,7 +184,10 @@ impl CKeys {
                             Some((j, _)) => Src::Index(j),
                             None => Src::Expr(super::exprs::cexpr(k)),
                         },
-                        _ => Src::Expr(super::exprs::cexpr(k)),
+                        _ => match super::exprs::LocalField::of(k) {
+                            Some(f) => Src::Field(f),
+                            None => Src::Expr(super::exprs::cexpr(k)),
+                        },
                     };
                     CKey {
                         domain: domain.clone(),
