@@ -731,6 +731,8 @@ fn run(cli: Cli) -> ExitCode {
             };
             let t1 = Instant::now();
             let mut steps = 0u64;
+            // Each game starts in the room the last one's zones grew.
+            let mut room = Vec::new();
             for seed in 0..games {
                 let agents = match rules::agent::make_agents("random", n, seed) {
                     Ok(a) => a,
@@ -747,6 +749,7 @@ fn run(cli: Cli) -> ExitCode {
                     }
                 };
                 interp.record = false;
+                interp.reuse_zones(std::mem::take(&mut room));
                 for (id, v) in options.iter().cloned() {
                     interp.set_option(id, v);
                 }
@@ -755,6 +758,7 @@ fn run(cli: Cli) -> ExitCode {
                     return ExitCode::from(1);
                 }
                 steps += interp.state.steps();
+                room = std::mem::take(&mut interp.state.zones);
             }
             let secs = t1.elapsed().as_secs_f64();
             println!(

@@ -488,6 +488,17 @@ impl<'p> Interp<'p> {
         })
     }
 
+    /// Start this game's zones in the room an earlier game's zones grew (`rules bench` plays
+    /// games back to back): each is emptied and keeps its room. Only before the game starts, and
+    /// only zones of the same layout; otherwise nothing changes. A game plays the same either way.
+    pub fn reuse_zones(&mut self, mut room: Vec<Vec<u32>>) {
+        let fresh = self.state.zones.iter().all(Vec::is_empty);
+        if fresh && room.len() == self.state.zones.len() {
+            room.iter_mut().for_each(Vec::clear);
+            self.state.zones = room;
+        }
+    }
+
     /// Set a game option (before `init`): a game is a function of its rules, options, seed
     /// and choices.
     pub fn set_option(&mut self, id: Id, v: Value) {

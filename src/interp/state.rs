@@ -150,7 +150,6 @@ impl<'p> Interp<'p> {
     }
 
     /// What an aggregate or `for` walks, given the value of its source.
-    #[inline]
     #[inline(always)]
     pub(super) fn source_of(&mut self, v: Value, span: Span) -> R<Source> {
         Ok(match v {
