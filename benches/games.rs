@@ -60,15 +60,19 @@ fn bench_game(path: &Path, seconds: f64) -> Option<Row> {
         return None;
     }
     let n = rules::default_players(&prog);
-    let play = |seed: u64, steps: &mut u64, state: &mut usize| {
+    // As `rules bench` plays them: each game starts in the room the last one's zones grew.
+    let mut room = Vec::new();
+    let mut play = |seed: u64, steps: &mut u64, state: &mut usize| {
         let agents = rules::agent::make_agents("random", n, seed).expect("agents");
         let mut interp = Interp::new(&prog, n, seed, agents, limits).expect("interp");
         interp.record = false;
+        interp.reuse_zones(std::mem::take(&mut room));
         if let Err(d) = interp.run() {
             panic!("{}", d.render(&prog.sources));
         }
         *steps += interp.state.steps();
         *state = (*state).max(rules::interp::state_size(&interp.state));
+        room = std::mem::take(&mut interp.state.zones);
     };
     // A tenth of the time to size the run, then the run; peak memory after its first tenth
     // and at its end says whether memory grows with the number of games.
