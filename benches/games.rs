@@ -11,7 +11,7 @@ use std::time::Instant;
 
 // The allocator the `rules` binary uses, so the figures are the binary's.
 #[global_allocator]
-static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+static GLOBAL: rules::allocator::Mi = rules::allocator::Mi;
 
 /// Peak resident memory of this process so far, in KiB (Linux; 0 elsewhere).
 fn peak_rss_kib() -> u64 {

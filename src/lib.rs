@@ -5,6 +5,7 @@
 extern crate alloc;
 
 pub mod agent;
+pub mod allocator;
 pub mod ast;
 pub mod builtins;
 pub mod cards;

@@ -907,4 +907,4 @@ mod tests {
 }
 
 #[global_allocator]
-static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+static GLOBAL: rules::allocator::Mi = rules::allocator::Mi;
