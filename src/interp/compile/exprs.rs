@@ -377,6 +377,22 @@ fn builtin(b: &'static crate::builtins::BuiltinDef, args: &[Expr], span: Span) -
             _ => {}
         }
     }
+    // Two plain arguments, then some only shown (`choose(p, options, prompt, labels)`): with
+    // nothing shown, the two go straight into an array, as `Interp::builtin` gives them.
+    if b.shown_only.iter().min() == Some(&2) {
+        if let [a, c, ..] = args {
+            let (a, c) = (Opnd::new(a), Opnd::new(c));
+            let args = cexprs(args);
+            return code(move |me| {
+                if me.record {
+                    return me.builtin(b, &args, span);
+                }
+                let x = a.ev(me)?;
+                let v = [x, c.ev(me)?];
+                me.builtin_vals(b, &v, &spans, span)
+            });
+        }
+    }
     let args = cexprs(args);
     code(move |me| me.builtin(b, &args, span))
 }
