@@ -401,18 +401,34 @@ fn map_of_filter(slot: u32, source: &Expr, map: Option<&Expr>, span: Span) -> Op
             }
             Ok(true)
         };
-        match &src {
-            // A list written out (an enum's values): walked in place.
-            CSource::List(l) => {
-                for item in l.iter() {
-                    each(me, item.clone())?;
-                }
-            }
-            _ => {
-                let s = src.eval(me)?;
-                walk(me, s, each)?;
+        // A list written out (an enum's values) is walked in place, any other source as
+        // `walk` walks it; in one loop, so that `each` is compiled into it once.
+        let (list, source) = match &src {
+            CSource::List(l) => (Some(l), None),
+            _ => (None, Some(src.eval(me)?)),
+        };
+        let n = match (list, &source) {
+            (Some(l), _) => l.len(),
+            (None, Some(s)) => s.len(&me.state),
+            (None, None) => 0,
+        };
+        let mut walked = Ok(());
+        for i in 0..n {
+            let item = match (list, &source) {
+                (Some(l), _) => l.get(i).cloned(),
+                (None, Some(s)) => s.get(&me.state, i),
+                (None, None) => None,
+            };
+            let Some(item) = item else { break };
+            if let Err(e) = each(me, item) {
+                walked = Err(e);
+                break;
             }
         }
+        if let Some(s) = source {
+            me.recycle_source(s);
+        }
+        walked?;
         // The map's walk: a step per element, the length checked before each is added.
         for i in 0..made {
             me.tick(span)?;
