@@ -118,7 +118,7 @@ fn the_filter_runs_to_its_end_before_a_value_fails() {
     };
     // Element 3 divides by zero in the filter: that error, not the map's on element 1.
     let text = body("10 / (y - 3) != 0");
-    let (_, r) = run(program(&text), limits.clone());
+    let (_, r) = run(program(&text), limits);
     let d = r.expect_err("division by zero");
     assert_eq!(d.code, "run::div_zero");
 
