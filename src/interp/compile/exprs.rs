@@ -377,9 +377,11 @@ fn builtin(b: &'static crate::builtins::BuiltinDef, args: &[Expr], span: Span) -
             _ => {}
         }
     }
-    // Two plain arguments, then some only shown (`choose(p, options, prompt, labels)`): with
-    // nothing shown, the two go straight into an array, as `Interp::builtin` gives them.
-    if b.shown_only.iter().min() == Some(&2) {
+    // Two plain arguments, then only ones shown (`choose(p, options, prompt, labels)`): with
+    // nothing shown, the two go straight into an array, as `Interp::builtin` gives them (it
+    // works out none of the rest).
+    let rest_shown = (2..args.len()).all(|i| b.shown_only.contains(&i));
+    if b.shown_only.iter().min() == Some(&2) && rest_shown {
         if let [a, c, ..] = args {
             let (a, c) = (Opnd::new(a), Opnd::new(c));
             let args = cexprs(args);
