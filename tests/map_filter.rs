@@ -133,3 +133,37 @@ fn the_filter_runs_to_its_end_before_a_value_fails() {
         labelled(&text, &d)
     );
 }
+
+/// Past the list-length limit, the map refuses the element after the limit, once the filter has
+/// run and the map has taken a step for each element up to it: as one element at a time would.
+#[test]
+fn the_list_length_limit_stops_the_map_at_the_element_past_it() {
+    let text = format!(
+        "{GAME}phase p {{\n  let r = map(x in filter(y in 1..8 where y % 2 == 0) => (x, 1))\n}}\n"
+    );
+    let prog = program(&text);
+    let limits = Limits {
+        max_list_len: 2,
+        ..Limits::default()
+    };
+    let (i, r) = run(prog, limits);
+    let d = r.expect_err("too long");
+    assert!(d.message.contains("list-length limit"), "{}", d.message);
+    assert!(
+        labelled(&text, &d).starts_with("map("),
+        "{}",
+        labelled(&text, &d)
+    );
+    // The same walks apart (the filter kept in a local: one more statement, one more step) stop
+    // after the same steps: the filter's eight, then the map's for its first three elements.
+    let apart = format!(
+        "{GAME}phase p {{
+  let f = filter(y in 1..8 where y % 2 == 0)
+           let r = map(x in f => (x, 1))
+}}
+"
+    );
+    let (j, r) = run(program(&apart), limits);
+    assert!(r.is_err());
+    assert_eq!(j.state.steps(), i.state.steps() + 1);
+}

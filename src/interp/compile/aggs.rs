@@ -429,12 +429,13 @@ fn map_of_filter(slot: u32, source: &Expr, map: Option<&Expr>, span: Span) -> Op
             me.recycle_source(s);
         }
         walked?;
-        // The map's walk: a step per element, the length checked before each is added.
-        for i in 0..made {
-            me.tick(span)?;
-            if i >= me.limits.max_list_len {
-                return Err(too_long(span));
-            }
+        // The map's walk: a step per element, the length checked before each is added (the
+        // element past the limit is refused after its step). Charged at once: the budget runs
+        // out, if it does, at the same place, the map, as it would a step at a time.
+        let max = me.limits.max_list_len;
+        me.charge(made.min(max.saturating_add(1)) as u64, span)?;
+        if made > max {
+            return Err(too_long(span));
         }
         if let Some(e) = failed {
             me.tick(span)?;
