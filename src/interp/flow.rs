@@ -178,10 +178,14 @@ impl<'p> Interp<'p> {
 
     pub fn run_phase(&mut self, p: Id) -> R<()> {
         let prog = self.prog;
-        let pd = &prog.phases[p as usize];
+        let Some(pd) = prog.phases.get(p as usize) else {
+            return Err(rt(Span::default(), "this phase is missing"));
+        };
         self.state.phase = Some(p);
-        let name = pd.name.clone();
-        self.emit(|_| Event::Phase { phase: name });
+        // The name is copied only when the event is recorded.
+        self.emit(|_| Event::Phase {
+            phase: pd.name.clone(),
+        });
         self.fire_simple(EventKind::PhaseStart, Some(p))?;
         if let Some(body) = self.code.phases.get(p as usize) {
             self.with_frame(pd.locals, |me| body(me).map(|_| Value::None))?;
