@@ -5,6 +5,28 @@
 use rules::allocator::Mi;
 use std::alloc::{GlobalAlloc, Layout};
 
+/// Many blocks at once of every size and alignment: one block could be aligned by chance (the
+/// first of a page), a run of them only if the allocator asked for it.
+#[test]
+fn every_block_of_a_run_has_the_alignment_asked() {
+    for align in [8usize, 16, 32, 64] {
+        for size in [8usize, 24, 40, 56, 72, 88, 200] {
+            let layout = Layout::from_size_align(size, align).expect("layout");
+            // SAFETY: non-zero sizes; every block is freed with its layout.
+            unsafe {
+                let blocks: Vec<*mut u8> = (0..64).map(|_| Mi.alloc(layout)).collect();
+                for &p in &blocks {
+                    assert!(!p.is_null());
+                    assert_eq!(p as usize % align, 0, "size {size}, align {align}");
+                }
+                for p in blocks {
+                    Mi.dealloc(p, layout);
+                }
+            }
+        }
+    }
+}
+
 #[test]
 fn blocks_have_the_alignment_asked_and_keep_it_when_resized() {
     for align in [1usize, 2, 4, 8, 16, 32, 64, 4096] {
