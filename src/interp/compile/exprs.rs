@@ -471,6 +471,13 @@ fn literal(items: &[Expr], list: bool, span: Span) -> Code {
             Value::Tuple(Rc::new(it))
         }
     }
+    // Three locals (`(c, row, side)`): read without a dispatch on each item's shape.
+    if let [Opnd::Local(a), Opnd::Local(b), Opnd::Local(c)] = items[..] {
+        return code(move |me| {
+            let arr = [me.local(a), me.local(b), me.local(c)];
+            me.nest(wrap(list, Items::inline(3, arr)), span)
+        });
+    }
     // Two and three items, the common tuples, evaluated straight into place.
     let items = match <[Opnd; 2]>::try_from(items) {
         Ok([a, b]) => {
