@@ -75,14 +75,17 @@ const MAX_ARGS: usize = 4;
 struct Key([u64; 2 * MAX_ARGS]);
 
 impl PartialEq for Key {
-    /// Every word at once, without branches (a derived comparison calls `memcmp`).
+    /// The first argument's payload first (where keys most often differ), then every word at
+    /// once, without branches (a derived comparison calls `memcmp`).
     #[inline]
     fn eq(&self, other: &Key) -> bool {
-        self.0
-            .iter()
-            .zip(&other.0)
-            .fold(0, |diff, (a, b)| diff | (a ^ b))
-            == 0
+        self.0.get(1) == other.0.get(1)
+            && self
+                .0
+                .iter()
+                .zip(&other.0)
+                .fold(0, |diff, (a, b)| diff | (a ^ b))
+                == 0
     }
 }
 
