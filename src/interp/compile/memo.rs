@@ -441,11 +441,16 @@ impl Interp<'_> {
             .saturating_add(plan.depth as usize)
             .saturating_add(1)
             < self.limits.max_call_depth;
+        // Where an out-of-date entry for these arguments lies, if there is one.
+        let mut stale = None;
         if let (Some(key), true) = (key, fits) {
-            if let Some((value, steps)) = self.recall(f, plan, key) {
-                self.sp = new_bp;
-                self.charge(steps, span)?;
-                return Ok(value);
+            match self.recall(f, plan, key) {
+                Ok((value, steps)) => {
+                    self.sp = new_bp;
+                    self.charge(steps, span)?;
+                    return Ok(value);
+                }
+                Err(at) => stale = at,
             }
         }
         let before = self.state.steps();
@@ -453,20 +458,21 @@ impl Interp<'_> {
         if let Some(key) = key {
             if value.size() <= MAX_RESULT {
                 let steps = self.state.steps().saturating_sub(before);
-                self.keep(f, key, steps, value.clone());
+                self.keep(f, key, steps, value.clone(), stale);
             }
         }
         Ok(value)
     }
 
-    /// The remembered value of `f(args)` and the steps it took, if nothing it read has changed.
-    fn recall(&self, f: Id, plan: &Plan, key: Key) -> Option<(Value, u64)> {
+    /// The remembered value of `f(args)` and the steps it took, if nothing it read has changed;
+    /// else where the entry for these arguments lies, if there is one (`keep` replaces it).
+    fn recall(&self, f: Id, plan: &Plan, key: Key) -> Result<(Value, u64), Option<usize>> {
         let st = &self.state;
-        let out = st.eliminated.iter().filter(|&&e| e).count();
-        let entries = st.memo.fns.get(f as usize)?;
-        let e = entries.iter().find(|e| e.key == key)?;
+        let entries = st.memo.fns.get(f as usize).ok_or(None)?;
+        let at = entries.iter().position(|e| e.key == key).ok_or(None)?;
+        let e = entries.get(at).ok_or(None)?;
         let fresh = (!plan.round || e.round == st.round)
-            && e.out == out
+            && e.out == st.eliminated.iter().filter(|&&e| e).count()
             && plan
                 .vars
                 .iter()
@@ -479,12 +485,16 @@ impl Interp<'_> {
                 .zones
                 .iter()
                 .all(|&z| st.zone_stamp.get(z as usize).is_some_and(|&s| s <= e.at));
-        fresh.then(|| (e.value.clone(), e.steps))
+        if fresh {
+            Ok((e.value.clone(), e.steps))
+        } else {
+            Err(Some(at))
+        }
     }
 
-    /// Remember `f(key) = value`, made in `steps` steps, in place of the same call or the
-    /// oldest entry.
-    fn keep(&mut self, f: Id, key: Key, steps: u64, value: Value) {
+    /// Remember `f(key) = value`, made in `steps` steps, in place of the same call (at `stale`,
+    /// when `recall` found it there) or the oldest entry.
+    fn keep(&mut self, f: Id, key: Key, steps: u64, value: Value, stale: Option<usize>) {
         let st = &mut self.state;
         let entry = Entry {
             key,
@@ -502,7 +512,12 @@ impl Interp<'_> {
         let (Some(entries), Some(next)) = (st.memo.fns.get_mut(f), st.memo.next.get_mut(f)) else {
             return;
         };
-        if let Some(old) = entries.iter_mut().find(|e| e.key == entry.key) {
+        // The entry `recall` found, if it is still there, else a search.
+        let same = match stale {
+            Some(at) if entries.get(at).is_some_and(|e| e.key == entry.key) => Some(at),
+            _ => entries.iter().position(|e| e.key == entry.key),
+        };
+        if let Some(old) = same.and_then(|at| entries.get_mut(at)) {
             *old = entry;
         } else if entries.len() < ENTRIES {
             entries.push(entry);
