@@ -61,11 +61,12 @@ impl<'p> Interp<'p> {
     /// `charge_args` for two arguments.
     #[inline]
     pub(super) fn charge_pair(&mut self, a: &Value, b: &Value, span: Span) -> R<()> {
-        self.charge_work(arg_cost(a).saturating_add(arg_cost(b)), span)
+        self.charge_work(pair_work(a, b), span)
     }
 
+    /// Charge for `work`, as `charge_args` does for arguments worth that much (`pair_work`).
     #[inline]
-    fn charge_work(&mut self, work: u64, span: Span) -> R<()> {
+    pub(super) fn charge_work(&mut self, work: u64, span: Span) -> R<()> {
         if work > 1 {
             let log = 64 - work.leading_zeros() as u64;
             self.charge(work.saturating_mul(log), span)?;
@@ -100,6 +101,12 @@ impl<'p> Interp<'p> {
             _ => None,
         }
     }
+}
+
+/// What two arguments cost to walk, together (`charge_pair`).
+#[inline]
+pub(super) fn pair_work(a: &Value, b: &Value) -> u64 {
+    arg_cost(a).saturating_add(arg_cost(b))
 }
 
 /// What a builtin's argument costs to walk: its size, nothing for a number, boolean or `none`.

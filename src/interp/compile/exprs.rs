@@ -7,6 +7,7 @@ use super::{code, CExpr, Code, Ev, Origin};
 use crate::ast::{BinOp, UnOp};
 use crate::builtins::Effect;
 use crate::diag::Span;
+use crate::interp::builtins::pair_work;
 use crate::interp::exprs::pat_matches;
 use crate::interp::state::FieldSlot;
 use crate::interp::{Interp, R};
@@ -332,6 +333,27 @@ fn builtin(b: &'static crate::builtins::BuiltinDef, args: &[Expr], span: Span) -
             }
             ("contains", [a, c]) => {
                 let (a, c) = (Opnd::new(a), Opnd::new(c));
+                // Two locals or locals' fields (`contains(pair, x.realm)`): looked at in place,
+                // neither copied nor dropped; reading them does nothing else, so the order does
+                // not matter. The same charge, then the same answer.
+                if a.peekable() && c.peekable() {
+                    return code(move |me| {
+                        if me.observer.is_none() {
+                            if let (Some(x @ Value::List(l)), Some(y)) = (a.peek(me), c.peek(me)) {
+                                let (work, found) = (pair_work(x, y), list_contains(l, y));
+                                me.charge_work(work, span)?;
+                                return Ok(Value::Bool(found));
+                            }
+                        }
+                        let x = a.ev(me)?;
+                        let y = c.ev(me)?;
+                        if let (Value::List(l), None) = (&x, me.observer) {
+                            me.charge_pair(&x, &y, span)?;
+                            return Ok(Value::Bool(list_contains(l, &y)));
+                        }
+                        me.builtin_vals(b, &[x, y], &spans, span)
+                    });
+                }
                 return code(move |me| {
                     let x = a.ev(me)?;
                     let y = c.ev(me)?;
