@@ -230,8 +230,15 @@ impl CKeys {
     /// `offset` for any shape of keys.
     #[inline(never)]
     fn offset_general(&self, me: &mut Interp<'_>) -> R<u32> {
-        if let [k] = &self.keys[..] {
-            return Ok(k.index(me, self.family)?.0);
+        match &self.keys[..] {
+            [k] => return Ok(k.index(me, self.family)?.0),
+            // Within the family's slots, which fit in `u32` (`Interp::new`).
+            [a, b] => {
+                let (ja, _) = a.index(me, self.family)?;
+                let (jb, nb) = b.index(me, self.family)?;
+                return Ok(ja.saturating_mul(nb).saturating_add(jb));
+            }
+            _ => {}
         }
         let mut idx = 0u32;
         for k in &self.keys {
