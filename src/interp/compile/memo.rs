@@ -25,7 +25,9 @@
 //! for that field, which is not a var. Arguments must be plain values, at most four (numbers, booleans,
 //! enum values, players, cards, `none`), and results small, so comparing and keeping them
 //! costs little. With an observer (a player's view), nothing is remembered: every read is
-//! checked as it happens.
+//! checked as it happens. A function whose results keep coming out too large to keep
+//! (`TOO_LARGE_RUN` in a row) is no longer looked up in that game, as no lookup could find
+//! anything; the count is part of the game state, like the results.
 
 use super::calls::CArg;
 use super::inline::{walk, Node};
@@ -45,6 +47,11 @@ const ENTRIES: usize = 8;
 /// when its body and its callees' come to this many tree nodes (measured on the five games:
 /// smaller ones are cheaper run again).
 const ZONE_WALK_MIN_SIZE: usize = 40;
+
+/// A function whose last this many results in a game were all too large to keep
+/// (`MAX_RESULT`) is no longer looked up in that game: its calls run as plain calls, which give
+/// the same values and steps. (The Establishment's `legal_placements(p)` is one.)
+const TOO_LARGE_RUN: u32 = 8;
 
 /// The largest result remembered (`Value::size`).
 const MAX_RESULT: u64 = 64;
@@ -138,6 +145,8 @@ pub struct Memo {
     fns: Vec<Vec<Entry>>,
     /// Per function, the entry to replace next once it has `ENTRIES`.
     next: Vec<usize>,
+    /// Per function, how many results in a row were too large to keep (`TOO_LARGE_RUN`).
+    too_large: Vec<u32>,
 }
 
 impl Memo {
@@ -425,7 +434,13 @@ impl Interp<'_> {
         let Some(cf) = code.fns.get(f as usize) else {
             return Err(crate::interp::rt(span, "this function is missing"));
         };
-        if self.observer.is_some() || !self.remember {
+        let given_up = self
+            .state
+            .memo
+            .too_large
+            .get(f as usize)
+            .is_some_and(|&n| n >= TOO_LARGE_RUN);
+        if self.observer.is_some() || !self.remember || given_up {
             return self.call_compiled(cf, args, span);
         }
         self.tick(span)?;
@@ -456,9 +471,17 @@ impl Interp<'_> {
         let before = self.state.steps();
         let value = self.run_body(cf, new_bp)?;
         if let Some(key) = key {
-            if value.size() <= MAX_RESULT {
+            let kept = value.size() <= MAX_RESULT;
+            if kept {
                 let steps = self.state.steps().saturating_sub(before);
                 self.keep(f, key, steps, value.clone(), stale);
+            }
+            let runs = &mut self.state.memo.too_large;
+            if runs.len() <= f as usize {
+                runs.resize(f as usize + 1, 0);
+            }
+            if let Some(n) = runs.get_mut(f as usize) {
+                *n = if kept { 0 } else { n.saturating_add(1) };
             }
         }
         Ok(value)
