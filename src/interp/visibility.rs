@@ -196,10 +196,21 @@ impl<'p> Interp<'p> {
         }
     }
 
+    /// Who sees the face of a card lying in `slot`, face up or not: what `slot_info` keeps
+    /// (the learners of a move there), or `View::face_watchers`.
+    fn face_watchers(&self, slot: u32, face_up: bool) -> Players {
+        match self.slot_info.get(slot as usize) {
+            Some(info) => info.watchers[usize::from(face_up)].1,
+            None => self.view().face_watchers(slot, face_up),
+        }
+    }
+
     /// A shuffled zone's cards are known only to who sees their faces there.
     pub(super) fn learn_shuffle(&mut self, slot: u32) {
-        let v = self.view();
-        let (up, down) = (v.face_watchers(slot, true), v.face_watchers(slot, false));
+        let (up, down) = (
+            self.face_watchers(slot, true),
+            self.face_watchers(slot, false),
+        );
         let st = &mut self.state;
         let Some(zone) = st.zones.get(slot as usize) else {
             return;
@@ -221,7 +232,7 @@ impl<'p> Interp<'p> {
             .copied()
             .unwrap_or(NOWHERE);
         let face = self.state.face_up.get(c as usize).copied().unwrap_or(true);
-        let learn = self.view().face_watchers(slot, face);
+        let learn = self.face_watchers(slot, face);
         if let Some(k) = self.state.known.get_mut(c as usize) {
             *k |= learn;
         }
