@@ -283,11 +283,18 @@ impl<'p> Interp<'p> {
         let old_bp = self.bp;
         let bp = self.push_frame(n);
         self.bp = bp;
-        for (i, v) in init.iter().enumerate() {
-            self.stack[bp + i] = v.clone();
+        // `push_frame` made room for the `n` locals: the frame is all there.
+        if let Some(frame) = self.stack.get_mut(bp..) {
+            for (slot, v) in frame.iter_mut().zip(init) {
+                *slot = v.clone();
+            }
         }
         let r = self.exec_block(b);
-        let frame = self.stack[bp..bp + n].to_vec();
+        let frame = self
+            .stack
+            .get(bp..bp.saturating_add(n))
+            .map(<[Value]>::to_vec)
+            .unwrap_or_default();
         self.sp = bp;
         self.bp = old_bp;
         r.map(|v| (v, frame))

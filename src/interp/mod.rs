@@ -597,9 +597,18 @@ impl<'p> Interp<'p> {
         }
     }
 
+    /// Where local `slot` of the current frame lies on the stack. Never wraps: `bp` is at
+    /// most the stack's length (a vector of 16-byte values, so far below `usize::MAX`), and a
+    /// slot is below the number of locals a function has. A wrapped sum would only be an
+    /// index the stack does not have (every read and write goes through `get`).
+    #[inline(always)]
+    fn slot_at(&self, slot: u32) -> usize {
+        self.bp.wrapping_add(slot as usize)
+    }
+
     #[inline(always)]
     fn set_local(&mut self, slot: u32, v: Value) {
-        let i = self.bp + slot as usize;
+        let i = self.slot_at(slot);
         if let Some(cell) = self.stack.get_mut(i) {
             // The new value is stored before the old one is dropped, straight from the
             // registers it came back in.
@@ -611,7 +620,7 @@ impl<'p> Interp<'p> {
     #[inline(always)]
     fn local(&self, slot: u32) -> Value {
         self.stack
-            .get(self.bp + slot as usize)
+            .get(self.slot_at(slot))
             .cloned()
             .unwrap_or(Value::None)
     }
@@ -619,7 +628,7 @@ impl<'p> Interp<'p> {
     /// A local of the current frame, in place.
     #[inline(always)]
     fn local_ref(&self, slot: u32) -> Option<&Value> {
-        self.stack.get(self.bp + slot as usize)
+        self.stack.get(self.slot_at(slot))
     }
 
     /// One step of the budget (a statement, a call, an element of a loop).

@@ -216,7 +216,8 @@ impl<'p> Interp<'p> {
     }
 
     pub(super) fn set_origin(&mut self, slot: u32, span: Span) {
-        if let Some(o) = self.origins.get_mut(self.bp + slot as usize) {
+        let at = self.slot_at(slot);
+        if let Some(o) = self.origins.get_mut(at) {
             *o = span;
         }
     }
@@ -227,7 +228,7 @@ impl<'p> Interp<'p> {
         match o {
             Origin::Local(slot) => self
                 .origins
-                .get(self.bp + slot as usize)
+                .get(self.slot_at(slot))
                 .filter(|s| **s != Span::default())
                 .map(|s| (*s, "the value was made here".to_string())),
             Origin::Call(f) => self

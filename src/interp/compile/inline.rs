@@ -327,7 +327,7 @@ impl InlineCall {
         for (slot, a) in &self.args {
             let v = a.ev(me)?;
             let origin = me.param_origin(a);
-            me.store_param(me.bp + *slot as usize, v, origin);
+            me.store_param(me.slot_at(*slot), v, origin);
         }
         if !nests {
             return self.body.run(me);
@@ -351,7 +351,7 @@ impl Interp<'_> {
         match a.local_slot() {
             Some(slot) => self
                 .origins
-                .get(self.bp + slot as usize)
+                .get(self.slot_at(slot))
                 .copied()
                 .unwrap_or_default(),
             None => Span::default(),
