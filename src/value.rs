@@ -161,24 +161,71 @@ impl std::fmt::Debug for Items {
     }
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+/// A value of the language. The variants that hold a shared handle come last, so dropping or
+/// copying a value tells them from the plain ones with one range test (their order is not
+/// the order values compare in: see `Ord`).
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[repr(u32)]
 pub enum Value {
     #[default]
     None,
     Int(i64),
     Bool(bool),
-    Text(Rc<String>),
     /// (enum id, variant index)
     Enum(u32, u32),
     Card(u32),
     Player(u32),
     /// A zone slot (a zone family's key already applied).
     Zone(u32),
-    List(Rc<Items>),
-    Tuple(Rc<Items>),
     /// Code written in a card's `fn` field: an index into `Program::card_fns`.
     Fn(u32),
+    Text(Rc<String>),
+    List(Rc<Items>),
+    Tuple(Rc<Items>),
+}
+
+impl Value {
+    /// Where a value's kind comes in the order of values of different kinds: none, numbers,
+    /// booleans, texts, enum values, cards, players, zones, lists, tuples, code.
+    fn rank(&self) -> u8 {
+        match self {
+            Value::None => 0,
+            Value::Int(_) => 1,
+            Value::Bool(_) => 2,
+            Value::Text(_) => 3,
+            Value::Enum(..) => 4,
+            Value::Card(_) => 5,
+            Value::Player(_) => 6,
+            Value::Zone(_) => 7,
+            Value::List(_) => 8,
+            Value::Tuple(_) => 9,
+            Value::Fn(_) => 10,
+        }
+    }
+}
+
+impl PartialOrd for Value {
+    fn partial_cmp(&self, other: &Value) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+/// Values of one kind by their contents, values of different kinds by `rank`.
+impl Ord for Value {
+    fn cmp(&self, other: &Value) -> std::cmp::Ordering {
+        match (self, other) {
+            (Value::Int(a), Value::Int(b)) => a.cmp(b),
+            (Value::Bool(a), Value::Bool(b)) => a.cmp(b),
+            (Value::Text(a), Value::Text(b)) => a.cmp(b),
+            (Value::Enum(a, x), Value::Enum(b, y)) => (a, x).cmp(&(b, y)),
+            (Value::Card(a), Value::Card(b))
+            | (Value::Player(a), Value::Player(b))
+            | (Value::Zone(a), Value::Zone(b))
+            | (Value::Fn(a), Value::Fn(b)) => a.cmp(b),
+            (Value::List(a), Value::List(b)) | (Value::Tuple(a), Value::Tuple(b)) => a.cmp(b),
+            _ => self.rank().cmp(&other.rank()),
+        }
+    }
 }
 
 impl Value {
@@ -249,6 +296,50 @@ mod tests {
     use super::*;
     use std::collections::hash_map::DefaultHasher;
     use std::hash::{Hash, Hasher};
+
+    /// Values of different kinds compare in a fixed order (a `BTreeSet` of values, as
+    /// `distinct` keeps, depends on it), whatever the order the variants are declared in.
+    #[test]
+    fn kinds_compare_in_their_fixed_order() {
+        let one = |x| Rc::new(Items::new(vec![Value::Int(x)]));
+        let mut all = vec![
+            Value::Fn(0),
+            Value::Tuple(one(1)),
+            Value::List(one(1)),
+            Value::Zone(2),
+            Value::Player(1),
+            Value::Card(3),
+            Value::Enum(1, 0),
+            Value::text("a"),
+            Value::Bool(false),
+            Value::Int(-5),
+            Value::None,
+        ];
+        all.sort();
+        let names: Vec<&str> = all.iter().map(Value::type_name).collect();
+        assert_eq!(
+            names,
+            [
+                "none",
+                "int",
+                "bool",
+                "text",
+                "enum value",
+                "card",
+                "player",
+                "zone",
+                "list",
+                "tuple",
+                "fn"
+            ]
+        );
+        // Within a kind, by contents.
+        assert!(Value::Int(1) < Value::Int(2));
+        assert!(Value::Enum(0, 5) < Value::Enum(1, 0));
+        assert!(Value::Enum(1, 0) < Value::Enum(1, 1));
+        assert!(Value::text("a") < Value::text("b"));
+        assert!(Value::List(one(1)) < Value::List(one(2)));
+    }
 
     fn hash(v: &Value) -> u64 {
         let mut h = DefaultHasher::new();
