@@ -63,7 +63,7 @@ impl CSource {
         }
     }
 
-    #[inline]
+    #[inline(always)]
     pub(super) fn eval(&self, me: &mut Interp<'_>) -> R<Source> {
         match self {
             CSource::Range(a, b) => {
