@@ -830,17 +830,23 @@ impl<'p> Interp<'p> {
         )
     }
 
+    #[inline]
     pub(crate) fn check_len(&self, n: usize, span: Span) -> R<()> {
         if n > self.limits.max_list_len {
-            return Err(Box::new(
-                Diag::error(
-                    "limit::list",
-                    format!("a list grew past {} elements", self.limits.max_list_len),
-                )
-                .label(span, "here"),
-            ));
+            return Err(self.list_too_long(span));
         }
         Ok(())
+    }
+
+    #[cold]
+    fn list_too_long(&self, span: Span) -> Box<Diag> {
+        Box::new(
+            Diag::error(
+                "limit::list",
+                format!("a list grew past {} elements", self.limits.max_list_len),
+            )
+            .label(span, "here"),
+        )
     }
 }
 

@@ -137,8 +137,11 @@ impl Interp<'_> {
     /// Done with a source: a pooled vector goes back.
     #[inline]
     pub(super) fn recycle_source(&mut self, s: Source) {
-        if let Source::Values(v) = s {
-            self.recycle_vec(v);
+        match s {
+            Source::Values(v) => self.recycle_vec(v),
+            // Nothing to give back or drop (no call to drop them).
+            Source::Zone(_) | Source::Range(..) => {}
+            other => drop(other),
         }
     }
 }
