@@ -1,7 +1,8 @@
 //! The allocator of the `rules` binary and of `cargo bench`: mimalloc, asked for plain memory
 //! whenever the alignment a value needs is at most 8 bytes, which every block mimalloc hands out
-//! has. (The `mimalloc` crate's allocator always makes the aligned call, which works the
-//! alignment out again on every allocation; nearly all of the interpreter's need only 8.)
+//! has, and for a small one through its small-block call. (The `mimalloc` crate's allocator
+//! always makes the aligned call, which works the alignment out again on every allocation;
+//! nearly all of the interpreter's need only 8.)
 
 use core::alloc::{GlobalAlloc, Layout};
 use core::ffi::c_void;
@@ -14,13 +15,26 @@ pub struct Mi;
 /// of the word size).
 const PLAIN_ALIGN: usize = 8;
 
-// SAFETY: every block comes from mimalloc and goes back to it (`mi_free` takes blocks from either
-// call); a plain block, aligned to `PLAIN_ALIGN`, is given only for layouts that need no more, and
+/// mimalloc's small blocks: at most 128 words (`MI_SMALL_SIZE_MAX`), taken from its per-size
+/// free lists without looking the size class up.
+const SMALL_MAX: usize = 128 * core::mem::size_of::<*mut c_void>();
+
+extern "C" {
+    // In the mimalloc library `libmimalloc-sys` builds and links (its binding sits behind the
+    // crate's `extended` feature, which would bring a dependency for this one declaration).
+    fn mi_malloc_small(size: usize) -> *mut c_void;
+}
+
+// SAFETY: every block comes from mimalloc and goes back to it (`mi_free` takes blocks from any
+// of its calls; `mi_malloc_small` is `mi_malloc` for sizes it knows are small); a plain block, aligned to `PLAIN_ALIGN`, is given only for layouts that need no more, and
 // a block keeps its alignment when resized with the same kind of call.
 unsafe impl GlobalAlloc for Mi {
     #[inline]
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
         if layout.align() <= PLAIN_ALIGN {
+            if layout.size() <= SMALL_MAX {
+                return mi_malloc_small(layout.size()) as *mut u8;
+            }
             mi::mi_malloc(layout.size()) as *mut u8
         } else {
             mi::mi_malloc_aligned(layout.size(), layout.align()) as *mut u8

@@ -10,7 +10,7 @@ use std::alloc::{GlobalAlloc, Layout};
 #[test]
 fn every_block_of_a_run_has_the_alignment_asked() {
     for align in [8usize, 16, 32, 64] {
-        for size in [8usize, 24, 40, 56, 72, 88, 200] {
+        for size in [8usize, 24, 40, 56, 72, 88, 200, 1024, 1032, 4096] {
             let layout = Layout::from_size_align(size, align).expect("layout");
             // SAFETY: non-zero sizes; every block is freed with its layout.
             unsafe {
