@@ -470,10 +470,11 @@ impl<'p> Interp<'p> {
     pub(super) fn run_body(&mut self, cf: &CFn, new_bp: usize) -> R<Value> {
         let old_bp = self.bp;
         self.bp = new_bp;
-        self.call_depth += 1;
+        // Below the depth limit here (`check_call_depth`), so neither step wraps.
+        self.call_depth = self.call_depth.wrapping_add(1);
         let r = (cf.body)(self);
         let r = self.caught_return(r);
-        self.call_depth -= 1;
+        self.call_depth = self.call_depth.wrapping_sub(1);
         self.sp = new_bp;
         self.bp = old_bp;
         r

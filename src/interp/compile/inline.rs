@@ -332,9 +332,10 @@ impl InlineCall {
         if !nests {
             return self.body.run(me);
         }
-        me.call_depth += 1;
+        // Below the depth limit here (`check_call_depth`), so neither step wraps.
+        me.call_depth = me.call_depth.wrapping_add(1);
         let r = self.body.run(me);
-        me.call_depth -= 1;
+        me.call_depth = me.call_depth.wrapping_sub(1);
         if catch {
             me.caught_return(r)
         } else {
