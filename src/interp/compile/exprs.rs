@@ -660,15 +660,13 @@ fn binary(op: BinOp, a: &Expr, b: &Expr, span: Span) -> Code {
             // A local or a local's field compared in place (`side == Left`, `soc == none`,
             // `c.owner == none`): neither copied nor dropped.
             if a.peekable() {
+                // The common answer (a plain value in place) calls nothing, so it is quick to
+                // enter and leave; anything else is worked out out of line.
                 return code(move |me| {
-                    if let Some(same) = a.peek(me).and_then(|x| quick_eq(me, x, &k)) {
+                    if let Some(same) = a.peek(me).and_then(|x| plain_eq(me, x, &k)) {
                         return Ok(Value::Bool(same == eq));
                     }
-                    let x = a.ev(me)?;
-                    if let Some(same) = quick_eq(me, &x, &k) {
-                        return Ok(Value::Bool(same == eq));
-                    }
-                    me.binary_vals(op, x, k.clone(), sa, sb, span)
+                    eq_const(me, &a, &k, eq, (op, sa, sb, span))
                 });
             }
             return code(move |me| {
@@ -724,6 +722,40 @@ fn binary(op: BinOp, a: &Expr, b: &Expr, span: Span) -> Code {
         });
     }
     int_ops!(op, with_ints, op, Opnd::new(a), Opnd::new(b), sa, sb, span)
+}
+
+/// `a == k` (or `!=`, `eq` false) for an operand and a plain constant, in full: what
+/// `binary`'s closure for it does when the operand is not a plain value in place.
+#[inline(never)]
+fn eq_const(
+    me: &mut Interp<'_>,
+    a: &Opnd,
+    k: &Value,
+    eq: bool,
+    (op, sa, sb, span): (BinOp, Span, Span, Span),
+) -> R<Value> {
+    if let Some(same) = a.peek(me).and_then(|x| quick_eq(me, x, k)) {
+        return Ok(Value::Bool(same == eq));
+    }
+    let x = a.ev(me)?;
+    if let Some(same) = quick_eq(me, &x, k) {
+        return Ok(Value::Bool(same == eq));
+    }
+    me.binary_vals(op, x, k.clone(), sa, sb, span)
+}
+
+/// `quick_eq` for values compared without a call: numbers, enum values, players, cards and
+/// `none` (`None` for anything else, and with an observer for all but numbers).
+#[inline(always)]
+fn plain_eq(me: &Interp<'_>, x: &Value, y: &Value) -> Option<bool> {
+    match (x, y) {
+        (Value::Int(p), Value::Int(q)) => Some(p == q),
+        _ if me.observer.is_some() => None,
+        (Value::Enum(e, p), Value::Enum(f, q)) => Some(e == f && p == q),
+        (Value::Player(p), Value::Player(q)) | (Value::Card(p), Value::Card(q)) => Some(p == q),
+        (Value::None, _) | (_, Value::None) => Some(matches!((x, y), (Value::None, Value::None))),
+        _ => None,
+    }
 }
 
 /// `x == y` where no card is hidden from anyone and nothing needs charging: numbers always;
