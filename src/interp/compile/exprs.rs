@@ -686,18 +686,15 @@ fn binary(op: BinOp, a: &Expr, b: &Expr, span: Span) -> Code {
         // Two locals or locals' fields (`x.realm != realm`, `d.realm == c.realm`) compared in
         // place; reading them has no effect, so the order does not matter.
         if a.peekable() && b.peekable() {
+            // Plain values in place are answered without a call, other values in place out of
+            // line, and anything that must be read first out of line too.
             return code(move |me| {
                 if let (Some(x), Some(y)) = (a.peek(me), b.peek(me)) {
-                    if let Some(same) = quick_eq(me, x, y) {
+                    if let Some(same) = plain_eq(me, x, y).or_else(|| quick_eq_apart(me, x, y)) {
                         return Ok(Value::Bool(same == eq));
                     }
                 }
-                let x = a.ev(me)?;
-                let y = b.ev(me)?;
-                if let Some(same) = quick_eq(me, &x, &y) {
-                    return Ok(Value::Bool(same == eq));
-                }
-                me.binary_vals(op, x, y, sa, sb, span)
+                eq_read(me, &a, &b, eq, (op, sa, sb, span))
             });
         }
         // A local on the right is read in place (after the left, as before), neither copied
@@ -742,6 +739,30 @@ fn eq_const(
         return Ok(Value::Bool(same == eq));
     }
     me.binary_vals(op, x, k.clone(), sa, sb, span)
+}
+
+/// `quick_eq`, out of line (it may compare texts or lists).
+#[inline(never)]
+fn quick_eq_apart(me: &Interp<'_>, x: &Value, y: &Value) -> Option<bool> {
+    quick_eq(me, x, y)
+}
+
+/// `a == b` (or `!=`, `eq` false) for two locals or locals' fields read as values: what
+/// `binary`'s closure for them does when they cannot be compared in place.
+#[inline(never)]
+fn eq_read(
+    me: &mut Interp<'_>,
+    a: &Opnd,
+    b: &Opnd,
+    eq: bool,
+    (op, sa, sb, span): (BinOp, Span, Span, Span),
+) -> R<Value> {
+    let x = a.ev(me)?;
+    let y = b.ev(me)?;
+    if let Some(same) = quick_eq(me, &x, &y) {
+        return Ok(Value::Bool(same == eq));
+    }
+    me.binary_vals(op, x, y, sa, sb, span)
 }
 
 /// `quick_eq` for values compared without a call: numbers, enum values, players, cards and
@@ -882,8 +903,7 @@ where
                     return Ok(v);
                 }
             }
-            let y = me.local(slot);
-            me.binary_vals(op, x, y, sa, sb, span)
+            int_slow(me, x, me.local(slot), (op, sa, sb, span))
         });
     }
     code(move |me| {
@@ -894,7 +914,7 @@ where
                 return Ok(v);
             }
         }
-        me.binary_vals(op, x, y, sa, sb, span)
+        int_slow(me, x, y, (op, sa, sb, span))
     })
 }
 
@@ -910,8 +930,7 @@ where
                     return Ok(v);
                 }
             }
-            let x = me.local(slot);
-            me.binary_vals(op, x, Value::Int(q), sa, sb, span)
+            int_slow(me, me.local(slot), Value::Int(q), (op, sa, sb, span))
         });
     }
     code(move |me| {
@@ -921,6 +940,18 @@ where
                 return Ok(v);
             }
         }
-        me.binary_vals(op, x, Value::Int(q), sa, sb, span)
+        int_slow(me, x, Value::Int(q), (op, sa, sb, span))
     })
+}
+
+/// An operator on values that are not two numbers it can answer in place (an overflow, a
+/// wrong value): the general way, out of line, so the callers' quick answers call nothing.
+#[inline(never)]
+fn int_slow(
+    me: &mut Interp<'_>,
+    x: Value,
+    y: Value,
+    (op, sa, sb, span): (BinOp, Span, Span, Span),
+) -> R<Value> {
+    me.binary_vals(op, x, y, sa, sb, span)
 }
