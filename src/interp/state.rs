@@ -287,6 +287,19 @@ impl<'p> Interp<'p> {
         if let Some(v) = self.field_in_place(c, cache) {
             return Ok(v.clone());
         }
+        self.field_uncached(c, sym, cache, span)
+    }
+
+    /// `field_cached` when the site's cache does not know this card's kind (or an observer
+    /// reads): out of line, so a cached read calls nothing.
+    #[inline(never)]
+    fn field_uncached(
+        &self,
+        c: u32,
+        sym: Id,
+        cache: &std::cell::Cell<FieldSlot>,
+        span: Span,
+    ) -> R<Value> {
         // Not cached for this card's kind: remember where the field lies in it.
         let prog = self.prog;
         if let (None, Some(cd)) = (self.observer, prog.cards.get(c as usize)) {
