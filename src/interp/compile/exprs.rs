@@ -217,18 +217,30 @@ fn enum_match<const TICK: bool>(
     let bodies: Vec<Branch> = arms.iter().map(|(_, b)| Branch::expr(b)).collect();
     code(move |me| {
         step::<TICK>(me, tick)?;
-        // Looked at in place when it can be.
+        // Looked at in place when it can be; read first out of line.
         let arm = scrut.peek(me).and_then(|v| table.as_ref()?.arm(v));
         if let Some(body) = arm.and_then(|a| bodies.get(a as usize)) {
             return body.run(me);
         }
-        let v = scrut.ev(me)?;
-        let arm = table.as_ref().and_then(|t| t.arm(&v));
-        match arm.and_then(|a| bodies.get(a as usize)) {
-            Some(body) => body.run(me),
-            None => Err(me.no_arm(&v, span)),
-        }
+        match_read(me, &scrut, table.as_ref(), &bodies, span)
     })
+}
+
+/// An enum `match` whose scrutinee could not be looked at in place: read, then its arm run.
+#[inline(never)]
+fn match_read(
+    me: &mut Interp<'_>,
+    scrut: &Opnd,
+    table: Option<&EnumArms>,
+    bodies: &[Branch],
+    span: Span,
+) -> R<Value> {
+    let v = scrut.ev(me)?;
+    let arm = table.and_then(|t| t.arm(&v));
+    match arm.and_then(|a| bodies.get(a as usize)) {
+        Some(body) => body.run(me),
+        None => Err(me.no_arm(&v, span)),
+    }
 }
 
 /// The arms of a `match` whose patterns are all values of one enum or `_`, by variant.
