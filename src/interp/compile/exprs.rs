@@ -795,15 +795,13 @@ fn plain_eq(me: &Interp<'_>, x: &Value, y: &Value) -> Option<bool> {
 /// without an observer, any two values one of which holds no list or tuple.
 #[inline(always)]
 fn quick_eq(me: &Interp<'_>, x: &Value, y: &Value) -> Option<bool> {
-    match (x, y) {
-        (Value::Int(p), Value::Int(q)) => Some(p == q),
-        _ if me.observer.is_some() => None,
-        (Value::Enum(e, p), Value::Enum(f, q)) => Some(e == f && p == q),
-        (Value::Player(p), Value::Player(q)) | (Value::Card(p), Value::Card(q)) => Some(p == q),
-        (Value::None, _) | (_, Value::None) => Some(matches!((x, y), (Value::None, Value::None))),
-        _ if x.depth() == 0 || y.depth() == 0 => Some(x == y),
-        _ => None,
+    if let Some(same) = plain_eq(me, x, y) {
+        return Some(same);
     }
+    if me.observer.is_some() {
+        return None;
+    }
+    (x.depth() == 0 || y.depth() == 0).then(|| x == y)
 }
 
 /// An operand of an operator or a builtin: a local, or a field of a local (`c.realm`), is read
