@@ -266,6 +266,25 @@ fn no_viewer_sees_a_hidden_card() {
     }
 }
 
+/// Cards face down on a player's public side, shuffled there, turned up and down in the
+/// middle: who sees a face differs between face up and face down in these zones, so the check
+/// tells the two apart (the games' shuffles and flips leave them alike).
+#[test]
+fn faces_up_and_down_in_public_zones_are_seen_as_the_model_says() {
+    let game = "tests/hidden/faces.rules";
+    let prog = load(Path::new(game));
+    for n in [2, 3] {
+        let mut hidden = 0;
+        for seed in 0..10 {
+            hidden += check_game(&prog, game, n, seed);
+        }
+        assert!(
+            hidden > 0,
+            "{game} with {n} players: nothing was ever hidden"
+        );
+    }
+}
+
 fn cli(args: &[&str]) -> String {
     let out = Command::new(env!("CARGO_BIN_EXE_rules"))
         .args(args)
