@@ -182,9 +182,23 @@ fn step<const TICK: bool>(me: &mut Interp<'_>, tick: Span) -> R<()> {
 
 /// `if c { then } else { els }`; with `TICK`, a statement's step first (`ticked`).
 fn if_else<const TICK: bool>(c: &Expr, then: &Block, els: Option<&Expr>, tick: Span) -> Code {
+    let test = EqTest::of(c);
     let c = cexpr(c);
     let then = Branch::block(then);
     match els.map(Branch::expr) {
+        // `if soc == none { ... } else { ... }`: the test answered in place when it can be.
+        Some(els) if test.is_some() => code(move |me| {
+            step::<TICK>(me, tick)?;
+            let yes = match test.as_ref().and_then(|t| t.in_place(me)) {
+                Some(yes) => yes,
+                None => me.boolean(&c)?,
+            };
+            if yes {
+                then.run(me)
+            } else {
+                els.run(me)
+            }
+        }),
         Some(els) => code(move |me| {
             step::<TICK>(me, tick)?;
             if me.boolean(&c)? {
@@ -201,6 +215,46 @@ fn if_else<const TICK: bool>(c: &Expr, then: &Block, els: Option<&Expr>, tick: S
                 Ok(Value::None)
             }
         }),
+    }
+}
+
+/// A condition `x == k` or `x != k` of a local or a local's field and a plain constant, which
+/// can be answered where the value lies, as `binary`'s closure for it answers it: with nothing
+/// to charge, no call and no copy. When it cannot (the value is not plain, or not in place),
+/// the condition's own code runs.
+struct EqTest {
+    a: Opnd,
+    k: Value,
+    eq: bool,
+}
+
+impl EqTest {
+    fn of(c: &Expr) -> Option<EqTest> {
+        let ExprKind::Binary(op @ (BinOp::Eq | BinOp::Ne), a, b) = &c.kind else {
+            return None;
+        };
+        let ExprKind::Const(k) = &b.kind else {
+            return None;
+        };
+        let a = Opnd::new(a);
+        (k.depth() == 0 && a.peekable()).then(|| EqTest {
+            a,
+            k: k.clone(),
+            eq: *op == BinOp::Eq,
+        })
+    }
+
+    /// The answer, if the operand is a plain value in place. A number constant is compared
+    /// only with a number (anything else is the operator's error).
+    #[inline(always)]
+    fn in_place(&self, me: &Interp<'_>) -> Option<bool> {
+        let x = self.a.peek(me)?;
+        let same = match (x, &self.k) {
+            (Value::Int(p), Value::Int(q)) => p == q,
+            (_, Value::Int(_)) => return None,
+            _ => plain_eq(me, x, &self.k)?,
+        };
+        Some(same == self.eq)
     }
 }
 
