@@ -197,13 +197,18 @@ impl<'p> Interp<'p> {
     #[cold]
     #[inline(never)]
     fn not_a<E: Ev + ?Sized>(&self, e: &E, v: &Value, what: &str) -> Box<Diag> {
-        self.with_origin(
-            rt(
-                e.span(),
-                format!("expected {what}, found {}", v.type_name()),
-            ),
-            e,
-        )
+        self.not_a_at(e.span(), e.origin(), v, what)
+    }
+
+    /// `not_a` for an expression written at `span`, whose value was made at `origin`.
+    #[cold]
+    #[inline(never)]
+    pub(super) fn not_a_at(&self, span: Span, origin: Origin, v: &Value, what: &str) -> Box<Diag> {
+        let d = rt(span, format!("expected {what}, found {}", v.type_name()));
+        match self.origin(origin) {
+            Some((at, text)) => Box::new(d.label(at, text)),
+            None => d,
+        }
     }
 
     #[cold]

@@ -86,6 +86,11 @@ pub(in crate::interp) fn expr(e: &Expr) -> Code {
         }
         ExprKind::TupleIndex(base, i) => tuple_index(base, *i, span),
         ExprKind::Unary(UnOp::Not, x) => {
+            if let ExprKind::Call(f, es) = &x.kind {
+                if let Some(inl) = calls::inlined(*f, es, x.span) {
+                    return inl.negated();
+                }
+            }
             let x = cexpr(x);
             code(move |me| Ok(Value::Bool(!me.boolean(&x)?)))
         }

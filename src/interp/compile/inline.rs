@@ -16,7 +16,7 @@
 //! program.
 
 use super::calls::CArg;
-use super::{code, exprs, Code, Ev};
+use super::{code, exprs, Code, Ev, Origin};
 use crate::diag::Span;
 use crate::interp::{Interp, R, RETURN_CODE};
 use crate::program::*;
@@ -173,6 +173,25 @@ impl Inlined {
         }
     }
 
+    /// `not f(...)`: the call's answer turned over, without a closure of its own for the `not`
+    /// (an answer that is not true or false is the error `not` gives).
+    pub(super) fn negated(self) -> Code {
+        let call = self.call;
+        macro_rules! not_with {
+            ($catch:expr, $nests:expr) => {
+                code(move |me| match call.run(me, $catch, $nests)? {
+                    Value::Bool(b) => Ok(Value::Bool(!b)),
+                    other => Err(me.not_a_at(call.span, Origin::Call(call.f), &other, "true or false")),
+                })
+            };
+        }
+        match (self.catch, self.nests) {
+            (true, _) => not_with!(true, true),
+            (false, false) => not_with!(false, false),
+            (false, true) => not_with!(false, true),
+        }
+    }
+
     /// The call as the value of a statement: the statement's step, then the call.
     pub(super) fn ticked(self, tick: Span) -> Code {
         let call = self.call;
@@ -270,7 +289,12 @@ pub(super) fn call_parts(f: Id, es: &[Expr], span: Span) -> Option<Inlined> {
         }
     });
     Some(Inlined {
-        call: InlineCall { args, body, span },
+        call: InlineCall {
+            args,
+            body,
+            span,
+            f,
+        },
         catch: callee.returns,
         nests: callee.returns || !callee.leaf,
     })
@@ -282,6 +306,8 @@ struct InlineCall {
     args: Vec<(u32, CArg)>,
     body: Body,
     span: Span,
+    /// The function called (where its value was made, for errors about it).
+    f: Id,
 }
 
 /// An inlined body. A block's statements are run by the call itself, not by a closure of the
