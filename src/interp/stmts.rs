@@ -418,50 +418,19 @@ impl<'p> Interp<'p> {
         let Some(dest_zone) = prog.zones.get(dest_def as usize) else {
             return Err(rt(span, "this zone is missing"));
         };
-        for &c in cards {
-            let Some(card) = prog.cards.get(c as usize) else {
-                return Err(rt(span, "this card does not exist"));
-            };
-            if let Some(kind) = dest_zone.kind.filter(|&k| k != card.kind) {
-                let kind_name = |k: Id| {
-                    prog.kinds
-                        .get(k as usize)
-                        .map_or("?", |kd| kd.name.as_str())
-                };
-                return Err(rt(
-                    span,
-                    format!(
-                        "card `{}` is a {}, but zone `{}` holds only {} cards",
-                        card.id,
-                        kind_name(card.kind),
-                        dest_zone.name,
-                        kind_name(kind)
-                    ),
-                ));
-            }
-        }
-        // Who knew each card before the move: they saw it leave.
-        let before: Vec<u64> = if self.record {
-            cards.iter().map(|&c| self.known(c)).collect()
-        } else {
-            Vec::new()
+        let fits = |c: u32| {
+            prog.cards
+                .get(c as usize)
+                .is_some_and(|card| dest_zone.kind.is_none_or(|k| k == card.kind))
         };
-        // Where each card came from, for the event.
-        let origins: Vec<Option<String>> = if self.record {
-            cards
-                .iter()
-                .map(|&c| {
-                    let z = self
-                        .state
-                        .card_zone
-                        .get(c as usize)
-                        .copied()
-                        .unwrap_or(NOWHERE);
-                    (z != NOWHERE).then(|| self.zone_name(z))
-                })
-                .collect()
+        if !cards.iter().all(|&c| fits(c)) {
+            return Err(self.move_refused(cards, dest_def, span));
+        }
+        // What the log says of the cards before they move (only when something records it).
+        let seen = if self.record {
+            Some(self.move_seen(cards))
         } else {
-            Vec::new()
+            None
         };
         for (i, &c) in cards.iter().enumerate() {
             let from = self
@@ -492,33 +461,103 @@ impl<'p> Interp<'p> {
         }
         if !cards.is_empty() {
             self.stamp_zone(dest);
-            self.emit(|me| Event::Move {
-                cards: cards
-                    .iter()
-                    .zip(&before)
-                    .map(|(&c, &b)| me.view().card_ref(c, b | me.known(c)))
-                    .collect(),
-                from: origins,
-                to: me.zone_name(dest),
-            });
+            if let Some(seen) = seen {
+                self.record_move(cards, seen, dest);
+            }
         }
-        // The table is shared: a copy of the handle, not of the list (and only when the zone
-        // has triggers).
         if self
             .enter_triggers
             .get(dest_def as usize)
             .is_some_and(|t| !t.is_empty())
         {
-            let all = self.enter_triggers.clone();
-            let triggers = all.get(dest_def as usize).map_or(&[][..], |t| &t[..]);
-            // The card, then the keys of the zone it entered (`on enter hand[p] as c`).
-            let mut bound = vec![Value::None];
-            bound.extend(self.view().zone_keys(dest));
-            for &c in cards {
-                bound[0] = Value::Card(c);
-                for &t in triggers {
-                    self.run_trigger(t, &bound)?;
-                }
+            return self.run_enter_triggers(cards, dest, dest_def);
+        }
+        Ok(())
+    }
+
+    /// Why `move_cards` refuses these cards: the first that does not exist or is of a kind the
+    /// zone does not hold.
+    #[cold]
+    #[inline(never)]
+    fn move_refused(&self, cards: &[u32], dest_def: u32, span: Span) -> Box<Diag> {
+        let prog = self.prog;
+        let Some(dest_zone) = prog.zones.get(dest_def as usize) else {
+            return rt(span, "this zone is missing");
+        };
+        for &c in cards {
+            let Some(card) = prog.cards.get(c as usize) else {
+                return rt(span, "this card does not exist");
+            };
+            if let Some(kind) = dest_zone.kind.filter(|&k| k != card.kind) {
+                let kind_name = |k: Id| {
+                    prog.kinds
+                        .get(k as usize)
+                        .map_or("?", |kd| kd.name.as_str())
+                };
+                return rt(
+                    span,
+                    format!(
+                        "card `{}` is a {}, but zone `{}` holds only {} cards",
+                        card.id,
+                        kind_name(card.kind),
+                        dest_zone.name,
+                        kind_name(kind)
+                    ),
+                );
+            }
+        }
+        rt(span, "this card cannot go there")
+    }
+
+    /// Who knew each card before a move (they saw it leave), and where each came from.
+    #[inline(never)]
+    fn move_seen(&self, cards: &[u32]) -> (Vec<u64>, Vec<Option<String>>) {
+        let before = cards.iter().map(|&c| self.known(c)).collect();
+        let origins = cards
+            .iter()
+            .map(|&c| {
+                let z = self
+                    .state
+                    .card_zone
+                    .get(c as usize)
+                    .copied()
+                    .unwrap_or(NOWHERE);
+                (z != NOWHERE).then(|| self.zone_name(z))
+            })
+            .collect();
+        (before, origins)
+    }
+
+    /// The event of a move, for the log.
+    #[inline(never)]
+    fn record_move(&mut self, cards: &[u32], seen: (Vec<u64>, Vec<Option<String>>), dest: u32) {
+        let (before, origins) = seen;
+        self.emit(|me| Event::Move {
+            cards: cards
+                .iter()
+                .zip(&before)
+                .map(|(&c, &b)| me.view().card_ref(c, b | me.known(c)))
+                .collect(),
+            from: origins,
+            to: me.zone_name(dest),
+        });
+    }
+
+    /// The `on enter` triggers of the zone the cards entered, for each card.
+    #[inline(never)]
+    fn run_enter_triggers(&mut self, cards: &[u32], dest: u32, dest_def: u32) -> R<()> {
+        // The table is shared: a copy of the handle, not of the list.
+        let all = self.enter_triggers.clone();
+        let triggers = all.get(dest_def as usize).map_or(&[][..], |t| &t[..]);
+        // The card, then the keys of the zone it entered (`on enter hand[p] as c`).
+        let mut bound = vec![Value::None];
+        bound.extend(self.view().zone_keys(dest));
+        for &c in cards {
+            if let Some(b) = bound.first_mut() {
+                *b = Value::Card(c);
+            }
+            for &t in triggers {
+                self.run_trigger(t, &bound)?;
             }
         }
         Ok(())
