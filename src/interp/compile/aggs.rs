@@ -378,20 +378,32 @@ fn map_of_filter(slot: u32, source: &Expr, map: Option<&Expr>, span: Span) -> Op
         }
     }
     let (fslot, fspan) = (*fslot, source.span);
-    let (src, cond, value) = (
-        CSource::new(fsource),
-        cexpr(cond),
-        super::exprs::expr(value),
-    );
-    Some(Box::new(move |me, out| {
+    let (src, value) = (CSource::new(fsource), super::exprs::expr(value));
+    // A closure for each kind of condition, so that a plain one pays nothing for the other.
+    Some(match super::invariant::cached_call(cond, &[fslot, slot]) {
+        Some(cond) => filter_map(src, cond, value, (fslot, fspan), (slot, span)),
+        None => filter_map(src, cexpr(cond), value, (fslot, fspan), (slot, span)),
+    })
+}
+
+/// `map_of_filter`'s walk, for a condition of type `T`.
+fn filter_map<T: Test + 'static>(
+    src: CSource,
+    cond: T,
+    value: Code,
+    (fslot, fspan): (u32, Span),
+    (slot, span): (u32, Span),
+) -> Fill {
+    Box::new(move |me, out| {
         let mut made = 0usize;
         // The error making the value of the element after the `made` first, if any.
         let mut failed = None;
         let mut depth = 0u32;
+        let mut kept = None;
         let mut each = |me: &mut Interp<'_>, item: Value| -> R<bool> {
             me.tick(fspan)?;
             me.set_local(fslot, item.clone());
-            if me.boolean(&cond)? && failed.is_none() {
+            if cond.holds(me, &mut kept)? && failed.is_none() {
                 me.set_local(slot, item);
                 match value(me) {
                     Ok(v) => {
@@ -445,7 +457,27 @@ fn map_of_filter(slot: u32, source: &Expr, map: Option<&Expr>, span: Span) -> Op
             return Err(e);
         }
         Ok(depth)
-    }))
+    })
+}
+
+/// A filter's condition: whether it holds for the element in its slot. `kept` lives as long as
+/// the loop's run (`invariant::Kept`).
+trait Test {
+    fn holds(&self, me: &mut Interp<'_>, kept: &mut super::invariant::Kept) -> R<bool>;
+}
+
+impl Test for CExpr {
+    #[inline(always)]
+    fn holds(&self, me: &mut Interp<'_>, _: &mut super::invariant::Kept) -> R<bool> {
+        me.boolean(self)
+    }
+}
+
+impl Test for super::invariant::CachedCall {
+    #[inline(always)]
+    fn holds(&self, me: &mut Interp<'_>, kept: &mut super::invariant::Kept) -> R<bool> {
+        self.holds(me, kept)
+    }
 }
 
 /// What a `flatten(map(...))` joins for each element.

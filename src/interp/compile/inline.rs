@@ -67,6 +67,8 @@ struct Ctx {
     nesting: Vec<Id>,
     /// Tree nodes that may still be inlined in this program.
     left: usize,
+    /// Per function, whether it changes nothing but its own locals (`invariant::pure_fns`).
+    pure: Vec<bool>,
 }
 
 thread_local! {
@@ -100,6 +102,7 @@ pub(super) fn with_program<T>(prog: &Program, f: impl FnOnce() -> T) -> T {
         frame: None,
         nesting: Vec::new(),
         left: MAX_PER_PROGRAM,
+        pure: super::invariant::pure_fns(prog),
     };
     let old = CTX.with(|c| c.replace(Some(ctx)));
     let r = f();
@@ -160,6 +163,8 @@ pub(super) struct Inlined {
     catch: bool,
     /// The body may run code that checks the call depth.
     nests: bool,
+    /// The first slot of the caller's frame the callee's locals were moved to.
+    base: u32,
 }
 
 impl Inlined {
@@ -181,7 +186,9 @@ impl Inlined {
             ($catch:expr, $nests:expr) => {
                 code(move |me| match call.run(me, $catch, $nests)? {
                     Value::Bool(b) => Ok(Value::Bool(!b)),
-                    other => Err(me.not_a_at(call.span, Origin::Call(call.f), &other, "true or false")),
+                    other => {
+                        Err(me.not_a_at(call.span, Origin::Call(call.f), &other, "true or false"))
+                    }
                 })
             };
         }
@@ -297,12 +304,73 @@ pub(super) fn call_parts(f: Id, es: &[Expr], span: Span) -> Option<Inlined> {
         },
         catch: callee.returns,
         nests: callee.returns || !callee.leaf,
+        base,
     })
+}
+
+/// What `invariant` looks at in a function that may be inlined, before any budget is taken.
+pub(super) struct Shape<'a> {
+    /// Its body, with early returns lifted (`lift_returns`).
+    pub body: &'a Expr,
+    pub params: u32,
+    /// Whether the body still has a `return`.
+    pub returns: bool,
+    /// Per parameter, whether the body never changes it.
+    pub fixed: &'a [bool],
+}
+
+/// `k` of the shape of `f`, if `f` may be inlined (small, not remembered).
+pub(super) fn with_callee<T>(f: Id, k: impl FnOnce(Shape<'_>) -> T) -> Option<T> {
+    let callee = CTX.with(|c| c.borrow().as_ref()?.callees.get(f as usize)?.clone())?;
+    Some(k(Shape {
+        body: &callee.body,
+        params: callee.params,
+        returns: callee.returns,
+        fixed: &callee.fixed,
+    }))
+}
+
+/// Whether function `f` changes nothing but its own locals (`invariant::pure_fns`).
+pub(super) fn pure_fn(f: Id) -> bool {
+    CTX.with(|c| {
+        c.borrow()
+            .as_ref()
+            .and_then(|c| c.pure.get(f as usize).copied())
+            .unwrap_or(false)
+    })
+}
+
+impl Inlined {
+    /// The call's parts, for `invariant`: the call, whether its body may run code that checks
+    /// the call depth, where its locals start; `None` if the body may `return` or there are
+    /// arguments to copy.
+    pub(super) fn without_copies(self) -> Option<(InlineCall, bool, u32)> {
+        (!self.catch && self.call.args.is_empty()).then_some((self.call, self.nests, self.base))
+    }
+}
+
+impl InlineCall {
+    pub(super) fn span(&self) -> Span {
+        self.span
+    }
+
+    pub(super) fn f(&self) -> Id {
+        self.f
+    }
+
+    /// The body's statements before its value, and its value; `None` for a body that is one
+    /// expression.
+    pub(super) fn block(&self) -> Option<(&[super::stmts::SCode], &Code)> {
+        match &self.body {
+            Body::Block(rest, last) => Some((rest, last)),
+            Body::Expr(_) => None,
+        }
+    }
 }
 
 /// A call inlined: its arguments with the slots they go to (those not put in the body), its
 /// body.
-struct InlineCall {
+pub(super) struct InlineCall {
     args: Vec<(u32, CArg)>,
     body: Body,
     span: Span,

@@ -10,6 +10,7 @@
 //! `exprs.rs`: expressions. `aggs.rs`: aggregates (`map`, `filter`, `count`...) and what they
 //! walk. `calls.rs`: calls and their arguments. `inline.rs`: small functions compiled into their
 //! callers. `forms.rs`: the less common expression forms.
+//! `invariant.rs`: a loop's condition that starts with a value its elements do not change.
 //! `keys.rs`: zone and var keys, by domain. `stmts.rs`: statements and blocks.
 
 mod aggs;
@@ -17,6 +18,7 @@ mod calls;
 mod exprs;
 mod forms;
 mod inline;
+mod invariant;
 mod keys;
 mod memo;
 mod stmts;

@@ -1,0 +1,150 @@
+//! A filter's condition that is an inlined call starting with `let x = e`, where `e` reads
+//! nothing the loop's elements change, works `e` out for the first element only and gives the
+//! others the value kept, with the steps it took (`src/interp/compile/invariant.rs`). It must do
+//! what working it out every time does: the same values and the same steps, a budget running
+//! out after the same number of steps; only a stop inside the kept `let` for a later element
+//! is reported at the `let`.
+
+use rules::interp::Interp;
+use rules::limits::Limits;
+
+/// Two rows of cards; `ok(row, side)` starts with the invariant `let t = first_of(row)`. The
+/// condition is written as `COND`.
+const TEXT: &str = r#"game "g" { players: 2, rounds: 1, round: [p] }
+enum Side { Left, Right, Middle }
+kind Token { value: int }
+cards Token (value) {
+  a: 3
+  b: 1
+}
+zone pile: Token per 1..3 public
+var out: list = []
+
+setup {
+  move @a to pile[1]
+  move @b to pile[2]
+}
+
+fn first_of(row: int) -> Token = top(pile[row])
+
+fn ok(row: int, side: Side) -> bool {
+  let t = first_of(row)
+  if t == none { return side != Middle }
+  t.value > 2 or side == Left
+}
+
+phase p {
+  set out = flatten(map(row in 1..3 => map(side in filter(side in Side where COND) => (row, side))))
+}
+"#;
+
+fn program(cond: &str) -> (String, &'static rules::program::Program) {
+    let text = TEXT.replace("COND", cond);
+    let c = rules::check_text("invariant.rules", &text, &Limits::default());
+    assert_eq!(c.errors(), 0, "{}", c.render());
+    (text, Box::leak(Box::new(c.program.expect("program"))))
+}
+
+fn run(
+    prog: &'static rules::program::Program,
+    limits: Limits,
+) -> (Interp<'static>, Result<(), Box<rules::diag::Diag>>) {
+    let agents = rules::agent::make_agents("first", 2, 1).expect("agents");
+    let mut i = Interp::new(prog, 2, 1, agents, limits).expect("interp");
+    i.record = false;
+    let r = i.run().map(|_| ());
+    (i, r)
+}
+
+/// The source text under an error's first label.
+fn labelled<'t>(text: &'t str, d: &rules::diag::Diag) -> &'t str {
+    let span = d.labels.first().expect("label").span;
+    &text[span.start as usize..span.end as usize]
+}
+
+/// `ok(row, side)` keeps its first `let`; `ok(row + 0, side)` has an argument to copy, so it
+/// works the `let` out every time. The same options, the same steps.
+#[test]
+fn a_kept_let_gives_the_values_and_steps_of_working_it_out() {
+    let (_, kept) = program("ok(row, side)");
+    let (_, each) = program("ok(row + 0, side)");
+    let (a, ra) = run(kept, Limits::default());
+    let (b, rb) = run(each, Limits::default());
+    ra.expect("kept runs");
+    rb.expect("each runs");
+    assert_eq!(a.state.vars, b.state.vars);
+    assert_eq!(a.state.steps(), b.state.steps());
+    // Row 1 (value 3): every side; row 2 (value 1): Left only; row 3 (empty): all but Middle.
+    let shown = format!("{:?}", a.state.vars.first());
+    assert_eq!(shown.matches("Tuple").count(), 3 + 1 + 2, "{shown}");
+}
+
+/// With every budget, both stop after the same steps with the same kind of error, or both
+/// finish. Where the one that works the `let` out every time stops at the call inside it for a
+/// later element, the one that keeps it stops at the `let` (its kept steps are charged there):
+/// the only difference, and the sign that the value was kept.
+#[test]
+fn a_budget_runs_out_after_the_same_steps() {
+    let (text_kept, kept) = program("ok(row, side)");
+    let (text_each, each) = program("ok(row + 0, side)");
+    let (full, r) = run(kept, Limits::default());
+    r.expect("runs");
+    let needed = full.state.steps();
+    let mut moved = 0;
+    for max_steps in 0..=needed {
+        let limits = Limits {
+            max_steps,
+            ..Limits::default()
+        };
+        let (a, ra) = run(kept, limits);
+        let (b, rb) = run(each, limits);
+        assert_eq!(a.state.steps(), b.state.steps(), "budget {max_steps}");
+        match (ra, rb) {
+            (Ok(()), Ok(())) => assert_eq!(max_steps, needed),
+            (Err(x), Err(y)) => {
+                assert_eq!(x.code, y.code, "budget {max_steps}");
+                // The same text but for the condition, written the same here.
+                let at_kept = labelled(&text_kept, &x);
+                let at_each = labelled(&text_each, &y).replace("row + 0", "row");
+                if at_kept != at_each {
+                    assert_eq!(at_kept, "let t = first_of(row)", "budget {max_steps}");
+                    assert_eq!(at_each, "first_of(row)", "budget {max_steps}");
+                    moved += 1;
+                }
+            }
+            (ra, rb) => panic!("budget {max_steps}: {:?} against {:?}", ra.err(), rb.err()),
+        }
+    }
+    // Rows 1 to 3 have three sides each: the two later sides of each row are kept.
+    assert_eq!(moved, 3 * 2);
+}
+
+/// A condition whose `let` reads the loop's element is worked out every time: a budget can
+/// stop at the call inside it for every element, not only for the first of each row.
+#[test]
+fn a_let_that_reads_the_element_is_not_kept() {
+    let count_call_stops = |text: &str| {
+        let c = rules::check_text("invariant.rules", text, &Limits::default());
+        assert_eq!(c.errors(), 0, "{}", c.render());
+        let prog = Box::leak(Box::new(c.program.expect("program")));
+        let (full, r) = run(prog, Limits::default());
+        r.expect("runs");
+        (0..full.state.steps())
+            .filter(|&max_steps| {
+                let limits = Limits {
+                    max_steps,
+                    ..Limits::default()
+                };
+                let (_, r) = run(prog, limits);
+                labelled(text, &r.expect_err("stops")) == "first_of(row)"
+            })
+            .count()
+    };
+    let kept = TEXT.replace("COND", "ok(row, side)");
+    assert_eq!(count_call_stops(&kept), 3);
+    let reads_side = kept.replace(
+        "let t = first_of(row)",
+        "let t = if side == Left { first_of(row) } else { first_of(row) }",
+    );
+    assert!(count_call_stops(&reads_side) >= 3 * 3);
+}
