@@ -947,7 +947,7 @@ impl Opnd {
     /// The operand's value in place, when it is a local, or a field of one that the site has
     /// read before (no observer); `None` otherwise (then `ev` reads it, errors included).
     #[inline(always)]
-    fn peek<'a>(&self, me: &'a Interp<'_>) -> Option<&'a Value> {
+    pub(super) fn peek<'a>(&self, me: &'a Interp<'_>) -> Option<&'a Value> {
         match self {
             Opnd::Local(slot) => me.local_ref(*slot),
             Opnd::Field(f) => match me.local_ref(f.slot) {

@@ -69,6 +69,8 @@ struct Ctx {
     left: usize,
     /// Per function, whether it changes nothing but its own locals (`invariant::pure_fns`).
     pure: Vec<bool>,
+    /// The names of the fields that are vars of some kind (a card's other fields never change).
+    var_fields: Vec<Id>,
 }
 
 thread_local! {
@@ -103,6 +105,13 @@ pub(super) fn with_program<T>(prog: &Program, f: impl FnOnce() -> T) -> T {
         nesting: Vec::new(),
         left: MAX_PER_PROGRAM,
         pure: super::invariant::pure_fns(prog),
+        var_fields: prog
+            .kinds
+            .iter()
+            .flat_map(|k| &k.fields)
+            .filter(|fd| fd.mutable)
+            .map(|fd| fd.sym)
+            .collect(),
     };
     let old = CTX.with(|c| c.replace(Some(ctx)));
     let r = f();
@@ -272,19 +281,36 @@ pub(super) fn call_parts(f: Id, es: &[Expr], span: Span) -> Option<Inlined> {
     // nothing can change while the callee runs), is read from there: the body is written with
     // it, and nothing is copied. Reading a constant or a local does nothing else (no step, no
     // error), and the parameter's origin is the local's, as a call gives it (`param_origin`).
+    // For a callee that changes nothing but its own locals, so does a field that is not a var
+    // of a local (`c.realm`), or a zone slot whose keys are locals or constants
+    // (`supporters[row, side]`): it is read again where the body uses it, and its reading is
+    // checked where the argument would have been worked out (`Arg::Check`), with the same
+    // errors in the same order.
+    let (pure, var_fields) = CTX.with(|c| {
+        c.borrow().as_ref().map_or((false, Vec::new()), |c| {
+            (
+                c.pure.get(f as usize).copied().unwrap_or(false),
+                c.var_fields.clone(),
+            )
+        })
+    });
     let put: Vec<Option<ExprKind>> = es
         .iter()
         .zip(&callee.fixed)
         .map(|(e, fixed)| match &e.kind {
             ExprKind::Local(_) | ExprKind::Const(_) if *fixed => Some(e.kind.clone()),
+            _ if *fixed && pure && Check::of(e, &var_fields).is_some() => Some(e.kind.clone()),
             _ => None,
         })
         .collect();
     // Arguments are compiled as the caller's code: a call among them takes slots above ours.
-    let args: Vec<(u32, CArg)> = (base..)
+    let args: Vec<Arg> = (base..)
         .zip(es.iter().zip(&put))
-        .filter(|(_, (_, put))| put.is_none())
-        .map(|(slot, (e, _))| (slot, CArg::new(e)))
+        .filter_map(|(slot, (e, put))| match put {
+            None => Some(Arg::Copy(slot, CArg::new(e))),
+            Some(ExprKind::Local(_) | ExprKind::Const(_)) => None,
+            Some(_) => Check::of(e, &var_fields).map(Arg::Check),
+        })
         .collect();
     let body = Body::new(&shifted(&callee.body, base, &put));
     CTX.with(|c| {
@@ -368,10 +394,63 @@ impl InlineCall {
     }
 }
 
-/// A call inlined: its arguments with the slots they go to (those not put in the body), its
-/// body.
+/// What a call inlined does with an argument, in order: copy it to its parameter's slot, or,
+/// for one put in the body that could fail, check that it can be read.
+enum Arg {
+    Copy(u32, CArg),
+    Check(Check),
+}
+
+/// An argument put in the body whose reading may fail, checked where it would have been
+/// worked out: a field of a local (it must be a card with that field), or a zone slot (its
+/// keys must be in their domains).
+enum Check {
+    Field(exprs::Opnd),
+    Zone(super::keys::ZonePlace),
+}
+
+impl Check {
+    /// `e` as a check, if it is a field that is not a var (`var_fields`) of a local, or a zone
+    /// slot whose keys are locals or constants.
+    fn of(e: &Expr, var_fields: &[Id]) -> Option<Check> {
+        match &e.kind {
+            ExprKind::Field(base, sym)
+                if matches!(base.kind, ExprKind::Local(_)) && !var_fields.contains(sym) =>
+            {
+                Some(Check::Field(exprs::Opnd::new(e)))
+            }
+            ExprKind::Zone(id, keys)
+                if keys
+                    .iter()
+                    .all(|k| matches!(k.kind, ExprKind::Local(_) | ExprKind::Const(_))) =>
+            {
+                super::keys::ZonePlace::new(*id, keys).map(Check::Zone)
+            }
+            _ => None,
+        }
+    }
+
+    /// What working the argument out would do, but for the value: its errors.
+    #[inline(always)]
+    fn run(&self, me: &mut Interp<'_>) -> R<()> {
+        match self {
+            Check::Field(f) => {
+                if f.peek(me).is_none() {
+                    f.ev(me)?;
+                }
+            }
+            Check::Zone(z) => {
+                z.slot(me)?;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// A call inlined: what it does with its arguments (those put in the body and certain to be
+/// read need nothing), its body.
 pub(super) struct InlineCall {
-    args: Vec<(u32, CArg)>,
+    args: Vec<Arg>,
     body: Body,
     span: Span,
     /// The function called (where its value was made, for errors about it).
@@ -418,10 +497,15 @@ impl InlineCall {
     fn run(&self, me: &mut Interp<'_>, catch: bool, nests: bool) -> R<Value> {
         me.tick(self.span)?;
         me.check_call_depth(self.span)?;
-        for (slot, a) in &self.args {
-            let v = a.ev(me)?;
-            let origin = me.param_origin(a);
-            me.store_param(me.slot_at(*slot), v, origin);
+        for a in &self.args {
+            match a {
+                Arg::Copy(slot, a) => {
+                    let v = a.ev(me)?;
+                    let origin = me.param_origin(a);
+                    me.store_param(me.slot_at(*slot), v, origin);
+                }
+                Arg::Check(c) => c.run(me)?,
+            }
         }
         if !nests {
             return self.body.run(me);
