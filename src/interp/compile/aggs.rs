@@ -379,16 +379,71 @@ fn map_of_filter(slot: u32, source: &Expr, map: Option<&Expr>, span: Span) -> Op
     }
     let (fslot, fspan) = (*fslot, source.span);
     let (src, value) = (CSource::new(fsource), super::exprs::expr(value));
-    // A closure for each kind of condition, so that a plain one pays nothing for the other.
-    Some(match super::invariant::cached_call(cond, &[fslot, slot]) {
-        Some(cond) => filter_map(src, cond, value, (fslot, fspan), (slot, span)),
-        None => filter_map(src, cexpr(cond), value, (fslot, fspan), (slot, span)),
+    // A closure for each kind of condition and of source, so that none pays for another.
+    let cached = super::invariant::cached_call(cond, &[fslot, slot]);
+    let (fs, ms) = ((fslot, fspan), (slot, span));
+    Some(match (src, cached) {
+        (CSource::List(l), Some(c)) => filter_map(Written(l), c, value, fs, ms),
+        (CSource::List(l), None) => filter_map(Written(l), cexpr(cond), value, fs, ms),
+        (src, Some(c)) => filter_map(src, c, value, fs, ms),
+        (src, None) => filter_map(src, cexpr(cond), value, fs, ms),
     })
 }
 
+/// What `filter_map` walks: a list written out (an enum's values), read in place, or any other
+/// source, worked out and walked as `walk` walks it.
+trait Walked {
+    type Src;
+    fn start(&self, me: &mut Interp<'_>) -> R<Self::Src>;
+    fn len(&self, s: &Self::Src, me: &Interp<'_>) -> usize;
+    fn get(&self, s: &Self::Src, me: &Interp<'_>, i: usize) -> Option<Value>;
+    fn done(s: Self::Src, me: &mut Interp<'_>);
+}
+
+/// A list written out, walked in place.
+struct Written(std::rc::Rc<crate::value::Items>);
+
+impl Walked for Written {
+    type Src = ();
+    #[inline(always)]
+    fn start(&self, _: &mut Interp<'_>) -> R<()> {
+        Ok(())
+    }
+    #[inline(always)]
+    fn len(&self, _: &(), _: &Interp<'_>) -> usize {
+        self.0.len()
+    }
+    #[inline(always)]
+    fn get(&self, _: &(), _: &Interp<'_>, i: usize) -> Option<Value> {
+        self.0.get(i).cloned()
+    }
+    #[inline(always)]
+    fn done(_: (), _: &mut Interp<'_>) {}
+}
+
+impl Walked for CSource {
+    type Src = Source;
+    #[inline(always)]
+    fn start(&self, me: &mut Interp<'_>) -> R<Source> {
+        self.eval(me)
+    }
+    #[inline(always)]
+    fn len(&self, s: &Source, me: &Interp<'_>) -> usize {
+        s.len(&me.state)
+    }
+    #[inline(always)]
+    fn get(&self, s: &Source, me: &Interp<'_>, i: usize) -> Option<Value> {
+        s.get(&me.state, i)
+    }
+    #[inline(always)]
+    fn done(s: Source, me: &mut Interp<'_>) {
+        me.recycle_source(s);
+    }
+}
+
 /// `map_of_filter`'s walk, for a condition of type `T`.
-fn filter_map<T: Test + 'static>(
-    src: CSource,
+fn filter_map<W: Walked + 'static, T: Test + 'static>(
+    src: W,
     cond: T,
     value: Code,
     (fslot, fspan): (u32, Span),
@@ -416,33 +471,19 @@ fn filter_map<T: Test + 'static>(
             }
             Ok(true)
         };
-        // A list written out (an enum's values) is walked in place, any other source as
-        // `walk` walks it; in one loop, so that `each` is compiled into it once.
-        let (list, source) = match &src {
-            CSource::List(l) => (Some(l), None),
-            _ => (None, Some(src.eval(me)?)),
-        };
-        let n = match (list, &source) {
-            (Some(l), _) => l.len(),
-            (None, Some(s)) => s.len(&me.state),
-            (None, None) => 0,
-        };
+        let source = src.start(me)?;
+        let n = src.len(&source, me);
         let mut walked = Ok(());
         for i in 0..n {
-            let item = match (list, &source) {
-                (Some(l), _) => l.get(i).cloned(),
-                (None, Some(s)) => s.get(&me.state, i),
-                (None, None) => None,
+            let Some(item) = src.get(&source, me, i) else {
+                break;
             };
-            let Some(item) = item else { break };
             if let Err(e) = each(me, item) {
                 walked = Err(e);
                 break;
             }
         }
-        if let Some(s) = source {
-            me.recycle_source(s);
-        }
+        W::done(source, me);
         walked?;
         // The map's walk: a step per element, the length checked before each is added (the
         // element past the limit is refused after its step). Charged at once: the budget runs
