@@ -617,18 +617,56 @@ fn list_fill(
         Some(m) => Joined::Value(cexpr(m)),
         None => Joined::Element,
     };
+    // Joining a list-building aggregate (`flatten(map(row in 1..3 => map(...)))`), the common
+    // case, has a closure of its own: what the general one does for it.
+    if let Joined::Fill {
+        fill,
+        span: at,
+        nests,
+    } = joined
+    {
+        return Box::new(move |me, out| {
+            let s = src.eval(me)?;
+            let start = out.len();
+            let mut depth = 0u32;
+            walk(me, s, |me, item| {
+                me.tick(span)?;
+                me.set_local(slot, item);
+                if !passes(me, &filter)? {
+                    return Ok(true);
+                }
+                let before = out.len();
+                let d = fill(me, out)?;
+                // The inner list, had it been built, would have been refused here.
+                if nests {
+                    me.check_nest(d.saturating_add(1), at)?;
+                }
+                depth = depth.max(d);
+                // Joining costs the length of what is joined.
+                me.charge((out.len() - before) as u64, span)?;
+                me.check_len(out.len() - start, span)?;
+                Ok(true)
+            })?;
+            Ok(depth)
+        });
+    }
+    // Any other value joined (a list, a zone, `none`), or the element itself.
+    let value = match joined {
+        Joined::Value(m) => Some(m),
+        _ => None,
+    };
     Box::new(move |me, out| {
         let s = src.eval(me)?;
         let start = out.len();
         let mut depth = 0u32;
         walk(me, s, |me, item| {
             me.tick(span)?;
-            let v = match &joined {
-                Joined::Element => {
+            let v = match &value {
+                None => {
                     me.set_local(slot, item.clone());
                     item
                 }
-                _ => {
+                Some(_) => {
                     me.set_local(slot, item);
                     Value::None
                 }
@@ -636,26 +674,12 @@ fn list_fill(
             if !passes(me, &filter)? {
                 return Ok(true);
             }
-            let n = match &joined {
-                Joined::Fill {
-                    fill,
-                    span: at,
-                    nests,
-                } => {
-                    let before = out.len();
-                    let d = fill(me, out)?;
-                    // The inner list, had it been built, would have been refused here.
-                    if *nests {
-                        me.check_nest(d.saturating_add(1), *at)?;
-                    }
-                    depth = depth.max(d);
-                    out.len() - before
-                }
-                Joined::Value(m) => {
+            let n = match &value {
+                Some(m) => {
                     let v = m.ev(me)?;
                     join_value(me, v, out, &mut depth, span)?
                 }
-                Joined::Element => join_value(me, v, out, &mut depth, span)?,
+                None => join_value(me, v, out, &mut depth, span)?,
             };
             // Joining costs the length of what is joined.
             me.charge(n as u64, span)?;
