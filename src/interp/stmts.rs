@@ -352,7 +352,7 @@ impl<'p> Interp<'p> {
         to: Span,
     ) -> R<()> {
         if let Value::Card(c) = v {
-            self.move_cards(&[c], dest, pos, to)
+            self.move_card(c, dest, pos, to)
         } else {
             let mut cards = Vec::new();
             self.collect_cards(&v, &mut cards, what)?;
@@ -433,31 +433,7 @@ impl<'p> Interp<'p> {
             None
         };
         for (i, &c) in cards.iter().enumerate() {
-            let from = self
-                .state
-                .card_zone
-                .get(c as usize)
-                .copied()
-                .unwrap_or(NOWHERE);
-            if from != NOWHERE {
-                if let Some(z) = self.state.zones.get_mut(from as usize) {
-                    if let Some(p) = z.iter().position(|&x| x == c) {
-                        z.remove(p);
-                    }
-                }
-                self.stamp_zone(from);
-            }
-            let Some(z) = self.state.zones.get_mut(dest as usize) else {
-                return Err(rt(span, "this zone is missing"));
-            };
-            match pos {
-                Position::Bottom => z.push(c),
-                Position::Top => z.insert(i.min(z.len()), c),
-            }
-            if let Some(at) = self.state.card_zone.get_mut(c as usize) {
-                *at = dest;
-            }
-            self.learn_move(c, dest);
+            self.place_card(c, i, dest, pos, span)?;
         }
         if !cards.is_empty() {
             self.stamp_zone(dest);
@@ -472,6 +448,64 @@ impl<'p> Interp<'p> {
         {
             return self.run_enter_triggers(cards, dest, dest_def);
         }
+        Ok(())
+    }
+
+    /// `move_cards` for one card when nothing records the game: the same checks, changes and
+    /// triggers, without a list of cards.
+    pub(super) fn move_card(&mut self, c: u32, dest: u32, pos: Position, span: Span) -> R<()> {
+        let prog = self.prog;
+        let dest_def = self.zone_def_of_slot(dest);
+        let fits = match (
+            prog.zones.get(dest_def as usize),
+            prog.cards.get(c as usize),
+        ) {
+            (Some(z), Some(card)) => z.kind.is_none_or(|k| k == card.kind),
+            _ => false,
+        };
+        if self.record || !fits {
+            return self.move_cards(&[c], dest, pos, span);
+        }
+        self.place_card(c, 0, dest, pos, span)?;
+        self.stamp_zone(dest);
+        if self
+            .enter_triggers
+            .get(dest_def as usize)
+            .is_some_and(|t| !t.is_empty())
+        {
+            return self.run_enter_triggers(&[c], dest, dest_def);
+        }
+        Ok(())
+    }
+
+    /// Card `c`, the `i`th of a move, taken from where it lies and put in slot `dest`.
+    #[inline(always)]
+    fn place_card(&mut self, c: u32, i: usize, dest: u32, pos: Position, span: Span) -> R<()> {
+        let from = self
+            .state
+            .card_zone
+            .get(c as usize)
+            .copied()
+            .unwrap_or(NOWHERE);
+        if from != NOWHERE {
+            if let Some(z) = self.state.zones.get_mut(from as usize) {
+                if let Some(p) = z.iter().position(|&x| x == c) {
+                    z.remove(p);
+                }
+            }
+            self.stamp_zone(from);
+        }
+        let Some(z) = self.state.zones.get_mut(dest as usize) else {
+            return Err(rt(span, "this zone is missing"));
+        };
+        match pos {
+            Position::Bottom => z.push(c),
+            Position::Top => z.insert(i.min(z.len()), c),
+        }
+        if let Some(at) = self.state.card_zone.get_mut(c as usize) {
+            *at = dest;
+        }
+        self.learn_move(c, dest);
         Ok(())
     }
 
