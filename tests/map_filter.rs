@@ -132,6 +132,39 @@ fn the_filter_runs_to_its_end_before_a_value_fails() {
         "{}",
         labelled(&text, &d)
     );
+
+    // A tuple of three locals is made in the walk's own closure: the same error, at the tuple,
+    // and still after the filter's own.
+    let text = body("y > 1").replace("(deep, x)", "(deep, x, x)");
+    let (_, r) = run(program(&text), limits);
+    let d = r.expect_err("too deep");
+    assert_eq!(d.code, "limit::value_depth");
+    assert_eq!(labelled(&text, &d), "(deep, x, x)");
+    let text = body("10 / (y - 3) != 0").replace("(deep, x)", "(deep, x, x)");
+    let (_, r) = run(program(&text), limits);
+    assert_eq!(r.expect_err("division by zero").code, "run::div_zero");
+}
+
+/// A tuple of three locals made in the walk's own closure is the tuple `literal` makes.
+#[test]
+fn a_tuple_of_three_locals_is_made_as_written() {
+    let vars = "var out: list = []\n";
+    let text = |value: &str| {
+        format!(
+            "{GAME}{vars}phase p {{\n  let k = 7\n  \
+             set out = map(x in filter(y in 1..6 where y % 2 == 0) => {value})\n}}\n"
+        )
+    };
+    let (a, ra) = run(program(&text("(x, k, x)")), Limits::default());
+    let (b, rb) = run(program(&text("(x, k + 0, x)")), Limits::default());
+    ra.expect("three locals");
+    rb.expect("an expression among them");
+    assert_eq!(a.state.vars, b.state.vars);
+    assert_eq!(a.state.steps(), b.state.steps());
+    let (c, rc) = run(program(&text("[x, k, x]")), Limits::default());
+    rc.expect("a list");
+    assert_ne!(a.state.vars, c.state.vars);
+    assert!(format!("{:?}", c.state.vars.first()).contains("List"));
 }
 
 /// Past the list-length limit, the map refuses the element after the limit, once the filter has

@@ -378,16 +378,70 @@ fn map_of_filter(slot: u32, source: &Expr, map: Option<&Expr>, span: Span) -> Op
         }
     }
     let (fslot, fspan) = (*fslot, source.span);
-    let (src, value) = (CSource::new(fsource), super::exprs::expr(value));
-    // A closure for each kind of condition and of source, so that none pays for another.
+    let src = CSource::new(fsource);
+    // A closure for each kind of condition and of source, so that none pays for another; a
+    // tuple of three locals (`(c, row, side)`) made in the walk's own closure.
     let cached = super::invariant::cached_call(cond, &[fslot, slot]);
     let (fs, ms) = ((fslot, fspan), (slot, span));
+    if let Some(three) = Three::of(value) {
+        return Some(match (src, cached) {
+            (CSource::List(l), Some(c)) => filter_map(Written(l), c, three, fs, ms),
+            (src, Some(c)) => filter_map(src, c, three, fs, ms),
+            (src, None) => filter_map(src, cexpr(cond), three, fs, ms),
+        });
+    }
+    let value = super::exprs::expr(value);
     Some(match (src, cached) {
         (CSource::List(l), Some(c)) => filter_map(Written(l), c, value, fs, ms),
         (CSource::List(l), None) => filter_map(Written(l), cexpr(cond), value, fs, ms),
         (src, Some(c)) => filter_map(src, c, value, fs, ms),
         (src, None) => filter_map(src, cexpr(cond), value, fs, ms),
     })
+}
+
+/// What `filter_map` makes of each element kept.
+trait Made {
+    fn make(&self, me: &mut Interp<'_>) -> R<Value>;
+}
+
+impl Made for Code {
+    #[inline(always)]
+    fn make(&self, me: &mut Interp<'_>) -> R<Value> {
+        self(me)
+    }
+}
+
+/// A list or tuple of three locals, made as `literal` makes it.
+struct Three {
+    slots: [u32; 3],
+    list: bool,
+    span: Span,
+}
+
+impl Three {
+    fn of(e: &Expr) -> Option<Three> {
+        let (ExprKind::Tuple(items) | ExprKind::List(items)) = &e.kind else {
+            return None;
+        };
+        let [a, b, c] = &items[..] else {
+            return None;
+        };
+        match (&a.kind, &b.kind, &c.kind) {
+            (ExprKind::Local(a), ExprKind::Local(b), ExprKind::Local(c)) => Some(Three {
+                slots: [*a, *b, *c],
+                list: matches!(e.kind, ExprKind::List(_)),
+                span: e.span,
+            }),
+            _ => None,
+        }
+    }
+}
+
+impl Made for Three {
+    #[inline(always)]
+    fn make(&self, me: &mut Interp<'_>) -> R<Value> {
+        super::exprs::three_locals(me, self.slots, self.list, self.span)
+    }
 }
 
 /// What `filter_map` walks: a list written out (an enum's values), read in place, or any other
@@ -442,10 +496,10 @@ impl Walked for CSource {
 }
 
 /// `map_of_filter`'s walk, for a condition of type `T`.
-fn filter_map<W: Walked + 'static, T: Test + 'static>(
+fn filter_map<W: Walked + 'static, T: Test + 'static, V: Made + 'static>(
     src: W,
     cond: T,
-    value: Code,
+    value: V,
     (fslot, fspan): (u32, Span),
     (slot, span): (u32, Span),
 ) -> Fill {
@@ -460,7 +514,7 @@ fn filter_map<W: Walked + 'static, T: Test + 'static>(
             me.set_local(fslot, item.clone());
             if cond.holds(me, &mut kept)? && failed.is_none() {
                 me.set_local(slot, item);
-                match value(me) {
+                match value.make(me) {
                     Ok(v) => {
                         depth = depth.max(v.depth());
                         out.push(v);

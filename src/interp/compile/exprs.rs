@@ -566,10 +566,7 @@ fn literal(items: &[Expr], list: bool, span: Span) -> Code {
     }
     // Three locals (`(c, row, side)`): read without a dispatch on each item's shape.
     if let [Opnd::Local(a), Opnd::Local(b), Opnd::Local(c)] = items[..] {
-        return code(move |me| {
-            let arr = [me.local(a), me.local(b), me.local(c)];
-            me.nest(wrap(list, Items::inline(3, arr)), span)
-        });
+        return code(move |me| three_locals(me, [a, b, c], list, span));
     }
     // Two and three items, the common tuples, evaluated straight into place.
     let items = match <[Opnd; 2]>::try_from(items) {
@@ -609,6 +606,24 @@ fn literal(items: &[Expr], list: bool, span: Span) -> Code {
         }
         me.nest(wrap(list, Items::new(out)), span)
     })
+}
+
+/// A list or tuple of three locals (`(c, row, side)`), written at `span`.
+#[inline(always)]
+pub(super) fn three_locals(
+    me: &Interp<'_>,
+    [a, b, c]: [u32; 3],
+    list: bool,
+    span: Span,
+) -> R<Value> {
+    let arr = [me.local(a), me.local(b), me.local(c)];
+    let it = Items::inline(3, arr);
+    let v = if list {
+        Value::List(Rc::new(it))
+    } else {
+        Value::Tuple(Rc::new(it))
+    };
+    me.nest(v, span)
 }
 
 /// A list or tuple written with constants only (at any depth), as a value.
