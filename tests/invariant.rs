@@ -5,7 +5,9 @@
 //! out after the same number of steps; only a stop inside the kept `let` for a later element
 //! is reported at the `let`.
 
-use rules::interp::Interp;
+mod common;
+
+use common::{labelled, play_quietly as run};
 use rules::limits::Limits;
 
 /// Two rows of cards; `ok(row, side)` starts with the invariant `let t = first_of(row)`. The
@@ -40,26 +42,8 @@ phase p {
 
 fn program(cond: &str) -> (String, &'static rules::program::Program) {
     let text = TEXT.replace("COND", cond);
-    let c = rules::check_text("invariant.rules", &text, &Limits::default());
-    assert_eq!(c.errors(), 0, "{}", c.render());
-    (text, Box::leak(Box::new(c.program.expect("program"))))
-}
-
-fn run(
-    prog: &'static rules::program::Program,
-    limits: Limits,
-) -> (Interp<'static>, Result<(), Box<rules::diag::Diag>>) {
-    let agents = rules::agent::make_agents("first", 2, 1).expect("agents");
-    let mut i = Interp::new(prog, 2, 1, agents, limits).expect("interp");
-    i.record = false;
-    let r = i.run().map(|_| ());
-    (i, r)
-}
-
-/// The source text under an error's first label.
-fn labelled<'t>(text: &'t str, d: &rules::diag::Diag) -> &'t str {
-    let span = d.labels.first().expect("label").span;
-    &text[span.start as usize..span.end as usize]
+    let prog = common::checked("invariant.rules", &text);
+    (text, prog)
 }
 
 /// `ok(row, side)` keeps its first `let`; `ok(row + 0, side)` has an argument to copy, so it
@@ -124,9 +108,7 @@ fn a_budget_runs_out_after_the_same_steps() {
 #[test]
 fn a_let_that_reads_the_element_is_not_kept() {
     let count_call_stops = |text: &str| {
-        let c = rules::check_text("invariant.rules", text, &Limits::default());
-        assert_eq!(c.errors(), 0, "{}", c.render());
-        let prog = Box::leak(Box::new(c.program.expect("program")));
+        let prog = common::checked("invariant.rules", text);
         let (full, r) = run(prog, Limits::default());
         r.expect("runs");
         (0..full.state.steps())

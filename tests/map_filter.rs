@@ -3,32 +3,15 @@
 //! what the filter then the map do: the same values, the same steps in the same order (so a
 //! budget runs out at the same place), and the filter's errors before the map's.
 
-use rules::interp::Interp;
+mod common;
+
+use common::{labelled, play_quietly as run};
 use rules::limits::Limits;
 
 const GAME: &str = "game \"g\" { players: 2, rounds: 1, round: [p] }\n";
 
 fn program(text: &str) -> &'static rules::program::Program {
-    let c = rules::check_text("map_filter.rules", text, &Limits::default());
-    assert_eq!(c.errors(), 0, "{}", c.render());
-    Box::leak(Box::new(c.program.expect("program")))
-}
-
-fn run(
-    prog: &'static rules::program::Program,
-    limits: Limits,
-) -> (Interp<'static>, Result<(), Box<rules::diag::Diag>>) {
-    let agents = rules::agent::make_agents("first", 2, 1).expect("agents");
-    let mut i = Interp::new(prog, 2, 1, agents, limits).expect("interp");
-    i.record = false;
-    let r = i.run().map(|_| ());
-    (i, r)
-}
-
-/// The source text under an error's first label.
-fn labelled<'t>(text: &'t str, d: &rules::diag::Diag) -> &'t str {
-    let span = d.labels.first().expect("label").span;
-    &text[span.start as usize..span.end as usize]
+    common::checked("map_filter.rules", text)
 }
 
 /// The walk in one (`fused`) and the filter kept in a local first (`apart`, two walks): the

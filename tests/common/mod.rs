@@ -38,3 +38,32 @@ pub fn deepest_calls(limits: &Limits, leaf: &str) -> (String, usize, usize) {
     }
     (text, fns, per_fn)
 }
+
+/// `text` checked (it must have no errors), kept for the rest of the test run.
+pub fn checked(name: &str, text: &str) -> &'static rules::program::Program {
+    let c = rules::check_text(name, text, &Limits::default());
+    assert_eq!(c.errors(), 0, "{}", c.render());
+    Box::leak(Box::new(c.program.expect("program")))
+}
+
+/// A game of `prog` for two players, seed 1, each taking the first option, nothing recorded:
+/// the interpreter after it, and how it ended.
+pub fn play_quietly(
+    prog: &'static rules::program::Program,
+    limits: Limits,
+) -> (
+    rules::interp::Interp<'static>,
+    Result<(), Box<rules::diag::Diag>>,
+) {
+    let agents = rules::agent::make_agents("first", 2, 1).expect("agents");
+    let mut i = rules::interp::Interp::new(prog, 2, 1, agents, limits).expect("interp");
+    i.record = false;
+    let r = i.run().map(|_| ());
+    (i, r)
+}
+
+/// The source text under an error's first label.
+pub fn labelled<'t>(text: &'t str, d: &rules::diag::Diag) -> &'t str {
+    let span = d.labels.first().expect("label").span;
+    &text[span.start as usize..span.end as usize]
+}

@@ -228,15 +228,22 @@ fn effect_free(n: Node<'_>) -> bool {
             ExprKind::CallField(..) => false,
             _ => true,
         },
-        Node::Stmt(s) => matches!(
-            s.kind,
-            StmtKind::Let(..)
-                | StmtKind::Assign(Place::Local(_), _, _)
-                | StmtKind::For(..)
-                | StmtKind::Return(_)
-                | StmtKind::Expr(_)
-        ),
+        Node::Stmt(s) => sets_only_locals(s),
     }
+}
+
+/// Whether a statement, by itself, changes nothing but locals: `let`, `set` of a local, `for`,
+/// `return` and expressions (what they run is looked at on its own). `memo` asks the same of a
+/// remembered function's statements.
+pub(super) fn sets_only_locals(s: &Stmt) -> bool {
+    matches!(
+        s.kind,
+        StmtKind::Let(..)
+            | StmtKind::Assign(Place::Local(_), _, _)
+            | StmtKind::For(..)
+            | StmtKind::Return(_)
+            | StmtKind::Expr(_)
+    )
 }
 
 /// Whether a tree changes nothing but its own locals, the functions it calls included.

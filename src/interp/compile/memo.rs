@@ -326,14 +326,7 @@ fn reads_of(prog: &Program, f: usize, reads: &mut [Reads]) -> Reads {
                 ExprKind::Builtin(b, _) => b.effect == Effect::Pure && b.values_only,
                 _ => false,
             },
-            Node::Stmt(s) => matches!(
-                s.kind,
-                StmtKind::Let(..)
-                    | StmtKind::Assign(Place::Local(_), _, _)
-                    | StmtKind::For(..)
-                    | StmtKind::Return(_)
-                    | StmtKind::Expr(_)
-            ),
+            Node::Stmt(s) => super::invariant::sets_only_locals(s),
         };
     });
     for g in callees {
