@@ -99,6 +99,8 @@ pub enum TypeExpr {
     List(Box<Spanned<TypeExpr>>),
     /// `table lo..hi of T`: a table literal covering every key in lo..hi exactly once.
     Table(i64, i64, Box<Spanned<TypeExpr>>),
+    /// `(Resource, int)`: a tuple of typed elements.
+    Tuple(Vec<Spanned<TypeExpr>>),
     /// `fn(p: player) -> int`: a field whose value is code written per card.
     Fn(
         Vec<(Ident, Spanned<TypeExpr>)>,

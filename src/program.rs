@@ -30,6 +30,16 @@ pub enum Ty {
 }
 
 impl Ty {
+    /// The type of a value that may also be `none`: the type itself where it has a `none`
+    /// (cards, players, enum values, zones, lists, tuples, text), `T or none` for an int or a
+    /// bool, whose uses the checker then refuses until a test (`x != none`) rules `none` out.
+    pub fn or_none(self) -> Ty {
+        match self {
+            Ty::Int | Ty::Bool => Ty::Opt(Box::new(self)),
+            t => t,
+        }
+    }
+
     pub fn elem(&self) -> Ty {
         match self {
             Ty::List(t) => (**t).clone(),

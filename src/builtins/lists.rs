@@ -29,7 +29,8 @@ pub const DEFS: &[BuiltinDef] = &[
         effect: Effect::Pure,
         values_only: true,
         shown_only: &[],
-        ret: elem0,
+        // `none` for an empty list or zone.
+        ret: |args| elem0(args).or_none(),
         eval: |me, a| {
             if let Some(Value::Zone(z)) = a.get(0) {
                 return Ok(me.zone_top(*z));
@@ -185,7 +186,7 @@ pub const DEFS: &[BuiltinDef] = &[
         values_only: true,
         shown_only: &[],
         // `none` when absent.
-        ret: ret_int,
+        ret: |_| Ty::Int.or_none(),
         eval: |me, a| {
             let l = a.list(me, 0)?;
             if let Some(x) = a.get(1) {
@@ -205,8 +206,9 @@ pub const DEFS: &[BuiltinDef] = &[
         effect: Effect::Pure,
         values_only: false,
         shown_only: &[],
+        // `none` for a key no entry covers.
         ret: |args| match super::elem0(args) {
-            Ty::Tuple(ts) => ts.get(2).cloned().unwrap_or(Ty::Any),
+            Ty::Tuple(ts) => ts.get(2).cloned().unwrap_or(Ty::Any).or_none(),
             _ => Ty::Any,
         },
         eval: |me, a| {

@@ -64,7 +64,7 @@ impl Checker {
                     .unwrap_or(Value::None)
             } else {
                 let v = self.const_value(e).unwrap_or(Value::None);
-                self.check_value_ty(&v, &fd.ty, e.span, &fd.name);
+                self.check_value_ty(&v, &fd.ty, e, &fd.name);
                 v
             };
             field_spans.push((fd.sym, e.span));
@@ -594,33 +594,101 @@ impl Checker {
         }
     }
 
-    pub(super) fn check_value_ty(&mut self, v: &Value, want: &Ty, span: Span, field: &str) {
-        if let (Value::List(items), Ty::List(elem)) = (v, want) {
-            for i in items.iter() {
-                self.check_value_ty(i, elem, span, field);
-            }
+    /// Checks a card's (or a default's) value against its field's type, reporting the first
+    /// element that does not fit, under that element where the value is written out as a list.
+    /// One report per field: a list with several wrong elements is one mistake, written once.
+    pub(super) fn check_value_ty(&mut self, v: &Value, want: &Ty, e: &ast::Expr, field: &str) {
+        let Some((got_v, want_t, span, in_list)) = self.first_misfit(v, want, e, e.span, false)
+        else {
             return;
-        }
-        let got = self.value_ty(v);
-        if !compatible(want, &got) {
-            let (w, g) = (self.ty_name(want), self.ty_name(&got));
-            let help = match (want, v) {
-                (Ty::Card(_), Value::Int(n)) => Some(format!("write a card reference: `@{n}`")),
-                (Ty::Enum(e), _) => Some(format!(
-                    "`{}` is one of: {}",
-                    self.prog.enums[*e as usize].name,
-                    self.prog.enums[*e as usize].variants.join(", ")
-                )),
+        };
+        let got = self.value_ty(got_v);
+        let (w, g) = (self.ty_name(want_t), self.ty_name(&got));
+        let help = match (want_t, got_v) {
+            (Ty::Card(_), Value::Int(n)) => Some(format!("write a card reference: `@{n}`")),
+            (Ty::Enum(e), _) => Some(format!(
+                "`{}` is one of: {}",
+                self.prog.enums[*e as usize].name,
+                self.prog.enums[*e as usize].variants.join(", ")
+            )),
+            (Ty::Tuple(ts), _) if in_list && !matches!(got_v, Value::Tuple(_)) => {
+                Some(self.tuple_help(v, ts))
+            }
+            (Ty::Tuple(ts), Value::Tuple(items)) if ts.len() != items.len() => {
+                Some(format!("each element has {} parts: {w}", ts.len()))
+            }
+            _ => None,
+        };
+        let what = if in_list {
+            format!("an element of field `{field}`")
+        } else {
+            format!("field `{field}`")
+        };
+        self.err(
+            Diag::error(
+                "check::field_type",
+                format!("{what} must be {w}, found {g}"),
+            )
+            .label(span, format!("this is {g}"))
+            .maybe_help(help),
+        );
+    }
+
+    /// The first part of `v` that does not fit `want`: the value, the type it should have had,
+    /// where it is written (an element's own span when `e` writes the list out), and whether it
+    /// is an element of a list.
+    fn first_misfit<'v>(
+        &self,
+        v: &'v Value,
+        want: &'v Ty,
+        e: &ast::Expr,
+        span: Span,
+        in_list: bool,
+    ) -> Option<(&'v Value, &'v Ty, Span, bool)> {
+        if let (Value::List(items), Ty::List(elem)) = (v, want) {
+            let written = match &e.kind {
+                ast::ExprKind::List(xs) if xs.len() == items.len() => Some(xs),
                 _ => None,
             };
-            self.err(
-                Diag::error(
-                    "check::field_type",
-                    format!("field `{field}` must be {w}, found {g}"),
-                )
-                .label(span, format!("this is {g}"))
-                .maybe_help(help),
-            );
+            return items.iter().enumerate().find_map(|(i, item)| {
+                let x = written.and_then(|xs| xs.get(i));
+                let (ex, sp) = match x {
+                    Some(x) => (x, x.span),
+                    None => (e, span),
+                };
+                self.first_misfit(item, elem, ex, sp, true)
+            });
+        }
+        let got = self.value_ty(v);
+        (!compatible(want, &got)).then_some((v, want, span, in_list))
+    }
+
+    /// A list of tuples written without their parentheses (`[Domestic, 1]` for
+    /// `[(Domestic, 1)]`): say how to write it, and whether the elements read in groups fit.
+    fn tuple_help(&self, v: &Value, ts: &[Ty]) -> String {
+        let n = ts.len();
+        let shape = ts
+            .iter()
+            .map(|t| self.ty_name(t))
+            .collect::<Vec<_>>()
+            .join(", ");
+        let fits = match v {
+            Value::List(items) if n > 0 && !items.is_empty() && items.len() % n == 0 => {
+                items.chunks(n).all(|c| {
+                    c.iter()
+                        .zip(ts)
+                        .all(|(x, t)| compatible(t, &self.value_ty(x)))
+                })
+            }
+            _ => false,
+        };
+        if fits {
+            format!(
+                "each element is a ({shape}) in parentheses: `[(a, b), ...]`; this list's \
+                 elements, read in groups of {n}, would fit"
+            )
+        } else {
+            format!("each element is a ({shape}) in parentheses: `[(a, b), ...]`")
         }
     }
 

@@ -87,6 +87,9 @@ impl Checker {
     pub(super) fn resolve_type(&mut self, t: &ast::Spanned<ast::TypeExpr>) -> Ty {
         match &t.node {
             ast::TypeExpr::List(inner) => Ty::List(Box::new(self.resolve_type(inner))),
+            ast::TypeExpr::Tuple(elems) => {
+                Ty::Tuple(elems.iter().map(|t| self.resolve_type(t)).collect())
+            }
             ast::TypeExpr::Fn(params, ret) => {
                 let ps = params.iter().map(|(_, t)| self.resolve_type(t)).collect();
                 let r = ret
@@ -268,7 +271,7 @@ impl Checker {
                 }
                 let v = self.const_value(e);
                 if let Some(v) = &v {
-                    self.check_value_ty(v, &ty, e.span, &f.name.node);
+                    self.check_value_ty(v, &ty, e, &f.name.node);
                 }
                 v.unwrap_or(Value::None)
             });

@@ -116,6 +116,7 @@ impl Checker {
             );
             self.begin(Ctx::CardFn(p.id));
             for (param, t) in p.params.iter().zip(tys) {
+                self.statement_word(param, "a parameter");
                 self.bind(&param.node, t);
             }
             let (body, ty) = self.expr(&p.body);

@@ -163,7 +163,16 @@ impl Checker {
             return (mk(ExprKind::Const(Value::None)), Ty::Any);
         };
         let (x, ta) = self.expr(a);
+        // The right of `and` runs only when the left is true, of `or` only when it is false.
+        let n = match op {
+            BinOp::And => Some(self.narrow(a, true, narrow::Region::Expr(b))),
+            BinOp::Or => Some(self.narrow(a, false, narrow::Region::Expr(b))),
+            _ => None,
+        };
         let (y, tb) = self.expr(b);
+        if let Some(n) = n {
+            self.widen(n);
+        }
         let ty = match op {
             BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Div | BinOp::Rem => {
                 let what = format!("the operands of `{}`", op.symbol());
@@ -374,10 +383,14 @@ impl Checker {
         };
         let (cx, ct) = self.expr(c);
         self.expect_ty(&Ty::Bool, &ct, c.span, "an `if` condition");
+        let n = self.narrow(c, true, narrow::Region::Block(then));
         let (tb, tt) = self.block_expr(then);
+        self.widen(n);
         let (ex, et) = match els {
             Some(x) => {
+                let n = self.narrow(c, false, narrow::Region::Expr(x));
                 let (x, t) = self.expr(x);
+                self.widen(n);
                 (Some(Box::new(x)), t)
             }
             None => (None, Ty::None),
@@ -480,6 +493,7 @@ impl Checker {
                 .label(source.span, format!("this is {g}")),
             );
         }
+        self.statement_word(var, "a loop variable");
         self.push_scope();
         let elem = st.elem();
         let slot = self.bind(&var.node, elem.clone());
@@ -490,7 +504,13 @@ impl Checker {
         });
         let (m, mt) = match map {
             Some(m) => {
+                let n = filter
+                    .as_ref()
+                    .map(|f| self.narrow(f, true, narrow::Region::Expr(m)));
                 let (x, t) = self.expr(m);
+                if let Some(n) = n {
+                    self.widen(n);
+                }
                 (Some(Box::new(x)), t)
             }
             None => (None, elem.clone()),
@@ -515,11 +535,21 @@ impl Checker {
                     map.as_ref().map(|m| m.span).unwrap_or(span),
                     "the values compared",
                 );
-                Ty::Int
+                if f.is_none() && self.never_empty(&src) {
+                    Ty::Int
+                } else {
+                    Ty::Int.or_none()
+                }
             }
             AggKind::Filter | AggKind::Sort => Ty::List(Box::new(elem.clone())),
             AggKind::Map => Ty::List(Box::new(mt)),
-            AggKind::Best | AggKind::First => elem,
+            AggKind::Best | AggKind::First => {
+                if f.is_none() && self.never_empty(&src) {
+                    elem
+                } else {
+                    elem.or_none()
+                }
+            }
             AggKind::FlatMap => Ty::List(Box::new(mt.elem())),
         };
         if matches!(
@@ -955,6 +985,10 @@ impl Checker {
                     Ty::Opt(Box::new(t.clone()))
                 }
             }
+            // One branch may give `none` where the other gives an int: so may the whole.
+            (Ty::Opt(x), y) | (y, Ty::Opt(x)) if compatible(x, y) || compatible(y, x) => {
+                Ty::Opt(x.clone())
+            }
             _ if compatible(&a, &b) => match (&a, &b) {
                 (Ty::Any, _) | (Ty::Card(None), _) | (Ty::Zone(None), _) => a,
                 _ => b,
@@ -1048,6 +1082,25 @@ fn fuse_flatten_map(
                 arg.span,
             ));
             None
+        }
+    }
+}
+
+impl Checker {
+    /// Whether a source's list is known to have an element whatever the game's state: an enum's
+    /// values, every card of a kind that has cards, a list written out with something in it, a
+    /// range whose bounds are written as numbers (`1..6`). `min`, `max`, `best` and `first` over
+    /// such a list, without `where`, are never `none`.
+    fn never_empty(&self, src: &Expr) -> bool {
+        match &src.kind {
+            ExprKind::Const(Value::List(l)) => !l.is_empty(),
+            ExprKind::List(items) => !items.is_empty(),
+            ExprKind::KindCards(k) => self.prog.cards.iter().any(|c| c.kind == *k),
+            ExprKind::Binary(BinOp::Range, a, b) => matches!(
+                (&a.kind, &b.kind),
+                (ExprKind::Const(Value::Int(lo)), ExprKind::Const(Value::Int(hi))) if lo <= hi
+            ),
+            _ => false,
         }
     }
 }

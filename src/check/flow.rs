@@ -230,7 +230,11 @@ impl Checker {
             }
             S::Eliminate(e) => {
                 let (x, t) = self.expr(e);
-                self.expect_ty(&Ty::Player, &t, e.span, "`eliminate`'s player");
+                // A game that named something `eliminate` has been told so at the declaration;
+                // the statement's argument would only repeat that mistake.
+                if !self.shadowed_words.iter().any(|w| w == "eliminate") {
+                    self.expect_ty(&Ty::Player, &t, e.span, "`eliminate`'s player");
+                }
                 StmtKind::Eliminate(x)
             }
             S::RepeatUntil(n, cond, body) => {

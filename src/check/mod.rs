@@ -3,7 +3,8 @@
 //! The checker is split by the language's concerns: `decls` (kinds, types, triggers, the game
 //! block), `cards` (card values, tables and their coverage), `types` (type names and
 //! compatibility), `stmts` and `exprs` (lowering with every name resolved to a slot), `flow`
-//! (options, custom events, `end game`, `eliminate`, `repeat up to`), `purity` (what may change
+//! (options, custom events, `end game`, `eliminate`, `repeat up to`), `narrow` (tests that rule
+//! `none` out), `purity` (what may change
 //! the game) and `repl` (lines typed at the REPL).
 
 pub mod allow;
@@ -13,13 +14,14 @@ mod effects;
 mod exprs;
 mod flow;
 mod imports;
+mod narrow;
 mod purity;
 mod repl;
 mod stmts;
 mod types;
 
 pub use repl::ReplLine;
-pub use types::{allows_none, compatible};
+pub use types::{allows_none, compatible, maybe_none};
 use types::{show_bounds, within};
 
 use crate::ast::{self, CardId, Item};
@@ -125,6 +127,8 @@ pub struct Checker {
     referenced_phases: Vec<bool>,
     /// Whether any rule calls `finish_game()` or says `end game`, a way for a game to end.
     calls_finish: bool,
+    /// Statement keywords the game tried to use as names (reported at the declaration).
+    shadowed_words: Vec<String>,
     /// Card code (`fn` field values) waiting to be lowered once constants have their types.
     pending_card_fns: Vec<effects::PendingFn>,
 }
@@ -232,6 +236,7 @@ impl Checker {
             referenced_phases: Vec::new(),
             calls_finish: false,
             pending_card_fns: Vec::new(),
+            shadowed_words: Vec::new(),
         }
     }
 
@@ -245,8 +250,43 @@ impl Checker {
         self.diags.len() < self.limits.max_diags
     }
 
+    /// A name that begins a statement (`eliminate`, `emit`, `step`, `end`) cannot also name a
+    /// game's function, var, constant, parameter or local: `eliminate(P1)` at the start of a
+    /// statement would run the statement while the same call inside an expression ran the
+    /// game's function. Reported once, at the declaration.
+    fn statement_word(&mut self, name: &ast::Ident, what: &str) -> bool {
+        let n = name.node.as_str();
+        if !STATEMENT_WORDS.contains(&n) {
+            return false;
+        }
+        let example = match n {
+            "eliminate" => "`eliminate P2` removes a player from the game",
+            "emit" => "`emit Event(...)` announces a game event",
+            "step" => "`step name { ... }` marks a step of a phase",
+            _ => "`end game` ends the game",
+        };
+        self.err(
+            Diag::error(
+                "check::statement_word",
+                format!("`{n}` begins a statement, so it cannot name {what}"),
+            )
+            .label(name.span, "a statement keyword")
+            .help(format!(
+                "{example}; at the start of a line `{n}(...)` would run that statement: choose \
+                 another name"
+            )),
+        );
+        if !self.shadowed_words.iter().any(|w| w == n) {
+            self.shadowed_words.push(n.to_string());
+        }
+        true
+    }
+
     fn declare(&mut self, name: &ast::Ident, g: Global) {
         if name.node.is_empty() {
+            return;
+        }
+        if self.statement_word(name, g.what()) {
             return;
         }
         if let Some((prev, prev_span)) = self.globals.get(&name.node).copied() {
@@ -546,6 +586,7 @@ impl Checker {
                 Item::Fn(f) => {
                     let mut params = Vec::new();
                     for p in &f.params {
+                        self.statement_word(&p.name, "a parameter");
                         let ty =
                             p.ty.as_ref()
                                 .map(|t| self.resolve_type(t))
@@ -808,6 +849,10 @@ impl Checker {
         None
     }
 }
+
+/// The words that begin a statement but are not reserved by the grammar (it reads them as names
+/// elsewhere).
+const STATEMENT_WORDS: [&str; 4] = ["eliminate", "emit", "step", "end"];
 
 fn is_reserved_global(n: &str) -> bool {
     [

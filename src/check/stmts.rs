@@ -10,7 +10,17 @@ impl Checker {
 
     pub fn block(&mut self, b: &ast::Block) -> Block {
         self.push_scope();
-        let stmts = b.stmts.iter().filter_map(|s| self.stmt(s)).collect();
+        let mut stmts = Vec::new();
+        let mut narrowed = Vec::new();
+        for (i, s) in b.stmts.iter().enumerate() {
+            if let Some(st) = self.stmt(s) {
+                stmts.push(st);
+            }
+            narrowed.extend(self.narrow_after(s, b.stmts.get(i + 1..).unwrap_or(&[])));
+        }
+        for n in narrowed.into_iter().rev() {
+            self.widen(n);
+        }
         self.pop_scope();
         Block {
             stmts,
@@ -18,10 +28,29 @@ impl Checker {
         }
     }
 
+    /// After `if x == none { return ... }`, `x` is not `none` for the rest of the block (and
+    /// after an `if`/`else` one of whose branches always returns, what the other's test shows).
+    fn narrow_after(&mut self, s: &ast::Stmt, rest: &[ast::Stmt]) -> Option<narrow::Narrowed> {
+        let ast::StmtKind::Expr(e) = &s.kind else {
+            return None;
+        };
+        let ast::ExprKind::If(c, then, els) = &e.kind else {
+            return None;
+        };
+        let then_returns = narrow::block_always_returns(then);
+        let else_returns = els.as_ref().is_some_and(|x| narrow::expr_always_returns(x));
+        match (then_returns, else_returns) {
+            (true, false) => Some(self.narrow(c, false, narrow::Region::Rest(rest))),
+            (false, true) => Some(self.narrow(c, true, narrow::Region::Rest(rest))),
+            _ => None,
+        }
+    }
+
     /// The block's value type: its last statement's, when that is an expression.
     pub(super) fn block_expr(&mut self, b: &ast::Block) -> (Block, Ty) {
         self.push_scope();
         let mut stmts = Vec::new();
+        let mut narrowed = Vec::new();
         let mut ty = Ty::None;
         for (i, s) in b.stmts.iter().enumerate() {
             let last = i + 1 == b.stmts.len();
@@ -39,6 +68,10 @@ impl Checker {
             if let Some(st) = self.stmt(s) {
                 stmts.push(st);
             }
+            narrowed.extend(self.narrow_after(s, b.stmts.get(i + 1..).unwrap_or(&[])));
+        }
+        for n in narrowed.into_iter().rev() {
+            self.widen(n);
         }
         self.pop_scope();
         (
@@ -72,6 +105,7 @@ impl Checker {
                     }
                     None => ty,
                 };
+                self.statement_word(name, "a local");
                 let slot = self.bind(&name.node, ty);
                 StmtKind::Let(slot, x)
             }
@@ -159,6 +193,7 @@ impl Checker {
                         .label(src.span, format!("this is {g}")),
                     );
                 }
+                self.statement_word(var, "a loop variable");
                 self.push_scope();
                 let slot = self.bind(&var.node, t.elem());
                 let b = self.block(body);

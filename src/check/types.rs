@@ -94,9 +94,11 @@ impl Checker {
     pub(super) fn expect_ty(&mut self, want: &Ty, got: &Ty, span: Span, what: &str) {
         if !compatible(want, got) {
             let (w, g) = (self.ty_name(want), self.ty_name(got));
+            let help = maybe_none(got).then(|| none_help());
             self.err(
                 Diag::error("check::type", format!("{what} must be {w}, found {g}"))
-                    .label(span, format!("this is {g}")),
+                    .label(span, format!("this is {g}"))
+                    .maybe_help(help),
             );
         }
     }
@@ -110,9 +112,11 @@ pub fn compatible(want: &Ty, got: &Ty) -> bool {
         (Ty::Any, _) | (_, Ty::Any) | (Ty::None, Ty::None) => true,
         (_, Ty::None) => allows_none(want),
         (Ty::None, _) => allows_none(got),
-        // Where `none` is possible but the type has none, the value is checked when used.
+        // `int or none` stands where an int or `none` may; an int that may be `none` stands
+        // for an int only once a test has ruled `none` out (the checker narrows the local).
+        (Ty::Opt(a), Ty::Opt(b)) => compatible(a, b),
         (Ty::Opt(a), b) => compatible(a, b),
-        (a, Ty::Opt(b)) => compatible(a, b),
+        (a, Ty::Opt(b)) => matches!(a, Ty::Any) || (allows_none(a) && compatible(a, b)),
         (Ty::Card(a), Ty::Card(b)) => a.is_none() || b.is_none() || a == b,
         (Ty::Zone(a), Ty::Zone(b)) => a.is_none() || b.is_none() || a == b,
         (Ty::List(a), Ty::List(b)) => compatible(a, b),
@@ -125,6 +129,19 @@ pub fn compatible(want: &Ty, got: &Ty) -> bool {
         }
         (a, b) => a == b,
     }
+}
+
+/// The help under a value that may be `none` used where it may not.
+pub(super) fn none_help() -> String {
+    "it is `none` when there is nothing to give (an empty list, a value not found): put it in a \
+     `let` and test it first (`if x != none { ... }`), or write `if x == none { 0 } else { x }`"
+        .into()
+}
+
+/// Whether a value of this type may be `none` although the type it stands for has no `none`
+/// (`int or none`): using it as that type needs a test first.
+pub fn maybe_none(t: &Ty) -> bool {
+    matches!(t, Ty::Opt(_))
 }
 
 /// Whether `none` is a value of this type.

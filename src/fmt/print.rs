@@ -560,6 +560,10 @@ impl Out<'_> {
                 self.w("list of ");
                 self.each(&k);
             }
+            Rule::tuple_type => {
+                let open = self.pos;
+                self.seq(open, &k, "(", ")", false, |o, x| o.node(x));
+            }
             Rule::table_type => {
                 self.w("table ");
                 self.keyword_parts("", &k, &[" of "]);

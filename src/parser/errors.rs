@@ -22,7 +22,7 @@ pub fn rule_name(rule: Rule) -> &'static str {
         kind_decl => DECLARATION,
         field_decl => "a field like `rating: int`",
         var_kw => "`var`",
-        type_expr | list_type => "a type",
+        type_expr | list_type | tuple_type => "a type",
         card_decl => DECLARATION,
         field_init => "a field like `rating: 3`",
         card_id => "a card id",

@@ -152,6 +152,10 @@ impl Builder {
                     });
                 Spanned::new(TypeExpr::List(Box::new(elem)), span)
             }
+            Rule::tuple_type => {
+                let elems = children(inner).map(|p| self.type_expr(p)).collect();
+                Spanned::new(TypeExpr::Tuple(elems), span)
+            }
             Rule::fn_type => {
                 let mut params = Vec::new();
                 let mut ret = None;
