@@ -6,8 +6,9 @@ use crate::value::Value;
 
 const WIDEST: usize = 34;
 
-fn cell(view: &View, v: &Value, ty: &Ty) -> String {
-    let text = match (v, ty) {
+/// A field's value as the card tables and printed cards write it, whole.
+pub fn value_text(view: &View, v: &Value, ty: &Ty) -> String {
+    match (v, ty) {
         // A table field: its entries, compactly.
         (Value::List(items), Ty::List(inner)) if matches!(**inner, Ty::Tuple(ref t) if t.len() == 3) => {
             items
@@ -31,7 +32,26 @@ fn cell(view: &View, v: &Value, ty: &Ty) -> String {
         (Value::Card(c), _) => format!("@{}", view.prog.cards[*c as usize].id),
         (Value::None, _) => "-".into(),
         _ => view.show(v),
+    }
+}
+
+/// The value of field `sym` on a card, `none` where the card has no such field.
+pub fn field_value(prog: &Program, card: usize, sym: u32) -> Value {
+    let Some(cd) = prog.cards.get(card) else {
+        return Value::None;
     };
+    let Some(kd) = prog.kinds.get(cd.kind as usize) else {
+        return Value::None;
+    };
+    match kd.slot_of.get(sym as usize).copied().flatten() {
+        Some((false, i)) => cd.fields.get(i as usize).cloned().unwrap_or(Value::None),
+        Some((true, i)) => cd.vars.get(i as usize).cloned().unwrap_or(Value::None),
+        None => Value::None,
+    }
+}
+
+fn cell(view: &View, v: &Value, ty: &Ty) -> String {
+    let text = value_text(view, v, ty);
     let mut chars = text.chars();
     let short: String = chars.by_ref().take(WIDEST).collect();
     if chars.next().is_some() {
@@ -85,10 +105,7 @@ pub fn tables(prog: &Program, only: Option<&str>) -> Result<String, String> {
             let cd = &prog.cards[c];
             let mut row = vec![format!("@{}", cd.id)];
             for f in &fields {
-                let v = match kd.slot_of.get(f.sym as usize).copied().flatten() {
-                    Some((false, i)) => cd.fields.get(i as usize).cloned().unwrap_or(Value::None),
-                    _ => Value::None,
-                };
+                let v = field_value(prog, c, f.sym);
                 row.push(cell(&view, &v, &f.ty));
             }
             rows.push(row);

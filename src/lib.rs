@@ -20,6 +20,7 @@ pub mod loader;
 pub mod lsp;
 pub mod options;
 pub mod parser;
+pub mod print;
 pub mod program;
 pub mod repl;
 pub mod rng;

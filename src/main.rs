@@ -1,5 +1,6 @@
 //! The `rules` command line: check, run and benchmark games.
 
+mod print_cli;
 mod simulate_cli;
 
 use clap::{Parser, Subcommand};
@@ -166,6 +167,7 @@ enum Command {
         #[arg(required = true)]
         paths: Vec<PathBuf>,
     },
+    Print(print_cli::PrintArgs),
     /// Measure full random games per second on one core, and the time to check the game
     Bench {
         /// A `.rules` file or a game folder
@@ -669,6 +671,9 @@ fn run(cli: Cli) -> ExitCode {
                 ExitCode::from(1)
             }
         },
+        Command::Print(args) => {
+            print_cli::print(args, &limits, |c| print_diags(&c.diags, &c.sources))
+        }
         Command::Fmt { check, paths } => {
             let mut files = Vec::new();
             for p in &paths {

@@ -1,0 +1,340 @@
+//! What a card's face says, and where each part goes on the card. A face is worked out from the
+//! checked program only (the cards' printed values), then laid out as drawing operations that
+//! the PDF and SVG writers draw and the tests measure.
+
+use super::sheet::{Rect, MM};
+use super::text::{fit, Fit, Metrics};
+use crate::cards::{field_value, value_text};
+use crate::interp::View;
+use crate::program::{Program, Ty};
+use crate::value::Value;
+
+/// The parts of a card's face, as text.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Face {
+    pub title: String,
+    pub subtitle: String,
+    /// A value in the top corner (a cost, a rating).
+    pub corner: Option<String>,
+    /// A coloured band across the top with a short word (an enum field: a faction, a suit).
+    pub band: Option<(String, [u8; 3])>,
+    /// Named values, one per line.
+    pub rows: Vec<(String, String)>,
+    /// The rules text, wrapped.
+    pub text: String,
+    /// The card's id and, for copies, which copy (bottom edge, small).
+    pub footer: String,
+}
+
+/// Colours for bands, picked by an enum value's position (dark enough for white text).
+const PALETTE: [[u8; 3]; 8] = [
+    [46, 94, 170],
+    [176, 58, 46],
+    [39, 128, 72],
+    [142, 68, 173],
+    [202, 111, 30],
+    [23, 128, 140],
+    [120, 120, 40],
+    [90, 90, 90],
+];
+
+pub fn band_colour(index: usize) -> [u8; 3] {
+    PALETTE[index % PALETTE.len()]
+}
+
+/// The face a card gets when its kind declares none: its name (or id) as the title, its kind as
+/// the subtitle, and its other printed fields as rows.
+pub fn default_face(prog: &Program, view: &View, card: usize) -> Face {
+    let Some(cd) = prog.cards.get(card) else {
+        return Face::default();
+    };
+    let Some(kd) = prog.kinds.get(cd.kind as usize) else {
+        return Face::default();
+    };
+    let mut title = cd.id.to_string();
+    let mut rows = Vec::new();
+    for f in kd.fields.iter().filter(|f| !f.mutable) {
+        let v = field_value(prog, card, f.sym);
+        if f.name == "name" {
+            if let Value::Text(t) = &v {
+                title = t.to_string();
+                continue;
+            }
+        }
+        if matches!(f.ty, Ty::Fn(..)) || matches!(v, Value::None) {
+            continue;
+        }
+        rows.push((f.name.replace('_', " "), value_text(view, &v, &f.ty)));
+    }
+    Face {
+        title,
+        subtitle: kd.name.clone(),
+        corner: None,
+        band: None,
+        rows,
+        text: String::new(),
+        footer: footer(prog, card),
+    }
+}
+
+/// `@id`, and `copy 2 of 3` for a card made by `3 x id`.
+pub fn footer(prog: &Program, card: usize) -> String {
+    let Some(cd) = prog.cards.get(card) else {
+        return String::new();
+    };
+    match &cd.copy {
+        Some((n, first)) => {
+            let of = prog
+                .cards
+                .iter()
+                .filter(|c| c.copy.as_ref().is_some_and(|(_, f)| f == first))
+                .count();
+            format!("@{first}  ·  copy {} of {of}", n + 1)
+        }
+        None => format!("@{}", cd.id),
+    }
+}
+
+/// One thing to draw, in page points.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Op {
+    /// A rectangle, filled and/or outlined (RGB), with an outline width.
+    Rect {
+        r: Rect,
+        fill: Option<[u8; 3]>,
+        stroke: Option<([u8; 3], f32)>,
+    },
+    Line {
+        from: (f32, f32),
+        to: (f32, f32),
+        colour: [u8; 3],
+        width: f32,
+    },
+    /// Lines of text from the top of `area`, each at its baseline; `area` is the box the text
+    /// was fitted to, and `fit` what came of it.
+    Text {
+        area: Rect,
+        fit: Fit,
+        bold: bool,
+        colour: [u8; 3],
+        centred: bool,
+    },
+}
+
+/// The fonts a face is laid out with.
+pub struct Fonts {
+    pub regular: Metrics,
+    pub bold: Metrics,
+}
+
+impl Fonts {
+    pub fn load() -> Option<Fonts> {
+        Some(Fonts {
+            regular: Metrics::new(super::text::REGULAR)?,
+            bold: Metrics::new(super::text::BOLD)?,
+        })
+    }
+
+    pub fn of(&self, bold: bool) -> &Metrics {
+        if bold {
+            &self.bold
+        } else {
+            &self.regular
+        }
+    }
+}
+
+const BLACK: [u8; 3] = [20, 20, 20];
+const GREY: [u8; 3] = [110, 110, 110];
+const RULE: [u8; 3] = [180, 180, 180];
+const WHITE: [u8; 3] = [255, 255, 255];
+
+/// Lay a face out on a card: every text in a box inside the card, shrunk to fit.
+pub fn layout(face: &Face, card: Rect, fonts: &Fonts) -> Vec<Op> {
+    let pad = 2.5 * MM;
+    let inner_w = (card.w - 2.0 * pad).max(1.0);
+    let mut ops = vec![Op::Rect {
+        r: card,
+        fill: None,
+        stroke: Some((RULE, 0.5)),
+    }];
+    let mut y = card.y + pad;
+    let text = |area: Rect, s: &str, bold: bool, max: f32, min: f32, colour, centred| Op::Text {
+        area,
+        fit: fit(fonts.of(bold), s, area.w, area.h, max, min),
+        bold,
+        colour,
+        centred,
+    };
+    if let Some((word, colour)) = &face.band {
+        let band = Rect {
+            x: card.x,
+            y: card.y,
+            w: card.w,
+            h: 6.0 * MM,
+        };
+        ops.push(Op::Rect {
+            r: band,
+            fill: Some(*colour),
+            stroke: None,
+        });
+        let area = Rect {
+            x: card.x + pad,
+            y: card.y + 1.0 * MM,
+            w: inner_w,
+            h: 4.0 * MM,
+        };
+        ops.push(text(area, word, true, 8.0, 5.0, WHITE, false));
+        y = card.y + band.h + 1.5 * MM;
+    }
+    let corner_w = if face.corner.is_some() { 9.0 * MM } else { 0.0 };
+    if let Some(c) = &face.corner {
+        let r = Rect {
+            x: card.x + card.w - pad - corner_w + 1.0 * MM,
+            y,
+            w: corner_w - 1.0 * MM,
+            h: corner_w - 1.0 * MM,
+        };
+        ops.push(Op::Rect {
+            r,
+            fill: None,
+            stroke: Some((BLACK, 0.8)),
+        });
+        let area = Rect {
+            x: r.x + 0.8 * MM,
+            y: r.y + 1.2 * MM,
+            w: r.w - 1.6 * MM,
+            h: r.h - 2.0 * MM,
+        };
+        ops.push(text(area, c, true, 13.0, 5.0, BLACK, true));
+    }
+    let title_area = Rect {
+        x: card.x + pad,
+        y,
+        w: (inner_w - corner_w).max(1.0),
+        h: 10.0 * MM,
+    };
+    let title = text(title_area, &face.title, true, 11.0, 6.0, BLACK, false);
+    let used = match &title {
+        Op::Text { fit, .. } => fit.height,
+        _ => 0.0,
+    };
+    ops.push(title);
+    y += used.max(if face.corner.is_some() {
+        corner_w - 1.0 * MM
+    } else {
+        0.0
+    }) + 0.8 * MM;
+    if !face.subtitle.is_empty() {
+        let area = Rect {
+            x: card.x + pad,
+            y,
+            w: inner_w,
+            h: 3.5 * MM,
+        };
+        ops.push(text(area, &face.subtitle, false, 7.0, 4.5, GREY, false));
+        y += area.h;
+    }
+    y += 0.8 * MM;
+    ops.push(Op::Line {
+        from: (card.x + pad, y),
+        to: (card.x + card.w - pad, y),
+        colour: RULE,
+        width: 0.5,
+    });
+    y += 1.5 * MM;
+    let footer_h = 3.0 * MM;
+    let bottom = card.y + card.h - pad - footer_h;
+    let left = (bottom - y).max(0.0);
+    let rows: Vec<String> = face.rows.iter().map(|(k, v)| format!("{k}: {v}")).collect();
+    let (rows_h, text_h) = match (rows.is_empty(), face.text.is_empty()) {
+        (true, _) => (0.0, left),
+        (false, true) => (left, 0.0),
+        (false, false) => (left * 0.4, left * 0.6),
+    };
+    if !rows.is_empty() {
+        let area = Rect {
+            x: card.x + pad,
+            y,
+            w: inner_w,
+            h: rows_h,
+        };
+        let op = text(area, &rows.join("\n"), false, 7.0, 4.5, BLACK, false);
+        let h = match &op {
+            Op::Text { fit, .. } => fit.height,
+            _ => 0.0,
+        };
+        ops.push(op);
+        y += if face.text.is_empty() {
+            h
+        } else {
+            h.min(rows_h)
+        } + 1.5 * MM;
+    }
+    if !face.text.is_empty() {
+        let area = Rect {
+            x: card.x + pad,
+            y,
+            w: inner_w,
+            h: (bottom - y).max(0.0).min(text_h.max(bottom - y)),
+        };
+        ops.push(text(area, &face.text, false, 8.5, 5.0, BLACK, false));
+    }
+    let foot = Rect {
+        x: card.x + pad,
+        y: card.y + card.h - pad - footer_h + 0.5 * MM,
+        w: inner_w,
+        h: footer_h - 0.5 * MM,
+    };
+    ops.push(text(foot, &face.footer, false, 5.5, 4.0, GREY, false));
+    ops
+}
+
+/// The back of a card: the game's name and the kind, centred in a frame.
+pub fn layout_back(game: &str, kind: &str, card: Rect, fonts: &Fonts) -> Vec<Op> {
+    let pad = 4.0 * MM;
+    let frame = Rect {
+        x: card.x + pad,
+        y: card.y + pad,
+        w: card.w - 2.0 * pad,
+        h: card.h - 2.0 * pad,
+    };
+    let name = Rect {
+        x: frame.x + 2.0 * MM,
+        y: frame.y + frame.h * 0.35,
+        w: frame.w - 4.0 * MM,
+        h: frame.h * 0.2,
+    };
+    let sub = Rect {
+        x: name.x,
+        y: name.y + name.h + 1.0 * MM,
+        w: name.w,
+        h: 5.0 * MM,
+    };
+    vec![
+        Op::Rect {
+            r: card,
+            fill: None,
+            stroke: Some((RULE, 0.5)),
+        },
+        Op::Rect {
+            r: frame,
+            fill: None,
+            stroke: Some((GREY, 1.5)),
+        },
+        Op::Text {
+            area: name,
+            fit: fit(&fonts.bold, game, name.w, name.h, 14.0, 6.0),
+            bold: true,
+            colour: BLACK,
+            centred: true,
+        },
+        Op::Text {
+            area: sub,
+            fit: fit(&fonts.regular, kind, sub.w, sub.h, 9.0, 5.0),
+            bold: false,
+            colour: GREY,
+            centred: true,
+        },
+    ]
+}

@@ -1,0 +1,183 @@
+//! `rules print`: print-and-play sheets of a game's cards. The cards are the checked program's
+//! (so a misprint is a check error first); each kind's face is laid out by `face`, placed on
+//! pages by `sheet`, and drawn by `pdf` (krilla, fonts embedded) or `svg`.
+
+pub mod face;
+pub mod pdf;
+pub mod sheet;
+pub mod svg;
+pub mod text;
+
+use crate::diag::Sources;
+use crate::interp::View;
+use crate::program::Program;
+use face::{Face, Fonts, Op};
+use sheet::{CardSize, Paper, Sheet};
+
+/// How to print.
+#[derive(Debug, Clone)]
+pub struct Options {
+    pub size: CardSize,
+    pub paper: Paper,
+    pub bleed_mm: f32,
+    /// A page of backs after each page of faces, mirrored for printing on both sides.
+    pub backs: bool,
+}
+
+/// Which cards to print.
+#[derive(Debug, Clone, Default)]
+pub struct Selection {
+    pub kind: Option<String>,
+    /// Card ids, with or without the `@`.
+    pub ids: Vec<String>,
+    /// Only the cards declared in this file (as named in diagnostics, or a path ending so).
+    pub file: Option<String>,
+}
+
+/// A page: what to draw on it, and whether it is a page of backs.
+#[derive(Debug, Clone)]
+pub struct Page {
+    pub ops: Vec<Op>,
+    pub back: bool,
+    /// The cards on it, in cell order (for backs, the faces they stand behind).
+    pub cards: Vec<usize>,
+}
+
+/// The cards selected, in declaration order, each copy its own card. An unknown kind, id or
+/// file is an error naming what there is.
+pub fn select(prog: &Program, sources: &Sources, sel: &Selection) -> Result<Vec<usize>, String> {
+    let kind = match &sel.kind {
+        Some(k) => Some(prog.kind_by_name(k).ok_or_else(|| {
+            let help = crate::diag::did_you_mean(k, prog.kinds.iter().map(|k| k.name.as_str()))
+                .unwrap_or_else(|| {
+                    let names: Vec<&str> = prog.kinds.iter().map(|k| k.name.as_str()).collect();
+                    format!("the kinds are: {}", names.join(", "))
+                });
+            format!("no card kind `{k}`; {help}")
+        })?),
+        None => None,
+    };
+    let file = match &sel.file {
+        Some(f) => {
+            let want = f.trim_start_matches("./");
+            let found = sources
+                .files
+                .iter()
+                .position(|s| s.name == want || s.name.ends_with(&format!("/{want}")));
+            Some(found.ok_or_else(|| {
+                format!("`{f}` is not one of the game's files (see `rules check` for the list)")
+            })? as u32)
+        }
+        None => None,
+    };
+    let mut ids = Vec::new();
+    for id in &sel.ids {
+        let id = id.trim().trim_start_matches('@');
+        if id.is_empty() {
+            continue;
+        }
+        let found: Vec<usize> = (0..prog.cards.len())
+            .filter(|&c| {
+                let cd = &prog.cards[c];
+                cd.id.to_string() == id
+                    || cd.copy.as_ref().is_some_and(|(_, f)| f.to_string() == id)
+            })
+            .collect();
+        if found.is_empty() {
+            let names: Vec<String> = prog.cards.iter().map(|c| c.id.to_string()).collect();
+            let help = crate::diag::did_you_mean(id, names.iter().map(|s| s.as_str()))
+                .map(|h| format!("; {h}"))
+                .unwrap_or_default();
+            return Err(format!("there is no card `@{id}`{help}"));
+        }
+        ids.extend(found);
+    }
+    let cards: Vec<usize> = (0..prog.cards.len())
+        .filter(|&c| {
+            let cd = &prog.cards[c];
+            kind.is_none_or(|k| cd.kind == k)
+                && file.is_none_or(|f| cd.span.file == f)
+                && (sel.ids.is_empty() || ids.contains(&c))
+        })
+        .collect();
+    if cards.is_empty() {
+        return Err("no card matches: nothing to print".into());
+    }
+    Ok(cards)
+}
+
+/// The face of each card: its kind's declared face where it has one, else the default.
+pub fn faces(prog: &Program, cards: &[usize]) -> Vec<Face> {
+    let zone_base: Vec<u32> = Vec::new();
+    let view = View {
+        prog,
+        n_players: prog.game.min_players.max(1),
+        zone_base: &zone_base,
+    };
+    cards
+        .iter()
+        .map(|&c| face::default_face(prog, &view, c))
+        .collect()
+}
+
+/// The pages: faces, and after each page of faces its backs when asked.
+pub fn pages(
+    prog: &Program,
+    cards: &[usize],
+    opts: &Options,
+) -> Result<(Sheet, Vec<Page>), String> {
+    let sheet = Sheet::new(opts.paper, opts.size, opts.bleed_mm)?;
+    let fonts = Fonts::load().ok_or("the bundled fonts are unreadable")?;
+    let faces = faces(prog, cards);
+    let per = sheet.per_page().max(1);
+    let mut pages = Vec::new();
+    for (chunk, cards_on) in faces.chunks(per).zip(cards.chunks(per)) {
+        let mut ops = Vec::new();
+        for (i, f) in chunk.iter().enumerate() {
+            ops.extend(face::layout(f, sheet.card_rect(i, false), &fonts));
+        }
+        ops.extend(crop_ops(&sheet));
+        pages.push(Page {
+            ops,
+            back: false,
+            cards: cards_on.to_vec(),
+        });
+        if opts.backs {
+            let mut ops = Vec::new();
+            for (i, &c) in cards_on.iter().enumerate() {
+                let kind = prog
+                    .cards
+                    .get(c)
+                    .and_then(|cd| prog.kinds.get(cd.kind as usize))
+                    .map(|k| k.name.as_str())
+                    .unwrap_or("");
+                ops.extend(face::layout_back(
+                    &prog.game.name,
+                    kind,
+                    sheet.card_rect(i, true),
+                    &fonts,
+                ));
+            }
+            ops.extend(crop_ops(&sheet));
+            pages.push(Page {
+                ops,
+                back: true,
+                cards: cards_on.to_vec(),
+            });
+        }
+    }
+    Ok((sheet, pages))
+}
+
+fn crop_ops(sheet: &Sheet) -> Vec<Op> {
+    sheet
+        .crop_marks()
+        .into_iter()
+        .map(|(x1, y1, x2, y2)| Op::Line {
+            from: (x1, y1),
+            to: (x2, y2),
+            colour: [0, 0, 0],
+            width: 0.3,
+        })
+        .collect()
+}
