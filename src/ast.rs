@@ -37,6 +37,7 @@ pub enum Item {
     Trigger(TriggerDecl),
     Table(TableDecl),
     Check(Box<CheckDecl>),
+    Face(FaceDecl),
     Option(OptionDecl),
     Event(EventDecl),
     Allow(AllowDecl),
@@ -64,6 +65,16 @@ pub struct OptionDecl {
 pub struct EventDecl {
     pub name: Ident,
     pub params: Vec<Param>,
+}
+
+/// `face c in Kind { title: c.name, corner: c.cost, ... }`: how `rules print` lays out the
+/// kind's cards. Each entry is a slot's name and the value it shows for card `c`.
+#[derive(Debug, Clone)]
+pub struct FaceDecl {
+    pub var: Ident,
+    pub kind: Ident,
+    pub entries: Vec<(Ident, Expr)>,
+    pub span: Span,
 }
 
 /// `check c in Kind where cond require cond else "message" at field help "..."`.

@@ -57,6 +57,9 @@ pub fn print(a: PrintArgs, limits: &Limits, show: impl Fn(&rules::Checked)) -> E
     if !a.bleed.is_finite() {
         return usage("the bleed must be a number of millimetres".into());
     }
+    if let Err(e) = rules::print::sheet::Sheet::new(paper, size, a.bleed) {
+        return usage(e);
+    }
     let c = rules::check_path(&a.game, limits);
     show(&c);
     let Some(prog) = &c.program else {
@@ -78,9 +81,16 @@ pub fn print(a: PrintArgs, limits: &Limits, show: impl Fn(&rules::Checked)) -> E
         bleed_mm: a.bleed,
         backs: a.backs,
     };
-    let (sheet, pages) = match rules::print::pages(prog, &cards, &opts) {
+    let (sheet, pages) = match rules::print::pages(prog, &cards, &opts, limits) {
         Ok(p) => p,
-        Err(e) => return usage(e),
+        Err(d) => {
+            show(&rules::Checked {
+                program: None,
+                diags: vec![*d],
+                sources: c.sources.clone(),
+            });
+            return ExitCode::from(1);
+        }
     };
     let faces = pages.iter().filter(|p| !p.back).count();
     if let Some(path) = &a.pdf {

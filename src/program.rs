@@ -120,6 +120,38 @@ pub struct EventDef {
     pub span: Span,
 }
 
+/// A part of a printed card's face that a `face` declaration fills.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FaceSlot {
+    Title,
+    Subtitle,
+    Corner,
+    Band,
+    Text,
+}
+
+impl FaceSlot {
+    pub const ALL: [(&'static str, FaceSlot); 5] = [
+        ("title", FaceSlot::Title),
+        ("subtitle", FaceSlot::Subtitle),
+        ("corner", FaceSlot::Corner),
+        ("band", FaceSlot::Band),
+        ("text", FaceSlot::Text),
+    ];
+}
+
+/// `face c in Kind { ... }`: the values shown on each of the kind's printed cards, worked out
+/// with the card in local `slot`; `show` lists fields printed as labelled rows.
+#[derive(Debug, Clone)]
+pub struct FaceDef {
+    pub kind: Id,
+    pub slot: u32,
+    pub locals: u32,
+    pub slots: Vec<(FaceSlot, Expr)>,
+    pub show: Vec<(String, Expr)>,
+    pub span: Span,
+}
+
 /// A validation rule over cards, run by `rules check` (`check` / `warn`).
 #[derive(Debug, Clone)]
 pub struct CheckDef {
@@ -383,6 +415,8 @@ pub struct Program {
     pub triggers: Vec<TriggerDef>,
     pub tables: Vec<TableDef>,
     pub checks: Vec<CheckDef>,
+    /// `face` declarations: how `rules print` lays out each kind's cards.
+    pub faces: Vec<FaceDef>,
     pub options: Vec<OptionDef>,
     pub events: Vec<EventDef>,
     pub setup: Vec<(Block, u32)>,

@@ -52,6 +52,106 @@ impl Checker {
         });
     }
 
+    /// `face c in Kind { title: ..., show: [c.a, c.b] }`: each slot's value for card `c`;
+    /// `show` lists the fields printed as rows, labelled with their names.
+    pub(super) fn face_item(&mut self, f: &ast::FaceDecl) {
+        let Some(kind) = self.resolve_kind(&f.kind) else {
+            return;
+        };
+        if let Some(prev) = self.prog.faces.iter().find(|x| x.kind == kind) {
+            let prev = prev.span;
+            self.err(
+                Diag::error(
+                    "check::duplicate_face",
+                    format!("`{}` has two faces", f.kind.node),
+                )
+                .label(f.kind.span, "a second face for this kind")
+                .label(prev, "the first")
+                .help("a kind's cards print one way: keep one `face`"),
+            );
+            return;
+        }
+        self.begin(Ctx::Other);
+        let slot = self.bind(&f.var.node, Ty::Card(Some(kind)));
+        let mut slots: Vec<(FaceSlot, Expr)> = Vec::new();
+        let mut show = Vec::new();
+        let mut seen: Vec<&str> = Vec::new();
+        for (name, e) in &f.entries {
+            if seen.contains(&name.node.as_str()) {
+                self.err(
+                    Diag::error(
+                        "check::face",
+                        format!("`{}` is given twice in this face", name.node),
+                    )
+                    .label(name.span, "given again here"),
+                );
+                continue;
+            }
+            seen.push(&name.node);
+            if name.node == "show" {
+                show = self.face_show(&f.var.node, kind, e);
+                continue;
+            }
+            let Some((_, s)) = FaceSlot::ALL.iter().find(|(n, _)| *n == name.node) else {
+                let names = FaceSlot::ALL.iter().map(|(n, _)| *n).chain(["show"]);
+                let help = did_you_mean(&name.node, names).unwrap_or_else(|| {
+                    "a face has: title, subtitle, corner, band, text and show".into()
+                });
+                self.err(
+                    Diag::error("check::face", format!("a face has no `{}`", name.node))
+                        .label(name.span, "not a part of a face")
+                        .help(help),
+                );
+                continue;
+            };
+            let (x, _) = self.expr(e);
+            slots.push((*s, x));
+        }
+        let locals = self.end();
+        self.prog.faces.push(FaceDef {
+            kind,
+            slot,
+            locals,
+            slots,
+            show,
+            span: f.span,
+        });
+    }
+
+    /// `show: [c.needs, c.reward]`: fields of the face's card, each printed as `needs: ...`.
+    fn face_show(&mut self, var: &str, kind: Id, e: &ast::Expr) -> Vec<(String, Expr)> {
+        let ast::ExprKind::List(items) = &e.kind else {
+            self.err(
+                Diag::error("check::face", "`show` lists fields of the card")
+                    .label(e.span, "not a list")
+                    .help(format!("write `show: [{var}.name, {var}.cost]`")),
+            );
+            return Vec::new();
+        };
+        let mut out = Vec::new();
+        for item in items {
+            let label = match &item.kind {
+                ast::ExprKind::Field(base, field) if matches!(&base.kind, ast::ExprKind::Name(n) if n == var) => {
+                    field.node.replace('_', " ")
+                }
+                _ => {
+                    self.err(
+                        Diag::error("check::face", "`show` lists fields of the card")
+                            .label(item.span, "not a field of the card")
+                            .help(format!(
+                                "write `{var}.field`; other values go in `text: \"...\"`"
+                            )),
+                    );
+                    continue;
+                }
+            };
+            let (x, _) = self.expr(item);
+            let _ = kind;
+            out.push((label, x));
+        }
+        out
+    }
+
     // ================================================================ declarations
 
     pub(super) fn resolve_kind(&mut self, name: &ast::Ident) -> Option<Id> {

@@ -746,6 +746,7 @@ impl Checker {
                 }
                 Item::Trigger(t) => self.trigger(t),
                 Item::Check(c) => self.check_item(c),
+                Item::Face(f) => self.face_item(f),
                 Item::Game(g) => {
                     if let Some(prev) = game_seen {
                         self.err(

@@ -86,6 +86,18 @@ impl Checker {
                 }
             }
         }
+        for f in &prog.faces {
+            for e in f
+                .slots
+                .iter()
+                .map(|(_, e)| e)
+                .chain(f.show.iter().map(|(_, e)| e))
+            {
+                if let Some(imp) = w.expr(e) {
+                    found.push(("a `face`".into(), f.span, imp));
+                }
+            }
+        }
         // Text for showing, wherever it is written: `say` and choice labels.
         let mut shown: Vec<(&'static str, &Expr)> = Vec::new();
         let bodies = prog

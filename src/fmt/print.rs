@@ -196,6 +196,17 @@ impl Out<'_> {
                 self.braced_lines(&p, &rest, |o, e| o.entry(&kids(e), ": "));
             }
             Rule::check_decl => self.check_decl(&k),
+            Rule::face_decl => {
+                self.kw("face ");
+                let mut it = k.iter().filter(|c| c.as_rule() != Rule::face_kw);
+                if let (Some(var), Some(kind)) = (it.next(), it.next()) {
+                    self.tok(var);
+                    self.w(" in ");
+                    self.tok(kind);
+                }
+                let rest: Vec<P> = it.cloned().collect();
+                self.braced_lines(&p, &rest, |o, e| o.entry(&kids(e), ": "));
+            }
             _ => self.node(&p),
         }
     }

@@ -105,3 +105,38 @@ pub fn state_size(s: &State) -> usize {
         + (s.var_base.len() + s.zone_base.len() + s.card_zone.len() + s.card_var_base.len()) * 4
         + s.face_up.len()
 }
+
+/// Work out `exprs` for each of `cards`, the card in local `slot` of a frame of `locals` (a
+/// `face` declaration's parts, for `rules print`): per card, each value with its text as the
+/// game shows it.
+pub fn card_values(
+    prog: &Program,
+    limits: Limits,
+    locals: u32,
+    slot: u32,
+    cards: &[usize],
+    exprs: &[&Expr],
+) -> Result<Vec<Vec<(Value, String)>>, Box<Diag>> {
+    let n = prog.game.min_players.max(1);
+    let mut interp = Interp::new(prog, n, 0, Vec::new(), limits)?;
+    interp.record = false;
+    interp.init()?;
+    let mut out = Vec::with_capacity(cards.len());
+    for &c in cards {
+        let mut row = Vec::with_capacity(exprs.len());
+        interp.with_frame(locals, |me| {
+            me.set_local(slot, Value::Card(c as u32));
+            for e in exprs {
+                let v = me.eval(e)?;
+                let text = match &v {
+                    Value::Text(t) => t.to_string(),
+                    other => me.show(other),
+                };
+                row.push((v, text));
+            }
+            Ok(Value::None)
+        })?;
+        out.push(row);
+    }
+    Ok(out)
+}

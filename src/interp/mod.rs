@@ -19,7 +19,7 @@ mod triggers;
 mod view;
 mod visibility;
 
-pub use checks::{run_checks, state_size};
+pub use checks::{card_values, run_checks, state_size};
 pub use compile::{CodeCache, Memo};
 use exprs::Source;
 pub use search::{Played, PlayoutEnd, SearchPoint, World};

@@ -46,6 +46,8 @@ pub fn rule_name(rule: Rule) -> &'static str {
         table_decl => DECLARATION,
         table_entry => "a table entry like `1..3: value`",
         check_decl | check_kw => DECLARATION,
+        face_decl | face_kw => DECLARATION,
+        face_entry => "a face entry (`title: c.name`)",
         check_where | check_require | check_help => "an expression",
         option_decl | option_kw | event_decl | event_kw => DECLARATION,
         copies | x_kw => "a number of copies like `3 x`",
@@ -141,7 +143,7 @@ pub(super) fn syntax_error(e: &pest::error::Error<Rule>, text: &str, file: u32) 
     // At the top level every item keyword is expected: say "a declaration" once.
     const ITEMS: &[&str] = &[
         "import", "game", "enum", "kind", "card", "cards", "zone", "var", "const", "fn", "phase",
-        "setup", "on", "table", "check", "warn", "option", "event", "allow",
+        "setup", "on", "table", "check", "warn", "option", "event", "allow", "face",
     ];
     if tokens
         .iter()

@@ -35,6 +35,7 @@ impl Builder {
             Rule::trigger_decl => Item::Trigger(self.trigger_decl(pair)),
             Rule::table_decl => Item::Table(self.table_decl(pair)),
             Rule::check_decl => Item::Check(Box::new(self.check_decl(pair))),
+            Rule::face_decl => Item::Face(self.face_decl(pair)),
             Rule::option_decl => Item::Option(self.option_decl(pair)?),
             Rule::event_decl => Item::Event(self.event_decl(pair)?),
             Rule::allow_decl => Item::Allow(self.allow_decl(pair)),
@@ -407,6 +408,26 @@ impl Builder {
             lo,
             hi,
             refuse,
+            span,
+        }
+    }
+
+    pub(super) fn face_decl(&mut self, pair: Pair<Rule>) -> FaceDecl {
+        let span = self.span(&pair);
+        let mut it = children(pair).filter(|p| p.as_rule() != Rule::face_kw);
+        let var = it.next().map(|p| self.ident(p)).unwrap_or_default_ident();
+        let kind = it.next().map(|p| self.ident(p)).unwrap_or_default_ident();
+        let mut entries = Vec::new();
+        for e in it {
+            let mut parts = children(e);
+            if let (Some(name), Some(value)) = (parts.next(), parts.next()) {
+                entries.push((self.ident(name), self.expr(value)));
+            }
+        }
+        FaceDecl {
+            var,
+            kind,
+            entries,
             span,
         }
     }

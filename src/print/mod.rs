@@ -8,9 +8,11 @@ pub mod sheet;
 pub mod svg;
 pub mod text;
 
-use crate::diag::Sources;
+use crate::diag::{Diag, Sources};
 use crate::interp::View;
-use crate::program::Program;
+use crate::limits::Limits;
+use crate::program::{FaceSlot, Program};
+use crate::value::Value;
 use face::{Face, Fonts, Op};
 use sheet::{CardSize, Paper, Sheet};
 
@@ -106,18 +108,65 @@ pub fn select(prog: &Program, sources: &Sources, sel: &Selection) -> Result<Vec<
     Ok(cards)
 }
 
-/// The face of each card: its kind's declared face where it has one, else the default.
-pub fn faces(prog: &Program, cards: &[usize]) -> Vec<Face> {
+/// The face of each card: its kind's declared face where it has one, else the default. A
+/// face's code that fails on a card (a field of `none`, say) is that error.
+pub fn faces(prog: &Program, cards: &[usize], limits: &Limits) -> Result<Vec<Face>, Box<Diag>> {
     let zone_base: Vec<u32> = Vec::new();
     let view = View {
         prog,
         n_players: prog.game.min_players.max(1),
         zone_base: &zone_base,
     };
-    cards
+    let mut out: Vec<Face> = cards
         .iter()
         .map(|&c| face::default_face(prog, &view, c))
-        .collect()
+        .collect();
+    for fd in &prog.faces {
+        let mine: Vec<usize> = (0..cards.len())
+            .filter(|&i| prog.cards.get(cards[i]).is_some_and(|c| c.kind == fd.kind))
+            .collect();
+        if mine.is_empty() {
+            continue;
+        }
+        let ids: Vec<usize> = mine.iter().map(|&i| cards[i]).collect();
+        let exprs: Vec<&crate::program::Expr> = fd
+            .slots
+            .iter()
+            .map(|(_, e)| e)
+            .chain(fd.show.iter().map(|(_, e)| e))
+            .collect();
+        let values = crate::interp::card_values(prog, *limits, fd.locals, fd.slot, &ids, &exprs)?;
+        for (&i, vals) in mine.iter().zip(values) {
+            let f = &mut out[i];
+            let (parts, shown) = vals.split_at(fd.slots.len().min(vals.len()));
+            for ((slot, _), (v, text)) in fd.slots.iter().zip(parts) {
+                let text = text.clone();
+                match slot {
+                    FaceSlot::Title => f.title = text,
+                    FaceSlot::Subtitle => f.subtitle = text,
+                    FaceSlot::Corner => f.corner = Some(text).filter(|t| !t.is_empty()),
+                    FaceSlot::Band => {
+                        let colour = match v {
+                            Value::Enum(_, i) => face::band_colour(*i as usize),
+                            Value::Bool(b) => face::band_colour(usize::from(*b)),
+                            _ => face::band_colour(0),
+                        };
+                        f.band = Some((text, colour)).filter(|(t, _)| !t.is_empty() && t != "none");
+                    }
+                    FaceSlot::Text => f.text = text,
+                }
+            }
+            if !fd.show.is_empty() {
+                f.rows = fd
+                    .show
+                    .iter()
+                    .zip(shown)
+                    .map(|((label, _), (_, text))| (label.clone(), text.clone()))
+                    .collect();
+            }
+        }
+    }
+    Ok(out)
 }
 
 /// The pages: faces, and after each page of faces its backs when asked.
@@ -125,10 +174,12 @@ pub fn pages(
     prog: &Program,
     cards: &[usize],
     opts: &Options,
-) -> Result<(Sheet, Vec<Page>), String> {
-    let sheet = Sheet::new(opts.paper, opts.size, opts.bleed_mm)?;
-    let fonts = Fonts::load().ok_or("the bundled fonts are unreadable")?;
-    let faces = faces(prog, cards);
+    limits: &Limits,
+) -> Result<(Sheet, Vec<Page>), Box<Diag>> {
+    let usage = |m: String| Box::new(Diag::error("print::usage", m));
+    let sheet = Sheet::new(opts.paper, opts.size, opts.bleed_mm).map_err(usage)?;
+    let fonts = Fonts::load().ok_or_else(|| usage("the bundled fonts are unreadable".into()))?;
+    let faces = faces(prog, cards, limits)?;
     let per = sheet.per_page().max(1);
     let mut pages = Vec::new();
     for (chunk, cards_on) in faces.chunks(per).zip(cards.chunks(per)) {
