@@ -12,7 +12,9 @@ mod decls;
 mod effects;
 mod exprs;
 mod flow;
+mod game_end;
 mod imports;
+mod loops;
 mod purity;
 mod repl;
 mod stmts;
@@ -127,6 +129,8 @@ pub struct Checker {
     calls_finish: bool,
     /// Card code (`fn` field values) waiting to be lowered once constants have their types.
     pending_card_fns: Vec<effects::PendingFn>,
+    /// Whether a `break` or `continue` here has a loop to leave.
+    jump: loops::Jump,
 }
 
 /// Check a loaded game. Returns the program when there were no errors.
@@ -232,6 +236,7 @@ impl Checker {
             referenced_phases: Vec::new(),
             calls_finish: false,
             pending_card_fns: Vec::new(),
+            jump: loops::Jump::Outside,
         }
     }
 
@@ -753,6 +758,7 @@ impl Checker {
         self.next_local = 0;
         self.max_local = 0;
         self.ctx = ctx;
+        self.jump = loops::Jump::Outside;
     }
 
     fn end(&mut self) -> u32 {
