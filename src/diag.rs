@@ -327,9 +327,10 @@ impl Diagnostic for Part<'_> {
     }
 }
 
+/// A label for miette; one without text is drawn as its underline alone.
 fn labeled(l: &Label) -> LabeledSpan {
     LabeledSpan::new(
-        Some(l.text.clone()),
+        (!l.text.is_empty()).then(|| l.text.clone()),
         l.span.start as usize,
         (l.span.end.saturating_sub(l.span.start)) as usize,
     )

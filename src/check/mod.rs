@@ -131,6 +131,8 @@ pub struct Checker {
     pending_card_fns: Vec<effects::PendingFn>,
     /// Whether a `break` or `continue` here has a loop to leave.
     jump: loops::Jump,
+    /// Cards missing required fields, reported together once every card is read.
+    missing_fields: Vec<cards::MissingFields>,
 }
 
 /// Check a loaded game. Returns the program when there were no errors.
@@ -237,6 +239,7 @@ impl Checker {
             calls_finish: false,
             pending_card_fns: Vec::new(),
             jump: loops::Jump::Outside,
+            missing_fields: Vec::new(),
         }
     }
 
@@ -600,6 +603,7 @@ impl Checker {
             }
         }
         let _ = card_id;
+        self.report_missing_fields();
         // Pass 4: constants first, so the bodies that use them know their types.
         let mut const_id = 0;
         for item in &items {
