@@ -151,13 +151,7 @@ pub fn check(loaded: Loaded) -> (Option<Program>, Vec<Diag>, Sources) {
     // A file that could not be parsed at all is missing from the game: checking the rest would
     // report every name it declares as unknown, a cascade from one mistake. Its syntax error is
     // the root cause, and the only thing reported.
-    let unparsed = diags.iter().any(|d| {
-        matches!(
-            d.code,
-            "parse::syntax" | "parse::unexpected_end" | "parse::empty" | "limit::nesting"
-        )
-    });
-    if !unparsed {
+    if !unparsed(&diags) {
         c.run(&files);
     }
     diags.append(&mut c.diags);
@@ -167,6 +161,17 @@ pub fn check(loaded: Loaded) -> (Option<Program>, Vec<Diag>, Sources) {
     let ok = !diags.iter().any(|d| d.is_error());
     let sources = c.prog.sources.clone();
     (ok.then_some(c.prog), diags, sources)
+}
+
+/// Whether a file of the game could not be parsed: then it is missing from the game, which is
+/// not checked (and its warnings are not looked for).
+pub fn unparsed(diags: &[Diag]) -> bool {
+    diags.iter().any(|d| {
+        matches!(
+            d.code,
+            "parse::syntax" | "parse::unexpected_end" | "parse::empty" | "limit::nesting"
+        )
+    })
 }
 
 /// The same problem reported from many places (a table row each) is shown once.
