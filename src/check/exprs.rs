@@ -846,6 +846,7 @@ impl Checker {
                 if sig.name == "finish_game" {
                     self.calls_finish = true;
                 }
+                self.label_count(sig, &lowered);
                 let tys: Vec<Ty> = lowered.iter().map(|l| l.1.clone()).collect();
                 let ret = (sig.ret)(&tys);
                 if let Some(fused) = fuse_flatten_map(sig, &mut lowered, span) {

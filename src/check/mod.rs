@@ -14,6 +14,7 @@ mod exprs;
 mod flow;
 mod game_end;
 mod imports;
+mod labels;
 mod loops;
 mod purity;
 mod repl;
