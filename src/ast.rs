@@ -94,8 +94,17 @@ pub struct CheckDecl {
 #[derive(Debug, Clone)]
 pub struct GameDecl {
     pub name: Spanned<String>,
-    pub entries: Vec<(Ident, Expr)>,
+    pub entries: Vec<GameEntry>,
     pub span: Span,
+}
+
+/// `key: value` in the `game` block; `end_when: cond at round end` says when it is asked.
+#[derive(Debug, Clone)]
+pub struct GameEntry {
+    pub key: Ident,
+    pub value: Expr,
+    /// Where `at round end` is written, if it is.
+    pub at_round_end: Option<Span>,
 }
 
 #[derive(Debug, Clone)]
@@ -316,6 +325,10 @@ pub enum StmtKind {
     Eliminate(Expr),
     /// `emit name(args)`
     Emit(Ident, Vec<Expr>),
+    /// `break`: leave the innermost `for` or `repeat`.
+    Break,
+    /// `continue`: go on with the innermost loop's next pass.
+    Continue,
     Expr(Expr),
 }
 

@@ -205,6 +205,14 @@ impl Diag {
         if handler.render_report(&mut out, &report).is_err() {
             out = format!("{}: {}\n", self.code, self.message);
         }
+        // The labels in other files, under it, one file each.
+        for part in &report.others {
+            let mut more = String::new();
+            if handler.render_report(&mut more, part).is_ok() {
+                out.push('\n');
+                out.push_str(&more);
+            }
+        }
         out
     }
 }
@@ -226,12 +234,22 @@ fn line_len_at(text: &str, at: usize) -> usize {
     end - start
 }
 
-/// A diagnostic bound to the one file its first label points into, for miette.
+/// A diagnostic bound to the one file its first label points into, for miette. Its labels in
+/// other files (a declaration in the standard library, a card in another file) are drawn under
+/// it, one part per file (`Part`), in the order the labels come.
 struct Report<'a> {
     diag: &'a Diag,
     source: Option<Windowed>,
     file: Option<u32>,
     location: String,
+    others: Vec<Part<'a>>,
+}
+
+/// The labels of a diagnostic that lie in one other file, drawn under it.
+struct Part<'a> {
+    labels: Vec<&'a Label>,
+    source: Windowed,
+    name: String,
 }
 
 impl<'a> Report<'a> {
@@ -256,13 +274,66 @@ impl<'a> Report<'a> {
             }
             _ => String::new(),
         };
+        let mut others: Vec<Part<'a>> = Vec::new();
+        if source.is_some() {
+            for l in diag.labels.iter().filter(|l| Some(l.span.file) != file) {
+                if let Some(p) = others
+                    .iter_mut()
+                    .find(|p| p.labels[0].span.file == l.span.file)
+                {
+                    p.labels.push(l);
+                } else if let Some(f) = sources.get(l.span.file) {
+                    others.push(Part {
+                        labels: vec![l],
+                        source: Windowed(f.clone()),
+                        name: f.name.clone(),
+                    });
+                }
+            }
+        }
         Report {
             diag,
             source,
             file,
             location,
+            others,
         }
     }
+}
+
+impl fmt::Debug for Part<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "in {}", self.name)
+    }
+}
+
+impl fmt::Display for Part<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "in {}", self.name)
+    }
+}
+
+impl std::error::Error for Part<'_> {}
+
+impl Diagnostic for Part<'_> {
+    fn severity(&self) -> Option<miette::Severity> {
+        Some(miette::Severity::Advice)
+    }
+    fn source_code(&self) -> Option<&dyn SourceCode> {
+        Some(&self.source)
+    }
+    fn labels(&self) -> Option<Box<dyn Iterator<Item = LabeledSpan> + '_>> {
+        Some(Box::new(self.labels.iter().map(|l| labeled(l))))
+    }
+}
+
+/// A label for miette; one without text is drawn as its underline alone.
+fn labeled(l: &Label) -> LabeledSpan {
+    LabeledSpan::new(
+        (!l.text.is_empty()).then(|| l.text.clone()),
+        l.span.start as usize,
+        (l.span.end.saturating_sub(l.span.start)) as usize,
+    )
 }
 
 /// A file as miette reads it: only the lines around a span, found with the file's line starts,
@@ -354,13 +425,7 @@ impl Diagnostic for Report<'_> {
             .labels
             .iter()
             .filter(|l| l.span.file == file)
-            .map(|l| {
-                LabeledSpan::new(
-                    Some(l.text.clone()),
-                    l.span.start as usize,
-                    (l.span.end.saturating_sub(l.span.start)) as usize,
-                )
-            })
+            .map(labeled)
             .collect();
         Some(Box::new(labels.into_iter()))
     }

@@ -61,6 +61,10 @@ pub fn check_path(path: &Path, limits: &Limits) -> Checked {
 fn finish(loaded: loader::Loaded, limits: &Limits) -> Checked {
     let allows = check::allow::collect(&loaded.files);
     let (program, diags, sources) = check::check(loaded);
+    let looked = check::allow::Looked {
+        checker: !check::unparsed(&diags),
+        card_rules: program.is_some(),
+    };
     let mut c = with_rules(
         Checked {
             program,
@@ -69,7 +73,7 @@ fn finish(loaded: loader::Loaded, limits: &Limits) -> Checked {
         },
         limits,
     );
-    check::allow::apply(&mut c.diags, &allows);
+    check::allow::apply(&mut c.diags, &allows, looked);
     // The game's own rules add diagnostics: the cap holds for all of them together.
     check::cap_diags(&mut c.diags, limits.max_diags);
     c

@@ -266,9 +266,14 @@ pub struct GameInfo {
     pub max_players: u32,
     /// The table `rules run` plays without `--players`.
     pub default_players: Option<u32>,
-    pub rounds: Option<i64>,
+    /// `rounds: N`: the most rounds, worked out once constants and options are set (a number,
+    /// an option, or a constant made of them: the checker proves it is at least 1).
+    pub rounds: Option<(Expr, u32)>,
     pub round_phases: Vec<Id>,
     pub end_when: Option<(Expr, u32)>,
+    /// `end_when: ... at round end`: asked once each round is over (after its last phase and
+    /// its `round_end` triggers), not after every phase.
+    pub end_at_round_end: bool,
     pub finish: Option<Id>,
     pub score: Option<Id>,
     pub tiebreaks: Vec<Id>,
@@ -378,6 +383,10 @@ pub enum StmtKind {
     EndGame,
     Eliminate(Expr),
     Emit(Id, Vec<Expr>),
+    /// `break`: leaves the innermost loop (a signal its loop catches, as `return` is its call's).
+    Break,
+    /// `continue`: ends this pass of the innermost loop.
+    Continue,
     Expr(Expr),
 }
 

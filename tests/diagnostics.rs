@@ -107,8 +107,10 @@ fn homemade_deep_state_treaties_are_checked() {
 }
 
 /// A homemade card file checked together with the real game folder, as if dropped into it: the
-/// rendered errors of the new file only (the real game's own warnings are left out). It must
-/// have at least one.
+/// rendered errors of the new file only (the real game's own warnings are left out), drawn with
+/// the labels in the file of their first (those in other files, such as the rule in the game's
+/// file that a card breaks, would tie the snapshot to the game's lines). It must have at least
+/// one.
 fn homemade_errors(path: &Path, game: &str) -> String {
     let text = std::fs::read_to_string(path).expect("read");
     let name = relative(path).display().to_string();
@@ -117,7 +119,12 @@ fn homemade_errors(path: &Path, game: &str) -> String {
     c.diags
         .iter()
         .filter(|d| d.is_error())
-        .map(|d| d.render(&c.sources))
+        .map(|d| {
+            let mut d = d.clone();
+            let file = d.primary_span().map(|s| s.file);
+            d.labels.retain(|l| Some(l.span.file) == file);
+            d.render(&c.sources)
+        })
         .collect::<Vec<_>>()
         .join("")
 }

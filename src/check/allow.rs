@@ -29,9 +29,24 @@ pub fn collect(files: &[(u32, File)]) -> Vec<Allow> {
         .collect()
 }
 
+/// Which warnings were looked for: none while a file of the game has a syntax error (the game
+/// is not checked), and those of the card rules (`check::rule`) only once the game checks clean
+/// (they run only then). An `allow` of warnings nobody looked for is not judged unused.
+#[derive(Debug, Clone, Copy)]
+pub struct Looked {
+    pub checker: bool,
+    pub card_rules: bool,
+}
+
+impl Looked {
+    fn for_code(self, code: &str) -> bool {
+        self.checker && (code != "check::rule" || self.card_rules)
+    }
+}
+
 /// Drop the warnings the allows acknowledge, then warn about allows without a reason or that
-/// silenced nothing. Errors are never silenced.
-pub fn apply(diags: &mut Vec<Diag>, allows: &[Allow]) {
+/// silenced nothing (among the warnings that were looked for). Errors are never silenced.
+pub fn apply(diags: &mut Vec<Diag>, allows: &[Allow], looked: Looked) {
     if allows.is_empty() {
         return;
     }
@@ -63,7 +78,7 @@ pub fn apply(diags: &mut Vec<Diag>, allows: &[Allow]) {
                     .label(a.code_span, "allowed here")
                     .help("say why the warning is fine, like `allow check::ace \"the rulebook prints both\"`"),
             );
-        } else if !used {
+        } else if !used && looked.for_code(&a.code) {
             let errors_only = diags.iter().any(|d| d.is_error() && d.code == a.code);
             let help = if errors_only {
                 "errors cannot be allowed, only warnings"

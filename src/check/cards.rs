@@ -7,7 +7,92 @@ use crate::diag::{did_you_mean, Diag, Span};
 use crate::program::*;
 use crate::value::Value;
 
+/// The most cards one "missing field" diagnostic marks; it counts the rest.
+const MAX_MARKED: usize = 5;
+
+/// A card without some of its kind's required fields.
+pub(super) struct MissingFields {
+    kind: Id,
+    fields: Vec<String>,
+    card: String,
+    span: Span,
+}
+
 impl Checker {
+    /// One diagnostic for all the cards of a kind that miss the same required fields (a field
+    /// added to a kind is missing from every card at once): it marks the first few and counts
+    /// the rest, with one help line.
+    pub(super) fn report_missing_fields(&mut self) {
+        let all = std::mem::take(&mut self.missing_fields);
+        let mut groups: Vec<(Id, &[String], Vec<&MissingFields>)> = Vec::new();
+        for m in &all {
+            match groups
+                .iter_mut()
+                .find(|(k, f, _)| *k == m.kind && *f == &m.fields[..])
+            {
+                Some((_, _, cards)) => cards.push(m),
+                None => groups.push((m.kind, &m.fields, vec![m])),
+            }
+        }
+        for (kind, fields, cards) in groups {
+            let Some(kd) = self.prog.kinds.get(kind as usize) else {
+                continue;
+            };
+            let kname = kd.name.clone();
+            let list = fields
+                .iter()
+                .map(|m| format!("`{m}`"))
+                .collect::<Vec<_>>()
+                .join(", ");
+            let s = if fields.len() > 1 { "s" } else { "" };
+            let d = match &cards[..] {
+                [one] => Diag::error(
+                    "check::missing_field",
+                    format!("card `{}` is missing required field{s} {list}", one.card),
+                )
+                .label(one.span, format!("this `{kname}` card"))
+                .help(format!(
+                    "add {list} or give the field a default in `kind {kname}`"
+                )),
+                _ => {
+                    let n = cards.len();
+                    // Copies of one row share its place: each place is marked once.
+                    let mut spans: Vec<Span> = Vec::new();
+                    for m in &cards {
+                        if !spans.contains(&m.span) {
+                            spans.push(m.span);
+                        }
+                    }
+                    let marked = spans.len().min(MAX_MARKED);
+                    let mut d = Diag::error(
+                        "check::missing_field",
+                        format!("{n} `{kname}` cards are missing required field{s} {list}"),
+                    );
+                    for (i, span) in spans.iter().take(MAX_MARKED).enumerate() {
+                        let text = if i == 0 {
+                            format!("no {list}")
+                        } else {
+                            String::new()
+                        };
+                        d = d.label(*span, text);
+                    }
+                    for f in kd.fields.iter().filter(|f| fields.contains(&f.name)) {
+                        d = d.label(f.span, "declared here without a default");
+                    }
+                    let which = if spans.len() > marked {
+                        format!("each of the {n} cards (the first {marked} places are marked)")
+                    } else {
+                        format!("each of the {n} cards")
+                    };
+                    d.help(format!(
+                        "add {list} to {which}, or give the field{s} a default in `kind {kname}`"
+                    ))
+                }
+            };
+            self.err(d);
+        }
+    }
+
     /// Checks one card. `kinds` are the kinds as pass 2 left them (shared by every card, so a
     /// card costs no copy of its kind).
     pub(super) fn card(&mut self, id: Id, c: &ast::CardDecl, kinds: &[std::rc::Rc<KindDef>]) {
@@ -133,26 +218,13 @@ impl Checker {
             }
         }
         if !missing.is_empty() {
-            let list = missing
-                .iter()
-                .map(|m| format!("`{m}`"))
-                .collect::<Vec<_>>()
-                .join(", ");
-            self.err(
-                Diag::error(
-                    "check::missing_field",
-                    format!(
-                        "card `{}` is missing required field{} {list}",
-                        c.id.node,
-                        if missing.len() > 1 { "s" } else { "" }
-                    ),
-                )
-                .label(c.id.span, format!("this `{}` card", kd.name))
-                .help(format!(
-                    "add {} or give the field a default in `kind {}`",
-                    list, kd.name
-                )),
-            );
+            // Reported once for every card of the kind missing the same fields.
+            self.missing_fields.push(MissingFields {
+                kind,
+                fields: missing,
+                card: c.id.node.to_string(),
+                span: c.id.span,
+            });
         }
         let cd = &mut self.prog.cards[id as usize];
         cd.field_spans = field_spans;

@@ -599,7 +599,26 @@ impl Checker {
             "winner",
             "groups",
         ];
-        for (k, e) in &g.entries {
+        let (mut end_when, mut rounds_written) = (None, false);
+        for ast::GameEntry {
+            key: k,
+            value: e,
+            at_round_end,
+        } in &g.entries
+        {
+            if let (Some(at), false) = (at_round_end, k.node == "end_when") {
+                self.err(
+                    Diag::error(
+                        "check::game_entry",
+                        "`at round end` says when `end_when` is asked, and belongs to it alone",
+                    )
+                    .label(
+                        *at,
+                        format!("`{}` is not a condition that is asked", k.node),
+                    )
+                    .help("remove it"),
+                );
+            }
             match k.node.as_str() {
                 "players" => {
                     have_players = true;
@@ -629,13 +648,10 @@ impl Checker {
                         .label(e.span, "like `15`"),
                     ),
                 },
-                "rounds" => match self.const_int_range(e) {
-                    Some((n, m)) if n == m && n >= 1 => info.rounds = Some(n),
-                    _ => self.err(
-                        Diag::error("check::rounds", "`rounds` must be a positive number")
-                            .label(e.span, "like `4`"),
-                    ),
-                },
+                "rounds" => {
+                    info.rounds = self.rounds_entry(e);
+                    rounds_written = true;
+                }
                 "round" => {
                     let names = self.name_list(e);
                     for (n, span) in names {
@@ -678,11 +694,9 @@ impl Checker {
                     ),
                 },
                 "end_when" => {
-                    self.begin(Ctx::Other);
-                    let (x, ty) = self.expr(e);
-                    self.expect_ty(&Ty::Bool, &ty, e.span, "`end_when`");
-                    let locals = self.end();
-                    info.end_when = Some((x, locals));
+                    info.end_when = Some(self.end_when_entry(e));
+                    info.end_at_round_end = at_round_end.is_some();
+                    end_when = Some(e);
                 }
                 other => {
                     let help = did_you_mean(other, keys.iter().copied());
@@ -730,7 +744,10 @@ impl Checker {
                     .help("add `round: [phase_a, phase_b]` to the `game` block"),
             );
         }
-        if info.rounds.is_none() && info.end_when.is_none() && !self.calls_finish {
+        if let Some(e) = end_when {
+            self.warn_mid_round_end(&info, e);
+        }
+        if !rounds_written && info.end_when.is_none() && !self.calls_finish {
             self.err(
                 Diag::error("check::endless", "the game never ends")
                     .label(g.name.span, "this game")

@@ -11,6 +11,16 @@ impl Checker {
 
     pub fn expr(&mut self, e: &ast::Expr) -> (Expr, Ty) {
         use ast::ExprKind as E;
+        // In a loop's body, only the blocks of an `if`, a `match` or a block may `break`.
+        match self.jump {
+            loops::Jump::Loop if !matches!(e.kind, E::If(..) | E::Match(..) | E::Block(_)) => {
+                return self.in_value(matches!(e.kind, E::Agg { .. }), |me| me.expr(e));
+            }
+            loops::Jump::Value if matches!(e.kind, E::Agg { .. }) => {
+                return self.in_value(true, |me| me.expr(e));
+            }
+            _ => {}
+        }
         let span = e.span;
         let mk = |kind| Expr { kind, span };
         match &e.kind {
@@ -866,6 +876,7 @@ impl Checker {
                 if sig.name == "finish_game" {
                     self.calls_finish = true;
                 }
+                self.label_count(sig, &lowered);
                 let tys: Vec<Ty> = lowered.iter().map(|l| l.1.clone()).collect();
                 let ret = (sig.ret)(&tys);
                 if let Some(fused) = fuse_flatten_map(sig, &mut lowered, span) {

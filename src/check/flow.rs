@@ -248,7 +248,7 @@ impl Checker {
                     }
                     None => const_expr(Value::Bool(false), n.span),
                 };
-                StmtKind::RepeatUntil(nx, cx, self.block(body))
+                StmtKind::RepeatUntil(nx, cx, self.loop_body(body))
             }
             S::Emit(name, args) => {
                 let lowered: Vec<(Expr, Ty, Span)> = args

@@ -13,7 +13,10 @@ mod decls;
 mod effects;
 mod exprs;
 mod flow;
+mod game_end;
 mod imports;
+mod labels;
+mod loops;
 mod narrow;
 mod purity;
 mod repl;
@@ -131,6 +134,10 @@ pub struct Checker {
     shadowed_words: Vec<String>,
     /// Card code (`fn` field values) waiting to be lowered once constants have their types.
     pending_card_fns: Vec<effects::PendingFn>,
+    /// Whether a `break` or `continue` here has a loop to leave.
+    jump: loops::Jump,
+    /// Cards missing required fields, reported together once every card is read.
+    missing_fields: Vec<cards::MissingFields>,
 }
 
 /// Check a loaded game. Returns the program when there were no errors.
@@ -149,13 +156,7 @@ pub fn check(loaded: Loaded) -> (Option<Program>, Vec<Diag>, Sources) {
     // A file that could not be parsed at all is missing from the game: checking the rest would
     // report every name it declares as unknown, a cascade from one mistake. Its syntax error is
     // the root cause, and the only thing reported.
-    let unparsed = diags.iter().any(|d| {
-        matches!(
-            d.code,
-            "parse::syntax" | "parse::unexpected_end" | "parse::empty" | "limit::nesting"
-        )
-    });
-    if !unparsed {
+    if !unparsed(&diags) {
         c.run(&files);
     }
     diags.append(&mut c.diags);
@@ -165,6 +166,17 @@ pub fn check(loaded: Loaded) -> (Option<Program>, Vec<Diag>, Sources) {
     let ok = !diags.iter().any(|d| d.is_error());
     let sources = c.prog.sources.clone();
     (ok.then_some(c.prog), diags, sources)
+}
+
+/// Whether a file of the game could not be parsed: then it is missing from the game, which is
+/// not checked (and its warnings are not looked for).
+pub fn unparsed(diags: &[Diag]) -> bool {
+    diags.iter().any(|d| {
+        matches!(
+            d.code,
+            "parse::syntax" | "parse::unexpected_end" | "parse::empty" | "limit::nesting"
+        )
+    })
 }
 
 /// The same problem reported from many places (a table row each) is shown once.
@@ -237,6 +249,8 @@ impl Checker {
             calls_finish: false,
             pending_card_fns: Vec::new(),
             shadowed_words: Vec::new(),
+            jump: loops::Jump::Outside,
+            missing_fields: Vec::new(),
         }
     }
 
@@ -636,6 +650,7 @@ impl Checker {
             }
         }
         let _ = card_id;
+        self.report_missing_fields();
         // Pass 4: constants first, so the bodies that use them know their types.
         let mut const_id = 0;
         for item in &items {
@@ -795,6 +810,7 @@ impl Checker {
         self.next_local = 0;
         self.max_local = 0;
         self.ctx = ctx;
+        self.jump = loops::Jump::Outside;
     }
 
     fn end(&mut self) -> u32 {

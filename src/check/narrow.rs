@@ -3,7 +3,8 @@
 //! - in the `then` block of `if x != none` (and the `else` of `if x == none`);
 //! - on the right of `x != none and ...` (and of `x == none or ...`);
 //! - in the `=>` value of an aggregate whose `where` says `x != none`;
-//! - after `if x == none { return ... }` (a branch that always returns), to the block's end.
+//! - after `if x == none { return ... }` (a branch that always returns, breaks or continues), to
+//!   the block's end.
 //!
 //! `not`, `and` and `or` combine tests as they would at run time. A region that sets the local
 //! again keeps its `or none`: the test no longer holds there.
@@ -108,11 +109,11 @@ fn facts(cond: &ast::Expr, truth: bool, out: &mut Vec<String>) {
     }
 }
 
-/// Whether a statement always ends its block early: a `return`, or an `if` whose every branch
-/// does.
+/// Whether a statement always ends its block early: a `return`, `break` or `continue`, or an
+/// `if` whose every branch does.
 fn always_returns(s: &ast::Stmt) -> bool {
     match &s.kind {
-        ast::StmtKind::Return(_) => true,
+        ast::StmtKind::Return(_) | ast::StmtKind::Break | ast::StmtKind::Continue => true,
         ast::StmtKind::Expr(e) => expr_always_returns(e),
         _ => false,
     }

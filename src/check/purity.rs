@@ -226,6 +226,7 @@ impl Walk<'_> {
             // `say` only shows; its text is checked where it is written.
             StmtKind::Say(_) => None,
             StmtKind::Return(e) => e.as_ref().and_then(|e| self.expr(e)),
+            StmtKind::Break | StmtKind::Continue => None,
             StmtKind::Secretly(b) | StmtKind::Step(_, b) => self.block(b),
             StmtKind::Expr(e) => self.expr(e),
         }
@@ -346,7 +347,7 @@ fn shown_in_block<'a>(b: &'a Block, out: &mut Vec<(&'static str, &'a Expr)>) {
                 shown_in_expr(cond, out);
                 shown_in_block(body, out);
             }
-            StmtKind::EndGame => {}
+            StmtKind::EndGame | StmtKind::Break | StmtKind::Continue => {}
             StmtKind::Eliminate(e) => shown_in_expr(e, out),
             StmtKind::Emit(_, args) => args.iter().for_each(|a| shown_in_expr(a, out)),
             StmtKind::Return(e) => {

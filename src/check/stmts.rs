@@ -85,6 +85,9 @@ impl Checker {
 
     pub(super) fn stmt(&mut self, s: &ast::Stmt) -> Option<Stmt> {
         use ast::StmtKind as S;
+        if self.jump == loops::Jump::Loop && !loops::keeps_jumps(&s.kind) {
+            return self.in_value(false, |me| me.stmt(s));
+        }
         if let Some(k) = self.flow_stmt(s) {
             return k.map(|kind| Stmt { kind, span: s.span });
         }
@@ -196,14 +199,14 @@ impl Checker {
                 self.statement_word(var, "a loop variable");
                 self.push_scope();
                 let slot = self.bind(&var.node, t.elem());
-                let b = self.block(body);
+                let b = self.loop_body(body);
                 self.pop_scope();
                 StmtKind::For(slot, x, b)
             }
             S::Repeat(n, body) => {
                 let (x, t) = self.expr(n);
                 self.expect_ty(&Ty::Int, &t, n.span, "`repeat`'s count");
-                StmtKind::Repeat(x, self.block(body))
+                StmtKind::Repeat(x, self.loop_body(body))
             }
             S::Say(e) => StmtKind::Say(self.expr(e).0),
             S::Return(e) => {
@@ -231,6 +234,7 @@ impl Checker {
                 StmtKind::Return(lowered.map(|l| l.0))
             }
             S::Secretly(b) => StmtKind::Secretly(self.block(b)),
+            S::Break | S::Continue => self.loop_jump(s),
             S::EndGame | S::Eliminate(_) | S::RepeatUntil(..) | S::Emit(..) => return None,
             S::Step(name, b) => StmtKind::Step(name.node.clone(), self.block(b)),
             S::Expr(e) => {

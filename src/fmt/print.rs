@@ -80,10 +80,7 @@ impl Out<'_> {
                 if let Some(n) = name {
                     self.tok(n);
                 }
-                self.braced_lines(&p, entries, |o, e| {
-                    let ek = kids(e);
-                    o.entry(&ek, ": ");
-                });
+                self.braced_lines(&p, entries, |o, e| o.node(e));
             }
             Rule::enum_decl => {
                 self.kw("enum ");
@@ -541,6 +538,9 @@ impl Out<'_> {
                     self.seq(start(args), &items, "(", ")", false, |o, x| o.expr(x));
                 }
             }
+            Rule::break_stmt => self.w("break"),
+            Rule::continue_stmt => self.w("continue"),
+            Rule::while_stmt => self.keyword_parts("while ", k.get(1..).unwrap_or(&[]), &[" "]),
             Rule::expr_stmt => self.each(&k),
             _ => self.node(p),
         }
@@ -650,7 +650,14 @@ impl Out<'_> {
                     self.node(c);
                 }
             }
-            Rule::table_entry | Rule::game_entry | Rule::field_init => self.entry(&k, ": "),
+            Rule::game_entry => match k.split_last() {
+                Some((last, rest)) if last.as_rule() == Rule::at_round_end => {
+                    self.entry(rest, ": ");
+                    self.w(" at round end");
+                }
+                _ => self.entry(&k, ": "),
+            },
+            Rule::table_entry | Rule::field_init => self.entry(&k, ": "),
             Rule::copies => self.tok_list(&k, " "),
             _ if k.is_empty() => self.tok(p),
             _ => self.spaced(&k),

@@ -128,7 +128,10 @@ impl<'p> Interp<'p> {
                     self.state.ended_by.get_or_insert(EndReason::FinishGame);
                     return Ok(Pos::Finish);
                 }
-                if self.end_reached()? {
+                // `end_when` is asked after every phase, or, `at round end`, once the round
+                // is over (after its `round_end` triggers).
+                let every_phase = !prog.game.end_at_round_end;
+                if every_phase && self.end_reached()? {
                     self.state.ended_by = Some(EndReason::EndWhen);
                     return Ok(Pos::Finish);
                 }
@@ -139,19 +142,19 @@ impl<'p> Interp<'p> {
                     });
                 }
                 self.fire_simple(EventKind::RoundEnd, None)?;
-                match prog.game.rounds {
-                    Some(max) if round >= max => {
-                        self.state.ended_by = Some(EndReason::Rounds);
-                        Ok(Pos::Finish)
-                    }
-                    _ => {
-                        self.state.round = round + 1;
-                        Ok(Pos::Phase {
-                            round: round + 1,
-                            index: 0,
-                        })
-                    }
+                if !every_phase && self.end_reached()? {
+                    self.state.ended_by = Some(EndReason::EndWhen);
+                    return Ok(Pos::Finish);
                 }
+                if self.last_round(round)? {
+                    self.state.ended_by = Some(EndReason::Rounds);
+                    return Ok(Pos::Finish);
+                }
+                self.state.round = round + 1;
+                Ok(Pos::Phase {
+                    round: round + 1,
+                    index: 0,
+                })
             }
             Pos::Finish => {
                 if let Some(f) = prog.game.finish {
@@ -162,6 +165,21 @@ impl<'p> Interp<'p> {
                 Ok(Pos::Done)
             }
             Pos::Done => Ok(Pos::Done),
+        }
+    }
+
+    /// Whether `round` is the game's last (`rounds:`, worked out from constants and options).
+    fn last_round(&mut self, round: i64) -> R<bool> {
+        let prog = self.prog;
+        let Some((e, locals)) = &prog.game.rounds else {
+            return Ok(false);
+        };
+        match self.with_frame(*locals, |me| me.eval(e))? {
+            Value::Int(max) => Ok(round >= max),
+            other => Err(rt(
+                e.span,
+                format!("`rounds` must be a number, found {}", other.type_name()),
+            )),
         }
     }
 

@@ -203,6 +203,8 @@ pub struct Interp<'p> {
     returning: Option<Value>,
     /// The `return` signal, kept between calls so returning allocates nothing.
     spare_return: Option<Box<Diag>>,
+    /// The `break` or `continue` signal, kept the same way.
+    spare_jump: Option<Box<Diag>>,
     /// Emptied vectors kept for reuse (the elements of a `filter` an aggregate walks).
     spare_vecs: Vec<Vec<Value>>,
     /// The result, once the game is over.
@@ -332,6 +334,9 @@ impl Layout {
 }
 
 const RETURN_CODE: &str = "run::return";
+/// The signals `break` and `continue` unwind with, to their loop.
+const BREAK_CODE: &str = "run::break";
+const CONTINUE_CODE: &str = "run::continue";
 /// The signal `end game` unwinds with; `step` catches it.
 pub(crate) const END_CODE: &str = "run::end_game";
 
@@ -344,6 +349,34 @@ fn signal(code: &'static str) -> Box<Diag> {
         labels: Vec::new(),
         help: None,
     })
+}
+
+impl Interp<'_> {
+    /// The signal of a `break` (`BREAK_CODE`) or a `continue`: the one kept from the last, so a
+    /// loop left early allocates nothing.
+    fn jump(&mut self, code: &'static str) -> Box<Diag> {
+        match self.spare_jump.take() {
+            Some(mut d) => {
+                d.code = code;
+                d
+            }
+            None => signal(code),
+        }
+    }
+
+    /// What a loop does with an error out of its body: a `break` leaves it (`Ok(true)`), a
+    /// `continue` goes on (`Ok(false)`), anything else goes on up.
+    #[cold]
+    #[inline(never)]
+    fn caught(&mut self, d: Box<Diag>) -> R<bool> {
+        let leave = match d.code {
+            BREAK_CODE => true,
+            CONTINUE_CODE => false,
+            _ => return Err(d),
+        };
+        self.spare_jump = Some(d);
+        Ok(leave)
+    }
 }
 
 /// How many keys a key domain has in a game of `n_players`.
@@ -477,6 +510,7 @@ impl<'p> Interp<'p> {
             seed,
             returning: None,
             spare_return: None,
+            spare_jump: None,
             spare_vecs: Vec::new(),
             outcome: None,
             displaying: 0,

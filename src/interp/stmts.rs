@@ -74,14 +74,18 @@ impl<'p> Interp<'p> {
                     };
                     self.tick(s.span)?;
                     self.set_local(*slot, item);
-                    self.exec_block(body)?;
+                    if self.pass(body)? {
+                        break;
+                    }
                 }
             }
             StmtKind::Repeat(n, body) => {
                 let n = self.int(n)?;
                 for _ in 0..n.max(0) {
                     self.tick(s.span)?;
-                    self.exec_block(body)?;
+                    if self.pass(body)? {
+                        break;
+                    }
                 }
             }
             StmtKind::Say(e) => {
@@ -112,9 +116,13 @@ impl<'p> Interp<'p> {
                     if self.boolean(cond)? {
                         break;
                     }
-                    self.exec_block(body)?;
+                    if self.pass(body)? {
+                        break;
+                    }
                 }
             }
+            StmtKind::Break => return Err(self.jump(BREAK_CODE)),
+            StmtKind::Continue => return Err(self.jump(CONTINUE_CODE)),
             StmtKind::EndGame => {
                 self.state.finished = true;
                 self.emit(|_| Event::GameEnded);
@@ -165,6 +173,14 @@ impl<'p> Interp<'p> {
             StmtKind::Expr(e) => return self.eval(e),
         }
         Ok(Value::None)
+    }
+
+    /// One pass of a loop's body: `Ok(true)` when a `break` left the loop.
+    fn pass(&mut self, body: &Block) -> R<bool> {
+        match self.exec_block(body) {
+            Ok(_) => Ok(false),
+            Err(d) => self.caught(d),
+        }
     }
 
     pub(super) fn assign(&mut self, place: &Place, op: AssignOp, v: Value, span: Span) -> R<()> {

@@ -54,9 +54,11 @@ pub fn rule_name(rule: Rule) -> &'static str {
         ev_keys => "zone keys like `[p]`",
         custom_ev => "an event like `challenged(p, n)`",
         repeat_upto | repeat_until | up_kw | until_kw => "`up to N until condition`",
-        end_stmt | end_kw | game_kw | eliminate_stmt | eliminate_kw | emit_stmt | emit_kw => {
+        end_stmt | end_kw | game_kw | eliminate_stmt | eliminate_kw | emit_stmt | emit_kw
+        | break_stmt | break_kw | continue_stmt | continue_kw | while_stmt | while_kw => {
             "a statement"
         }
+        at_round_end | at_kw | round_kw => "`at round end`",
         unique_kw => "`unique`",
         table_type | fn_type | fn_type_param => "a type",
         fn_kw => "`fn`",
@@ -371,9 +373,12 @@ pub const STATEMENT_KEYWORDS: &[&str] = &[
     "end",
     "eliminate",
     "emit",
+    "break",
+    "continue",
 ];
 
-/// Whether pest's expected token begins a statement: a statement keyword, or an empty one (`;`).
+/// Whether pest's expected token begins a statement: a statement keyword, `while` (parsed only
+/// to point at `repeat up to`), or an empty one (`;`).
 fn starts_statement(t: &str) -> bool {
-    t == ";" || STATEMENT_KEYWORDS.contains(&t)
+    t == ";" || t == "while" || STATEMENT_KEYWORDS.contains(&t)
 }

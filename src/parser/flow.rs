@@ -127,6 +127,43 @@ impl Builder {
         Some(Stmt { kind, span })
     }
 
+    /// `while cond { }`: there is no `while` (every loop is bounded). Reported here with the
+    /// bounded loop that says the same; the loop is kept as `repeat up to 0 until not cond`, so
+    /// the condition and the body are still checked.
+    pub(super) fn while_loop(&mut self, cond: Pair<Rule>, body: Block, span: Span) -> Option<Stmt> {
+        let cspan = self.span(&cond);
+        let text = cond.as_str().trim().to_string();
+        let head = Span {
+            end: cspan.end,
+            ..span
+        };
+        let negated = if text.contains(char::is_whitespace) {
+            format!("not ({text})")
+        } else {
+            format!("not {text}")
+        };
+        self.diags.push(
+            Diag::error("parse::while", "there is no `while`: every loop is bounded")
+                .label(head, "a loop with no bound")
+                .help(format!(
+                    "write `repeat up to N until {negated} {{ ... }}`, with N the most passes the loop may make"
+                )),
+        );
+        let cond = self.expr(cond);
+        let not = Expr {
+            span: cond.span,
+            kind: ExprKind::Unary(UnOp::Not, Box::new(cond)),
+        };
+        let bound = Expr {
+            kind: ExprKind::Int(0),
+            span: head,
+        };
+        Some(Stmt {
+            kind: StmtKind::RepeatUntil(bound, Some(not), body),
+            span,
+        })
+    }
+
     /// `3 x`: how many copies a `cards` row makes.
     pub(super) fn copies(&mut self, pair: Pair<Rule>) -> u32 {
         let span = self.span(&pair);

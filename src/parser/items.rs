@@ -96,8 +96,14 @@ impl Builder {
         for e in it {
             let mut inner = children(e);
             if let (Some(k), Some(v)) = (inner.next(), inner.next()) {
-                let k = self.ident(k);
-                entries.push((k, self.expr(v)));
+                let key = self.ident(k);
+                let value = self.expr(v);
+                let at_round_end = inner.next().map(|p| self.span(&p));
+                entries.push(GameEntry {
+                    key,
+                    value,
+                    at_round_end,
+                });
             }
         }
         GameDecl {

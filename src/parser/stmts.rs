@@ -89,6 +89,13 @@ impl Builder {
                 let args = args.map(|a| a.map(|p| self.value(p)).collect());
                 StmtKind::Emit(name, args.unwrap_or_default())
             }
+            Rule::break_stmt => StmtKind::Break,
+            Rule::continue_stmt => StmtKind::Continue,
+            Rule::while_stmt => {
+                let head = it.nth(1)?;
+                let body = self.block(it.next()?);
+                return self.while_loop(head, body, span);
+            }
             Rule::say_stmt => StmtKind::Say(self.expr(it.next()?)),
             Rule::return_stmt => StmtKind::Return(it.next().map(|p| self.expr(p))),
             Rule::secretly_stmt => StmtKind::Secretly(self.block(it.next()?)),

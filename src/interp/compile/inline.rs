@@ -703,6 +703,8 @@ fn leaf(e: &Expr) -> bool {
                     | StmtKind::Repeat(..)
                     | StmtKind::RepeatUntil(..)
                     | StmtKind::Return(_)
+                    | StmtKind::Break
+                    | StmtKind::Continue
                     | StmtKind::Expr(_)
             ),
         };
@@ -876,7 +878,7 @@ macro_rules! children {
                     | StmtKind::Step(_, Block { stmts, .. }) => {
                         stmts.into_iter().for_each(|s| f($node::Stmt(s)))
                     }
-                    StmtKind::EndGame => {}
+                    StmtKind::EndGame | StmtKind::Break | StmtKind::Continue => {}
                     StmtKind::Emit(_, es) => es.into_iter().for_each(|e| f($node::Expr(e))),
                 },
             }

@@ -233,7 +233,7 @@ fn effect_free(n: Node<'_>) -> bool {
 }
 
 /// Whether a statement, by itself, changes nothing but locals: `let`, `set` of a local, `for`,
-/// `return` and expressions (what they run is looked at on its own). `memo` asks the same of a
+/// `return`, `break`, `continue` and expressions (what they run is looked at on its own). `memo` asks the same of a
 /// remembered function's statements.
 pub(super) fn sets_only_locals(s: &Stmt) -> bool {
     matches!(
@@ -242,6 +242,8 @@ pub(super) fn sets_only_locals(s: &Stmt) -> bool {
             | StmtKind::Assign(Place::Local(_), _, _)
             | StmtKind::For(..)
             | StmtKind::Return(_)
+            | StmtKind::Break
+            | StmtKind::Continue
             | StmtKind::Expr(_)
     )
 }

@@ -7,7 +7,7 @@ use super::keys::VarPlace;
 use super::{code, Code};
 use crate::ast::BinOp;
 use crate::interp::exprs::Source;
-use crate::interp::{signal, Interp, R, RETURN_CODE};
+use crate::interp::{signal, Interp, BREAK_CODE, CONTINUE_CODE, R, RETURN_CODE};
 use crate::program::*;
 use crate::value::Value;
 
@@ -228,7 +228,11 @@ fn stmt(s: &Stmt) -> SCode {
                 while n <= hi {
                     me.tick(span)?;
                     me.set_local(slot, Value::Int(n));
-                    body(me)?;
+                    if let Err(d) = body(me) {
+                        if me.caught(d)? {
+                            break;
+                        }
+                    }
                     n = match n.checked_add(1) {
                         Some(n) => n,
                         None => break,
@@ -254,7 +258,11 @@ fn stmt(s: &Stmt) -> SCode {
                     };
                     me.tick(span)?;
                     me.set_local(slot, item);
-                    body(me)?;
+                    if let Err(d) = body(me) {
+                        if me.caught(d)? {
+                            break;
+                        }
+                    }
                 }
                 me.recycle_source(items);
                 Ok(())
@@ -267,7 +275,11 @@ fn stmt(s: &Stmt) -> SCode {
                 let n = me.int(&n)?;
                 for _ in 0..n.max(0) {
                     me.tick(span)?;
-                    body(me)?;
+                    if let Err(d) = body(me) {
+                        if me.caught(d)? {
+                            break;
+                        }
+                    }
                 }
                 Ok(())
             })
@@ -282,11 +294,23 @@ fn stmt(s: &Stmt) -> SCode {
                     if me.boolean(&until)? {
                         break;
                     }
-                    body(me)?;
+                    if let Err(d) = body(me) {
+                        if me.caught(d)? {
+                            break;
+                        }
+                    }
                 }
                 Ok(())
             })
         }
+        StmtKind::Break => scode(move |me| {
+            me.tick(span)?;
+            Err(me.jump(BREAK_CODE))
+        }),
+        StmtKind::Continue => scode(move |me| {
+            me.tick(span)?;
+            Err(me.jump(CONTINUE_CODE))
+        }),
         StmtKind::Say(e) => {
             // The tree too: each player's view of the line is worked out from it.
             let tree = e.clone();
