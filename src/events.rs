@@ -136,6 +136,9 @@ pub enum Event {
         /// The zone each card left, in the order of `cards` (`null`: it was in no zone).
         from: Vec<Option<String>>,
         to: String,
+        /// The side the cards were turned to as they moved (`move ... face down`), if given.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        face_up: Option<bool>,
     },
     Shuffle {
         zone: String,
@@ -199,10 +202,16 @@ impl Event {
                     views: Vec::new(),
                 }
             }
-            Event::Move { cards, from, to } => Event::Move {
+            Event::Move {
+                cards,
+                from,
+                to,
+                face_up,
+            } => Event::Move {
                 cards: hide(cards),
                 from: from.clone(),
                 to: to.clone(),
+                face_up: *face_up,
             },
             Event::Flip { card, face_up } => Event::Flip {
                 card: card.for_viewer(viewer),

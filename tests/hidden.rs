@@ -5,7 +5,8 @@
 //! declared visibility (not from the interpreter's knowledge or the filtering code):
 //! a card out of play is known to all; a card moving into a zone stays known to those who see
 //! into the zone and becomes known to those who see its face there (public and face up: all;
-//! public face down, or `owner`: the zone's player; `hidden`: nobody); a shuffle leaves only
+//! public face down, or `owner`: the zone's player; `hidden`: nobody), a move may turn the
+//! cards first (`face_up`); a shuffle leaves only
 //! those who see the faces; a flip teaches those who see the new face; a reveal teaches its
 //! players. A move names a card to who knew it before or after.
 
@@ -97,6 +98,9 @@ impl Model<'_> {
                 let mut out = Vec::new();
                 for c in ev["cards"].as_array().expect("cards") {
                     let c = id(c);
+                    if let Some(up) = ev["face_up"].as_bool() {
+                        self.face_up.insert(c.clone(), up);
+                    }
                     let before = self.known(&c);
                     let (keep, learn) = self.zone_sight(to, self.face(&c));
                     let after = (before & keep) | learn;
@@ -271,7 +275,12 @@ fn no_viewer_sees_a_hidden_card() {
 /// tells the two apart (the games' shuffles and flips leave them alike).
 #[test]
 fn faces_up_and_down_in_public_zones_are_seen_as_the_model_says() {
-    let game = "tests/hidden/faces.rules";
+    for game in ["tests/hidden/faces.rules", "tests/hidden/face_down.rules"] {
+        faces_seen_as_the_model_says(game);
+    }
+}
+
+fn faces_seen_as_the_model_says(game: &str) {
     let prog = load(Path::new(game));
     for n in [2, 3] {
         let mut hidden = 0;
@@ -437,4 +446,59 @@ fn a_say_line_shows_each_viewer_only_what_they_may_read() {
     let json = cli(&["run", game, "--players", "3", "--viewer", "P1", "--json"]);
     assert!(!json.contains(gem) || json.contains(&format!("P2 shows {gem}")));
     assert!(json.contains("\"text\":\"P2 holds (hidden)"), "{json}");
+}
+
+/// The `--json` stream of a small game as one viewer sees it, one event per line.
+fn stream(game: &str, players: &str, seed: &str, viewer: &str) -> Vec<J> {
+    cli(&[
+        "run",
+        game,
+        "--players",
+        players,
+        "--seed",
+        seed,
+        "--viewer",
+        viewer,
+        "--json",
+    ])
+    .lines()
+    .map(|l| serde_json::from_str(l).expect("json"))
+    .collect()
+}
+
+fn moves_to<'a>(events: &'a [J], zone: &str) -> Vec<&'a J> {
+    events
+        .iter()
+        .filter(|e| e["event"] == "move" && e["to"] == zone)
+        .collect()
+}
+
+fn hidden_card() -> J {
+    serde_json::json!({"hidden": true})
+}
+
+#[test]
+fn a_card_moved_face_down_is_not_shown_to_the_table() {
+    let game = "tests/hidden/face_down.rules";
+    for seed in ["1", "2", "3"] {
+        let (all, p1, p2) = (
+            stream(game, "2", seed, "all"),
+            stream(game, "2", seed, "P1"),
+            stream(game, "2", seed, "P2"),
+        );
+        let middle = moves_to(&all, "middle")[0];
+        assert_eq!(middle["face_up"], false, "{middle}");
+        assert!(middle["cards"][0]["id"].is_string());
+        // P1 put it there and knows it; P2 does not, until it is turned up.
+        assert_eq!(moves_to(&p1, "middle")[0]["cards"], middle["cards"]);
+        assert_eq!(moves_to(&p2, "middle")[0]["cards"][0], hidden_card());
+        let flip = p2.iter().find(|e| e["event"] == "flip").expect("flip");
+        assert_eq!(flip["card"], middle["cards"][0]);
+        // Face down on P1's side: P1 alone; P2's gem put face up there: everybody.
+        let side = |s: &[J], i: usize| moves_to(s, "table[P1]")[i]["cards"][0].clone();
+        assert!(side(&p1, 0)["id"].is_string());
+        assert_eq!(side(&p2, 0), hidden_card());
+        assert_eq!(moves_to(&all, "table[P1]")[1]["face_up"], true);
+        assert!(side(&p1, 1)["id"].is_string() && side(&p2, 1)["id"].is_string());
+    }
 }

@@ -68,6 +68,7 @@ pub fn rule_name(rule: Rule) -> &'static str {
         assign_op => "`=`, `+=` or `-=`",
         position => "`top` or `bottom`",
         flip_dir => "`up` or `down`",
+        move_face | face_kw => "`face up` or `face down`",
         to_kw => "`to`",
         expr | postfix_expr | primary | paren | prefix => "an expression",
         // Only taken outside detailed mode, so never in an error; named all the same.

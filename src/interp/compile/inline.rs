@@ -842,7 +842,7 @@ macro_rules! children {
                         }
                         f($node::Expr(e));
                     }
-                    StmtKind::Move(a, b, _) => {
+                    StmtKind::Move(a, b, ..) => {
                         f($node::Expr(a));
                         f($node::Expr(b));
                     }
