@@ -539,7 +539,7 @@ impl<'p> Interp<'p> {
         if let Some(at) = self.state.card_zone.get_mut(c as usize) {
             *at = dest;
         }
-        self.learn_move(c, dest);
+        self.learn_move(c, from, dest);
         Ok(())
     }
 
@@ -577,22 +577,27 @@ impl<'p> Interp<'p> {
         rt(span, "this card cannot go there")
     }
 
-    /// Who knew each card before a move (they saw it leave), and where each came from.
+    /// Who knew each card before a move (they saw it leave; nobody sees a card come out of
+    /// no zone), and where each came from.
     #[inline(never)]
     fn move_seen(&self, cards: &[u32]) -> (Vec<u64>, Vec<Option<String>>) {
-        let before = cards.iter().map(|&c| self.known(c)).collect();
-        let origins = cards
-            .iter()
-            .map(|&c| {
-                let z = self
-                    .state
-                    .card_zone
-                    .get(c as usize)
-                    .copied()
-                    .unwrap_or(NOWHERE);
-                (z != NOWHERE).then(|| self.zone_name(z))
-            })
-            .collect();
+        let mut before = Vec::with_capacity(cards.len());
+        let mut origins = Vec::with_capacity(cards.len());
+        for &c in cards {
+            let z = self
+                .state
+                .card_zone
+                .get(c as usize)
+                .copied()
+                .unwrap_or(NOWHERE);
+            if z == NOWHERE {
+                before.push(0);
+                origins.push(None);
+            } else {
+                before.push(self.known(c));
+                origins.push(Some(self.zone_name(z)));
+            }
+        }
         (before, origins)
     }
 
