@@ -305,7 +305,9 @@ pub enum StmtKind {
     /// `let name = e` or `let name: T = e`.
     Let(Ident, Option<Spanned<TypeExpr>>, Expr),
     Set(Expr, AssignOp, Expr),
-    Move(Expr, Expr, Position),
+    /// `move e to z [top|bottom] [face up|face down]`: the side the cards are turned to as they
+    /// move (`Some(true)`: face up), if one is given.
+    Move(Expr, Expr, Position, Option<bool>),
     Draw(Expr, Expr, Expr),
     Shuffle(Expr),
     Flip(Expr, Option<bool>),

@@ -128,7 +128,9 @@ pub enum Event {
         /// `null` for a secret choice shown to somebody else.
         choice: Option<Shown>,
         index: Option<usize>,
-        options: usize,
+        /// How many options there were; `null` for a secret choice shown to somebody else
+        /// (the number can tell what the chooser holds).
+        options: Option<usize>,
         secret: bool,
     },
     Move {
@@ -136,6 +138,9 @@ pub enum Event {
         /// The zone each card left, in the order of `cards` (`null`: it was in no zone).
         from: Vec<Option<String>>,
         to: String,
+        /// The side the cards were turned to as they moved (`move ... face down`), if given.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        face_up: Option<bool>,
     },
     Shuffle {
         zone: String,
@@ -164,7 +169,8 @@ pub enum Event {
 
 impl Event {
     /// The event as player `viewer` may see it: cards they do not know at that moment are
-    /// hidden, a reveal to others names no card, another player's secret choice has no answer.
+    /// hidden (a reveal to others names only the cards the viewer knew already), another
+    /// player's secret choice has no answer and no number of options.
     pub fn for_viewer(&self, viewer: u32) -> Event {
         let me = format!("P{}", viewer + 1);
         let hide = |cards: &[CardRef]| cards.iter().map(|c| c.for_viewer(viewer)).collect();
@@ -187,7 +193,7 @@ impl Event {
                         choice.as_ref().map(|c| c.for_viewer(viewer))
                     },
                     index: if blind { None } else { *index },
-                    options: *options,
+                    options: if blind { None } else { *options },
                     secret: *secret,
                 }
             }
@@ -199,26 +205,27 @@ impl Event {
                     views: Vec::new(),
                 }
             }
-            Event::Move { cards, from, to } => Event::Move {
+            Event::Move {
+                cards,
+                from,
+                to,
+                face_up,
+            } => Event::Move {
                 cards: hide(cards),
                 from: from.clone(),
                 to: to.clone(),
+                face_up: *face_up,
             },
             Event::Flip { card, face_up } => Event::Flip {
                 card: card.for_viewer(viewer),
                 face_up: *face_up,
             },
-            Event::Reveal { cards, to } => {
-                let shown_to_me = to.as_ref().is_none_or(|t| t.contains(&me));
-                Event::Reveal {
-                    cards: if shown_to_me {
-                        hide(cards)
-                    } else {
-                        vec![CardRef::Hidden; cards.len()]
-                    },
-                    to: to.clone(),
-                }
-            }
+            // A card carries who knows it after the reveal: the players shown it, and whoever
+            // knew it before (a card in the viewer's own hand stays named to them).
+            Event::Reveal { cards, to } => Event::Reveal {
+                cards: hide(cards),
+                to: to.clone(),
+            },
             other => other.clone(),
         }
     }
@@ -238,7 +245,9 @@ impl Event {
             // Secret choices stay secret in the account (the rules report what is revealed), and a
             // choice with one option was no choice at all; `--json` keeps both.
             Event::Choice { secret: true, .. } => None,
-            Event::Choice { options: 1, .. } => None,
+            Event::Choice {
+                options: Some(1), ..
+            } => None,
             Event::Choice {
                 player,
                 prompt,

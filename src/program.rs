@@ -366,7 +366,8 @@ pub enum Place {
 pub enum StmtKind {
     Let(u32, Expr),
     Assign(Place, AssignOp, Expr),
-    Move(Expr, Expr, Position),
+    /// The cards, the zone, where in it, and the side they are turned to (`face up|down`).
+    Move(Expr, Expr, Position, Option<bool>),
     Draw(Expr, Expr, Expr),
     Shuffle(Expr),
     Flip(Expr, Option<bool>),

@@ -1,13 +1,18 @@
-//! Hidden information: for every game in `games/` and 20 seeds, no viewer's event stream names a
-//! card hidden from that viewer at that moment, and every card the viewer knows is named.
+//! Hidden information: for every game in `games/` and in `tests/hidden/`, over many seeds, no
+//! viewer's event stream names a card hidden from that viewer at that moment, every card the
+//! viewer knows is named, and another player's secret choice shows neither its answer nor its
+//! number of options.
 //!
 //! What a viewer knows is worked out here on its own, from the omniscient stream and the zones'
 //! declared visibility (not from the interpreter's knowledge or the filtering code):
-//! a card out of play is known to all; a card moving into a zone stays known to those who see
-//! into the zone and becomes known to those who see its face there (public and face up: all;
-//! public face down, or `owner`: the zone's player; `hidden`: nobody); a shuffle leaves only
+//! a card out of play is known to all, but nobody sees which card comes out of no zone, so a
+//! card moving from no zone is known exactly to those who see its face where it lands; a card
+//! moving from a zone stays known to those who see into its new zone and becomes known to those
+//! who see its face there (public and face up: all; public face down, or `owner`: the zone's
+//! player; `hidden`: nobody); a move may turn the cards first (`face_up`); a shuffle leaves only
 //! those who see the faces; a flip teaches those who see the new face; a reveal teaches its
-//! players. A move names a card to who knew it before or after.
+//! players. A move names a card to who knew it before or after; a reveal names a card to its
+//! players and to whoever knew it already.
 
 use rules::ast::Visibility;
 use rules::events::Event;
@@ -94,10 +99,19 @@ impl Model<'_> {
         match ev["event"].as_str() {
             Some("move") => {
                 let to = ev["to"].as_str().expect("to");
+                let from = ev["from"].as_array().expect("from");
                 let mut out = Vec::new();
-                for c in ev["cards"].as_array().expect("cards") {
+                for (j, c) in ev["cards"].as_array().expect("cards").iter().enumerate() {
                     let c = id(c);
-                    let before = self.known(&c);
+                    if let Some(up) = ev["face_up"].as_bool() {
+                        self.face_up.insert(c.clone(), up);
+                    }
+                    // Out of no zone: nobody saw which card it was.
+                    let before = if from.get(j).is_some_and(J::is_null) {
+                        0
+                    } else {
+                        self.known(&c)
+                    };
                     let (keep, learn) = self.zone_sight(to, self.face(&c));
                     let after = (before & keep) | learn;
                     self.known.insert(c.clone(), after);
@@ -148,8 +162,8 @@ impl Model<'_> {
                         let c = id(c);
                         let k = self.known(&c) | to;
                         self.known.insert(c, k);
-                        // A reveal to others names no card, even one the viewer knows.
-                        k & to
+                        // Named to its players and to whoever knew it before.
+                        k
                     })
                     .collect()
             }
@@ -235,8 +249,12 @@ fn check_game(prog: &Program, game: &str, n: u32, seed: u64) -> usize {
                 if ev["secret"] == true && !own {
                     assert_eq!(seen["choice"], J::Null, "{at}: a secret choice of another");
                     assert_eq!(seen["index"], J::Null, "{at}: a secret choice of another");
+                    assert_eq!(seen["options"], J::Null, "{at}: a secret choice of another");
                     hidden_seen += 1;
-                } else if let Some(k) = chosen_known {
+                    continue;
+                }
+                assert_eq!(seen["options"], ev["options"], "{at}: seen by P{}", v + 1);
+                if let Some(k) = chosen_known {
                     let want = if k & (1 << v) != 0 {
                         ev["choice"].clone()
                     } else {
@@ -266,22 +284,34 @@ fn no_viewer_sees_a_hidden_card() {
     }
 }
 
-/// Cards face down on a player's public side, shuffled there, turned up and down in the
-/// middle: who sees a face differs between face up and face down in these zones, so the check
-/// tells the two apart (the games' shuffles and flips leave them alike).
+/// The small games of `tests/hidden/`, each written around one idiom: cards face down on a
+/// player's public side, shuffled there, turned up and down in the middle (`faces`: who sees a
+/// face differs between face up and face down in these zones, so the check tells the two apart,
+/// which the games' shuffles and flips do not); cards dealt out of no zone (`dealt`); cards
+/// moved face down (`face_down`); secret choices whose number of options tells what the chooser
+/// holds (`secret`); reveals to some players (`peek`, `shown`); `say` lines (`say`).
 #[test]
-fn faces_up_and_down_in_public_zones_are_seen_as_the_model_says() {
-    let game = "tests/hidden/faces.rules";
-    let prog = load(Path::new(game));
-    for n in [2, 3] {
-        let mut hidden = 0;
-        for seed in 0..10 {
-            hidden += check_game(&prog, game, n, seed);
+fn small_games_are_seen_as_the_model_says() {
+    let mut games: Vec<_> = std::fs::read_dir("tests/hidden")
+        .expect("tests/hidden")
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "rules"))
+        .collect();
+    games.sort();
+    assert!(games.len() >= 7, "{games:?}");
+    for path in games {
+        let game = path.display().to_string();
+        let prog = load(&path);
+        for n in [2, 3] {
+            let mut hidden = 0;
+            for seed in 0..10 {
+                hidden += check_game(&prog, &game, n, seed);
+            }
+            assert!(
+                hidden > 0,
+                "{game} with {n} players: nothing was ever hidden"
+            );
         }
-        assert!(
-            hidden > 0,
-            "{game} with {n} players: nothing was ever hidden"
-        );
     }
 }
 
@@ -379,7 +409,9 @@ fn a_reveal_to_others_names_no_card() {
     let account = |v: &str| cli(&["run", game, "--players", "3", "--viewer", v]);
     let (p1, p2, p3) = (account("P1"), account("P2"), account("P3"));
     assert!(p1.contains("revealed to P1: Ruby"), "{p1}");
-    assert!(p2.contains("P1 saw 1 card") && !p2.contains("Ruby"), "{p2}");
+    // P2 shows its own card: it still sees it named; P3 sees only that P1 saw a card.
+    assert!(p2.contains("revealed to P1: Ruby"), "{p2}");
+    assert!(p3.contains("P1 saw 1 card") && !p3.contains("Ruby"), "{p3}");
     assert!(p2.contains("revealed to P1, P2: Opal"), "{p2}");
     assert!(p3.contains("P1, P2 saw 1 card"), "{p3}");
     assert!(p3.contains("revealed: Opal"), "{p3}");
@@ -437,4 +469,151 @@ fn a_say_line_shows_each_viewer_only_what_they_may_read() {
     let json = cli(&["run", game, "--players", "3", "--viewer", "P1", "--json"]);
     assert!(!json.contains(gem) || json.contains(&format!("P2 shows {gem}")));
     assert!(json.contains("\"text\":\"P2 holds (hidden)"), "{json}");
+}
+
+/// The `--json` stream of a small game as one viewer sees it, one event per line.
+fn stream(game: &str, players: &str, seed: &str, viewer: &str) -> Vec<J> {
+    cli(&[
+        "run",
+        game,
+        "--players",
+        players,
+        "--seed",
+        seed,
+        "--viewer",
+        viewer,
+        "--json",
+    ])
+    .lines()
+    .map(|l| serde_json::from_str(l).expect("json"))
+    .collect()
+}
+
+fn moves_to<'a>(events: &'a [J], zone: &str) -> Vec<&'a J> {
+    events
+        .iter()
+        .filter(|e| e["event"] == "move" && e["to"] == zone)
+        .collect()
+}
+
+fn hidden_card() -> J {
+    serde_json::json!({"hidden": true})
+}
+
+#[test]
+fn cards_dealt_out_of_no_zone_are_known_only_where_they_land() {
+    let game = "tests/hidden/dealt.rules";
+    for seed in ["1", "2", "3"] {
+        let (p1, p2, p3) = (
+            stream(game, "3", seed, "P1"),
+            stream(game, "3", seed, "P2"),
+            stream(game, "3", seed, "P3"),
+        );
+        // P1's two gems, dealt at random from the card list: named to P1 alone.
+        let dealt = |s: &[J]| moves_to(s, "hand[P1]")[0]["cards"].clone();
+        assert!(dealt(&p1)
+            .as_array()
+            .expect("cards")
+            .iter()
+            .all(|c| c["id"].is_string()));
+        for other in [&p2, &p3] {
+            assert_eq!(
+                dealt(other),
+                serde_json::json!([hidden_card(), hidden_card()])
+            );
+        }
+        // The coins go face down to P2's side: P2 sees them, the others do not.
+        let coins = |s: &[J]| moves_to(s, "table[P2]")[0]["cards"].clone();
+        assert!(coins(&p2)
+            .as_array()
+            .expect("cards")
+            .iter()
+            .all(|c| c["id"].is_string()));
+        assert_eq!(coins(&p2).as_array().map(Vec::len), Some(3));
+        for other in [&p1, &p3] {
+            assert!(coins(other)
+                .as_array()
+                .expect("cards")
+                .iter()
+                .all(|c| *c == hidden_card()));
+        }
+        // P3 never learns a gem: no gem's id anywhere in its stream.
+        let text = serde_json::to_string(&p3).expect("json");
+        for gem in ["ruby", "opal", "jade", "onyx"] {
+            assert!(!text.contains(&format!("\"{gem}\"")), "{text}");
+        }
+    }
+}
+
+#[test]
+fn a_card_moved_face_down_is_not_shown_to_the_table() {
+    let game = "tests/hidden/face_down.rules";
+    for seed in ["1", "2", "3"] {
+        let (all, p1, p2) = (
+            stream(game, "2", seed, "all"),
+            stream(game, "2", seed, "P1"),
+            stream(game, "2", seed, "P2"),
+        );
+        let middle = moves_to(&all, "middle")[0];
+        assert_eq!(middle["face_up"], false, "{middle}");
+        assert!(middle["cards"][0]["id"].is_string());
+        // P1 put it there and knows it; P2 does not, until it is turned up.
+        assert_eq!(moves_to(&p1, "middle")[0]["cards"], middle["cards"]);
+        assert_eq!(moves_to(&p2, "middle")[0]["cards"][0], hidden_card());
+        let flip = p2.iter().find(|e| e["event"] == "flip").expect("flip");
+        assert_eq!(flip["card"], middle["cards"][0]);
+        // Face down on P1's side: P1 alone; P2's gem put face up there: everybody.
+        let side = |s: &[J], i: usize| moves_to(s, "table[P1]")[i]["cards"][0].clone();
+        assert!(side(&p1, 0)["id"].is_string());
+        assert_eq!(side(&p2, 0), hidden_card());
+        assert_eq!(moves_to(&all, "table[P1]")[1]["face_up"], true);
+        assert!(side(&p1, 1)["id"].is_string() && side(&p2, 1)["id"].is_string());
+    }
+}
+
+#[test]
+fn a_secret_choice_shows_others_no_number_of_options() {
+    let game = "tests/hidden/secret.rules";
+    let choices = |viewer: &str| -> Vec<J> {
+        stream(game, "3", "1", viewer)
+            .into_iter()
+            .filter(|e| e["event"] == "choice")
+            .collect()
+    };
+    // P1 may lay a skull or a flower, the others only a flower: 2 options against 1.
+    let all = choices("all");
+    let counts: Vec<&J> = all.iter().map(|c| &c["options"]).collect();
+    assert_eq!(counts, [&J::from(2), &J::from(1), &J::from(1)]);
+    for (seat, viewer) in ["P1", "P2", "P3"].into_iter().enumerate() {
+        let seen = choices(viewer);
+        for (i, c) in seen.iter().enumerate() {
+            if i == seat {
+                assert_eq!(c, &all[i], "{viewer} sees its own choice whole");
+            } else {
+                assert_eq!(c["options"], J::Null, "{viewer}: {c}");
+                assert_eq!(c["choice"], J::Null, "{viewer}: {c}");
+            }
+        }
+    }
+}
+
+#[test]
+fn a_reveal_to_others_still_names_a_card_the_viewer_knows() {
+    let game = "tests/hidden/shown.rules";
+    let account = |v: &str| cli(&["run", game, "--players", "3", "--viewer", v]);
+    let (all, p2, p3) = (account("all"), account("P2"), account("P3"));
+    let line = |text: &str, n: usize| -> String {
+        text.lines()
+            .filter(|l| l.contains("revealed") || l.contains(" saw "))
+            .nth(n)
+            .unwrap_or_else(|| panic!("no reveal {n} in {text}"))
+            .to_string()
+    };
+    // P2's own gem shown to P1: P2 sees it named, P3 does not.
+    assert_eq!(line(&p2, 0), line(&all, 0));
+    assert_eq!(line(&p3, 0), "  P1 saw 1 card");
+    // A gem face up in the middle shown to P1: everybody knew it already.
+    assert_eq!(line(&p2, 1), line(&all, 1));
+    assert_eq!(line(&p3, 1), line(&all, 1));
+    assert!(line(&all, 1).starts_with("  revealed to P1: "), "{all}");
 }

@@ -12,6 +12,7 @@ mod cards;
 mod decls;
 mod effects;
 mod exprs;
+mod faces;
 mod flow;
 mod game_end;
 mod imports;
@@ -799,6 +800,7 @@ impl Checker {
         }
         self.check_recursion();
         self.check_purity();
+        self.check_faces();
         self.order_consts();
         self.check_unique();
     }

@@ -148,7 +148,7 @@ fn stmt_sets(s: &ast::Stmt, name: &str) -> bool {
         S::Let(_, _, e) | S::Shuffle(e) | S::Flip(e, _) | S::Say(e) | S::Eliminate(e) => {
             expr_sets(e, name)
         }
-        S::Move(a, b, _) => expr_sets(a, name) || expr_sets(b, name),
+        S::Move(a, b, ..) => expr_sets(a, name) || expr_sets(b, name),
         S::Draw(a, b, c) => expr_sets(a, name) || expr_sets(b, name) || expr_sets(c, name),
         S::Reveal(a, b) => expr_sets(a, name) || b.as_ref().is_some_and(|b| expr_sets(b, name)),
         S::For(_, e, b) | S::Repeat(e, b) => expr_sets(e, name) || block_sets(b, name),

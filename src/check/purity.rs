@@ -329,7 +329,7 @@ fn shown_in_block<'a>(b: &'a Block, out: &mut Vec<(&'static str, &'a Expr)>) {
                     shown_in_expr(t, out);
                 }
             }
-            StmtKind::Move(a, b, _) => {
+            StmtKind::Move(a, b, ..) => {
                 shown_in_expr(a, out);
                 shown_in_expr(b, out);
             }

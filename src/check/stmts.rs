@@ -142,7 +142,7 @@ impl Checker {
                 }
                 StmtKind::Assign(place, *op, x)
             }
-            S::Move(what, to, pos) => {
+            S::Move(what, to, pos, face) => {
                 let (w, wt) = self.expr(what);
                 if !matches!(
                     wt,
@@ -156,7 +156,7 @@ impl Checker {
                 }
                 let (t, tt) = self.expr(to);
                 self.expect_zone(&tt, to.span);
-                StmtKind::Move(w, t, *pos)
+                StmtKind::Move(w, t, *pos, *face)
             }
             S::Draw(n, from, to) => {
                 let (nx, nt) = self.expr(n);

@@ -642,7 +642,7 @@ impl Out<'_> {
                 let open = self.pos;
                 self.seq(open, &k, "[", "]", false, |o, x| o.tok(x));
             }
-            Rule::repeat_upto | Rule::repeat_until => {
+            Rule::repeat_upto | Rule::repeat_until | Rule::move_face => {
                 for (i, c) in k.iter().enumerate() {
                     if i > 0 {
                         self.sp();

@@ -87,7 +87,7 @@ impl<'p> Interp<'p> {
                 prompt: prompt.to_string(),
                 choice: Some(choice),
                 index: Some(idx + 1),
-                options: options.len(),
+                options: Some(options.len()),
                 secret,
             });
         }

@@ -20,6 +20,7 @@ mod view;
 mod visibility;
 
 pub use checks::{card_values, run_checks, state_size};
+pub(crate) use compile::{walk, Node};
 pub use compile::{CodeCache, Memo};
 use exprs::Source;
 pub use search::{Played, PlayoutEnd, SearchPoint, World};

@@ -50,10 +50,13 @@ impl<'p> Interp<'p> {
                 let v = self.eval(e)?;
                 self.assign(place, *op, v, s.span)?;
             }
-            StmtKind::Move(what, to, pos) => {
+            StmtKind::Move(what, to, pos, face) => {
                 let v = self.eval(what)?;
                 let dest = self.zone_slot(to)?;
-                self.move_value(v, what.span, dest, *pos, to.span)?;
+                match face {
+                    None => self.move_value(v, what.span, dest, *pos, to.span)?,
+                    Some(up) => self.move_faced(v, what.span, dest, *pos, *up, to.span)?,
+                }
             }
             StmtKind::Draw(n, from, to) => self.draw(n, from, to)?,
             StmtKind::Shuffle(z) => self.shuffle(z)?,
@@ -376,6 +379,22 @@ impl<'p> Interp<'p> {
         }
     }
 
+    /// `move v to dest face up|down`: each card turned to that side as it moves (no `flip`
+    /// event, no `flip` triggers), so who sees it there is worked out from that side.
+    pub(super) fn move_faced(
+        &mut self,
+        v: Value,
+        what: Span,
+        dest: u32,
+        pos: Position,
+        up: bool,
+        to: Span,
+    ) -> R<()> {
+        let mut cards = Vec::new();
+        self.collect_cards(&v, &mut cards, what)?;
+        self.move_cards_as(&cards, dest, pos, Some(up), to)
+    }
+
     /// `reveal e [to players]`: the players learn the cards (everybody without `to`).
     fn reveal(&mut self, what: &Expr, to: Option<&Expr>) -> R<()> {
         let cards = self.cards_of(what)?;
@@ -429,6 +448,18 @@ impl<'p> Interp<'p> {
     }
 
     pub fn move_cards(&mut self, cards: &[u32], dest: u32, pos: Position, span: Span) -> R<()> {
+        self.move_cards_as(cards, dest, pos, None, span)
+    }
+
+    /// `move_cards`, each card first turned to side `face` (`Some(true)`: face up) if given.
+    fn move_cards_as(
+        &mut self,
+        cards: &[u32],
+        dest: u32,
+        pos: Position,
+        face: Option<bool>,
+        span: Span,
+    ) -> R<()> {
         let prog = self.prog;
         let dest_def = self.zone_def_of_slot(dest);
         let Some(dest_zone) = prog.zones.get(dest_def as usize) else {
@@ -449,12 +480,15 @@ impl<'p> Interp<'p> {
             None
         };
         for (i, &c) in cards.iter().enumerate() {
+            if let (Some(up), Some(f)) = (face, self.state.face_up.get_mut(c as usize)) {
+                *f = up;
+            }
             self.place_card(c, i, dest, pos, span)?;
         }
         if !cards.is_empty() {
             self.stamp_zone(dest);
             if let Some(seen) = seen {
-                self.record_move(cards, seen, dest);
+                self.record_move(cards, seen, dest, face);
             }
         }
         if self
@@ -521,7 +555,7 @@ impl<'p> Interp<'p> {
         if let Some(at) = self.state.card_zone.get_mut(c as usize) {
             *at = dest;
         }
-        self.learn_move(c, dest);
+        self.learn_move(c, from, dest);
         Ok(())
     }
 
@@ -559,28 +593,39 @@ impl<'p> Interp<'p> {
         rt(span, "this card cannot go there")
     }
 
-    /// Who knew each card before a move (they saw it leave), and where each came from.
+    /// Who knew each card before a move (they saw it leave; nobody sees a card come out of
+    /// no zone), and where each came from.
     #[inline(never)]
     fn move_seen(&self, cards: &[u32]) -> (Vec<u64>, Vec<Option<String>>) {
-        let before = cards.iter().map(|&c| self.known(c)).collect();
-        let origins = cards
-            .iter()
-            .map(|&c| {
-                let z = self
-                    .state
-                    .card_zone
-                    .get(c as usize)
-                    .copied()
-                    .unwrap_or(NOWHERE);
-                (z != NOWHERE).then(|| self.zone_name(z))
-            })
-            .collect();
+        let mut before = Vec::with_capacity(cards.len());
+        let mut origins = Vec::with_capacity(cards.len());
+        for &c in cards {
+            let z = self
+                .state
+                .card_zone
+                .get(c as usize)
+                .copied()
+                .unwrap_or(NOWHERE);
+            if z == NOWHERE {
+                before.push(0);
+                origins.push(None);
+            } else {
+                before.push(self.known(c));
+                origins.push(Some(self.zone_name(z)));
+            }
+        }
         (before, origins)
     }
 
     /// The event of a move, for the log.
     #[inline(never)]
-    fn record_move(&mut self, cards: &[u32], seen: (Vec<u64>, Vec<Option<String>>), dest: u32) {
+    fn record_move(
+        &mut self,
+        cards: &[u32],
+        seen: (Vec<u64>, Vec<Option<String>>),
+        dest: u32,
+        face_up: Option<bool>,
+    ) {
         let (before, origins) = seen;
         self.emit(|me| Event::Move {
             cards: cards
@@ -590,6 +635,7 @@ impl<'p> Interp<'p> {
                 .collect(),
             from: origins,
             to: me.zone_name(dest),
+            face_up,
         });
     }
 

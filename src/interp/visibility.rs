@@ -183,14 +183,16 @@ fn owner_of(keys: &[KeyDomain], off: u32, n: u32, prog: &Program) -> Option<u32>
 }
 
 impl<'p> Interp<'p> {
-    /// After a card came into `dest`: players who cannot see the zone forget it, those who
-    /// see its face there learn it.
-    pub(super) fn learn_move(&mut self, c: u32, dest: u32) {
+    /// After a card came into `dest` from slot `from`: players who cannot see the zone forget
+    /// it, those who see its face there learn it. A card from no zone was seen by nobody
+    /// (which card of the game's list it is): exactly those who see its face in `dest` know it.
+    pub(super) fn learn_move(&mut self, c: u32, from: u32, dest: u32) {
         let face = self.state.face_up.get(c as usize).copied().unwrap_or(true);
         let (keep, learn) = match self.slot_info.get(dest as usize) {
             Some(info) => info.watchers[usize::from(face)],
             None => self.view().move_watchers(dest, face),
         };
+        let keep = if from == NOWHERE { 0 } else { keep };
         if let Some(k) = self.state.known.get_mut(c as usize) {
             *k = (*k & keep) | learn;
         }

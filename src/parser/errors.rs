@@ -46,7 +46,7 @@ pub fn rule_name(rule: Rule) -> &'static str {
         table_decl => DECLARATION,
         table_entry => "a table entry like `1..3: value`",
         check_decl | check_kw => DECLARATION,
-        face_decl | face_kw => DECLARATION,
+        face_decl => DECLARATION,
         face_entry => "a face entry (`title: c.name`)",
         check_where | check_require | check_help => "an expression",
         option_decl | option_kw | event_decl | event_kw => DECLARATION,
@@ -72,6 +72,7 @@ pub fn rule_name(rule: Rule) -> &'static str {
         assign_op => "`=`, `+=` or `-=`",
         position => "`top` or `bottom`",
         flip_dir => "`up` or `down`",
+        move_face | face_kw => "`face up` or `face down`",
         to_kw => "`to`",
         expr | postfix_expr | primary | paren | prefix => "an expression",
         // Only taken outside detailed mode, so never in an error; named all the same.

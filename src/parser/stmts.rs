@@ -52,12 +52,18 @@ impl Builder {
             Rule::move_stmt => {
                 let what = self.expr(it.next()?);
                 let to = self.expr(it.next()?);
-                let pos = match it.next().map(|p| p.as_str().to_string()) {
-                    Some(s) if s == "bottom" => Position::Bottom,
-                    Some(s) if s == "top" => Position::Top,
-                    _ => Position::Bottom,
-                };
-                StmtKind::Move(what, to, pos)
+                let mut pos = Position::Bottom;
+                let mut face = None;
+                for p in it.by_ref() {
+                    match p.as_rule() {
+                        Rule::position if p.as_str() == "top" => pos = Position::Top,
+                        Rule::move_face => {
+                            face = p.into_inner().last().map(|d| d.as_str() == "up");
+                        }
+                        _ => {}
+                    }
+                }
+                StmtKind::Move(what, to, pos, face)
             }
             Rule::draw_stmt => {
                 let n = self.expr(it.next()?);

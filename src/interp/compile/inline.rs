@@ -628,7 +628,7 @@ fn lift_block(b: &mut Block) {
 
 /// A node of a tree, as `walk` visits it.
 #[derive(Clone, Copy)]
-pub(super) enum Node<'a> {
+pub(crate) enum Node<'a> {
     Expr(&'a Expr),
     Stmt(&'a Stmt),
 }
@@ -713,7 +713,7 @@ fn leaf(e: &Expr) -> bool {
 }
 
 /// Visit every expression and statement of a tree, each before those under it.
-pub(super) fn walk<'a>(n: Node<'a>, f: &mut impl FnMut(Node<'a>)) {
+pub(crate) fn walk<'a>(n: Node<'a>, f: &mut impl FnMut(Node<'a>)) {
     f(n);
     children(n, &mut |c| walk(c, f));
 }
@@ -844,7 +844,7 @@ macro_rules! children {
                         }
                         f($node::Expr(e));
                     }
-                    StmtKind::Move(a, b, _) => {
+                    StmtKind::Move(a, b, ..) => {
                         f($node::Expr(a));
                         f($node::Expr(b));
                     }

@@ -23,6 +23,7 @@ mod keys;
 mod memo;
 mod stmts;
 
+pub(crate) use inline::{walk, Node};
 pub use memo::Memo;
 
 use super::*;

@@ -184,7 +184,19 @@ fn stmt(s: &Stmt) -> SCode {
                 Ok(())
             })
         }
-        StmtKind::Move(what, to, pos) => {
+        StmtKind::Move(what, to, pos, Some(up)) => {
+            let (ws, pos, up) = (what.span, *pos, *up);
+            let (what, to) = (Opnd::new(what), cexpr(to));
+            scode(move |me| {
+                me.tick(span)?;
+                changes!(me, span);
+                let v = what.ev(me)?;
+                let dest = me.zone_slot(&to)?;
+                me.move_faced(v, ws, dest, pos, up, to.span)?;
+                Ok(())
+            })
+        }
+        StmtKind::Move(what, to, pos, None) => {
             let (ws, pos) = (what.span, *pos);
             // To a zone slot with compiled keys (`supporters[row, side]`): the slot worked out
             // directly, no zone value made.
