@@ -2,7 +2,9 @@
 //! the real game (`games/<game>.rules` or `games/<game>/`), so it can call the game's real rules.
 //! It defines `fn example()`, which sets up the position the rulebook describes and returns what
 //! the rulebook prints; `# expect: ...` lines hold the printed result (as the REPL would show it).
-//! Optional `# players: N`. Every choice is answered by the `first` agent.
+//! Optional `# players: N`. Every choice is answered by the `first` agent, unless the example has
+//! `# answer: P<n> <option number>` lines: then those answer the choices, in order, as a choice
+//! log does (`script:` agent), and a choice left without an answer fails the example.
 //! `tests/examples/language/` holds small programs of the language itself, checked on their own.
 
 use rules::interp::Interp;
@@ -59,14 +61,35 @@ fn worked_examples() {
         } else {
             rules::check_path_with(
                 &game_path(game),
-                &[(name, text.clone())],
+                &[(name.clone(), text.clone())],
                 &Limits::default(),
             )
         };
         assert_eq!(c.errors(), 0, "{}:\n{}", path.display(), c.render());
         let prog = c.program.expect("checked");
         let n = players.unwrap_or_else(|| rules::default_players(&prog));
-        let agents = rules::agent::make_agents("first", n, 1).expect("agents");
+        let answers: Vec<&str> = text
+            .lines()
+            .filter_map(|l| l.trim().strip_prefix("# answer:"))
+            .map(str::trim)
+            .collect();
+        // The answers become a choice log, read once when the agents are made.
+        let log = (!answers.is_empty()).then(|| {
+            let log = std::env::temp_dir().join(format!(
+                "rules-example-{}-{game}-{name}.log",
+                std::process::id()
+            ));
+            std::fs::write(&log, answers.join("\n")).expect("write the answers");
+            log
+        });
+        let spec = match &log {
+            Some(log) => format!("script:{}", log.display()),
+            None => "first".to_string(),
+        };
+        let agents = rules::agent::make_agents(&spec, n, 1).expect("agents");
+        if let Some(log) = &log {
+            let _ = std::fs::remove_file(log);
+        }
         let mut interp = Interp::new(&prog, n, 1, agents, Limits::default()).expect("interp");
         interp.init().expect("init");
         let f = prog
