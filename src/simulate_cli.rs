@@ -51,7 +51,7 @@ pub fn simulate(
     let c = rules::check_path(&game, limits);
     print_diags(&c.diags, &c.sources);
     let Some(prog) = c.program else {
-        eprintln!("{}: the game has errors; nothing was run", game.display());
+        errln!("{}: the game has errors; nothing was run", game.display());
         return ExitCode::from(1);
     };
     let n = players.unwrap_or_else(|| rules::default_players(&prog));
@@ -59,15 +59,15 @@ pub fn simulate(
         return code;
     }
     if let Err(e) = rules::options::parse_sets(&prog, &set) {
-        eprintln!("error: {e}");
+        errln!("error: {e}");
         return ExitCode::from(2);
     }
     if let Err(e) = rules::agent::seat_specs(&agent, n, "random") {
-        eprintln!("error: {e}");
+        errln!("error: {e}");
         return ExitCode::from(2);
     }
     if agent.contains("human") {
-        eprintln!(
+        errln!(
             "error: a simulation has no people at the keyboard: use random, first, mc:N or script agents"
         );
         return ExitCode::from(2);
@@ -90,7 +90,7 @@ pub fn simulate(
     for w in &without {
         let id = w.trim_start_matches('@');
         if !prog.cards.iter().any(|c| c.id.to_string() == id) {
-            eprintln!("error: there is no card `@{id}` in {}", game.display());
+            errln!("error: there is no card `@{id}` in {}", game.display());
             return ExitCode::from(2);
         }
         out_ids.push(id.to_string());
@@ -109,13 +109,13 @@ pub fn simulate(
                 .map(|c| c.id.to_string())
                 .collect(),
             None => {
-                eprintln!("error: there is no kind `{k}` in {}", game.display());
+                errln!("error: there is no kind `{k}` in {}", game.display());
                 return ExitCode::from(2);
             }
         },
     };
     if shard.is_some() && (impact.is_some() || !whole.without.is_empty()) {
-        eprintln!("error: --shard plays the plain game: leave out --impact and --without");
+        errln!("error: --shard plays the plain game: leave out --impact and --without");
         return ExitCode::from(2);
     }
     let slice = match shard.as_deref().map(|s| {
@@ -126,7 +126,7 @@ pub fn simulate(
         None => None,
         Some(Some(s)) if until_ci.is_none() && json.is_some() => Some(s),
         Some(_) => {
-            eprintln!("error: --shard takes i/n (1 <= i <= n), with --json FILE for the games and without --until-ci");
+            errln!("error: --shard takes i/n (1 <= i <= n), with --json FILE for the games and without --until-ci");
             return ExitCode::from(2);
         }
     };
@@ -165,7 +165,7 @@ pub fn simulate(
     let progress = || bar.inc(1);
     let ran = match until_ci {
         Some(w) if !(w > 0.0 && w <= 1.0) => {
-            eprintln!("error: --until-ci takes a width between 0 and 1, like 0.05");
+            errln!("error: --until-ci takes a width between 0 and 1, like 0.05");
             return ExitCode::from(2);
         }
         Some(w) => rules::simulate::run_until(&plan, w, *limits, &STOP, &progress),
@@ -174,7 +174,7 @@ pub fn simulate(
     let results = match ran {
         Ok(r) => r,
         Err(e) => {
-            eprintln!("error: {e}");
+            errln!("error: {e}");
             return ExitCode::from(1);
         }
     };
@@ -195,15 +195,15 @@ pub fn simulate(
             results,
         };
         if interrupted {
-            eprintln!("error: interrupted; the shard is incomplete and was not written");
+            errln!("error: interrupted; the shard is incomplete and was not written");
             return ExitCode::from(1);
         }
         let text = serde_json::to_string(&partial).unwrap_or_default();
         if let Err(e) = std::fs::write(path, text + "\n") {
-            eprintln!("error: cannot write `{}`: {e}", path.display());
+            errln!("error: cannot write `{}`: {e}", path.display());
             return ExitCode::from(2);
         }
-        println!(
+        outln!(
             "shard {}/{}: {} games written to {}",
             shard.0,
             shard.1,
@@ -227,7 +227,7 @@ pub fn simulate(
         let got = match rules::simulate::run(&without, *limits, &STOP, &progress) {
             Ok(r) => r,
             Err(e) => {
-                eprintln!("error: {e}");
+                errln!("error: {e}");
                 return ExitCode::from(1);
             }
         };
@@ -251,7 +251,7 @@ pub fn simulate(
             return code;
         }
     }
-    print!("{}", rules::simulate::report::text(&report));
+    out!("{}", rules::simulate::report::text(&report));
     write_json(json.as_deref(), &report)
 }
 
@@ -260,7 +260,7 @@ fn write_json(json: Option<&Path>, report: &rules::simulate::report::Report) -> 
     if let Some(path) = json {
         let text = serde_json::to_string_pretty(report).unwrap_or_default();
         if let Err(e) = std::fs::write(path, text + "\n") {
-            eprintln!("error: cannot write `{}`: {e}", path.display());
+            errln!("error: cannot write `{}`: {e}", path.display());
             return ExitCode::from(2);
         }
     }
@@ -277,11 +277,11 @@ fn write_html(
     results: &[rules::simulate::GameResult],
 ) -> Result<(), ExitCode> {
     let page = rules::simulate::html::html(report, results).map_err(|e| {
-        eprintln!("error: cannot draw the charts: {e}");
+        errln!("error: cannot draw the charts: {e}");
         ExitCode::from(1)
     })?;
     std::fs::write(path, page).map_err(|e| {
-        eprintln!("error: cannot write `{}`: {e}", path.display());
+        errln!("error: cannot write `{}`: {e}", path.display());
         ExitCode::from(2)
     })
 }
@@ -298,14 +298,14 @@ pub fn merge_shards(
         let text = match rules::files::read_text(f, limits.max_log_bytes.saturating_mul(16)) {
             Ok(t) => t,
             Err(e) => {
-                eprintln!("error: cannot read `{}`: {e}", f.display());
+                errln!("error: cannot read `{}`: {e}", f.display());
                 return ExitCode::from(2);
             }
         };
         match serde_json::from_str::<rules::simulate::Shard>(&text) {
             Ok(s) => shards.push(s),
             Err(e) => {
-                eprintln!("error: `{}` is not a shard file: {e}", f.display());
+                errln!("error: `{}` is not a shard file: {e}", f.display());
                 return ExitCode::from(2);
             }
         }
@@ -313,12 +313,12 @@ pub fn merge_shards(
     let (plan, results) = match rules::simulate::merge(shards) {
         Ok(m) => m,
         Err(e) => {
-            eprintln!("error: {e}");
+            errln!("error: {e}");
             return ExitCode::from(2);
         }
     };
     let report = rules::simulate::report::build(&plan, &results, false);
-    print!("{}", rules::simulate::report::text(&report));
+    out!("{}", rules::simulate::report::text(&report));
     if let Some(path) = &html {
         if let Err(code) = write_html(path, &report, &results) {
             return code;
