@@ -8,11 +8,11 @@ use std::process::{Command, Stdio};
 
 const GAME: &str = "games/the-establishment.rules";
 
-/// Run `rules ARGS` (a shell word list) through `sh -c` with 1 GiB of address space and 120
+/// Run `rules ARGS` (a shell word list) through `sh -c` with 1 GiB of address space and 600
 /// seconds; stdin from `input`. Returns (exit code, stdout, stderr).
 fn capped(args: &str, input: &str) -> (i32, String, String) {
     let bin = env!("CARGO_BIN_EXE_rules");
-    let script = format!("ulimit -v 1048576; exec timeout 120 '{bin}' {args}");
+    let script = format!("ulimit -v 1048576; exec timeout 600 '{bin}' {args}");
     let mut child = Command::new("sh")
         .arg("-c")
         .arg(script)
@@ -161,5 +161,54 @@ fn an_output_that_cannot_be_written_ends_every_command_with_an_error() {
     // Where stdout works and stderr does not, nothing panics either.
     let (code, _, _) = capped(&format!("check {GAME} tests/broken 2>/dev/full"), "");
     assert_eq!(code, 1);
+    std::fs::remove_dir_all(&d).ok();
+}
+
+/// A game whose `say` calls `f0`, which calls `f1`, ... up to `f{n-1}`, which returns 1 or
+/// (with `effect`) rolls a die; the functions spread over files of 20,000 each.
+fn call_chain(d: &Path, n: usize, effect: bool) -> PathBuf {
+    let mut main = String::new();
+    for (k, start) in (0..n).step_by(20_000).enumerate() {
+        let part: String = (start..n.min(start + 20_000))
+            .map(|i| {
+                let body = match (i + 1 == n, effect) {
+                    (false, _) => format!("f{}()", i + 1),
+                    (true, false) => "1".to_string(),
+                    (true, true) => "roll(6)".to_string(),
+                };
+                format!("fn f{i}() -> int {{ {body} }}\n")
+            })
+            .collect();
+        std::fs::write(d.join(format!("part{k}.rules")), part).expect("write");
+        main.push_str(&format!("import \"part{k}.rules\"\n"));
+    }
+    main.push_str("game \"G\" {\n players: 2\n rounds: 1\n round: [p]\n}\n");
+    main.push_str("phase p { say \"{f0()}\" }\n");
+    let file = d.join("main.rules");
+    std::fs::write(&file, main).expect("write");
+    file
+}
+
+#[test]
+fn the_purity_check_walks_long_call_chains_without_stack_or_quadratic_memory() {
+    // 65,000 calls deep overflowed the 64 MiB stack when the check recursed along the calls.
+    let d = scratch("purity-deep");
+    let game = call_chain(&d, 65_000, false);
+    let (code, out, err) = capped(&format!("check {}", game.display()), "");
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains(": ok ("), "{out}");
+    std::fs::remove_dir_all(&d).ok();
+    // 10,000 calls to a die roll took 4.6 GB, each function keeping its whole chain; the
+    // diagnostic shows the first calls, how many more there are, and the effect.
+    let d = scratch("purity-chain");
+    let game = call_chain(&d, 10_000, true);
+    let (code, _, err) = capped(&format!("check {}", game.display()), "");
+    assert_eq!(code, 1, "{err}");
+    assert_eq!(err.matches("check::purity").count(), 1, "{err}");
+    assert!(
+        err.contains("calls `f7`, which (through 9992 more calls) rolls"),
+        "{err}"
+    );
+    assert!(err.contains("this rolls or shuffles (`roll`)"), "{err}");
     std::fs::remove_dir_all(&d).ok();
 }
