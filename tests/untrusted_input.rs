@@ -212,3 +212,233 @@ fn the_purity_check_walks_long_call_chains_without_stack_or_quadratic_memory() {
     assert!(err.contains("this rolls or shuffles (`roll`)"), "{err}");
     std::fs::remove_dir_all(&d).ok();
 }
+
+/// Run `rules ARGS` under the memory cap and send it Ctrl-C (SIGINT) after `secs` seconds:
+/// (exit code, stdout, stderr).
+fn interrupted_after(secs: f64, args: &str) -> (i32, String, String) {
+    let bin = env!("CARGO_BIN_EXE_rules");
+    let out = Command::new("sh")
+        .arg("-c")
+        .arg(format!(
+            "ulimit -v 1048576; exec timeout --preserve-status -s INT {secs} '{bin}' {args}"
+        ))
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .stdin(Stdio::null())
+        .output()
+        .expect("sh");
+    let code = out.status.code().unwrap_or(-1);
+    let err = String::from_utf8_lossy(&out.stderr).to_string();
+    assert!(!err.contains("panicked"), "rules {args}: {err}");
+    assert!(
+        code == 0 || code == 1 || code == 2,
+        "rules {args}: exit {code}: {err}"
+    );
+    (code, String::from_utf8_lossy(&out.stdout).to_string(), err)
+}
+
+#[test]
+fn a_simulation_of_any_length_streams_its_games() {
+    // Sizing a list of every seed first aborted under the cap (1e8) or panicked (u64::MAX).
+    for games in ["100000000", "18446744073709551615"] {
+        let (code, out, err) =
+            interrupted_after(8.0, &format!("simulate {GAME} --games {games} --jobs 1"));
+        assert_eq!(code, 0, "{games}: {err}");
+        assert!(out.contains(", interrupted"), "{games}: {out}");
+    }
+}
+
+#[test]
+fn an_interrupted_impact_compares_only_cards_played_on_every_seed() {
+    let d = scratch("impact");
+    let json = d.join("r.json");
+    let game = "games/statecraft";
+    let t = std::time::Instant::now();
+    capped(&format!("simulate {game} --games 300 --jobs 1"), "");
+    let base = t.elapsed().as_secs_f64();
+    // Ctrl-C about halfway into the second run: the first card's games, most likely.
+    let (code, out, err) = interrupted_after(
+        base * 1.5,
+        &format!(
+            "simulate {game} --games 300 --jobs 1 --impact Emergency --json {}",
+            json.display()
+        ),
+    );
+    assert_eq!(code, 0, "{err}");
+    let r: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&json).expect("report")).expect("json");
+    assert_eq!(r["interrupted"], true, "{out}");
+    let games = r["games"].as_u64().expect("games");
+    let rows = r["impact"].as_array().expect("impact");
+    let unfinished = r["impact_unfinished"].as_array().expect("unfinished");
+    // Every card either compared on all the report's seeds or named as unfinished.
+    for row in rows {
+        assert_eq!(row["games"].as_u64(), Some(games), "{row}");
+    }
+    assert_eq!(rows.len() + unfinished.len(), 4, "{r}");
+    assert!(!unfinished.is_empty(), "{r}");
+    assert!(out.contains("interrupted before these cards"), "{out}");
+    std::fs::remove_dir_all(&d).ok();
+}
+
+/// A shard file as JSON, to edit.
+fn read_json(p: &Path) -> serde_json::Value {
+    serde_json::from_str(&std::fs::read_to_string(p).expect("read")).expect("json")
+}
+
+/// Give an edited shard's games their digest again (as `simulate::shard` computes it), so the
+/// checks behind the digest are reached.
+fn redigest(shard: &mut serde_json::Value) {
+    let mut d = rules::simulate::shard::Digest::default();
+    for r in shard["results"].as_array().expect("results") {
+        let r: rules::simulate::GameResult = serde_json::from_value(r.clone()).expect("result");
+        d.result(&r);
+    }
+    shard["results_digest"] = serde_json::Value::String(d.hex());
+}
+
+#[test]
+fn merge_takes_only_the_slices_of_one_run_each_once() {
+    let d = scratch("merge");
+    let shard = |name: &str, extra: &str, i: u64| -> PathBuf {
+        let p = d.join(format!("{name}{i}.json"));
+        let (code, _, err) = capped(
+            &format!(
+                "simulate {GAME} --games 6 --shard {i}/3 --json {} {extra}",
+                p.display()
+            ),
+            "",
+        );
+        assert_eq!(code, 0, "{err}");
+        p
+    };
+    let parts: Vec<PathBuf> = (1..=3).map(|i| shard("part", "", i)).collect();
+    let merge = |files: &[&Path]| -> (i32, String, String) {
+        let list: Vec<String> = files.iter().map(|f| f.display().to_string()).collect();
+        capped(&format!("simulate merge {}", list.join(" ")), "")
+    };
+    let (code, out, err) = merge(&[&parts[0], &parts[1], &parts[2]]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("6 games of 4 players"), "{out}");
+    let refused = |files: &[&Path], said: &str, named: &Path| {
+        let (code, _, err) = merge(files);
+        assert_eq!(code, 2, "{said}: {err}");
+        assert!(err.contains(said), "{said}: {err}");
+        assert!(
+            err.contains(&named.display().to_string()),
+            "{said}: the file is not named: {err}"
+        );
+    };
+    // Another game, other settings.
+    let other_game = d.join("other2.json");
+    let (code, _, err) = capped(
+        &format!(
+            "simulate games/ambition --players 4 --games 6 --shard 2/3 --json {}",
+            other_game.display()
+        ),
+        "",
+    );
+    assert_eq!(code, 0, "{err}");
+    refused(
+        &[&parts[0], &other_game, &parts[2]],
+        "the game's text",
+        &other_game,
+    );
+    let seeded = shard("seeded", "--seed 2", 2);
+    refused(&[&parts[0], &seeded, &parts[2]], "the seeds", &seeded);
+    let agents = shard("agents", "--agent first", 2);
+    refused(&[&parts[0], &agents, &parts[2]], "the agents", &agents);
+    // The same slice twice, and a slice missing.
+    refused(&[&parts[0], &parts[1], &parts[1]], "given twice", &parts[1]);
+    refused(&[&parts[0], &parts[2]], "shard 2/3 is missing", &parts[0]);
+    // Edited files: each refusal names the file.
+    let edit = |name: &str, f: &dyn Fn(&mut serde_json::Value)| -> PathBuf {
+        let mut j = read_json(&parts[1]);
+        f(&mut j);
+        let p = d.join(name);
+        std::fs::write(&p, j.to_string()).expect("write");
+        p
+    };
+    let first = read_json(&parts[0]);
+    // Another slice's games under this slice's name.
+    let stolen = edit("stolen.json", &|j| {
+        j["results"] = first["results"].clone();
+        redigest(j);
+    });
+    refused(&[&parts[0], &stolen, &parts[2]], "another slice", &stolen);
+    // Its own games twice.
+    let twice = edit("twice.json", &|j| {
+        let one = j["results"][0].clone();
+        j["results"] = serde_json::json!([one.clone(), one]);
+        redigest(j);
+    });
+    refused(
+        &[&parts[0], &twice, &parts[2]],
+        "the same game twice",
+        &twice,
+    );
+    // No games at all.
+    let none = edit("none.json", &|j| {
+        j["results"] = serde_json::json!([]);
+        redigest(j);
+    });
+    refused(&[&parts[0], &none, &parts[2]], "do not add up", &none);
+    // Slice 1 relabelled as slice 2: its seeds overlap slice 1's.
+    let relabelled = d.join("relabelled.json");
+    let mut j = first.clone();
+    j["shard"] = serde_json::json!([2, 3]);
+    std::fs::write(&relabelled, j.to_string()).expect("write");
+    refused(
+        &[&parts[0], &relabelled, &parts[2]],
+        "plays 2 from seed 3",
+        &relabelled,
+    );
+    // A game's winner changed: the digest says so.
+    let edited = edit("edited.json", &|j| {
+        j["results"][0]["winners"] = serde_json::json!([3]);
+    });
+    refused(&[&parts[0], &edited, &parts[2]], "digest", &edited);
+    // Numbers that would size something, or overflow a sum.
+    let players = edit("players.json", &|j| {
+        j["players"] = serde_json::json!(u32::MAX)
+    });
+    refused(&[&players], "4294967295 players", &players);
+    let count = edit("count.json", &|j| {
+        j["shard"] = serde_json::json!([2, u64::MAX]);
+    });
+    refused(&[&count], "shard 2/18446744073709551615", &count);
+    // Counts and scores at their limits, consistent with their digest: added up without
+    // overflow, drawn without panic.
+    let big = d.join("big.json");
+    let mut j = read_json(&parts[1]);
+    for (k, r) in j["results"]
+        .as_array_mut()
+        .expect("results")
+        .iter_mut()
+        .enumerate()
+    {
+        r["choices"] = serde_json::json!(u64::MAX);
+        r["forced_choices"] = serde_json::json!(u64::MAX);
+        r["steps"] = serde_json::json!(u64::MAX);
+        r["scores"] = serde_json::json!([i64::MIN, i64::MAX, 0, k]);
+        r["round_leaders"] = serde_json::json!([0, 1, null, 2]);
+        r["search"] = serde_json::json!({"decisions": u64::MAX, "fallbacks": u64::MAX, "worlds": u64::MAX, "rejected": u64::MAX});
+        r["error"] = serde_json::Value::Null;
+    }
+    redigest(&mut j);
+    std::fs::write(&big, j.to_string()).expect("write");
+    let html = d.join("r.html");
+    let (code, out, err) = capped(
+        &format!(
+            "simulate merge {} {} {} --html {}",
+            parts[0].display(),
+            big.display(),
+            parts[2].display(),
+            html.display()
+        ),
+        "",
+    );
+    assert!(code == 0 || code == 1, "{err}");
+    assert!(out.contains("6 games"), "{out}");
+    assert!(html.exists());
+    std::fs::remove_dir_all(&d).ok();
+}
