@@ -144,6 +144,8 @@ fn an_output_that_cannot_be_written_ends_every_command_with_an_error() {
         ),
         (format!("fmt {}", messy.display()), String::new()),
         (format!("bench {GAME} --games 1"), String::new()),
+        // `print` writes its sheets to a file: that file is its output.
+        (format!("print {GAME} --pdf /dev/full"), String::new()),
         (format!("bench {GAME} --check --runs 1"), String::new()),
         ("lsp".into(), lsp),
         ("--help".into(), String::new()),
