@@ -81,16 +81,27 @@ fn fresh_repl() -> Option<rules::repl::Repl> {
     Some(rules::repl::Repl::new(s, path.to_path_buf()))
 }
 
-/// Read the input as a save file of the Establishment and replay it.
+/// Read the input as a save file of the Establishment and replay it; then step back and forth
+/// through what it loaded (the redo material a save leaves past where its replay stopped
+/// included), and save it again.
 pub fn load_save(data: &[u8]) {
     let Ok(save) = serde_json::from_slice::<rules::session::SaveFile>(data) else {
         return;
     };
     let Some(prog) = game() else { return };
-    if let Err(d) = rules::session::Session::load(prog, &save, limits()) {
-        GAME.with(|g| {
+    match rules::session::Session::load(prog, &save, limits()) {
+        Ok((mut s, _)) => {
+            let _ = s.where_now();
+            s.undo(2);
+            let _ = s.where_now();
+            s.redo();
+            s.redo();
+            let again = s.save(&save.game);
+            let _ = serde_json::to_string(&again);
+        }
+        Err(d) => GAME.with(|g| {
             let _ = d.render(&g.1);
-        });
+        }),
     }
 }
 

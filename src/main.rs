@@ -1,5 +1,22 @@
 //! The `rules` command line: check, run and benchmark games.
 
+mod out;
+
+/// `print!`, `println!`, `eprint!` and `eprintln!` without their panics (`out.rs`).
+macro_rules! out {
+    ($($t:tt)*) => { $crate::out::out(format_args!($($t)*)) };
+}
+macro_rules! outln {
+    () => { $crate::out::out(format_args!("\n")) };
+    ($($t:tt)*) => { $crate::out::out(format_args!("{}\n", format_args!($($t)*))) };
+}
+macro_rules! err {
+    ($($t:tt)*) => { $crate::out::err(format_args!($($t)*)) };
+}
+macro_rules! errln {
+    ($($t:tt)*) => { $crate::out::err(format_args!("{}\n", format_args!($($t)*))) };
+}
+
 mod print_cli;
 mod simulate_cli;
 
@@ -8,7 +25,7 @@ use rules::diag::Diag;
 use rules::interp::Interp;
 use rules::limits::Limits;
 use simulate_cli::{merge_shards, simulate, Extra};
-use std::io::{IsTerminal, Write};
+use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
@@ -228,9 +245,8 @@ enum Viewer {
 
 fn print_diags(diags: &[Diag], sources: &rules::diag::Sources) {
     let color = std::io::stderr().is_terminal() && std::env::var_os("NO_COLOR").is_none();
-    let mut err = std::io::stderr().lock();
     for d in diags {
-        let _ = write!(err, "{}", d.render_with(sources, color));
+        err!("{}", d.render_with(sources, color));
     }
 }
 
@@ -241,13 +257,13 @@ fn one_game(game: &std::path::Path) -> Result<(), ExitCode> {
     }
     let games = rules::games_in(game);
     if games.len() > 1 {
-        eprintln!(
+        errln!(
             "error: `{}` holds {} games, not one; name one of them:",
             game.display(),
             games.len()
         );
         for g in &games {
-            eprintln!("  {}", g.display());
+            errln!("  {}", g.display());
         }
         return Err(ExitCode::from(2));
     }
@@ -262,12 +278,12 @@ fn not_playable(prog: &rules::program::Program, game: &std::path::Path) -> ExitC
         } else {
             format!("a card set ({})", count(prog.cards.len(), "card"))
         };
-        eprintln!(
+        errln!(
             "{}: this is {what}, not a game: it has no `game` block. Import it from a game's files to play with it.",
             game.display(),
         );
     } else {
-        eprintln!(
+        errln!(
             "{}: this is not a playable game (its `game` block has no phases)",
             game.display()
         );
@@ -286,9 +302,11 @@ fn playable(
     }
     let g = &prog.game;
     if n < g.min_players || n > g.max_players {
-        eprintln!(
+        errln!(
             "error: {} is played by {} to {} players, not {n}",
-            g.name, g.min_players, g.max_players
+            g.name,
+            g.min_players,
+            g.max_players
         );
         return Err(ExitCode::from(2));
     }
@@ -305,7 +323,18 @@ fn main() -> ExitCode {
         const SIG_DFL: usize = 0;
         signal(SIGPIPE, SIG_DFL);
     }
-    let cli = Cli::parse();
+    // `--help`, `--version` and usage errors: printed here, so a help text that could not be
+    // written is not a success either.
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            if let Err(w) = e.print() {
+                errln!("error: cannot write the output: {w}");
+                return ExitCode::from(out::WRITE_FAILED);
+            }
+            return ExitCode::from(u8::try_from(e.exit_code()).unwrap_or(2));
+        }
+    };
     // Every walk over a game's code is bounded by the limits (nesting within a function times
     // calls nested within calls), so a stack of a known size always suffices: the work runs on
     // a thread with `Limits::STACK_BYTES` of it, whatever the platform's main thread has.
@@ -314,9 +343,15 @@ fn main() -> ExitCode {
         .stack_size(Limits::STACK_BYTES)
         .spawn(move || run(cli));
     match work.map(|h| h.join()) {
-        Ok(Ok(code)) => code,
+        Ok(Ok(code)) => match out::failed() {
+            Some(e) => {
+                errln!("error: cannot write the output: {e}");
+                ExitCode::from(out::WRITE_FAILED)
+            }
+            None => code,
+        },
         _ => {
-            eprintln!("error: the rules thread could not run");
+            errln!("error: the rules thread could not run");
             ExitCode::from(70)
         }
     }
@@ -333,7 +368,7 @@ fn run(cli: Cli) -> ExitCode {
             let mut games = Vec::new();
             for p in &paths {
                 if !p.exists() {
-                    eprintln!("error: `{}` does not exist", p.display());
+                    errln!("error: `{}` does not exist", p.display());
                     return ExitCode::from(2);
                 }
                 // A folder of games is checked one game at a time.
@@ -356,16 +391,16 @@ fn run(cli: Cli) -> ExitCode {
                 if errors > 0 || (deny_warnings && warnings > 0) {
                     failed = true;
                     if errors > 0 {
-                        eprintln!("{}: {}{warned}", p.display(), count(errors, "error"));
+                        errln!("{}: {}{warned}", p.display(), count(errors, "error"));
                     } else {
-                        eprintln!(
+                        errln!(
                             "{}: {} (denied by --deny-warnings)",
                             p.display(),
                             count(warnings, "warning")
                         );
                     }
                 } else if let Some(prog) = c.program.as_ref().filter(|p| p.game.name.is_empty()) {
-                    println!(
+                    outln!(
                         "{}: ok ({}, {}; {}: no `game` block{warned})",
                         p.display(),
                         count(c.sources.files.len(), "file"),
@@ -377,7 +412,7 @@ fn run(cli: Cli) -> ExitCode {
                         },
                     );
                 } else if let Some(prog) = &c.program {
-                    println!(
+                    outln!(
                         "{}: ok ({}, {}, {}{warned})",
                         p.display(),
                         count(c.sources.files.len(), "file"),
@@ -385,7 +420,7 @@ fn run(cli: Cli) -> ExitCode {
                         count(prog.phases.len(), "phase"),
                     );
                     for line in rules::options::describe(prog) {
-                        println!("  option {line}");
+                        outln!("  option {line}");
                     }
                 }
             }
@@ -411,7 +446,7 @@ fn run(cli: Cli) -> ExitCode {
             let c = rules::check_path(&game, &limits);
             print_diags(&c.diags, &c.sources);
             let Some(prog) = c.program else {
-                eprintln!("{}: the game has errors; nothing was run", game.display());
+                errln!("{}: the game has errors; nothing was run", game.display());
                 return ExitCode::from(1);
             };
             if prog.phases.is_empty() || prog.game.round_phases.is_empty() {
@@ -421,7 +456,7 @@ fn run(cli: Cli) -> ExitCode {
             let seats = match rules::agent::seat_specs(&agent, n.min(64), "random") {
                 Ok(s) => s,
                 Err(e) => {
-                    eprintln!("error: {e}");
+                    errln!("error: {e}");
                     return ExitCode::from(2);
                 }
             };
@@ -440,7 +475,7 @@ fn run(cli: Cli) -> ExitCode {
                 {
                     Some(k) => Some(Viewer::Seat(k - 1)),
                     None => {
-                        eprintln!(
+                        errln!(
                             "error: `--viewer {v}` is not a player of this game; use P1 to P{} or all",
                             n.min(64)
                         );
@@ -455,7 +490,7 @@ fn run(cli: Cli) -> ExitCode {
                 ([h], Some(Viewer::Seat(v))) if v == *h => Viewer::Seat(v),
                 ([_, _, ..], None) => Viewer::Public,
                 ([h], Some(_)) => {
-                    eprintln!(
+                    errln!(
                         "error: P{} plays at this terminal, so the account is seen through P{}'s eyes; leave out --viewer",
                         h + 1,
                         h + 1
@@ -463,7 +498,7 @@ fn run(cli: Cli) -> ExitCode {
                     return ExitCode::from(2);
                 }
                 (_, Some(_)) => {
-                    eprintln!(
+                    errln!(
                         "error: several players share this terminal, so the account shows only what all may see; leave out --viewer"
                     );
                     return ExitCode::from(2);
@@ -472,14 +507,14 @@ fn run(cli: Cli) -> ExitCode {
             let options = match rules::options::parse_sets(&prog, &set) {
                 Ok(o) => o,
                 Err(e) => {
-                    eprintln!("error: {e}");
+                    errln!("error: {e}");
                     return ExitCode::from(2);
                 }
             };
             let agents = match rules::agent::make_agents(&agent, n.min(64), seed) {
                 Ok(a) => a,
                 Err(e) => {
-                    eprintln!("error: {e}");
+                    errln!("error: {e}");
                     return ExitCode::from(2);
                 }
             };
@@ -507,13 +542,12 @@ fn run(cli: Cli) -> ExitCode {
                         &seen
                     }
                 };
-                let mut out = std::io::stdout().lock();
+                // A write that fails is kept by `out`: the command then exits 74, not 0.
                 if json {
-                    let _ = writeln!(out, "{}", serde_json::to_string(ev).unwrap_or_default());
+                    outln!("{}", serde_json::to_string(ev).unwrap_or_default());
                 } else if let Some(t) = ev.text() {
-                    let _ = writeln!(out, "{t}");
+                    outln!("{t}");
                 }
-                let _ = out.flush();
             }));
             let result = interp.run();
             if let Some(path) = log {
@@ -532,7 +566,7 @@ fn run(cli: Cli) -> ExitCode {
                     ));
                 }
                 if let Err(e) = std::fs::write(&path, text) {
-                    eprintln!("error: cannot write `{}`: {e}", path.display());
+                    errln!("error: cannot write `{}`: {e}", path.display());
                     return ExitCode::from(2);
                 }
             }
@@ -551,16 +585,16 @@ fn run(cli: Cli) -> ExitCode {
             let c = rules::check_path(&game, &limits);
             print_diags(&c.diags, &c.sources);
             let Some(prog) = c.program else {
-                eprintln!("{}: the game has errors; fix them first", game.display());
+                errln!("{}: the game has errors; fix them first", game.display());
                 return ExitCode::from(1);
             };
             match rules::cards::tables(&prog, kind.as_deref()) {
                 Ok(text) => {
-                    print!("{text}");
+                    out!("{text}");
                     ExitCode::SUCCESS
                 }
                 Err(e) => {
-                    eprintln!("error: {e}");
+                    errln!("error: {e}");
                     ExitCode::from(2)
                 }
             }
@@ -579,7 +613,7 @@ fn run(cli: Cli) -> ExitCode {
             let c = rules::check_path(&game, &limits);
             print_diags(&c.diags, &c.sources);
             let Some(prog) = c.program else {
-                eprintln!("{}: the game has errors; fix them first", game.display());
+                errln!("{}: the game has errors; fix them first", game.display());
                 return ExitCode::from(1);
             };
             if prog.game.round_phases.is_empty() {
@@ -587,7 +621,7 @@ fn run(cli: Cli) -> ExitCode {
             }
             let n = players.unwrap_or_else(|| rules::default_players(&prog));
             if let Err(e) = rules::options::parse_sets(&prog, &set) {
-                eprintln!("error: {e}");
+                errln!("error: {e}");
                 return ExitCode::from(2);
             }
             let session = match rules::session::Session::with_options(prog, n, seed, set, limits) {
@@ -602,14 +636,14 @@ fn run(cli: Cli) -> ExitCode {
                 let seats = match rules::agent::seat_specs(&spec, n, "human") {
                     Ok(s) => s,
                     Err(e) => {
-                        eprintln!("error: {e}");
+                        errln!("error: {e}");
                         return ExitCode::from(2);
                     }
                 };
                 for (k, s) in seats.iter().enumerate() {
                     let (_, said) = repl.handle(&format!(":agent P{} {s}", k + 1));
                     if said.iter().any(|l| !l.contains("is now played by")) {
-                        eprintln!("error: {}", said.join("\n"));
+                        errln!("error: {}", said.join("\n"));
                         return ExitCode::from(2);
                     }
                 }
@@ -617,9 +651,10 @@ fn run(cli: Cli) -> ExitCode {
             let first = load.map(|f| f.display().to_string());
             match rules::repl::run(repl, first) {
                 Ok(()) => ExitCode::SUCCESS,
+                // The terminal could not be read or written: the session ends.
                 Err(e) => {
-                    eprintln!("error: {e}");
-                    ExitCode::from(1)
+                    errln!("error: the REPL stopped: {e}");
+                    ExitCode::from(out::WRITE_FAILED)
                 }
             }
         }
@@ -628,7 +663,7 @@ fn run(cli: Cli) -> ExitCode {
             ..
         } => merge_shards(files, json, html, &limits),
         Command::Simulate { game: None, .. } => {
-            eprintln!("error: name a game to simulate (or `rules simulate merge FILES...`)");
+            errln!("error: name a game to simulate (or `rules simulate merge FILES...`)");
             ExitCode::from(2)
         }
         Command::Simulate {
@@ -667,7 +702,7 @@ fn run(cli: Cli) -> ExitCode {
         Command::Lsp => match rules::lsp::run() {
             Ok(()) => ExitCode::SUCCESS,
             Err(e) => {
-                eprintln!("error: the language server stopped: {e}");
+                errln!("error: the language server stopped: {e}");
                 ExitCode::from(1)
             }
         },
@@ -678,7 +713,7 @@ fn run(cli: Cli) -> ExitCode {
             let mut files = Vec::new();
             for p in &paths {
                 if !p.exists() {
-                    eprintln!("error: `{}` does not exist", p.display());
+                    errln!("error: `{}` does not exist", p.display());
                     return ExitCode::from(2);
                 }
                 rules::fmt::rules_files(p, &mut files);
@@ -686,10 +721,10 @@ fn run(cli: Cli) -> ExitCode {
             let color = std::io::stderr().is_terminal() && std::env::var_os("NO_COLOR").is_none();
             let report = rules::fmt::format_files(&files, check, &limits, color);
             for r in &report.refused {
-                eprint!("{r}");
+                err!("{r}");
             }
             for f in &report.changed {
-                println!("{}", f.display());
+                outln!("{}", f.display());
             }
             if !report.refused.is_empty() || (check && !report.changed.is_empty()) {
                 ExitCode::FAILURE
@@ -730,7 +765,7 @@ fn run(cli: Cli) -> ExitCode {
             let options = match rules::options::parse_sets(&prog, &set) {
                 Ok(o) => o,
                 Err(e) => {
-                    eprintln!("error: {e}");
+                    errln!("error: {e}");
                     return ExitCode::from(2);
                 }
             };
@@ -742,7 +777,7 @@ fn run(cli: Cli) -> ExitCode {
                 let agents = match rules::agent::make_agents("random", n, seed) {
                     Ok(a) => a,
                     Err(e) => {
-                        eprintln!("error: {e}");
+                        errln!("error: {e}");
                         return ExitCode::from(2);
                     }
                 };
@@ -766,12 +801,12 @@ fn run(cli: Cli) -> ExitCode {
                 room = std::mem::take(&mut interp.state.zones);
             }
             let secs = t1.elapsed().as_secs_f64();
-            println!(
+            outln!(
                 "check {}: {:.2} ms",
                 game.display(),
                 check_time.as_secs_f64() * 1000.0
             );
-            println!(
+            outln!(
                 "{games} random {n}-player games in {secs:.3} s: {:.0} games/s on one core ({:.0} steps/game)",
                 games as f64 / secs.max(1e-9),
                 steps as f64 / games.max(1) as f64
@@ -808,7 +843,7 @@ fn bench_check(
                     texts.push(t);
                 }
                 Err(e) => {
-                    eprintln!("error: cannot read `{f}`: {e}");
+                    errln!("error: cannot read `{f}`: {e}");
                     return ExitCode::from(1);
                 }
             }
@@ -817,7 +852,7 @@ fn bench_check(
         let scaled = match rules::scale::scale(&refs, scale, keep) {
             Ok(s) => s,
             Err(e) => {
-                eprintln!("error: {e}");
+                errln!("error: {e}");
                 return ExitCode::from(1);
             }
         };
@@ -849,7 +884,7 @@ fn bench_check(
     let bytes: usize = c.sources.files.iter().map(|f| f.text.len()).sum();
     let cards = c.program.as_ref().map_or(0, |p| p.cards.len());
     let mb = bytes as f64 / 1e6;
-    println!(
+    outln!(
         "check {}{}: {} in {}, {mb:.2} MB: {:.2} ms (fastest of {runs}), {:.1} MB/s",
         game.display(),
         if scale > 1 {
@@ -863,7 +898,7 @@ fn bench_check(
         mb / best.max(1e-9)
     );
     for (kind, why) in kept {
-        println!("  `{kind}` cards not copied: {why}");
+        outln!("  `{kind}` cards not copied: {why}");
     }
     ExitCode::SUCCESS
 }

@@ -43,7 +43,7 @@ pub struct PrintArgs {
 
 pub fn print(a: PrintArgs, limits: &Limits, show: impl Fn(&rules::Checked)) -> ExitCode {
     let usage = |m: String| {
-        eprintln!("error: {m}");
+        errln!("error: {m}");
         ExitCode::from(2)
     };
     let size = match CardSize::parse(&a.size) {
@@ -63,7 +63,7 @@ pub fn print(a: PrintArgs, limits: &Limits, show: impl Fn(&rules::Checked)) -> E
     let c = rules::check_path(&a.game, limits);
     show(&c);
     let Some(prog) = &c.program else {
-        eprintln!("{}: the game has errors; fix them first", a.game.display());
+        errln!("{}: the game has errors; fix them first", a.game.display());
         return ExitCode::from(1);
     };
     let sel = Selection {
@@ -97,15 +97,15 @@ pub fn print(a: PrintArgs, limits: &Limits, show: impl Fn(&rules::Checked)) -> E
         let bytes = match rules::print::pdf::write(&sheet, &pages, &prog.game.name) {
             Ok(b) => b,
             Err(e) => {
-                eprintln!("error: {e}");
+                errln!("error: {e}");
                 return ExitCode::from(1);
             }
         };
         if let Err(e) = std::fs::write(path, bytes) {
-            eprintln!("error: cannot write {}: {e}", path.display());
+            errln!("error: cannot write {}: {e}", path.display());
             return ExitCode::from(1);
         }
-        eprintln!(
+        errln!(
             "{}: {} card{} on {} page{}{}",
             path.display(),
             cards.len(),
@@ -121,17 +121,17 @@ pub fn print(a: PrintArgs, limits: &Limits, show: impl Fn(&rules::Checked)) -> E
     }
     if let Some(dir) = &a.svg {
         if let Err(e) = std::fs::create_dir_all(dir) {
-            eprintln!("error: cannot make {}: {e}", dir.display());
+            errln!("error: cannot make {}: {e}", dir.display());
             return ExitCode::from(1);
         }
         for (i, page) in pages.iter().enumerate() {
             let path = dir.join(format!("page-{:02}.svg", i + 1));
             if let Err(e) = std::fs::write(&path, rules::print::svg::write(&sheet, page)) {
-                eprintln!("error: cannot write {}: {e}", path.display());
+                errln!("error: cannot write {}: {e}", path.display());
                 return ExitCode::from(1);
             }
         }
-        eprintln!(
+        errln!(
             "{}: {} card(s) on {} SVG page(s)",
             dir.display(),
             cards.len(),

@@ -141,7 +141,7 @@ pub struct SeatScript {
 impl SeatScript {
     /// The lines of `text` (a `--log` file) that answer for `player` (`P2 3 label`).
     pub fn parse(name: &str, text: &str, player: u32) -> Result<SeatScript, String> {
-        let who = format!("P{}", player + 1);
+        let who = format!("P{}", ordinal(player));
         let mut answers = Vec::new();
         for (i, line) in text.lines().enumerate() {
             let mut words = line.split_whitespace();
@@ -150,8 +150,13 @@ impl SeatScript {
             }
             let idx = words.next().unwrap_or("");
             match idx.parse::<usize>() {
-                Ok(n) if n >= 1 => answers.push((i + 1, n - 1)),
-                _ => return Err(format!("{name}:{}: `{idx}` is not an option number", i + 1)),
+                Ok(n) if n >= 1 => answers.push((i.saturating_add(1), n - 1)),
+                _ => {
+                    return Err(format!(
+                        "{name}:{}: `{idx}` is not an option number",
+                        ordinal(i)
+                    ))
+                }
             }
         }
         Ok(SeatScript {
@@ -159,6 +164,12 @@ impl SeatScript {
             answers,
         })
     }
+}
+
+/// The 1-based number of a 0-based index, for messages: wide enough that no index read from a
+/// save or a log (`u64::MAX` included) can overflow it.
+fn ordinal(i: impl TryInto<u64>) -> u128 {
+    u128::from(i.try_into().unwrap_or(u64::MAX)) + 1
 }
 
 struct SessionAgent(Rc<RefCell<Shared>>);
@@ -183,11 +194,11 @@ impl Agent for SessionAgent {
             let fits = a.player == req.player && a.index < req.count;
             let same = fits && (!s.verify || label(a.index) == a.label);
             if !same {
-                let n = s.base + s.cursor + 1;
+                let n = ordinal(s.base.saturating_add(s.cursor));
                 let what = if a.player != req.player {
                     format!(
                         "the log answers for P{} (`{}`), but the game now asks {} `{}`",
-                        a.player + 1,
+                        ordinal(a.player),
                         a.label,
                         req.player_name,
                         req.prompt
@@ -195,7 +206,7 @@ impl Agent for SessionAgent {
                 } else if a.index >= req.count {
                     format!(
                         "the log chose option {} of `{}`, which now has {} options",
-                        a.index + 1,
+                        ordinal(a.index),
                         req.prompt,
                         req.count
                     )
@@ -266,7 +277,7 @@ impl Agent for SessionAgent {
                         return Err(format!(
                             "{}:{line}: option {} of `{}` does not exist; it has {}",
                             sc.name,
-                            i + 1,
+                            ordinal(i),
                             req.prompt,
                             req.count
                         ))
@@ -686,6 +697,20 @@ impl Session {
     ) -> Result<(Session, Option<String>), Box<Diag>> {
         let mut s =
             Session::with_options(prog, save.players, save.seed, save.options.clone(), limits)?;
+        // A save may say anything: an `mc` agent's playouts are held to what `mc:N` accepts.
+        let max = agent::mc::MAX_PLAYOUTS;
+        if let Some(bad) = save.agents.iter().find_map(|m| match m {
+            Mode::Mc(n) if !(1..=max).contains(n) => Some(*n),
+            _ => None,
+        }) {
+            return Err(Box::new(
+                Diag::error(
+                    "load::agent",
+                    format!("the save gives a seat `mc:{bad}`: the playouts per option are a number from 1 to {max}"),
+                )
+                .help("edit the save's `agents`, or load it and set the agent with `:agent`"),
+            ));
+        }
         if save.agents.len() == s.modes.len() {
             s.modes = save.agents.clone();
         }

@@ -51,7 +51,7 @@ pub fn simulate(
     let c = rules::check_path(&game, limits);
     print_diags(&c.diags, &c.sources);
     let Some(prog) = c.program else {
-        eprintln!("{}: the game has errors; nothing was run", game.display());
+        errln!("{}: the game has errors; nothing was run", game.display());
         return ExitCode::from(1);
     };
     let n = players.unwrap_or_else(|| rules::default_players(&prog));
@@ -59,15 +59,15 @@ pub fn simulate(
         return code;
     }
     if let Err(e) = rules::options::parse_sets(&prog, &set) {
-        eprintln!("error: {e}");
+        errln!("error: {e}");
         return ExitCode::from(2);
     }
     if let Err(e) = rules::agent::seat_specs(&agent, n, "random") {
-        eprintln!("error: {e}");
+        errln!("error: {e}");
         return ExitCode::from(2);
     }
     if agent.contains("human") {
-        eprintln!(
+        errln!(
             "error: a simulation has no people at the keyboard: use random, first, mc:N or script agents"
         );
         return ExitCode::from(2);
@@ -90,7 +90,7 @@ pub fn simulate(
     for w in &without {
         let id = w.trim_start_matches('@');
         if !prog.cards.iter().any(|c| c.id.to_string() == id) {
-            eprintln!("error: there is no card `@{id}` in {}", game.display());
+            errln!("error: there is no card `@{id}` in {}", game.display());
             return ExitCode::from(2);
         }
         out_ids.push(id.to_string());
@@ -109,13 +109,13 @@ pub fn simulate(
                 .map(|c| c.id.to_string())
                 .collect(),
             None => {
-                eprintln!("error: there is no kind `{k}` in {}", game.display());
+                errln!("error: there is no kind `{k}` in {}", game.display());
                 return ExitCode::from(2);
             }
         },
     };
     if shard.is_some() && (impact.is_some() || !whole.without.is_empty()) {
-        eprintln!("error: --shard plays the plain game: leave out --impact and --without");
+        errln!("error: --shard plays the plain game: leave out --impact and --without");
         return ExitCode::from(2);
     }
     let slice = match shard.as_deref().map(|s| {
@@ -126,20 +126,9 @@ pub fn simulate(
         None => None,
         Some(Some(s)) if until_ci.is_none() && json.is_some() => Some(s),
         Some(_) => {
-            eprintln!("error: --shard takes i/n (1 <= i <= n), with --json FILE for the games and without --until-ci");
+            errln!("error: --shard takes i/n (1 <= i <= n), with --json FILE for the games and without --until-ci");
             return ExitCode::from(2);
         }
-    };
-    let plan = match slice {
-        Some((i, k)) => {
-            let (start, len) = rules::simulate::shard_range(games, i, k);
-            rules::simulate::Plan {
-                seed: seed.wrapping_add(start),
-                games: len,
-                ..whole.clone()
-            }
-        }
-        None => whole.clone(),
     };
     #[cfg(unix)]
     // SAFETY: the handler only stores to an atomic, which is async-signal-safe.
@@ -163,76 +152,67 @@ pub fn simulate(
         indicatif::ProgressBar::hidden()
     };
     let progress = || bar.inc(1);
-    let ran = match until_ci {
-        Some(w) if !(w > 0.0 && w <= 1.0) => {
-            eprintln!("error: --until-ci takes a width between 0 and 1, like 0.05");
+    if let Some(w) = until_ci {
+        if !(w > 0.0 && w <= 1.0) {
+            errln!("error: --until-ci takes a width between 0 and 1, like 0.05");
             return ExitCode::from(2);
         }
-        Some(w) => rules::simulate::run_until(&plan, w, *limits, &STOP, &progress),
-        None => rules::simulate::run(&plan, *limits, &STOP, &progress),
+    }
+    if let (Some(shard), Some(path)) = (slice, &json) {
+        let digest = rules::simulate::shard::game_digest(&c.sources);
+        return write_shard(&whole, shard, path, &digest, limits, &progress);
+    }
+    // The games are counted as they come, in seed order: none is kept.
+    let mut tally = rules::simulate::tally::Tally::new(n);
+    let mut count = |r: rules::simulate::GameResult| {
+        tally.add(&r);
+        Ok(())
     };
-    let results = match ran {
-        Ok(r) => r,
-        Err(e) => {
-            eprintln!("error: {e}");
-            return ExitCode::from(1);
-        }
+    let ran = match until_ci {
+        Some(w) => rules::simulate::run_until(&whole, w, *limits, &STOP, &progress, &mut count),
+        None => rules::simulate::run_streamed(&whole, *limits, &STOP, &progress, &mut count),
     };
+    if let Err(e) = ran {
+        errln!("error: {e}");
+        return ExitCode::from(1);
+    }
     if impact_cards.is_empty() {
         bar.finish_and_clear();
     }
     let mut interrupted = STOP.load(std::sync::atomic::Ordering::Relaxed);
-    if let (Some(shard), Some(path)) = (slice, &json) {
-        let partial = rules::simulate::Shard {
-            format: rules::simulate::SHARD_FORMAT,
-            game: game.display().to_string(),
-            players: n,
-            agent: whole.agent.clone(),
-            options: whole.sets.clone(),
-            first_seed: seed,
-            games,
-            shard,
-            results,
-        };
-        if interrupted {
-            eprintln!("error: interrupted; the shard is incomplete and was not written");
-            return ExitCode::from(1);
-        }
-        let text = serde_json::to_string(&partial).unwrap_or_default();
-        if let Err(e) = std::fs::write(path, text + "\n") {
-            eprintln!("error: cannot write `{}`: {e}", path.display());
-            return ExitCode::from(2);
-        }
-        println!(
-            "shard {}/{}: {} games written to {}",
-            shard.0,
-            shard.1,
-            partial.results.len(),
-            path.display()
-        );
-        return ExitCode::SUCCESS;
-    }
     let plan = whole;
-    let mut report = rules::simulate::report::build(&plan, &results, interrupted);
-    // Ablation: the same seeds once per card of the kind, that card taken out.
-    for card in &impact_cards {
+    let mut report = rules::simulate::report::build(&plan, &tally, interrupted);
+    // Ablation: the same seeds once per card of the kind, that card taken out. A card whose
+    // games Ctrl-C cut short is not compared on fewer seeds: it is named as unfinished.
+    for (k, card) in impact_cards.iter().enumerate() {
         if interrupted {
+            report.impact_unfinished = impact_cards[k..].to_vec();
             break;
         }
         let without = rules::simulate::Plan {
             without: [plan.without.clone(), vec![card.clone()]].concat(),
-            games: results.len() as u64,
+            games: tally.games,
             ..plan.clone()
         };
-        let got = match rules::simulate::run(&without, *limits, &STOP, &progress) {
-            Ok(r) => r,
+        let mut other = rules::simulate::tally::Tally::new(n);
+        let got = rules::simulate::run_streamed(&without, *limits, &STOP, &progress, &mut |r| {
+            other.add(&r);
+            Ok(())
+        });
+        let got = match got {
+            Ok(g) => g,
             Err(e) => {
-                eprintln!("error: {e}");
+                errln!("error: {e}");
                 return ExitCode::from(1);
             }
         };
         interrupted = STOP.load(std::sync::atomic::Ordering::Relaxed);
-        let other = rules::simulate::report::build(&without, &got, interrupted);
+        if got < tally.games {
+            report.impact_unfinished = impact_cards[k..].to_vec();
+            interrupted = true;
+            break;
+        }
+        let other = rules::simulate::report::build(&without, &other, false);
         report
             .impact
             .push(rules::simulate::report::impact(card, n, &report, &other));
@@ -247,12 +227,71 @@ pub fn simulate(
     });
     report.interrupted = interrupted;
     if let Some(path) = &html {
-        if let Err(code) = write_html(path, &report, &results) {
+        if let Err(code) = write_html(path, &report, &tally) {
             return code;
         }
     }
-    print!("{}", rules::simulate::report::text(&report));
+    out!("{}", rules::simulate::report::text(&report));
     write_json(json.as_deref(), &report)
+}
+
+/// `--shard i/n`: play the slice and write its games as they finish (`simulate::shard`).
+fn write_shard(
+    whole: &rules::simulate::Plan,
+    shard: (u64, u64),
+    path: &Path,
+    digest: &str,
+    limits: &Limits,
+    progress: &(dyn Fn() + Sync),
+) -> ExitCode {
+    let Some((start, len)) = rules::simulate::shard_range(whole.games, shard.0, shard.1) else {
+        errln!("error: {}/{} is not a shard", shard.0, shard.1);
+        return ExitCode::from(2);
+    };
+    let first = whole.seed.wrapping_add(start);
+    let plan = rules::simulate::Plan {
+        seed: first,
+        games: len,
+        ..whole.clone()
+    };
+    let mut w =
+        match rules::simulate::shard::ShardWriter::create(path, whole, digest, shard, (first, len))
+        {
+            Ok(w) => w,
+            Err(e) => {
+                errln!("error: {e}");
+                return ExitCode::from(2);
+            }
+        };
+    let ran = rules::simulate::run_streamed(&plan, *limits, &STOP, progress, &mut |r| w.add(&r));
+    let interrupted = STOP.load(std::sync::atomic::Ordering::Relaxed);
+    match ran {
+        Ok(got) if got == len && !interrupted => match w.finish() {
+            Ok(written) => {
+                outln!(
+                    "shard {}/{}: {written} games written to {}",
+                    shard.0,
+                    shard.1,
+                    path.display()
+                );
+                ExitCode::SUCCESS
+            }
+            Err(e) => {
+                errln!("error: {e}");
+                ExitCode::from(2)
+            }
+        },
+        Ok(_) => {
+            w.abandon();
+            errln!("error: interrupted; the shard is incomplete and was not written");
+            ExitCode::from(1)
+        }
+        Err(e) => {
+            w.abandon();
+            errln!("error: {e}");
+            ExitCode::from(2)
+        }
+    }
 }
 
 /// Write the report as JSON (when asked); the exit code says whether every game ran clean.
@@ -260,7 +299,7 @@ fn write_json(json: Option<&Path>, report: &rules::simulate::report::Report) -> 
     if let Some(path) = json {
         let text = serde_json::to_string_pretty(report).unwrap_or_default();
         if let Err(e) = std::fs::write(path, text + "\n") {
-            eprintln!("error: cannot write `{}`: {e}", path.display());
+            errln!("error: cannot write `{}`: {e}", path.display());
             return ExitCode::from(2);
         }
     }
@@ -274,14 +313,14 @@ fn write_json(json: Option<&Path>, report: &rules::simulate::report::Report) -> 
 fn write_html(
     path: &std::path::Path,
     report: &rules::simulate::report::Report,
-    results: &[rules::simulate::GameResult],
+    tally: &rules::simulate::tally::Tally,
 ) -> Result<(), ExitCode> {
-    let page = rules::simulate::html::html(report, results).map_err(|e| {
-        eprintln!("error: cannot draw the charts: {e}");
+    let page = rules::simulate::html::html(report, tally).map_err(|e| {
+        errln!("error: cannot draw the charts: {e}");
         ExitCode::from(1)
     })?;
     std::fs::write(path, page).map_err(|e| {
-        eprintln!("error: cannot write `{}`: {e}", path.display());
+        errln!("error: cannot write `{}`: {e}", path.display());
         ExitCode::from(2)
     })
 }
@@ -293,34 +332,24 @@ pub fn merge_shards(
     html: Option<PathBuf>,
     limits: &Limits,
 ) -> ExitCode {
-    let mut shards = Vec::new();
-    for f in &files {
-        let text = match rules::files::read_text(f, limits.max_log_bytes.saturating_mul(16)) {
-            Ok(t) => t,
-            Err(e) => {
-                eprintln!("error: cannot read `{}`: {e}", f.display());
-                return ExitCode::from(2);
-            }
-        };
-        match serde_json::from_str::<rules::simulate::Shard>(&text) {
-            Ok(s) => shards.push(s),
-            Err(e) => {
-                eprintln!("error: `{}` is not a shard file: {e}", f.display());
-                return ExitCode::from(2);
-            }
-        }
-    }
-    let (plan, results) = match rules::simulate::merge(shards) {
+    let max = limits.max_log_bytes.saturating_mul(16);
+    let read = |f: &Path| -> Result<rules::simulate::Shard, String> {
+        let text = rules::files::read_text(f, max)
+            .map_err(|e| format!("cannot read `{}`: {e}", f.display()))?;
+        serde_json::from_str::<rules::simulate::Shard>(&text)
+            .map_err(|e| format!("`{}` is not a shard file: {e}", f.display()))
+    };
+    let (plan, tally) = match rules::simulate::shard::merge(&files, &read) {
         Ok(m) => m,
         Err(e) => {
-            eprintln!("error: {e}");
+            errln!("error: {e}");
             return ExitCode::from(2);
         }
     };
-    let report = rules::simulate::report::build(&plan, &results, false);
-    print!("{}", rules::simulate::report::text(&report));
+    let report = rules::simulate::report::build(&plan, &tally, false);
+    out!("{}", rules::simulate::report::text(&report));
     if let Some(path) = &html {
-        if let Err(code) = write_html(path, &report, &results) {
+        if let Err(code) = write_html(path, &report, &tally) {
             return code;
         }
     }

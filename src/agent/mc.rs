@@ -97,10 +97,11 @@ pub struct SearchStats {
 
 impl SearchStats {
     pub fn add(&mut self, o: &SearchStats) {
-        self.decisions += o.decisions;
-        self.fallbacks += o.fallbacks;
-        self.worlds += o.worlds;
-        self.rejected += o.rejected;
+        // Saturating: a shard file may hold any counts.
+        self.decisions = self.decisions.saturating_add(o.decisions);
+        self.fallbacks = self.fallbacks.saturating_add(o.fallbacks);
+        self.worlds = self.worlds.saturating_add(o.worlds);
+        self.rejected = self.rejected.saturating_add(o.rejected);
     }
 }
 

@@ -3,6 +3,13 @@
 //! cards, changes a var or a field, shuffles, flips, reveals, rolls, asks a player or ends the
 //! game is reported where such code is required, with the chain of calls that reaches it.
 //!
+//! Each body (a function, a card's code, a table's entries, the card code one field may run,
+//! a checked expression) is walked once, into the list of what it does in order: an effect, or
+//! a call. Which bodies change the game is then found with an explicit stack, not by recursion:
+//! the same depth-first order a recursive walk takes (so the same chain is reported), each body
+//! decided once and remembered as the one step that makes it change the game. A chain of any
+//! length costs time and memory in proportion to the program, and no stack.
+//!
 //! The walk over statements and expressions names every kind with no catch-all arm, so a new
 //! statement or expression kind cannot be added without saying whether it changes the game.
 
@@ -10,41 +17,76 @@ use super::*;
 use crate::builtins::Effect;
 use crate::diag::{Diag, Span};
 use crate::program::*;
+use std::collections::BTreeMap;
 
-/// Why some code is not pure: where the effect is, what it does, and the calls that reach it
-/// (innermost first).
-#[derive(Debug, Clone)]
-pub(super) struct Impure {
-    span: Span,
-    what: String,
-    calls: Vec<(Span, String)>,
+/// The calls of a chain shown in full; a longer chain shows its first ones, the count of the
+/// rest, and the effect.
+const CHAIN_SHOWN: usize = 8;
+
+/// A body purity looks at.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Body {
+    Fn(usize),
+    CardFn(usize),
+    Table(usize),
+    /// The code of every card for one `fn` field (a call through the field may run any).
+    Field(Id),
+    /// A checked expression (a score's is its function's body; the others are their own).
+    Root(usize),
 }
 
-/// What is known about each function and table: not yet looked at, being looked at (a cycle,
-/// already reported by the recursion check), or the answer.
-#[derive(Clone)]
-enum Memo {
+/// One thing a body does, in the order a recursive walk meets it.
+#[derive(Clone, Debug)]
+enum Step {
+    /// An effect right here: where, and what it does.
+    Effect(Span, String),
+    /// Code that runs here: a call (with the call's place), a table's entries or a card's code
+    /// through a field (without one: the label is the field call's).
+    Runs(usize, Option<Span>),
+}
+
+/// What is known about a body: not yet looked at, being looked at (a cycle, already reported by
+/// the recursion check, counts as pure), or the answer: the first step that changes the game.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum State {
     Unknown,
     Visiting,
-    Known(Option<Impure>),
+    Known(Option<usize>),
+}
+
+struct Node {
+    body: Body,
+    state: State,
+    steps: Vec<Step>,
+    /// For a body that changes the game: the calls shown on the way to the effect, and the
+    /// node and step of the effect (worked out once, on the first chain that passes here).
+    reach: Option<(usize, usize, usize)>,
 }
 
 struct Walk<'a> {
     prog: &'a Program,
-    fns: Vec<Memo>,
-    card_fns: Vec<Memo>,
-    tables: Vec<Memo>,
+    nodes: Vec<Node>,
+    /// The node of each function, card's code, table and field, once made.
+    ids: BTreeMap<(u8, u64), usize>,
+    /// The card codes of each `fn` field, in card order.
+    fields: BTreeMap<Id, Vec<usize>>,
+    roots: Vec<&'a Expr>,
 }
 
 impl Checker {
     /// Report every place where code that must only read the game could change it.
     pub(super) fn check_purity(&mut self) {
         let prog = &self.prog;
+        let mut fields: BTreeMap<Id, Vec<usize>> = BTreeMap::new();
+        for (i, sym) in prog.card_fn_fields.iter().enumerate() {
+            fields.entry(*sym).or_default().push(i);
+        }
         let mut w = Walk {
             prog,
-            fns: vec![Memo::Unknown; prog.fns.len()],
-            card_fns: vec![Memo::Unknown; prog.card_fns.len()],
-            tables: vec![Memo::Unknown; prog.tables.len()],
+            nodes: Vec::new(),
+            ids: BTreeMap::new(),
+            fields,
+            roots: Vec::new(),
         };
         let mut found: Vec<(String, Span, Impure)> = Vec::new();
         let g = &prog.game;
@@ -55,8 +97,11 @@ impl Checker {
             .chain(g.tiebreaks.iter().map(|f| ("tiebreak", *f)))
             .chain(g.groups.iter().map(|f| ("group", *f)))
         {
-            if let Some(imp) = w.func(f) {
-                let fd = &prog.fns[f as usize];
+            let Some(fd) = prog.fns.get(f as usize) else {
+                continue;
+            };
+            let n = w.node(Body::Fn(f as usize));
+            if let Some(imp) = w.impure(n) {
                 found.push((format!("the {role} `{}`", fd.name), fd.span, imp));
             }
         }
@@ -145,167 +190,366 @@ impl Checker {
     }
 }
 
-impl Walk<'_> {
-    fn func(&mut self, f: Id) -> Option<Impure> {
-        match self.fns.get(f as usize) {
-            Some(Memo::Known(r)) => return r.clone(),
-            Some(Memo::Visiting) | None => return None,
-            Some(Memo::Unknown) => {}
+/// Why some code is not pure: where the effect is, what it does, and the calls shown that reach
+/// it (innermost first).
+struct Impure {
+    span: Span,
+    what: String,
+    calls: Vec<(Span, String)>,
+}
+
+impl<'a> Walk<'a> {
+    /// The node of a body, made (not yet walked) the first time it is asked for.
+    fn node(&mut self, body: Body) -> usize {
+        let key = match body {
+            Body::Fn(i) => (0, i as u64),
+            Body::CardFn(i) => (1, i as u64),
+            Body::Table(i) => (2, i as u64),
+            Body::Field(sym) => (3, u64::from(sym)),
+            Body::Root(i) => (4, i as u64),
+        };
+        if let Some(&n) = self.ids.get(&key) {
+            return n;
         }
-        self.fns[f as usize] = Memo::Visiting;
-        let prog = self.prog;
-        let r = self.expr(&prog.fns[f as usize].body);
-        self.fns[f as usize] = Memo::Known(r.clone());
-        r
+        let n = self.nodes.len();
+        self.nodes.push(Node {
+            body,
+            state: State::Unknown,
+            steps: Vec::new(),
+            reach: None,
+        });
+        self.ids.insert(key, n);
+        n
     }
 
-    /// A card's code; calls through a field may reach any card's code for that field.
-    fn card_fn(&mut self, f: usize) -> Option<Impure> {
-        match self.card_fns.get(f) {
-            Some(Memo::Known(r)) => return r.clone(),
-            Some(Memo::Visiting) | None => return None,
-            Some(Memo::Unknown) => {}
+    /// Whether a checked expression can change the game, and how.
+    fn expr(&mut self, e: &'a Expr) -> Option<Impure> {
+        let r = self.roots.len();
+        self.roots.push(e);
+        let n = self.node(Body::Root(r));
+        self.impure(n)
+    }
+
+    /// What a body does, in order, up to its first effect (nothing after it is ever looked at).
+    fn steps_of(&mut self, body: Body) -> Vec<Step> {
+        let prog = self.prog;
+        let mut out = Vec::new();
+        match body {
+            Body::Fn(f) => {
+                if let Some(fd) = prog.fns.get(f) {
+                    self.collect_expr(&fd.body, &mut out);
+                }
+            }
+            Body::CardFn(f) => {
+                if let Some(fd) = prog.card_fns.get(f) {
+                    self.collect_expr(&fd.body, &mut out);
+                }
+            }
+            Body::Table(t) => {
+                if let Some(td) = prog.tables.get(t) {
+                    for (_, e, _) in &td.entries {
+                        if self.collect_expr(e, &mut out) {
+                            break;
+                        }
+                    }
+                }
+            }
+            Body::Field(sym) => {
+                let ids = self.fields.get(&sym).cloned().unwrap_or_default();
+                for i in ids {
+                    let n = self.node(Body::CardFn(i));
+                    out.push(Step::Runs(n, None));
+                }
+            }
+            Body::Root(r) => {
+                if let Some(e) = self.roots.get(r).copied() {
+                    self.collect_expr(e, &mut out);
+                }
+            }
         }
-        self.card_fns[f] = Memo::Visiting;
-        let prog = self.prog;
-        let r = self.expr(&prog.card_fns[f].body);
-        self.card_fns[f] = Memo::Known(r.clone());
-        r
+        out
     }
 
-    fn table(&mut self, t: Id) -> Option<Impure> {
-        match self.tables.get(t as usize) {
-            Some(Memo::Known(r)) => return r.clone(),
-            Some(Memo::Visiting) | None => return None,
-            Some(Memo::Unknown) => {}
+    /// Decide a body: depth first with an explicit stack, in the order a recursive walk would
+    /// take, each body once. Returns how the body changes the game, if it does.
+    fn impure(&mut self, start: usize) -> Option<Impure> {
+        if self.nodes[start].state == State::Unknown {
+            self.decide(start);
         }
-        self.tables[t as usize] = Memo::Visiting;
+        match self.nodes[start].state {
+            State::Known(Some(_)) => Some(self.chain(start)),
+            _ => None,
+        }
+    }
+
+    fn decide(&mut self, start: usize) {
+        let mut stack: Vec<(usize, usize)> = Vec::new();
+        self.enter(start, &mut stack);
+        while let Some(&(n, at)) = stack.last() {
+            let step = match self.nodes[n].steps.get(at) {
+                None => None,
+                Some(Step::Effect(..)) => Some(None),
+                Some(Step::Runs(c, _)) => Some(Some(*c)),
+            };
+            match step {
+                None => {
+                    // Every step read only the game.
+                    self.nodes[n].state = State::Known(None);
+                    stack.pop();
+                    if let Some(top) = stack.last_mut() {
+                        top.1 += 1;
+                    }
+                }
+                Some(None) => self.unwind(&mut stack),
+                Some(Some(c)) => match self.nodes[c].state {
+                    State::Known(Some(_)) => self.unwind(&mut stack),
+                    State::Known(None) | State::Visiting => {
+                        if let Some(top) = stack.last_mut() {
+                            top.1 += 1;
+                        }
+                    }
+                    State::Unknown => self.enter(c, &mut stack),
+                },
+            }
+        }
+    }
+
+    fn enter(&mut self, n: usize, stack: &mut Vec<(usize, usize)>) {
+        self.nodes[n].state = State::Visiting;
+        let body = self.nodes[n].body;
+        self.nodes[n].steps = self.steps_of(body);
+        stack.push((n, 0));
+    }
+
+    /// The step on top of the stack changes the game: so does every body on the stack, through
+    /// the step it stands at.
+    fn unwind(&mut self, stack: &mut Vec<(usize, usize)>) {
+        for (n, i) in stack.drain(..) {
+            self.nodes[n].state = State::Known(Some(i));
+        }
+    }
+
+    /// The step a decided body changes the game through.
+    fn first(&self, n: usize) -> Option<&Step> {
+        match self.nodes.get(n)?.state {
+            State::Known(Some(i)) => self.nodes[n].steps.get(i),
+            _ => None,
+        }
+    }
+
+    /// How many calls are shown on the way from a step to its effect (a call to a function, or
+    /// through a field), and the node and step of the effect: remembered per body, so every
+    /// chain costs its own length once.
+    fn reach(&mut self, start: usize) -> Option<(usize, usize, usize)> {
+        let mut path = Vec::new();
+        let mut n = start;
+        let mut found = None;
+        // The pointers lead to bodies decided earlier, so they end; the bound is a second net.
+        for _ in 0..=self.nodes.len() {
+            if let Some(r) = self.nodes[n].reach {
+                found = Some(r);
+                break;
+            }
+            match self.first(n) {
+                Some(Step::Effect(..)) => {
+                    let State::Known(Some(i)) = self.nodes[n].state else {
+                        return None;
+                    };
+                    found = Some((0, n, i));
+                    self.nodes[n].reach = found;
+                    break;
+                }
+                Some(Step::Runs(c, _)) => {
+                    path.push(n);
+                    n = *c;
+                }
+                None => return None,
+            }
+        }
+        let (mut shown, end, i) = found?;
+        for &p in path.iter().rev() {
+            if self.shown_call(p).is_some() {
+                shown += 1;
+            }
+            self.nodes[p].reach = Some((shown, end, i));
+        }
+        self.nodes[start].reach
+    }
+
+    /// The call a body's step shows, when it is a call to a function or through a field: its
+    /// place and the name of the code it may run.
+    fn shown_call(&self, n: usize) -> Option<(Span, String)> {
+        let Some(Step::Runs(c, Some(span))) = self.first(n) else {
+            return None;
+        };
         let prog = self.prog;
-        let r = prog.tables[t as usize]
-            .entries
-            .iter()
-            .find_map(|(_, e, _)| self.expr(e));
-        self.tables[t as usize] = Memo::Known(r.clone());
-        r
+        match self.nodes.get(*c)?.body {
+            Body::Fn(f) => Some((*span, format!("calls `{}`", prog.fns.get(f)?.name))),
+            Body::Field(_) => match self.first(*c) {
+                Some(Step::Runs(k, _)) => match self.nodes.get(*k)?.body {
+                    Body::CardFn(i) => {
+                        Some((*span, format!("may run `{}`", prog.card_fns.get(i)?.name)))
+                    }
+                    _ => None,
+                },
+                _ => None,
+            },
+            _ => None,
+        }
     }
 
-    fn block(&mut self, b: &Block) -> Option<Impure> {
-        b.stmts.iter().find_map(|s| self.stmt(s))
+    /// The chain from a body that changes the game to the effect: the first calls shown, a
+    /// count of the rest, and the effect.
+    fn chain(&mut self, start: usize) -> Impure {
+        let (total, end, i) = self.reach(start).unwrap_or((0, start, 0));
+        let (span, what) = match self.nodes.get(end).and_then(|e| e.steps.get(i)) {
+            Some(Step::Effect(span, what)) => (*span, what.clone()),
+            _ => (Span::default(), String::new()),
+        };
+        let mut calls = Vec::new();
+        let mut n = start;
+        for _ in 0..=self.nodes.len() {
+            if calls.len() >= total.min(CHAIN_SHOWN) {
+                break;
+            }
+            if let Some((at, text)) = self.shown_call(n) {
+                let left = total.saturating_sub(calls.len() + 1);
+                let text = if calls.len() + 1 == CHAIN_SHOWN && left > 0 {
+                    format!("{text}, which (through {left} more calls) {what} there")
+                } else {
+                    format!("{text}, which {what} there")
+                };
+                calls.push((at, text));
+            }
+            match self.first(n) {
+                Some(Step::Runs(c, _)) => n = *c,
+                _ => break,
+            }
+        }
+        calls.reverse();
+        Impure { span, what, calls }
     }
 
-    fn exprs(&mut self, es: &[Expr]) -> Option<Impure> {
-        es.iter().find_map(|e| self.expr(e))
+    /// The steps of a block, in order; true once an effect is met.
+    fn collect_block(&mut self, b: &Block, out: &mut Vec<Step>) -> bool {
+        b.stmts.iter().any(|s| self.collect_stmt(s, out))
     }
 
-    fn stmt(&mut self, s: &Stmt) -> Option<Impure> {
-        let here = |what: &str| {
-            Some(Impure {
-                span: s.span,
-                what: what.to_string(),
-                calls: Vec::new(),
-            })
+    fn collect_exprs(&mut self, es: &[Expr], out: &mut Vec<Step>) -> bool {
+        es.iter().any(|e| self.collect_expr(e, out))
+    }
+
+    fn collect_stmt(&mut self, s: &Stmt, out: &mut Vec<Step>) -> bool {
+        let mut here = |what: &str| {
+            out.push(Step::Effect(s.span, what.to_string()));
+            true
         };
         match &s.kind {
-            StmtKind::Let(_, e) => self.expr(e),
-            StmtKind::Assign(Place::Local(_), _, e) => self.expr(e),
+            StmtKind::Let(_, e) => self.collect_expr(e, out),
+            StmtKind::Assign(Place::Local(_), _, e) => self.collect_expr(e, out),
             StmtKind::Assign(Place::Var(..), ..) => here("changes a var"),
             StmtKind::Assign(Place::Field(..), ..) => here("changes a card's field"),
             StmtKind::Move(..) | StmtKind::Draw(..) => here("moves cards"),
             StmtKind::Shuffle(_) => here("shuffles a zone"),
             StmtKind::Flip(..) => here("turns cards over"),
             StmtKind::Reveal(..) => here("reveals cards"),
-            StmtKind::For(_, src, body) => self.expr(src).or_else(|| self.block(body)),
-            StmtKind::Repeat(n, body) => self.expr(n).or_else(|| self.block(body)),
-            StmtKind::RepeatUntil(n, cond, body) => self
-                .expr(n)
-                .or_else(|| self.expr(cond))
-                .or_else(|| self.block(body)),
+            StmtKind::For(_, src, body) => {
+                self.collect_expr(src, out) || self.collect_block(body, out)
+            }
+            StmtKind::Repeat(n, body) => self.collect_expr(n, out) || self.collect_block(body, out),
+            StmtKind::RepeatUntil(n, cond, body) => {
+                self.collect_expr(n, out)
+                    || self.collect_expr(cond, out)
+                    || self.collect_block(body, out)
+            }
             StmtKind::EndGame => here("ends the game"),
             StmtKind::Eliminate(_) => here("eliminates a player"),
             StmtKind::Emit(..) => here("fires an event"),
             // `say` only shows; its text is checked where it is written.
-            StmtKind::Say(_) => None,
-            StmtKind::Return(e) => e.as_ref().and_then(|e| self.expr(e)),
-            StmtKind::Break | StmtKind::Continue => None,
-            StmtKind::Secretly(b) | StmtKind::Step(_, b) => self.block(b),
-            StmtKind::Expr(e) => self.expr(e),
+            StmtKind::Say(_) => false,
+            StmtKind::Return(e) => e.as_ref().is_some_and(|e| self.collect_expr(e, out)),
+            StmtKind::Break | StmtKind::Continue => false,
+            StmtKind::Secretly(b) | StmtKind::Step(_, b) => self.collect_block(b, out),
+            StmtKind::Expr(e) => self.collect_expr(e, out),
         }
     }
 
-    fn expr(&mut self, e: &Expr) -> Option<Impure> {
+    fn collect_expr(&mut self, e: &Expr, out: &mut Vec<Step>) -> bool {
         match &e.kind {
             ExprKind::Const(_)
             | ExprKind::Local(_)
             | ExprKind::ConstRef(_)
             | ExprKind::KindCards(_)
             | ExprKind::Option(_)
-            | ExprKind::Special(_) => None,
-            ExprKind::Var(_, keys) | ExprKind::Zone(_, keys) => self.exprs(keys),
+            | ExprKind::Special(_) => false,
+            ExprKind::Var(_, keys) | ExprKind::Zone(_, keys) => self.collect_exprs(keys, out),
             ExprKind::Field(b, _)
             | ExprKind::CardBuiltinField(b, _)
             | ExprKind::TupleIndex(b, _)
             | ExprKind::Unary(_, b)
-            | ExprKind::InBounds(b, ..) => self.expr(b),
+            | ExprKind::InBounds(b, ..) => self.collect_expr(b, out),
             ExprKind::Index(a, b) | ExprKind::Binary(_, a, b) => {
-                self.expr(a).or_else(|| self.expr(b))
+                self.collect_expr(a, out) || self.collect_expr(b, out)
             }
-            ExprKind::Table(t, k) => self.expr(k).or_else(|| self.table(*t)),
-            ExprKind::Call(f, args) => self.exprs(args).or_else(|| {
-                let mut imp = self.func(*f)?;
-                let name = &self.prog.fns[*f as usize].name;
-                imp.calls
-                    .push((e.span, format!("calls `{name}`, which {} there", imp.what)));
-                Some(imp)
-            }),
+            ExprKind::Table(t, k) => {
+                if self.collect_expr(k, out) {
+                    return true;
+                }
+                let n = self.node(Body::Table(*t as usize));
+                out.push(Step::Runs(n, None));
+                false
+            }
+            ExprKind::Call(f, args) => {
+                if self.collect_exprs(args, out) {
+                    return true;
+                }
+                let n = self.node(Body::Fn(*f as usize));
+                out.push(Step::Runs(n, Some(e.span)));
+                false
+            }
             ExprKind::CallField(base, sym, args) => {
-                self.expr(base).or_else(|| self.exprs(args)).or_else(|| {
-                    let prog = self.prog;
-                    let ids: Vec<usize> = (0..prog.card_fns.len())
-                        .filter(|&i| prog.card_fn_fields.get(i) == Some(sym))
-                        .collect();
-                    ids.into_iter().find_map(|i| {
-                        let mut imp = self.card_fn(i)?;
-                        let name = &self.prog.card_fns[i].name;
-                        imp.calls.push((
-                            e.span,
-                            format!("may run `{name}`, which {} there", imp.what),
-                        ));
-                        Some(imp)
-                    })
-                })
+                if self.collect_expr(base, out) || self.collect_exprs(args, out) {
+                    return true;
+                }
+                let n = self.node(Body::Field(*sym));
+                out.push(Step::Runs(n, Some(e.span)));
+                false
             }
             ExprKind::Builtin(def, args) => {
                 if def.effect != Effect::Pure {
-                    return Some(Impure {
-                        span: e.span,
-                        what: format!("{} (`{}`)", def.effect.verb(), def.name),
-                        calls: Vec::new(),
-                    });
+                    out.push(Step::Effect(
+                        e.span,
+                        format!("{} (`{}`)", def.effect.verb(), def.name),
+                    ));
+                    return true;
                 }
-                self.exprs(args)
+                self.collect_exprs(args, out)
             }
-            ExprKind::If(c, then, els) => self
-                .expr(c)
-                .or_else(|| self.block(then))
-                .or_else(|| els.as_ref().and_then(|x| self.expr(x))),
-            ExprKind::Match(s, arms) => self
-                .expr(s)
-                .or_else(|| arms.iter().find_map(|(_, body)| self.expr(body))),
+            ExprKind::If(c, then, els) => {
+                self.collect_expr(c, out)
+                    || self.collect_block(then, out)
+                    || els.as_ref().is_some_and(|x| self.collect_expr(x, out))
+            }
+            ExprKind::Match(s, arms) => {
+                self.collect_expr(s, out)
+                    || arms.iter().any(|(_, body)| self.collect_expr(body, out))
+            }
             ExprKind::Agg {
                 source,
                 filter,
                 map,
                 ..
-            } => self
-                .expr(source)
-                .or_else(|| filter.as_ref().and_then(|f| self.expr(f)))
-                .or_else(|| map.as_ref().and_then(|m| self.expr(m))),
-            ExprKind::List(items) | ExprKind::Tuple(items) => self.exprs(items),
-            ExprKind::Text(parts) => parts.iter().find_map(|p| match p {
-                TextPart::Lit(_) => None,
-                TextPart::Expr(x) => self.expr(x),
+            } => {
+                self.collect_expr(source, out)
+                    || filter.as_ref().is_some_and(|f| self.collect_expr(f, out))
+                    || map.as_ref().is_some_and(|m| self.collect_expr(m, out))
+            }
+            ExprKind::List(items) | ExprKind::Tuple(items) => self.collect_exprs(items, out),
+            ExprKind::Text(parts) => parts.iter().any(|p| match p {
+                TextPart::Lit(_) => false,
+                TextPart::Expr(x) => self.collect_expr(x, out),
             }),
-            ExprKind::Block(b) => self.block(b),
+            ExprKind::Block(b) => self.collect_block(b, out),
         }
     }
 }

@@ -3,7 +3,7 @@
 //! no outside resources.
 
 use super::report::{text, Report};
-use super::GameResult;
+use super::tally::{Counts, Tally};
 use plotters::prelude::*;
 
 const W: u32 = 720;
@@ -115,21 +115,22 @@ fn lead_over_rounds(leading: &[f64]) -> Chart {
     Ok(svg)
 }
 
-/// A histogram of one number per game.
-fn histogram(values: &[i64], what: &str) -> Chart {
+/// A histogram of one number per game, from how many games took each value. The arithmetic is
+/// in `i128`: a shard may hold any numbers, `i64::MIN` and `i64::MAX` together included.
+fn histogram(values: &Counts, what: &str) -> Chart {
     let mut svg = String::new();
     {
         let root = SVGBackend::with_string(&mut svg, (W, H)).into_drawing_area();
         root.fill(&WHITE).map_err(err)?;
-        let lo = values.iter().copied().min().unwrap_or(0);
-        let hi = values.iter().copied().max().unwrap_or(0).max(lo + 1);
-        let buckets: i64 = 30;
+        let lo = i128::from(values.keys().next().copied().unwrap_or(0));
+        let hi = i128::from(values.keys().next_back().copied().unwrap_or(0)).max(lo + 1);
+        let buckets: i128 = 30;
         let width = ((hi - lo) / buckets).max(1);
-        let mut counts = vec![0u32; (buckets + 2) as usize];
-        for v in values {
-            let b = ((v - lo) / width) as usize;
+        let mut counts = vec![0u64; (buckets + 2) as usize];
+        for (v, n) in values {
+            let b = usize::try_from((i128::from(*v) - lo) / width).unwrap_or(usize::MAX);
             if let Some(c) = counts.get_mut(b) {
-                *c += 1;
+                *c = c.saturating_add(*n);
             }
         }
         let most = counts.iter().copied().max().unwrap_or(1).max(1);
@@ -137,7 +138,7 @@ fn histogram(values: &[i64], what: &str) -> Chart {
             .margin(10)
             .x_label_area_size(35)
             .y_label_area_size(50)
-            .build_cartesian_2d(lo as f64..(hi + width) as f64, 0u32..most + 1)
+            .build_cartesian_2d(lo as f64..(hi + width) as f64, 0u64..most.saturating_add(1))
             .map_err(err)?;
         chart
             .configure_mesh()
@@ -148,7 +149,7 @@ fn histogram(values: &[i64], what: &str) -> Chart {
             .map_err(err)?;
         chart
             .draw_series(counts.iter().enumerate().map(|(b, &c)| {
-                let x0 = (lo + b as i64 * width) as f64;
+                let x0 = (lo + b as i128 * width) as f64;
                 Rectangle::new(
                     [(x0, 0), (x0 + width as f64 * 0.9, c)],
                     GREEN.mix(0.6).filled(),
@@ -216,8 +217,7 @@ fn escape(s: &str) -> String {
 }
 
 /// The whole report as one HTML page.
-pub fn html(r: &Report, results: &[GameResult]) -> Result<String, String> {
-    let played: Vec<&GameResult> = results.iter().filter(|g| g.error.is_none()).collect();
+pub fn html(r: &Report, t: &Tally) -> Result<String, String> {
     let top = r
         .seats
         .iter()
@@ -236,22 +236,14 @@ pub fn html(r: &Report, results: &[GameResult]) -> Result<String, String> {
         ),
         (
             "Game length in choices".to_string(),
-            histogram(
-                &played.iter().map(|g| g.choices as i64).collect::<Vec<_>>(),
-                "choices",
-            )?,
+            histogram(&t.choices, "choices")?,
         ),
     ];
     if r.seats.iter().any(|s| s.score.is_some()) {
         for (k, s) in r.seats.iter().enumerate() {
-            let scores: Vec<i64> = played
-                .iter()
-                .filter_map(|g| g.scores.get(k).copied())
-                .collect();
-            sections.push((
-                format!("Scores of {}", s.seat),
-                histogram(&scores, "score")?,
-            ));
+            let none = Counts::new();
+            let scores = t.scores.get(k).unwrap_or(&none);
+            sections.push((format!("Scores of {}", s.seat), histogram(scores, "score")?));
         }
     }
     if let Some(l) = &r.leads {

@@ -6,7 +6,6 @@
 //! decisiveness measures (how early the eventual winner is in front for good), with rounds as
 //! the unit of time; `docs/simulate.md` gives the definitions.
 
-use super::GameResult;
 use serde::Serialize;
 
 /// The seat leading alone (`None` on a tie for the lead, or without players).
@@ -72,63 +71,22 @@ pub struct Leads {
     pub winner_leading: Vec<f64>,
 }
 
-pub fn leads(played: &[&GameResult]) -> Option<Leads> {
-    let with: Vec<&&GameResult> = played
-        .iter()
-        .filter(|r| !r.round_leaders.is_empty())
-        .collect();
-    if with.is_empty() {
+/// The figures of the leads added up in `t`; `None` when no game recorded a lead.
+pub fn leads(t: &super::tally::LeadTally) -> Option<Leads> {
+    if t.games == 0 {
         return None;
     }
-    let n = with.len() as f64;
-    let changes: Vec<u64> = with
-        .iter()
-        .map(|r| lead_changes(&r.round_leaders))
-        .collect();
-    let changes_mean = changes.iter().sum::<u64>() as f64 / n;
-    let change_rate = with
-        .iter()
-        .zip(&changes)
-        .map(|(r, c)| match r.round_leaders.len() {
-            0 | 1 => 0.0,
-            k => *c as f64 / (k - 1) as f64,
-        })
-        .sum::<f64>()
-        / n;
-    let mut decided = Vec::new();
-    let rounds = with
-        .iter()
-        .map(|r| r.round_leaders.len())
-        .max()
-        .unwrap_or(0);
-    let mut leading = vec![(0u64, 0u64); rounds];
-    for r in &with {
-        let [w] = r.winners[..] else { continue };
-        if let Some(at) = decided_at(&r.round_leaders, w) {
-            decided.push((at, r.round_leaders.len()));
-        }
-        for (i, l) in r.round_leaders.iter().enumerate() {
-            if let Some(slot) = leading.get_mut(i) {
-                slot.1 += 1;
-                if *l == Some(w) {
-                    slot.0 += 1;
-                }
-            }
-        }
-    }
-    let d = decided.len().max(1) as f64;
+    let n = t.games as f64;
+    let d = t.decided.max(1) as f64;
     Some(Leads {
-        games: with.len() as u64,
-        changes_mean,
-        change_rate,
-        decided_games: decided.len() as u64,
-        decided_round_mean: decided.iter().map(|(a, _)| *a as f64).sum::<f64>() / d,
-        decided_fraction_mean: decided
-            .iter()
-            .map(|(a, k)| (*a as f64 - 1.0) / (*k).max(1) as f64)
-            .sum::<f64>()
-            / d,
-        winner_leading: leading
+        games: t.games,
+        changes_mean: t.changes as f64 / n,
+        change_rate: t.change_rate / n,
+        decided_games: t.decided,
+        decided_round_mean: t.decided_round / d,
+        decided_fraction_mean: t.decided_fraction / d,
+        winner_leading: t
+            .leading
             .iter()
             .map(|(a, b)| if *b == 0 { 0.0 } else { *a as f64 / *b as f64 })
             .collect(),

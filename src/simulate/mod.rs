@@ -9,13 +9,17 @@ pub mod html;
 pub mod invariants;
 pub mod leads;
 pub mod report;
+pub mod shard;
 pub mod stats;
+pub mod tally;
 
 use crate::interp::Interp;
 use crate::limits::Limits;
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 use std::path::PathBuf;
+
+pub use shard::{shard_range, Shard, SHARD_FORMAT};
 
 /// What to simulate.
 #[derive(Debug, Clone)]
@@ -214,50 +218,86 @@ fn remove_cards(prog: &crate::program::Program, state: &mut crate::interp::State
     }
 }
 
-/// Play the plan's games on `plan.jobs` threads; results in seed order. `stop` is polled
-/// between games: once set, no new game starts, and the games finished are returned.
-pub fn run(
+/// Games handed to the pool at a time, per thread: results come back in seed order a block at
+/// a time, so a run of any length holds one block, never a list of all its seeds or games.
+const BLOCK_PER_JOB: u64 = 64;
+
+/// Play the plan's games on `plan.jobs` threads, handing each result to `sink` in seed order as
+/// soon as the games before it are done. `stop` is polled between games: once set, no new game
+/// starts, and the games given are the ones before the first that did not run (a prefix of the
+/// seeds, as a shorter run would play). Returns how many games were given.
+pub fn run_streamed(
     plan: &Plan,
     limits: Limits,
     stop: &std::sync::atomic::AtomicBool,
     progress: &(dyn Fn() + Sync),
-) -> Result<Vec<GameResult>, String> {
+    sink: &mut dyn FnMut(GameResult) -> Result<(), String>,
+) -> Result<u64, String> {
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(plan.jobs.max(1))
         .stack_size(Limits::STACK_BYTES)
         .build()
         .map_err(|e| e.to_string())?;
-    let seeds: Vec<u64> = (0..plan.games).map(|i| plan.seed.wrapping_add(i)).collect();
     // Each worker thread checks the game once and keeps it (rayon's `map_init` would check it
     // again for every piece of work it splits off).
     thread_local! {
         static PROGRAM: std::cell::RefCell<Option<crate::program::Program>> =
             const { std::cell::RefCell::new(None) };
     }
-    let results: Vec<Option<GameResult>> = pool.install(|| {
-        seeds
-            .par_iter()
-            .map(|&seed| {
-                if stop.load(std::sync::atomic::Ordering::Relaxed) {
-                    return None;
-                }
-                let r = PROGRAM.with(|cell| {
-                    let mut slot = cell.borrow_mut();
-                    if slot.is_none() {
-                        *slot = crate::check_path(&plan.game, &limits).program;
-                    }
-                    slot.as_ref().map(|p| play(p, plan, seed, limits))
-                });
-                progress();
-                r
-            })
-            .collect()
-    });
+    let block = BLOCK_PER_JOB.saturating_mul(plan.jobs.max(1) as u64);
+    let mut done: u64 = 0;
+    let given = (|| {
+        while done < plan.games {
+            let len = block.min(plan.games - done);
+            let results: Vec<Option<GameResult>> = pool.install(|| {
+                (0..len)
+                    .into_par_iter()
+                    .map(|i| {
+                        if stop.load(std::sync::atomic::Ordering::Relaxed) {
+                            return None;
+                        }
+                        let seed = plan.seed.wrapping_add(done).wrapping_add(i);
+                        let r = PROGRAM.with(|cell| {
+                            let mut slot = cell.borrow_mut();
+                            if slot.is_none() {
+                                *slot = crate::check_path(&plan.game, &limits).program;
+                            }
+                            slot.as_ref().map(|p| play(p, plan, seed, limits))
+                        });
+                        progress();
+                        r
+                    })
+                    .collect()
+            });
+            for r in results {
+                let Some(r) = r else {
+                    return Ok(done);
+                };
+                sink(r)?;
+                done += 1;
+            }
+        }
+        Ok(done)
+    })();
     // The pool's threads end with it; clear this thread's copy too (it may be the caller's).
     PROGRAM.with(|cell| cell.borrow_mut().take());
-    // Stopped early: keep the games finished before the first one that did not run, so the
-    // report covers a prefix of the seeds, as a shorter run would.
-    Ok(results.into_iter().map_while(|r| r).collect())
+    given
+}
+
+/// Play the plan's games and return them in seed order (`run_streamed`, kept whole: for a
+/// caller that wants every game).
+pub fn run(
+    plan: &Plan,
+    limits: Limits,
+    stop: &std::sync::atomic::AtomicBool,
+    progress: &(dyn Fn() + Sync),
+) -> Result<Vec<GameResult>, String> {
+    let mut all = Vec::new();
+    run_streamed(plan, limits, stop, progress, &mut |r| {
+        all.push(r);
+        Ok(())
+    })?;
+    Ok(all)
 }
 
 /// Games played in batches of this many seeds when `--until-ci` decides when to stop.
@@ -271,22 +311,25 @@ pub fn run_until(
     limits: Limits,
     stop: &std::sync::atomic::AtomicBool,
     progress: &(dyn Fn() + Sync),
-) -> Result<Vec<GameResult>, String> {
-    let mut all: Vec<GameResult> = Vec::new();
-    while (all.len() as u64) < plan.games && !stop.load(std::sync::atomic::Ordering::Relaxed) {
-        let done = all.len() as u64;
+    sink: &mut dyn FnMut(GameResult) -> Result<(), String>,
+) -> Result<u64, String> {
+    let mut tally = tally::Tally::new(plan.players);
+    let mut done: u64 = 0;
+    while done < plan.games && !stop.load(std::sync::atomic::Ordering::Relaxed) {
         let batch = Plan {
             seed: plan.seed.wrapping_add(done),
             games: BATCH.min(plan.games - done),
             ..plan.clone()
         };
-        let got = run(&batch, limits, stop, progress)?;
-        let full = got.len() as u64 == batch.games;
-        all.extend(got);
-        if !full {
+        let got = run_streamed(&batch, limits, stop, progress, &mut |r| {
+            tally.add(&r);
+            sink(r)
+        })?;
+        done += got;
+        if got < batch.games {
             break;
         }
-        let r = report::build(plan, &all, false);
+        let r = report::build(plan, &tally, false);
         if r.seats
             .iter()
             .all(|s| s.win_rate.high - s.win_rate.low < width)
@@ -294,90 +337,5 @@ pub fn run_until(
             break;
         }
     }
-    Ok(all)
-}
-
-/// The partial results of one shard (`--shard i/n`): the run's parameters, which slice of its
-/// seeds this is, and the games, for `rules simulate merge`.
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
-pub struct Shard {
-    pub format: u32,
-    pub game: String,
-    pub players: u32,
-    pub agent: String,
-    pub options: Vec<String>,
-    pub first_seed: u64,
-    pub games: u64,
-    /// 1-based index and count.
-    pub shard: (u64, u64),
-    pub results: Vec<GameResult>,
-}
-
-pub const SHARD_FORMAT: u32 = 1;
-
-/// The seeds' slice of shard `i` of `n` (1-based): contiguous, the first ones one longer when
-/// the games do not divide evenly.
-pub fn shard_range(games: u64, i: u64, n: u64) -> (u64, u64) {
-    let (base, extra) = (games / n, games % n);
-    let k = i - 1;
-    let start = k * base + k.min(extra);
-    let len = base + u64::from(k < extra);
-    (start, len)
-}
-
-/// Put shards back together: the same run's parameters, every shard once; the results in
-/// seed order, and the plan they make up.
-pub fn merge(shards: Vec<Shard>) -> Result<(Plan, Vec<GameResult>), String> {
-    let Some(first) = shards.first().cloned() else {
-        return Err("no shard files given".into());
-    };
-    let n = first.shard.1;
-    let mut seen = vec![false; usize::try_from(n).unwrap_or(0)];
-    let mut results = Vec::new();
-    for s in shards {
-        if s.format != SHARD_FORMAT {
-            return Err(format!(
-                "a shard of format {} (this rules reads {SHARD_FORMAT})",
-                s.format
-            ));
-        }
-        let same = s.game == first.game
-            && s.players == first.players
-            && s.agent == first.agent
-            && s.options == first.options
-            && s.first_seed == first.first_seed
-            && s.games == first.games
-            && s.shard.1 == n;
-        if !same {
-            return Err(format!(
-                "shard {}/{} is of another run (game, players, agents, options, seeds or shard count differ)",
-                s.shard.0, s.shard.1
-            ));
-        }
-        let k = s.shard.0;
-        let slot = k
-            .checked_sub(1)
-            .and_then(|k| seen.get_mut(usize::try_from(k).ok()?))
-            .ok_or_else(|| format!("shard {k}/{n} is not a shard of {n}"))?;
-        if *slot {
-            return Err(format!("shard {k}/{n} is given twice"));
-        }
-        *slot = true;
-        results.extend(s.results);
-    }
-    if let Some(missing) = seen.iter().position(|s| !s) {
-        return Err(format!("shard {}/{n} is missing", missing + 1));
-    }
-    results.sort_by_key(|r| r.seed.wrapping_sub(first.first_seed));
-    let plan = Plan {
-        game: PathBuf::from(&first.game),
-        players: first.players,
-        games: first.games,
-        seed: first.first_seed,
-        agent: first.agent,
-        sets: first.options,
-        jobs: 1,
-        without: Vec::new(),
-    };
-    Ok((plan, results))
+    Ok(done)
 }

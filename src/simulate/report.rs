@@ -1,8 +1,8 @@
 //! The balance report of a simulation: what the terminal prints and `--json` writes
 //! (`docs/simulate.md` describes every field).
 
-use super::stats::{mean_sd, percentile, wilson};
-use super::GameResult;
+use super::stats::wilson;
+use super::tally::{mean_sd, percentile, Counts, Tally};
 use serde::Serialize;
 
 #[derive(Debug, Serialize)]
@@ -48,6 +48,9 @@ pub struct Report {
     pub without: Vec<String>,
     /// `--impact KIND`: for each card of the kind, the same seeds without it; largest first.
     pub impact: Vec<Impact>,
+    /// The cards of `--impact` not played on every seed of the report (Ctrl-C came first):
+    /// they have no row in `impact`.
+    pub impact_unfinished: Vec<String>,
 }
 
 /// One grouping (`groups: [faction]`): the win rate of each of its groups.
@@ -70,51 +73,18 @@ pub struct GroupRate {
 }
 
 /// The groupings' win rates over the games played.
-fn groupings(played: &[&GameResult]) -> Vec<Grouping> {
-    use std::collections::BTreeMap;
-    let mut names: Vec<String> = Vec::new();
-    // grouping -> group -> (games, wins, shared)
-    let mut counts: Vec<BTreeMap<String, (u64, u64, u64)>> = Vec::new();
-    for r in played {
-        for (name, seats) in &r.groups {
-            let i = match names.iter().position(|n| n == name) {
-                Some(i) => i,
-                None => {
-                    names.push(name.clone());
-                    counts.push(BTreeMap::new());
-                    names.len() - 1
-                }
-            };
-            let Some(table) = counts.get_mut(i) else {
-                continue;
-            };
-            let mut present: Vec<&String> = seats.iter().flatten().collect();
-            present.sort();
-            present.dedup();
-            for g in present {
-                let member =
-                    |seat: &u32| seats.get(*seat as usize).is_some_and(|gs| gs.contains(g));
-                let e = table.entry(g.clone()).or_insert((0, 0, 0));
-                e.0 += 1;
-                match r.winners.len() {
-                    1 if r.winners.iter().any(member) => e.1 += 1,
-                    n if n > 1 && r.winners.iter().any(member) => e.2 += 1,
-                    _ => {}
-                }
-            }
-        }
-    }
-    names
-        .into_iter()
-        .zip(counts)
+fn groupings(t: &Tally) -> Vec<Grouping> {
+    t.group_names
+        .iter()
+        .zip(&t.groups)
         .map(|(name, table)| Grouping {
-            name,
+            name: name.clone(),
             groups: table
-                .into_iter()
-                .map(|(group, (games, wins, shared))| {
+                .iter()
+                .map(|(group, &(games, wins, shared))| {
                     let (low, high) = wilson(wins, games);
                     GroupRate {
-                        group,
+                        group: group.clone(),
                         games,
                         wins,
                         shared_wins: shared,
@@ -143,6 +113,8 @@ pub struct Ending {
 #[derive(Debug, Serialize)]
 pub struct Impact {
     pub card: String,
+    /// The seeds it was compared on: always the report's `games`.
+    pub games: u64,
     pub seats: Vec<SeatDelta>,
     /// The largest change of a seat's win rate, in either direction.
     pub largest: f64,
@@ -190,6 +162,7 @@ pub fn impact(card: &str, players: u32, base: &Report, without: &Report) -> Impa
     }
     Impact {
         card: card.to_string(),
+        games: without.games,
         seats,
         largest,
     }
@@ -230,49 +203,36 @@ pub struct Spread {
     pub max: i64,
 }
 
-fn spread(mut v: Vec<i64>) -> Spread {
-    v.sort_unstable();
-    let (mean, _) = mean_sd(&v);
+fn spread(c: &Counts) -> Spread {
+    let (mean, _) = mean_sd(c);
     Spread {
         mean,
-        p10: percentile(&v, 10),
-        p50: percentile(&v, 50),
-        p90: percentile(&v, 90),
-        max: v.last().copied().unwrap_or(0),
+        p10: percentile(c, 10),
+        p50: percentile(c, 50),
+        p90: percentile(c, 90),
+        max: c.keys().next_back().copied().unwrap_or(0),
     }
 }
 
-pub const FORMAT: u32 = 3;
+pub const FORMAT: u32 = 4;
 
-pub fn build(plan: &super::Plan, results: &[GameResult], interrupted: bool) -> Report {
-    let n = results.len() as u64;
+/// The report of the games counted in `t` (played from `plan.seed` on, in seed order).
+pub fn build(plan: &super::Plan, t: &Tally, interrupted: bool) -> Report {
     let players = plan.players;
-    let played: Vec<&GameResult> = results.iter().filter(|r| r.error.is_none()).collect();
+    let played = t.played;
     let mut seats = Vec::new();
-    for s in 0..players {
-        let wins = played
-            .iter()
-            .filter(|r| r.winners.len() == 1 && r.winners.first() == Some(&s))
-            .count() as u64;
-        let shared = played
-            .iter()
-            .filter(|r| r.winners.len() > 1 && r.winners.contains(&s))
-            .count() as u64;
-        let (low, high) = wilson(wins, played.len() as u64);
-        let scored: Vec<i64> = played
-            .iter()
-            .filter_map(|r| r.scores.get(s as usize).copied())
-            .collect();
-        let score = (!scored.is_empty()).then(|| {
-            let mut sorted = scored.clone();
-            sorted.sort_unstable();
-            let (mean, sd) = mean_sd(&sorted);
+    for s in 0..(players.min(64) as usize) {
+        let wins = t.wins.get(s).copied().unwrap_or(0);
+        let shared = t.shared.get(s).copied().unwrap_or(0);
+        let (low, high) = wilson(wins, played);
+        let score = t.scores.get(s).filter(|c| !c.is_empty()).map(|c| {
+            let (mean, sd) = mean_sd(c);
             Scores {
                 mean,
                 sd,
-                p10: percentile(&sorted, 10),
-                p50: percentile(&sorted, 50),
-                p90: percentile(&sorted, 90),
+                p10: percentile(c, 10),
+                p50: percentile(c, 50),
+                p90: percentile(c, 90),
             }
         });
         seats.push(Seat {
@@ -280,10 +240,10 @@ pub fn build(plan: &super::Plan, results: &[GameResult], interrupted: bool) -> R
             wins,
             shared_wins: shared,
             win_rate: Interval {
-                value: if played.is_empty() {
+                value: if played == 0 {
                     0.0
                 } else {
-                    wins as f64 / played.len() as f64
+                    wins as f64 / played as f64
                 },
                 low,
                 high,
@@ -307,26 +267,16 @@ pub fn build(plan: &super::Plan, results: &[GameResult], interrupted: bool) -> R
     let rates: Vec<f64> = seats.iter().map(|s| s.win_rate.value).collect();
     let spread_rate = rates.iter().cloned().fold(f64::MIN, f64::max)
         - rates.iter().cloned().fold(f64::MAX, f64::min);
-    let errors: Vec<&GameResult> = results.iter().filter(|r| r.error.is_some()).collect();
-    let asked: u64 = played.iter().map(|r| r.choices).sum();
-    let forced: u64 = played.iter().map(|r| r.forced_choices).sum();
-    let mut endings: std::collections::BTreeMap<crate::interp::EndReason, u64> =
-        std::collections::BTreeMap::new();
-    for r in &played {
-        if let Some(e) = r.ended_by {
-            *endings.entry(e).or_insert(0) += 1;
-        }
-    }
-    let mut ended_by: Vec<Ending> = endings
-        .into_iter()
-        .map(|(reason, games)| Ending {
-            reason,
+    let mut ended_by: Vec<Ending> = t
+        .endings
+        .iter()
+        .map(|(reason, &games)| Ending {
+            reason: *reason,
             games,
-            share: games as f64 / played.len().max(1) as f64,
+            share: games as f64 / played.max(1) as f64,
         })
         .collect();
     ended_by.sort_by_key(|e| std::cmp::Reverse(e.games));
-    let draws = played.iter().filter(|r| r.winners.len() != 1).count();
     Report {
         format: FORMAT,
         game: plan.game.display().to_string(),
@@ -335,31 +285,27 @@ pub fn build(plan: &super::Plan, results: &[GameResult], interrupted: bool) -> R
         options: plan.sets.clone(),
         first_seed: plan.seed,
         games_planned: plan.games,
-        games: n,
+        games: t.games,
         interrupted,
-        errors: errors.len() as u64,
-        first_error: errors
-            .first()
-            .map(|r| (r.seed, r.error.clone().unwrap_or_default())),
+        errors: t.errors,
+        first_error: t.first_error.clone(),
         seats,
         first_player_advantage: first,
-        shared_wins: played.iter().filter(|r| r.winners.len() > 1).count() as u64,
-        no_winner: played.iter().filter(|r| r.winners.is_empty()).count() as u64,
+        shared_wins: t.shared_wins,
+        no_winner: t.no_winner,
         win_rate_spread: if rates.is_empty() { 0.0 } else { spread_rate },
-        drawishness: draws as f64 / played.len().max(1) as f64,
-        rounds: spread(played.iter().map(|r| r.rounds).collect()),
-        choices: spread(played.iter().map(|r| r.choices as i64).collect()),
-        steps: spread(played.iter().map(|r| r.steps as i64).collect()),
-        single_option_share: forced as f64 / (asked + forced).max(1) as f64,
+        drawishness: t.draws as f64 / played.max(1) as f64,
+        rounds: spread(&t.rounds),
+        choices: spread(&t.choices),
+        steps: spread(&t.steps),
+        single_option_share: t.forced as f64 / (t.asked + t.forced).max(1) as f64,
         ended_by,
-        leads: super::leads::leads(&played),
-        groups: groupings(&played),
-        search: played.iter().filter_map(|r| r.search).reduce(|mut a, b| {
-            a.add(&b);
-            a
-        }),
+        leads: super::leads::leads(&t.leads),
+        groups: groupings(t),
+        search: t.search,
         without: plan.without.clone(),
         impact: Vec::new(),
+        impact_unfinished: Vec::new(),
     }
 }
 
@@ -533,6 +479,18 @@ pub fn text(r: &Report) -> String {
                 .collect();
             s.push_str(&format!("  @{:<24} {}\n", i.card, seats.join("  ")));
         }
+    }
+    if !r.impact_unfinished.is_empty() {
+        let cards: Vec<String> = r
+            .impact_unfinished
+            .iter()
+            .map(|c| format!("@{c}"))
+            .collect();
+        s.push_str(&format!(
+            "  interrupted before these cards were played on all {} seeds (no impact shown): {}\n",
+            r.games,
+            cards.join(", ")
+        ));
     }
     s
 }
