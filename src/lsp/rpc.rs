@@ -108,26 +108,24 @@ impl<R: BufRead> Reader<R> {
                             )
                         });
                     }
-                    if problem.is_none() {
-                        if let Err(p) = header(&line, &mut length) {
-                            problem = Some(p);
-                        }
+                    if let Err(p) = header(&line, &mut length) {
+                        problem.get_or_insert(p);
                     }
                 }
             }
         }
         if let Some(p) = problem {
+            // A length that could be read still says where the next message begins.
+            if let Some(n) = length.filter(|&n| n != u64::MAX) {
+                self.skip(n)?;
+            }
             return Ok(parse_error(&p));
         }
         let Some(n) = length else {
             return Ok(parse_error("a message's header has no `Content-Length`"));
         };
         if n > self.max_body as u64 {
-            // Skipped in small pieces: nothing the size of the claim is ever held.
-            let skipped = io::copy(&mut (&mut self.input).take(n), &mut io::sink())?;
-            if skipped < n {
-                self.ended = true;
-            }
+            self.skip(n)?;
             return Ok(Frame::Bad {
                 code: code::INVALID_REQUEST,
                 message: format!(
@@ -151,6 +149,17 @@ impl<R: BufRead> Reader<R> {
             Ok(v) => Frame::Message(v),
             Err(e) => parse_error(&format!("the message is not JSON: {e}")),
         })
+    }
+}
+
+impl<R: BufRead> Reader<R> {
+    /// Read `n` bytes and drop them, in small pieces: nothing the size of `n` is ever held.
+    fn skip(&mut self, n: u64) -> io::Result<()> {
+        let skipped = io::copy(&mut (&mut self.input).take(n), &mut io::sink())?;
+        if skipped < n {
+            self.ended = true;
+        }
+        Ok(())
     }
 }
 
@@ -190,7 +199,11 @@ fn header(line: &[u8], length: &mut Option<u64>) -> Result<(), String> {
         .and_then(|v| v.parse::<u64>().ok())
         .ok_or_else(|| format!("`{}`: the length is not a number of bytes", shown()))?;
     match length {
-        Some(m) if *m != n => Err("a message's header gives two different lengths".to_string()),
+        // Which one is right cannot be told: no body is skipped.
+        Some(m) if *m != n => {
+            *length = Some(u64::MAX);
+            Err("a message's header gives two different lengths".to_string())
+        }
         _ => {
             *length = Some(n);
             Ok(())
@@ -411,6 +424,14 @@ mod tests {
         );
         let long = [b"X: ".as_slice(), &[b'a'; 10_000], b"\r\n\r\n"].concat();
         assert_eq!(frames(&long, 50), ["-32700"]);
+        // A header with a bad line but a length: the body is skipped, the next message read.
+        assert_eq!(
+            frames(
+                b"bad\r\nContent-Length: 2\r\n\r\n{}Content-Length: 2\r\n\r\n[]",
+                50
+            ),
+            ["-32700", "[]"]
+        );
     }
 
     #[test]
