@@ -121,3 +121,131 @@ pub fn repl_lines(data: &[u8]) {
         }
     }
 }
+
+/// The repository: `fuzz/`'s parent for the fuzz targets, the crate itself when
+/// `tests/fuzz_corpus.rs` or `tests/lsp.rs` includes this file.
+pub fn repo_dir() -> std::path::PathBuf {
+    let here = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let repo = if here.join("games").is_dir() {
+        here.to_path_buf()
+    } else {
+        here.join("..")
+    };
+    repo.canonicalize().unwrap_or(repo)
+}
+
+/// The workspace folder of language-server sessions: a small game.
+pub fn lsp_root() -> std::path::PathBuf {
+    repo_dir().join("tests/lsp/fixture")
+}
+
+fn replace_all(line: &[u8], from: &[u8], to: &[u8]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(line.len());
+    let mut i = 0;
+    while i < line.len() {
+        if line[i..].starts_with(from) {
+            out.extend_from_slice(to);
+            i += from.len();
+        } else {
+            out.push(line[i]);
+            i += 1;
+        }
+    }
+    out
+}
+
+/// A language-server session written as text, one message a line (at most 256): a line of JSON
+/// is sent with its `Content-Length` header; a line starting `RAW ` is sent as it is, with `\r`,
+/// `\n` and `\\` written as escapes. `$ROOT` stands for the workspace folder (`lsp_root`), `$REPO`
+/// for the repository. `tests/lsp/raw/*.txt` are such sessions, and so are the inputs of the
+/// `lsp_messages` fuzz target.
+pub fn lsp_stream(data: &[u8]) -> Vec<u8> {
+    let repo = repo_dir().display().to_string();
+    let root = lsp_root().display().to_string();
+    let mut out = Vec::new();
+    for line in data.split(|&b| b == b'\n').take(256) {
+        let line = replace_all(line, b"$ROOT", root.as_bytes());
+        let line = replace_all(&line, b"$REPO", repo.as_bytes());
+        if let Some(raw) = line.strip_prefix(b"RAW ") {
+            let mut i = 0;
+            while i < raw.len() {
+                match (raw[i], raw.get(i + 1)) {
+                    (b'\\', Some(b'r')) => out.push(b'\r'),
+                    (b'\\', Some(b'n')) => out.push(b'\n'),
+                    (b'\\', Some(b'\\')) => out.push(b'\\'),
+                    (b, _) => {
+                        out.push(b);
+                        i += 1;
+                        continue;
+                    }
+                }
+                i += 2;
+            }
+        } else if !line.trim_ascii().is_empty() {
+            out.extend_from_slice(format!("Content-Length: {}\r\n\r\n", line.len()).as_bytes());
+            out.extend_from_slice(&line);
+        }
+    }
+    out
+}
+
+/// The messages of a language-server session as the server wrote them (each must be a framed
+/// JSON-RPC 2.0 message).
+pub fn lsp_answers(out: &[u8]) -> Vec<serde_json::Value> {
+    let mut answers = Vec::new();
+    let mut rest = out;
+    while !rest.is_empty() {
+        let head = rest
+            .strip_prefix(b"Content-Length: ")
+            .expect("each answer starts with its length");
+        let end = head
+            .windows(4)
+            .position(|w| w == b"\r\n\r\n")
+            .expect("a header ends with a blank line");
+        let n: usize = std::str::from_utf8(&head[..end])
+            .expect("an ASCII length")
+            .parse()
+            .expect("a length");
+        let body = &head[end + 4..end + 4 + n];
+        let v: serde_json::Value = serde_json::from_slice(body).expect("an answer is JSON");
+        assert_eq!(v["jsonrpc"], "2.0", "{v}");
+        let answer = v.get("id").is_some();
+        assert!(
+            answer != v.get("method").is_some(),
+            "an answer or a notification: {v}"
+        );
+        if answer {
+            assert!(
+                v.get("result").is_some() != v.get("error").is_some(),
+                "a result or an error: {v}"
+            );
+        }
+        answers.push(v);
+        rest = &head[end + 4 + n..];
+    }
+    answers
+}
+
+/// Serve the input, as a session after `initialize` on `lsp_root`, in-process: the server must
+/// answer every request once and never stop before `exit` or the end of the input.
+pub fn lsp_messages(data: &[u8]) {
+    let init = format!(
+        r#"{{"jsonrpc":"2.0","id":"init","method":"initialize","params":{{"capabilities":{{}},"rootUri":"file://{}"}}}}"#,
+        lsp_root().display()
+    );
+    let mut input = lsp_stream(init.as_bytes());
+    input.extend(lsp_stream(data));
+    let limits = Limits {
+        max_lsp_message_bytes: 1 << 20,
+        max_lsp_games: 2,
+        max_lsp_open_bytes: 256 << 10,
+        ..limits()
+    };
+    let mut out = Vec::new();
+    rules::lsp::serve(&input[..], &mut out, limits).expect("in-memory streams do not fail");
+    let answers = lsp_answers(&out);
+    assert_eq!(
+        answers.first().map(|a| a["id"].clone()),
+        Some("init".into())
+    );
+}

@@ -47,6 +47,23 @@ pub struct Limits {
     /// files take under 15 steps a byte, and the worst texts we know (unclosed brackets 60 deep)
     /// about 65. This guards against a text that would make the parser backtrack without end.
     pub max_parse_steps_per_byte: usize,
+    /// Most directory entries looked at when a folder is read as one game, or searched for the
+    /// files a game did not import (default 10 000), at most 8 folders deep. A game folder holds
+    /// far fewer; a folder with more (a home folder, `/`) is refused with a diagnostic instead
+    /// of being walked.
+    pub max_folder_entries: usize,
+    /// Longest message `rules lsp` reads, in bytes (default 16 MiB: a `.rules` file at
+    /// `max_file_bytes` with every character escaped fits). A message that declares more is
+    /// read and dropped in small pieces, never held, and answered with an error; a body is read
+    /// as it arrives, so a message claiming more bytes than it holds costs only what it holds.
+    pub max_lsp_message_bytes: usize,
+    /// Most games `rules lsp` keeps checked at once (default 8), each with its files' texts and
+    /// index (about ten times the game's text). The least recently used is dropped first (and
+    /// checked again if asked about); a game is also dropped when its last open file closes.
+    pub max_lsp_games: usize,
+    /// Most bytes of open documents `rules lsp` keeps (default 64 MiB). A document that would
+    /// pass it, or is longer than `max_file_bytes`, is not kept: the editor hears why on it.
+    pub max_lsp_open_bytes: usize,
 }
 
 impl Limits {
@@ -56,6 +73,10 @@ impl Limits {
     /// which fit in this stack even in an unoptimised build (`tests/untrusted.rs` runs that
     /// worst case). So no input can overflow the stack, and no answer depends on its size.
     pub const STACK_BYTES: usize = 64 << 20;
+
+    /// Longest header of one `rules lsp` message, in bytes (4 KiB; a real one is about 25):
+    /// a longer header is read to its end without being kept, and answered with an error.
+    pub const LSP_HEADER_BYTES: usize = 4096;
 }
 
 impl Default for Limits {
@@ -76,6 +97,10 @@ impl Default for Limits {
             max_log_bytes: 16 << 20,
             max_line_bytes: 64 << 10,
             max_parse_steps_per_byte: 256,
+            max_folder_entries: 10_000,
+            max_lsp_message_bytes: 16 << 20,
+            max_lsp_games: 8,
+            max_lsp_open_bytes: 64 << 20,
         }
     }
 }

@@ -71,9 +71,23 @@ pub fn load_with_overlay(path: &Path, overlay: Vec<(PathBuf, String)>, limits: &
         l.root = path.canonicalize().unwrap_or_else(|_| path.to_path_buf());
         let mut found = Vec::new();
         // One more than the limit is enough to say the folder is too large.
-        collect_rules_files(path, &mut found, 0, limits.max_imports + 1);
+        let mut entries = limits.max_folder_entries.saturating_add(1);
+        collect_rules_files(path, &mut found, 0, limits.max_imports + 1, &mut entries);
         found.sort();
-        if found.len() > limits.max_imports {
+        if entries == 0 {
+            l.diags.push(
+                Diag::error(
+                    "limit::folder_entries",
+                    format!(
+                        "`{}` holds more than {} files and folders",
+                        path.display(),
+                        limits.max_folder_entries
+                    ),
+                )
+                .help("a game's folder holds its `.rules` files; check the game's own folder"),
+            );
+            found.clear();
+        } else if found.len() > limits.max_imports {
             l.diags.push(
                 Diag::error(
                     "limit::imports",
@@ -152,26 +166,34 @@ pub fn load_text(name: &str, text: &str, limits: &Limits) -> Loaded {
     l.finish()
 }
 
-/// The `.rules` files under `dir` (symbolic links are never followed), stopping at `max`.
-/// Linear in the entries looked at.
-pub(crate) fn collect_rules_files(dir: &Path, out: &mut Vec<PathBuf>, depth: usize, max: usize) {
-    if depth > 8 || out.len() >= max {
+/// The `.rules` files under `dir` (symbolic links are never followed), stopping at `max` files
+/// or when `entries` (the directory entries still to look at) runs out: it is 0 afterwards
+/// when the walk was cut short. Linear in the entries looked at.
+pub(crate) fn collect_rules_files(
+    dir: &Path,
+    out: &mut Vec<PathBuf>,
+    depth: usize,
+    max: usize,
+    entries: &mut usize,
+) {
+    if depth > 8 || out.len() >= max || *entries == 0 {
         return;
     }
-    let Ok(entries) = std::fs::read_dir(dir) else {
+    let Ok(list) = std::fs::read_dir(dir) else {
         return;
     };
-    for e in entries.flatten() {
-        if out.len() >= max {
+    for e in list.flatten() {
+        if out.len() >= max || *entries == 0 {
             return;
         }
+        *entries -= 1;
         let p = e.path();
         let Ok(ft) = e.file_type() else { continue };
         if ft.is_symlink() {
             continue;
         }
         if ft.is_dir() {
-            collect_rules_files(&p, out, depth + 1, max);
+            collect_rules_files(&p, out, depth + 1, max, entries);
         } else if ft.is_file() && p.extension().and_then(|x| x.to_str()) == Some("rules") {
             out.push(p);
         }

@@ -700,7 +700,7 @@ fn run(cli: Cli) -> ExitCode {
             &limits,
         ),
         Command::Lsp => match rules::lsp::run() {
-            Ok(()) => ExitCode::SUCCESS,
+            Ok(code) => ExitCode::from(code),
             Err(e) => {
                 errln!("error: the language server stopped: {e}");
                 ExitCode::from(1)

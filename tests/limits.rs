@@ -330,3 +330,36 @@ fn the_deepest_nesting_allowed_checks_on_a_small_stack() {
         assert_eq!(codes("deeper.rules", &deeper), vec!["limit::nesting"]);
     });
 }
+
+/// A folder with more files and folders than `max_folder_entries` is refused as a game before
+/// it is walked to its end; one with as many is read.
+#[test]
+fn folders_with_too_many_entries_are_refused() {
+    let dir = std::env::temp_dir().join(format!("rules-limits-folder-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(
+        dir.join("game.rules"),
+        "game \"G\" {\n  players: 2\n  rounds: 1\n  round: [play]\n}\nphase play { say \"x\" }\n",
+    )
+    .unwrap();
+    for i in 0..49 {
+        std::fs::create_dir(dir.join(format!("d{i}"))).unwrap();
+    }
+    let limits = Limits {
+        max_folder_entries: 50,
+        ..Limits::default()
+    };
+    let c = rules::check_path(&dir, &limits);
+    assert!(c.diags.is_empty(), "{}", c.render());
+    std::fs::create_dir(dir.join("one-more")).unwrap();
+    let c = rules::check_path(&dir, &limits);
+    std::fs::remove_dir_all(&dir).ok();
+    let codes: Vec<_> = c.diags.iter().map(|d| d.code).collect();
+    assert_eq!(codes, vec!["limit::folder_entries"], "{}", c.render());
+    assert!(
+        c.render().contains("more than 50 files and folders"),
+        "{}",
+        c.render()
+    );
+}

@@ -78,9 +78,10 @@ fn unread(
     dirs.sort();
     dirs.dedup();
     let mut found = Vec::new();
+    let mut entries = limits.max_folder_entries;
     for d in &dirs {
         if found.len() < limits.max_imports {
-            crate::loader::collect_rules_files(d, &mut found, 0, limits.max_imports);
+            crate::loader::collect_rules_files(d, &mut found, 0, limits.max_imports, &mut entries);
         }
     }
     found.sort();

@@ -1,92 +1,365 @@
-//! The open documents, the game each belongs to, and the answers the server gives from the
-//! game's last check.
+//! The open documents, the folders the server may read, the games it keeps checked, and
+//! checking a game with the editor's buffers overlaid on the files on disk.
+//!
+//! The server reads files only inside the workspace folders the editor names at `initialize`
+//! (or, when it names none, the folders of the documents it opens). A document outside them is
+//! checked on its own text, and nothing beside it is read. Memory is bounded: at most
+//! `Limits::max_lsp_games` games are kept (the least recently used dropped first, and a game as
+//! soon as none of its files is open), and at most `Limits::max_lsp_open_bytes` of documents.
 
-use super::index::{Def, DefKind, Index, Use};
-use super::text;
+use super::index::{Def, Index};
+use super::text::{self, Positions};
 use crate::diag::{Diag, Severity, Sources, Span};
 use crate::limits::Limits;
 use lsp_types::{
-    CompletionItem, CompletionItemKind, CompletionParams, Diagnostic, DiagnosticRelatedInformation,
-    DiagnosticSeverity, DocumentSymbol, DocumentSymbolParams, GotoDefinitionParams, Hover,
-    HoverContents, HoverParams, Location, MarkupContent, MarkupKind, NumberOrString,
-    PublishDiagnosticsParams, ReferenceParams, SymbolKind, Uri,
+    Diagnostic, DiagnosticRelatedInformation, DiagnosticSeverity, Location, NumberOrString,
+    PublishDiagnosticsParams, Uri,
 };
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
 /// A game as last checked: its files and the index of its names.
-struct Analysis {
-    sources: Sources,
-    index: Index,
-    /// The files of the game on disk, by file id (`None` for the standard library).
-    paths: Vec<Option<PathBuf>>,
+pub(super) struct Analysis {
+    pub sources: Sources,
+    pub index: Index,
+    /// The files of the game the editor knows, by file id (`None` for the standard library).
+    pub paths: Vec<Option<PathBuf>>,
+    /// Byte offsets to LSP positions, by file id.
+    pub positions: Vec<Positions>,
 }
 
-#[derive(Default)]
+impl Analysis {
+    /// The range of a span in its file.
+    pub fn range(&self, span: Span) -> Option<lsp_types::Range> {
+        let f = self.sources.get(span.file)?;
+        let p = self.positions.get(span.file as usize)?;
+        Some(p.range(&f.text, span.start as usize, span.end as usize))
+    }
+
+    pub fn location(&self, span: Span) -> Option<Location> {
+        let path = self.paths.get(span.file as usize)?.as_ref()?;
+        Some(Location::new(text::uri_of(path)?, self.range(span)?))
+    }
+}
+
+/// A document's path as the server sees it, and the workspace folder it lies in (`None`: it is
+/// outside them all, and only its open text may be read).
+pub(super) struct Place {
+    pub path: PathBuf,
+    pub root: Option<PathBuf>,
+}
+
+/// What a document counts against `max_lsp_open_bytes` beyond its text: its path and the
+/// map's own entry, so a flood of empty documents is bounded too.
+const DOC_OVERHEAD: usize = 256;
+
 pub struct Workspace {
-    /// Open documents by path: the editor's text wins over the disk.
-    docs: BTreeMap<PathBuf, String>,
-    games: BTreeMap<PathBuf, Analysis>,
+    pub(super) limits: Limits,
+    /// The folders the server may read (canonical).
+    roots: BTreeSet<PathBuf>,
+    /// Whether the editor named the workspace folders; if not, the folder of each open
+    /// document is one while it is open.
+    named_roots: bool,
+    /// Those folders, with how many open documents each holds.
+    doc_roots: BTreeMap<PathBuf, usize>,
+    /// Open documents by path: the editor's text wins over the disk; and the folder each
+    /// counts for in `doc_roots`.
+    pub(super) docs: BTreeMap<PathBuf, String>,
+    doc_dirs: BTreeMap<PathBuf, PathBuf>,
+    /// What the open documents count against `max_lsp_open_bytes`.
+    doc_bytes: usize,
+    /// The games kept checked, by the game's path, the most recently used last.
+    games: Vec<(PathBuf, Analysis)>,
 }
 
-/// The game a file belongs to: the `NAME.rules` beside a card-set folder `NAME/`, the folder
-/// when it is one game, else the file itself.
-pub fn game_of(path: &Path) -> PathBuf {
-    let Some(dir) = path.parent() else {
+/// The game a file inside `root` belongs to: the `NAME.rules` beside a card-set folder `NAME/`,
+/// the folder when it is one game of a size a game can have, else the file itself; never a path
+/// outside `root`. Looks at a bounded number of entries (`games_in`, `max_folder_entries`).
+fn game_of(path: &Path, root: &Path, limits: &Limits) -> PathBuf {
+    let Some(dir) = path.parent().filter(|d| d.starts_with(root)) else {
         return path.to_path_buf();
     };
     let beside = dir.with_extension("rules");
-    if beside.is_file() {
+    if beside.starts_with(root) && beside.is_file() {
         return beside;
     }
     let games = crate::games_in(dir);
-    match games.as_slice() {
-        [one] if one == dir => dir.to_path_buf(),
-        _ => path.to_path_buf(),
+    let one_game = matches!(games.as_slice(), [one] if one == dir);
+    if !one_game {
+        return path.to_path_buf();
     }
+    // A folder too large to be a game (a home folder, `/`) is not read as one.
+    let mut found = Vec::new();
+    let mut entries = limits.max_folder_entries.saturating_add(1);
+    let most = limits.max_imports.saturating_add(1);
+    crate::loader::collect_rules_files(dir, &mut found, 0, most, &mut entries);
+    if entries == 0 || found.len() >= most {
+        return path.to_path_buf();
+    }
+    dir.to_path_buf()
 }
 
 fn canonical(p: &Path) -> PathBuf {
     p.canonicalize().unwrap_or_else(|_| p.to_path_buf())
 }
 
-impl Workspace {
-    pub fn open(&mut self, uri: Uri, text: String) -> Vec<PublishDiagnosticsParams> {
-        let Some(path) = text::path_of(&uri) else {
-            return Vec::new();
-        };
-        let path = canonical(&path);
-        self.docs.insert(path.clone(), text);
-        self.check(&path)
-    }
+fn doc_cost(path: &Path, text: &str) -> usize {
+    text.len()
+        .saturating_add(path.as_os_str().len())
+        .saturating_add(DOC_OVERHEAD)
+}
 
-    pub fn recheck(&mut self, uri: &Uri) -> Vec<PublishDiagnosticsParams> {
-        match text::path_of(uri) {
-            Some(p) => self.check(&canonical(&p)),
-            None => Vec::new(),
+/// One diagnostic at the top of a document, for what the server refuses to keep of it.
+fn refusal(path: &Path, code: &str, message: String) -> Vec<PublishDiagnosticsParams> {
+    let Some(uri) = text::uri_of(path) else {
+        return Vec::new();
+    };
+    let d = Diagnostic {
+        severity: Some(DiagnosticSeverity::ERROR),
+        code: Some(NumberOrString::String(code.to_string())),
+        source: Some("rules".into()),
+        message,
+        ..Diagnostic::default()
+    };
+    vec![PublishDiagnosticsParams::new(uri, vec![d], None)]
+}
+
+impl Workspace {
+    pub fn new(limits: Limits) -> Workspace {
+        Workspace {
+            limits,
+            roots: BTreeSet::new(),
+            named_roots: false,
+            doc_roots: BTreeMap::new(),
+            docs: BTreeMap::new(),
+            doc_dirs: BTreeMap::new(),
+            doc_bytes: 0,
+            games: Vec::new(),
         }
     }
 
-    pub fn close(&mut self, uri: &Uri) -> Vec<PublishDiagnosticsParams> {
-        let Some(path) = text::path_of(uri).map(|p| canonical(&p)) else {
-            return Vec::new();
-        };
-        self.docs.remove(&path);
-        self.check(&path)
+    /// The workspace folders the editor named (absolute paths); none leaves each opened
+    /// document's folder to count as one.
+    pub fn set_roots(&mut self, roots: Vec<PathBuf>) {
+        self.named_roots = !roots.is_empty();
+        self.roots = roots
+            .iter()
+            .filter_map(|r| text::normalize(r))
+            .map(|r| canonical(&r))
+            .collect();
     }
 
-    /// Check the game of `path` and give every file of it its diagnostics (an empty list
-    /// clears what an earlier check published).
-    fn check(&mut self, path: &Path) -> Vec<PublishDiagnosticsParams> {
-        let game = game_of(path);
-        let overlay: Vec<(PathBuf, String)> = self
-            .docs
+    /// The workspace folder `path` lies in (the deepest one).
+    fn root_of(&self, path: &Path) -> Option<PathBuf> {
+        path.ancestors()
+            .find(|a| self.roots.contains(*a) || self.doc_roots.contains_key(*a))
+            .map(Path::to_path_buf)
+    }
+
+    /// Keep a document's text (`dir`: the folder it makes a root while it is open).
+    fn keep_doc(&mut self, path: PathBuf, text: String, dir: Option<PathBuf>) {
+        self.drop_doc(&path);
+        self.doc_bytes = self.doc_bytes.saturating_add(doc_cost(&path, &text));
+        if let Some(dir) = dir {
+            let n = self.doc_roots.entry(dir.clone()).or_insert(0);
+            *n = n.saturating_add(1);
+            self.doc_dirs.insert(path.clone(), dir);
+        }
+        self.docs.insert(path, text);
+    }
+
+    fn drop_doc(&mut self, path: &Path) {
+        if let Some(old) = self.docs.remove(path) {
+            self.doc_bytes = self.doc_bytes.saturating_sub(doc_cost(path, &old));
+        }
+        if let Some(dir) = self.doc_dirs.remove(path) {
+            if let Some(n) = self.doc_roots.get_mut(&dir) {
+                *n = n.saturating_sub(1);
+                if *n == 0 {
+                    self.doc_roots.remove(&dir);
+                }
+            }
+        }
+    }
+
+    /// Where a URI points. A path inside a workspace folder is followed through symbolic links,
+    /// and stays inside only if where they lead is inside too; a path outside is never looked at.
+    pub(super) fn place(&self, uri: &Uri) -> Option<Place> {
+        let path = text::normalize(&text::path_of(uri)?)?;
+        if self.root_of(&path).is_none() {
+            return Some(Place { path, root: None });
+        }
+        let canon = canonical(&path);
+        Some(match self.root_of(&canon) {
+            Some(root) => Place {
+                path: canon,
+                root: Some(root),
+            },
+            None => Place { path, root: None },
+        })
+    }
+
+    /// The game a place belongs to, as the server keeps it.
+    fn game(&self, place: &Place) -> PathBuf {
+        match &place.root {
+            Some(root) => game_of(&place.path, root, &self.limits),
+            None => place.path.clone(),
+        }
+    }
+
+    pub fn open(&mut self, uri: Uri, text: String) -> Vec<PublishDiagnosticsParams> {
+        let Some(lexical) = text::path_of(&uri).and_then(|p| text::normalize(&p)) else {
+            return Vec::new();
+        };
+        // Without named folders, a document's own folder may be read while it is open.
+        let dir = (!self.named_roots)
+            .then(|| lexical.parent().map(canonical))
+            .flatten();
+        if let Some(d) = &dir {
+            self.doc_roots.entry(d.clone()).or_insert(0);
+        }
+        let place = self.place(&uri);
+        if let Some(d) = &dir {
+            if self.doc_roots.get(d) == Some(&0) {
+                self.doc_roots.remove(d);
+            }
+        }
+        let Some(place) = place else {
+            return Vec::new();
+        };
+        self.drop_doc(&place.path);
+        let cost = doc_cost(&place.path, &text);
+        let problem = if text.len() > self.limits.max_file_bytes {
+            Some((
+                "limit::file_size",
+                format!(
+                    "this file holds {} bytes; a `.rules` file may hold at most {}, so it is not checked",
+                    text.len(),
+                    self.limits.max_file_bytes
+                ),
+            ))
+        } else if self.doc_bytes.saturating_add(cost) > self.limits.max_lsp_open_bytes {
+            Some((
+                "limit::lsp_open_bytes",
+                format!(
+                    "the open files hold more than {} bytes, so this one is not checked; close some",
+                    self.limits.max_lsp_open_bytes
+                ),
+            ))
+        } else {
+            None
+        };
+        if let Some((code, message)) = problem {
+            // What was checked with its old text is out of date.
+            let path = place.path.as_path();
+            self.games
+                .retain(|(_, a)| !a.paths.iter().any(|p| p.as_deref() == Some(path)));
+            return refusal(path, code, message);
+        }
+        self.keep_doc(place.path.clone(), text, dir);
+        let game = self.game(&place);
+        self.check(&place, &game)
+    }
+
+    pub fn recheck(&mut self, uri: &Uri) -> Vec<PublishDiagnosticsParams> {
+        let Some(place) = self.place(uri) else {
+            return Vec::new();
+        };
+        if place.root.is_none() && !self.docs.contains_key(&place.path) {
+            return Vec::new();
+        }
+        let game = self.game(&place);
+        self.check(&place, &game)
+    }
+
+    /// The file's text is the disk's again: its game is checked anew (a file outside the
+    /// workspace has its diagnostics cleared), and the games none of whose files is still open
+    /// are dropped.
+    pub fn close(&mut self, uri: &Uri) -> Vec<PublishDiagnosticsParams> {
+        let Some(place) = self.place(uri) else {
+            return Vec::new();
+        };
+        self.drop_doc(&place.path);
+        // The document's folder may have stopped being one the server reads.
+        let place = self.place(uri).unwrap_or(place);
+        let out = if place.root.is_some() {
+            let game = self.game(&place);
+            self.check(&place, &game)
+        } else {
+            text::uri_of(&place.path)
+                .map(|u| vec![PublishDiagnosticsParams::new(u, Vec::new(), None)])
+                .unwrap_or_default()
+        };
+        let docs = &self.docs;
+        self.games
+            .retain(|(_, a)| a.paths.iter().flatten().any(|p| docs.contains_key(p)));
+        out
+    }
+
+    /// The analysis and file id of a document, checking its game first if needed.
+    pub(super) fn at(&mut self, uri: &Uri) -> Option<(&Analysis, u32)> {
+        let place = self.place(uri)?;
+        if place.root.is_none() && !self.docs.contains_key(&place.path) {
+            return None;
+        }
+        // A game kept with this file answers (the most recently used first); else the file's
+        // game is found and checked.
+        let has = |a: &Analysis| a.paths.iter().any(|p| p.as_deref() == Some(&place.path));
+        let i = match self.games.iter().rposition(|(_, a)| has(a)) {
+            Some(i) => i,
+            None => {
+                let game = self.game(&place);
+                if !self.games.iter().any(|(g, _)| *g == game) {
+                    self.check(&place, &game);
+                }
+                self.games.iter().position(|(g, _)| *g == game)?
+            }
+        };
+        // The most recently used goes last.
+        let entry = self.games.remove(i);
+        self.games.push(entry);
+        let (_, a) = self.games.last()?;
+        let id = a
+            .paths
             .iter()
-            .map(|(p, t)| (p.clone(), t.clone()))
-            .collect();
-        let limits = Limits::default();
-        let checked = crate::check_path_overlay(&game, overlay, &limits);
-        let before = self.games.get(&game);
+            .position(|p| p.as_deref() == Some(place.path.as_path()))?;
+        Some((a, u32::try_from(id).ok()?))
+    }
+
+    /// Check the game of a document and give every file of it its diagnostics (an empty list
+    /// clears what an earlier check published).
+    fn check(&mut self, place: &Place, game: &Path) -> Vec<PublishDiagnosticsParams> {
+        let limits = self.limits;
+        let checked = if place.root.is_some() {
+            // Only the buffers the game may read are handed over.
+            let folder = if game.is_dir() {
+                game
+            } else {
+                game.parent().unwrap_or(game)
+            };
+            let overlay: Vec<(PathBuf, String)> = self
+                .docs
+                .range(folder.to_path_buf()..)
+                .take_while(|(p, _)| p.starts_with(folder))
+                .map(|(p, t)| (p.clone(), t.clone()))
+                .collect();
+            crate::check_path_overlay(game, overlay, &limits)
+        } else {
+            let Some(text) = self.docs.get(&place.path) else {
+                return Vec::new();
+            };
+            let mut c = crate::check_text(&place.path.display().to_string(), text, &limits);
+            c.diags.insert(
+                0,
+                Diag::warning(
+                    "lsp::outside_workspace",
+                    "this file is outside the workspace folders: it is checked alone, and no file beside it is read",
+                )
+                .help("open the game's folder as the workspace"),
+            );
+            c
+        };
+        let before = self.games.iter().find(|(g, _)| g == game).map(|(_, a)| a);
         let index = Index::build(&checked.sources, &limits, |name| {
             let Some(a) = before else { return Vec::new() };
             let Some(id) = a.sources.files.iter().position(|f| f.name == name) else {
@@ -97,19 +370,40 @@ impl Workspace {
                 .iter()
                 .filter(|d| d.at.file as usize == id)
                 .cloned()
-                .collect()
+                .collect::<Vec<Def>>()
         });
         let paths: Vec<Option<PathBuf>> = checked
             .sources
             .files
             .iter()
             .map(|f| {
+                if f.name.starts_with("std/") {
+                    return None;
+                }
                 let p = Path::new(&f.name);
-                (!f.name.starts_with("std/") && p.exists()).then(|| canonical(p))
+                if self.docs.contains_key(p) {
+                    return Some(p.to_path_buf());
+                }
+                place.root.as_ref()?;
+                let c = canonical(p);
+                (self.root_of(&c).is_some() && (self.docs.contains_key(&c) || c.exists()))
+                    .then_some(c)
             })
             .collect();
+        let positions: Vec<Positions> = checked
+            .sources
+            .files
+            .iter()
+            .map(|f| Positions::new(&f.text))
+            .collect();
+        let analysis = Analysis {
+            sources: checked.sources,
+            index,
+            paths,
+            positions,
+        };
         let mut by_file: BTreeMap<usize, Vec<Diagnostic>> = BTreeMap::new();
-        for (i, p) in paths.iter().enumerate() {
+        for (i, p) in analysis.paths.iter().enumerate() {
             if p.is_some() {
                 by_file.insert(i, Vec::new());
             }
@@ -120,7 +414,7 @@ impl Workspace {
                 continue;
             };
             if let Some(list) = by_file.get_mut(&file) {
-                list.push(diagnostic(d, &checked.sources, &paths));
+                list.push(diagnostic(d, &analysis));
             }
         }
         // A file that failed to load (its own syntax error before any label) still hears of it.
@@ -129,334 +423,58 @@ impl Workspace {
             .iter()
             .filter(|d| d.labels.is_empty())
             .collect();
-        let out = by_file
+        let mut out: Vec<PublishDiagnosticsParams> = by_file
             .into_iter()
             .filter_map(|(i, mut diags)| {
-                let p = paths.get(i)?.as_ref()?;
-                if p == path {
+                let p = analysis.paths.get(i)?.as_ref()?;
+                if *p == place.path {
                     for d in &unlabelled {
-                        diags.push(diagnostic(d, &checked.sources, &paths));
+                        diags.push(diagnostic(d, &analysis));
                     }
                 }
                 Some(PublishDiagnosticsParams::new(text::uri_of(p)?, diags, None))
             })
             .collect();
-        self.games.insert(
-            game,
-            Analysis {
-                sources: checked.sources,
-                index,
-                paths,
-            },
-        );
-        out
-    }
-
-    /// The analysis and file id of a document, checking its game first if needed.
-    fn at(&mut self, uri: &Uri) -> Option<(&Analysis, u32)> {
-        let path = canonical(&text::path_of(uri)?);
-        let game = game_of(&path);
-        if !self.games.contains_key(&game) {
-            self.check(&path);
-        }
-        let a = self.games.get(&game)?;
-        let id = a
+        // An open document the game did not read (its folder could not be) hears why.
+        let read = analysis
             .paths
             .iter()
-            .position(|p| p.as_deref() == Some(path.as_path()))?;
-        Some((a, u32::try_from(id).ok()?))
-    }
-
-    fn location(a: &Analysis, span: Span) -> Option<Location> {
-        let path = a.paths.get(span.file as usize)?.as_ref()?;
-        let f = a.sources.get(span.file)?;
-        Some(Location::new(
-            text::uri_of(path)?,
-            text::range(&f.text, span.start as usize, span.end as usize),
-        ))
-    }
-
-    /// The word under the cursor and the declarations it may name.
-    fn lookup(
-        &mut self,
-        uri: &Uri,
-        pos: lsp_types::Position,
-    ) -> Option<(&Analysis, String, Use, Vec<Def>)> {
-        let (a, file) = self.at(uri)?;
-        let f = a.sources.get(file)?;
-        let at = text::offset(&f.text, pos);
-        let w = a.index.word_at(file, at)?;
-        let name = a.sources.text_of(w.span).to_string();
-        let mut how = w.how;
-        let mut defs: Vec<Def> = a.index.defs_of(&name, how).cloned().collect();
-        // A card's id or a field's name where it is declared is written plainly.
-        for other in [Use::Card, Use::Field] {
-            if defs.is_empty() {
-                defs = a.index.defs_of(&name, other).cloned().collect();
-                how = other;
+            .any(|p| p.as_ref() == Some(&place.path));
+        if !read && self.docs.contains_key(&place.path) {
+            if let Some(uri) = text::uri_of(&place.path) {
+                let diags = unlabelled
+                    .iter()
+                    .map(|d| diagnostic(d, &analysis))
+                    .collect();
+                out.push(PublishDiagnosticsParams::new(uri, diags, None));
             }
         }
-        Some((a, name, how, defs))
-    }
-
-    pub fn hover(&mut self, p: HoverParams) -> Option<Hover> {
-        let pos = p.text_document_position_params;
-        let (a, _, _, defs) = self.lookup(&pos.text_document.uri, pos.position)?;
-        let d = defs.first()?;
-        let shown = declaration_text(&a.sources, d);
-        let owner = match (&d.owner, d.kind) {
-            (Some(o), DefKind::Field) => format!(" of kind `{o}`"),
-            (Some(o), DefKind::Variant) => format!(" of enum `{o}`"),
-            (Some(o), DefKind::Card) => format!(" of kind `{o}`"),
-            _ => String::new(),
-        };
-        let more = if defs.len() > 1 {
-            format!(" (and {} more with this name)", defs.len() - 1)
-        } else {
-            String::new()
-        };
-        let code = if shown.trim().is_empty() {
-            String::new()
-        } else {
-            format!("\n\n```rules\n{shown}\n```")
-        };
-        Some(Hover {
-            contents: HoverContents::Markup(MarkupContent {
-                kind: MarkupKind::Markdown,
-                value: format!("{} `{}`{owner}{more}{code}", d.kind.word(), d.name),
-            }),
-            range: None,
-        })
-    }
-
-    pub fn definition(&mut self, p: GotoDefinitionParams) -> Option<Vec<Location>> {
-        let pos = p.text_document_position_params;
-        let (a, _, _, defs) = self.lookup(&pos.text_document.uri, pos.position)?;
-        let locs: Vec<Location> = defs
-            .iter()
-            .filter_map(|d| Self::location(a, d.at))
-            .collect();
-        (!locs.is_empty()).then_some(locs)
-    }
-
-    pub fn references(&mut self, p: ReferenceParams) -> Option<Vec<Location>> {
-        let pos = p.text_document_position;
-        let (a, name, how, defs) = self.lookup(&pos.text_document.uri, pos.position)?;
-        if defs.is_empty() {
-            return None;
-        }
-        let decls: Vec<Span> = defs.iter().map(|d| d.at).collect();
-        let locs = a
-            .index
-            .uses(&a.sources, &name, how)
-            .into_iter()
-            .filter(|s| p.context.include_declaration || !decls.contains(s))
-            .filter_map(|s| Self::location(a, s))
-            .collect();
-        Some(locs)
-    }
-
-    pub fn completion(&mut self, p: CompletionParams) -> Option<Vec<CompletionItem>> {
-        let pos = p.text_document_position;
-        let uri = pos.text_document.uri.clone();
-        let (a, file) = self.at(&uri)?;
-        let f = a.sources.get(file)?;
-        let at = text::offset(&f.text, pos.position);
-        let before = f.text.get(..at).unwrap_or("");
-        let word_start = before
-            .rfind(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
-            .map_or(0, |i| i + 1);
-        let prefix = before.get(word_start..).unwrap_or("");
-        let trigger = before.get(..word_start).and_then(|b| b.chars().last());
-        let mut items: BTreeMap<String, CompletionItemKind> = BTreeMap::new();
-        let wanted = |d: &Def| match trigger {
-            Some('@') => d.kind == DefKind::Card,
-            Some('.') => d.kind == DefKind::Field,
-            _ => !matches!(d.kind, DefKind::Card | DefKind::Field),
-        };
-        for d in a.index.defs.iter().filter(|d| wanted(d)) {
-            items.entry(d.name.clone()).or_insert(item_kind(d.kind));
-        }
-        if !matches!(trigger, Some('@') | Some('.')) {
-            for b in crate::builtins::all() {
-                items
-                    .entry(b.name.to_string())
-                    .or_insert(CompletionItemKind::FUNCTION);
-            }
-            for k in KEYWORDS {
-                items
-                    .entry(k.to_string())
-                    .or_insert(CompletionItemKind::KEYWORD);
-            }
-        }
-        Some(
-            items
-                .into_iter()
-                .filter(|(n, _)| n.starts_with(prefix))
-                .map(|(label, kind)| CompletionItem {
-                    label,
-                    kind: Some(kind),
-                    ..CompletionItem::default()
-                })
-                .collect(),
-        )
-    }
-
-    /// The document in `rules fmt`'s layout, as one edit; a file that does not parse is
-    /// refused with the syntax error (the editor keeps the text as it is).
-    pub fn format(
-        &mut self,
-        p: lsp_types::DocumentFormattingParams,
-    ) -> Result<Vec<lsp_types::TextEdit>, String> {
-        let path = text::path_of(&p.text_document.uri)
-            .map(|p| canonical(&p))
-            .ok_or("not a file URI")?;
-        let limits = Limits::default();
-        let current = match self.docs.get(&path) {
-            Some(t) => t.clone(),
-            None => {
-                crate::files::read_text(&path, limits.max_file_bytes).map_err(|e| e.to_string())?
-            }
-        };
-        let name = path.display().to_string();
-        let formatted = crate::fmt::format_source(&name, &current, &limits)
-            .map_err(|d| format!("{}: {}", d.code, d.message))?;
-        if formatted == current {
-            return Ok(Vec::new());
-        }
-        Ok(vec![lsp_types::TextEdit::new(
-            text::range(&current, 0, current.len()),
-            formatted,
-        )])
-    }
-
-    pub fn symbols(&mut self, p: DocumentSymbolParams) -> Option<Vec<DocumentSymbol>> {
-        let (a, file) = self.at(&p.text_document.uri)?;
-        let f = a.sources.get(file)?;
-        let range = |s: Span| text::range(&f.text, s.start as usize, s.end as usize);
-        let mut out: Vec<DocumentSymbol> = Vec::new();
-        for d in a.index.defs.iter().filter(|d| d.at.file == file) {
-            #[allow(deprecated)]
-            let sym = DocumentSymbol {
-                name: d.name.clone(),
-                detail: d.owner.clone(),
-                kind: symbol_kind(d.kind),
-                tags: None,
-                deprecated: None,
-                range: range(d.whole.to(d.at)),
-                selection_range: range(d.at),
-                children: None,
-            };
-            let nested = matches!(d.kind, DefKind::Field | DefKind::Variant);
-            match out.last_mut() {
-                Some(parent) if nested && d.owner.as_deref() == Some(parent.name.as_str()) => {
-                    parent.children.get_or_insert_with(Vec::new).push(sym);
-                }
-                _ => out.push(sym),
-            }
-        }
-        Some(out)
-    }
-}
-
-const KEYWORDS: &[&str] = &[
-    "let", "set", "move", "draw", "shuffle", "flip", "reveal", "if", "else", "for", "in", "repeat",
-    "say", "return", "true", "false", "none", "and", "or", "not", "match", "where", "secretly",
-    "to", "from", "per", "public", "owner", "hidden", "list", "of", "table",
-];
-
-/// What hover shows of a declaration: the card or field as written, else its line.
-fn declaration_text(sources: &Sources, d: &Def) -> String {
-    const MAX: usize = 1200;
-    let whole = match d.kind {
-        DefKind::Card if !d.fields.is_empty() => {
-            let mut s = format!("card {} {} {{\n", d.owner.as_deref().unwrap_or(""), d.name);
-            for (name, at) in &d.fields {
-                s.push_str(&format!("  {name}: {}\n", sources.text_of(*at).trim()));
-            }
-            s.push('}');
-            s
-        }
-        DefKind::Card | DefKind::Field => sources.text_of(d.whole).to_string(),
-        _ => {
-            let f = sources.get(d.at.file);
-            f.map(|f| {
-                let line = f.line_of(d.at.start as usize);
-                let start = f.line_starts.get(line).copied().unwrap_or(0);
-                let end = f.line_starts.get(line + 1).copied().unwrap_or(f.text.len());
-                f.text.get(start..end).unwrap_or("").trim_end().to_string()
-            })
-            .unwrap_or_default()
-        }
-    };
-    if whole.len() > MAX {
-        let mut cut = MAX;
-        while !whole.is_char_boundary(cut) {
-            cut -= 1;
-        }
-        format!("{} ...", whole.get(..cut).unwrap_or(""))
-    } else {
-        whole
-    }
-}
-
-fn item_kind(k: DefKind) -> CompletionItemKind {
-    match k {
-        DefKind::Kind => CompletionItemKind::CLASS,
-        DefKind::Field => CompletionItemKind::FIELD,
-        DefKind::Card => CompletionItemKind::VALUE,
-        DefKind::Enum => CompletionItemKind::ENUM,
-        DefKind::Variant => CompletionItemKind::ENUM_MEMBER,
-        DefKind::Zone | DefKind::Var | DefKind::Option => CompletionItemKind::VARIABLE,
-        DefKind::Const => CompletionItemKind::CONSTANT,
-        DefKind::Fn | DefKind::Table => CompletionItemKind::FUNCTION,
-        DefKind::Phase => CompletionItemKind::MODULE,
-        DefKind::Event => CompletionItemKind::EVENT,
-    }
-}
-
-fn symbol_kind(k: DefKind) -> SymbolKind {
-    match k {
-        DefKind::Kind => SymbolKind::CLASS,
-        DefKind::Field => SymbolKind::FIELD,
-        DefKind::Card => SymbolKind::OBJECT,
-        DefKind::Enum => SymbolKind::ENUM,
-        DefKind::Variant => SymbolKind::ENUM_MEMBER,
-        DefKind::Zone | DefKind::Var | DefKind::Option => SymbolKind::VARIABLE,
-        DefKind::Const => SymbolKind::CONSTANT,
-        DefKind::Fn | DefKind::Table => SymbolKind::FUNCTION,
-        DefKind::Phase => SymbolKind::MODULE,
-        DefKind::Event => SymbolKind::EVENT,
+        self.games.retain(|(g, _)| g != game);
+        self.games.push((game.to_path_buf(), analysis));
+        let over = self
+            .games
+            .len()
+            .saturating_sub(self.limits.max_lsp_games.max(1));
+        self.games.drain(..over);
+        out
     }
 }
 
 /// A checker diagnostic as the editor shows it: at its first label, the other labels as
 /// related locations, the help line after the message.
-fn diagnostic(d: &Diag, sources: &Sources, paths: &[Option<PathBuf>]) -> Diagnostic {
+fn diagnostic(d: &Diag, a: &Analysis) -> Diagnostic {
     let range = d
         .labels
         .first()
-        .and_then(|l| {
-            let f = sources.get(l.span.file)?;
-            Some(text::range(
-                &f.text,
-                l.span.start as usize,
-                l.span.end as usize,
-            ))
-        })
+        .and_then(|l| a.range(l.span))
         .unwrap_or_default();
     let related: Vec<DiagnosticRelatedInformation> = d
         .labels
         .iter()
         .skip(1)
         .filter_map(|l| {
-            let f = sources.get(l.span.file)?;
-            let path = paths.get(l.span.file as usize)?.as_ref()?;
             Some(DiagnosticRelatedInformation {
-                location: Location::new(
-                    text::uri_of(path)?,
-                    text::range(&f.text, l.span.start as usize, l.span.end as usize),
-                ),
+                location: a.location(l.span)?,
                 message: l.text.clone(),
             })
         })
@@ -483,5 +501,101 @@ fn diagnostic(d: &Diag, sources: &Sources, paths: &[Option<PathBuf>]) -> Diagnos
         message,
         related_information: (!related.is_empty()).then_some(related),
         ..Diagnostic::default()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const GAME: &str =
+        "game \"G\" {\n  players: 2\n  rounds: 1\n  round: [play]\n}\nphase play { say \"x\" }\n";
+
+    /// `n` games, each alone in its folder, under a fresh temporary folder.
+    fn games(name: &str, n: usize) -> (PathBuf, Vec<Uri>) {
+        let dir = std::env::temp_dir().join(format!("rules-lsp-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let mut uris = Vec::new();
+        for i in 0..n {
+            let sub = dir.join(format!("g{i}"));
+            std::fs::create_dir_all(&sub).expect("mkdir");
+            let file = sub.join("game.rules");
+            std::fs::write(&file, GAME).expect("write");
+            uris.push(text::uri_of(&canonical(&file)).expect("uri"));
+        }
+        (canonical(&dir), uris)
+    }
+
+    #[test]
+    fn games_are_bounded_and_dropped_when_their_files_close() {
+        let (dir, uris) = games("kept", 12);
+        let limits = Limits {
+            max_lsp_games: 3,
+            ..Limits::default()
+        };
+        let mut ws = Workspace::new(limits);
+        ws.set_roots(vec![dir.clone()]);
+        for u in &uris {
+            let published = ws.open(u.clone(), GAME.to_string());
+            assert_eq!(published.len(), 1);
+            assert!(ws.games.len() <= 3);
+        }
+        assert_eq!(ws.games.len(), 3);
+        // The least recently used went first: the last three opened are kept.
+        let kept: Vec<&PathBuf> = ws.games.iter().map(|(g, _)| g).collect();
+        assert_eq!(
+            kept,
+            [dir.join("g9"), dir.join("g10"), dir.join("g11")]
+                .iter()
+                .collect::<Vec<_>>()
+        );
+        // Asking about an open file whose game was dropped checks it again.
+        assert!(ws.at(&uris[0]).is_some());
+        assert_eq!(ws.games.len(), 3);
+        for u in &uris {
+            ws.close(u);
+        }
+        assert_eq!(ws.games.len(), 0);
+        assert_eq!(ws.docs.len(), 0);
+        assert_eq!(ws.doc_bytes, 0);
+        // A file never opened is answered from a game kept only in the bounded list.
+        assert!(ws.at(&uris[5]).is_some());
+        assert_eq!(ws.games.len(), 1);
+        std::fs::remove_dir_all(&dir).ok();
+    }
+
+    #[test]
+    fn open_documents_are_bounded() {
+        let (dir, uris) = games("docs", 3);
+        let limits = Limits {
+            max_lsp_open_bytes: 2 * (GAME.len() + 400),
+            max_file_bytes: 1000,
+            ..Limits::default()
+        };
+        let mut ws = Workspace::new(limits);
+        ws.set_roots(vec![dir.clone()]);
+        let code = |p: &[PublishDiagnosticsParams]| {
+            p.first()
+                .and_then(|p| p.diagnostics.first())
+                .and_then(|d| d.code.clone())
+        };
+        let big = "#".repeat(1001);
+        let refused = ws.open(uris[0].clone(), big);
+        assert_eq!(
+            code(&refused),
+            Some(NumberOrString::String("limit::file_size".into()))
+        );
+        assert!(ws.docs.is_empty());
+        assert_eq!(code(&ws.open(uris[0].clone(), GAME.into())), None);
+        assert_eq!(code(&ws.open(uris[1].clone(), GAME.into())), None);
+        let refused = ws.open(uris[2].clone(), GAME.into());
+        assert_eq!(
+            code(&refused),
+            Some(NumberOrString::String("limit::lsp_open_bytes".into()))
+        );
+        assert_eq!(ws.docs.len(), 2);
+        ws.close(&uris[0]);
+        assert_eq!(code(&ws.open(uris[2].clone(), GAME.into())), None);
+        std::fs::remove_dir_all(&dir).ok();
     }
 }

@@ -1,27 +1,150 @@
-//! `rules lsp`: a language server over stdio, on `lsp-server` (as rust-analyzer uses it). It
-//! checks the whole game a file belongs to with the real checker, the editor's unsaved buffers
-//! overlaid on the files on disk, and answers from the game's names: hover, go to definition,
-//! references, completion, document symbols, and formatting through `rules fmt`.
+//! `rules lsp`: a language server over stdio. It checks the whole game a file belongs to with
+//! the real checker, the editor's unsaved buffers overlaid on the files on disk, and answers
+//! from the game's names: hover, go to definition, references, completion, document symbols,
+//! and formatting through `rules fmt`.
 //!
-//! A request never ends the server: a file that does not parse still gets its diagnostics,
-//! and what the names of the rest of the game can answer.
+//! Nothing an editor sends ends the server but `exit` (or the end of its input): bytes that make
+//! no message get a parse error (`rpc.rs` reads the framing against `Limits`), a message that is
+//! not JSON-RPC 2.0 an invalid request, a request before `initialize` the LSP's "not
+//! initialized", a request after `shutdown` an invalid request, parameters that do not fit
+//! their method invalid parameters (for a notification, a `window/logMessage`), and a file
+//! that does not parse still gets its diagnostics, and what the rest of the game can answer.
 
+mod answers;
 mod game;
 mod index;
+mod rpc;
 mod text;
 
+use crate::limits::Limits;
 use game::Workspace;
-use lsp_server::{Connection, Message, Notification, Request, Response};
 use lsp_types::notification::Notification as _;
 use lsp_types::request::Request as _;
 use lsp_types::{
     notification, request, CompletionOptions, HoverProviderCapability, OneOf, ServerCapabilities,
     TextDocumentSyncCapability, TextDocumentSyncKind,
 };
+use rpc::{code, Frame, Incoming};
+use serde_json::{json, Value};
+use std::io::{self, BufRead, Write};
+use std::path::PathBuf;
 
-/// Serve on stdin/stdout until the editor says `exit`.
-pub fn run() -> Result<(), String> {
-    let (connection, io) = Connection::stdio();
+/// Serve on stdin and stdout until the editor says `exit`, or closes stdin. The exit code is
+/// the LSP's: 0 when `shutdown` came first, else 1.
+pub fn run() -> io::Result<u8> {
+    let stdin = io::stdin();
+    let stdout = io::stdout();
+    serve(stdin.lock(), &mut stdout.lock(), Limits::default())
+}
+
+/// Serve the messages of `input`, writing the answers to `output`, until `exit` or the end of
+/// `input`; only an error of the streams themselves is an `Err`.
+pub fn serve(input: impl BufRead, output: &mut impl Write, limits: Limits) -> io::Result<u8> {
+    let mut reader = rpc::Reader::new(input, &limits);
+    let mut server = Server {
+        ws: Workspace::new(limits),
+        state: State::Waiting,
+    };
+    let mut out = Vec::new();
+    loop {
+        let exit = match reader.next()? {
+            Frame::End => Some(server.exit_code()),
+            Frame::Bad { code, message } => {
+                out.push(rpc::error(Value::Null, code, message));
+                None
+            }
+            Frame::Message(v) => server.handle(rpc::classify(v), &mut out),
+        };
+        for msg in out.drain(..) {
+            rpc::write(output, &msg)?;
+        }
+        if let Some(code) = exit {
+            return Ok(code);
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum State {
+    /// Before `initialize`.
+    Waiting,
+    Running,
+    /// After `shutdown`: only `exit` is expected.
+    ShutDown,
+}
+
+struct Server {
+    ws: Workspace,
+    state: State,
+}
+
+impl Server {
+    fn exit_code(&self) -> u8 {
+        if self.state == State::ShutDown {
+            0
+        } else {
+            1
+        }
+    }
+
+    /// Answer one message into `out`; `Some(code)` when the server is to exit.
+    fn handle(&mut self, msg: Incoming, out: &mut Vec<Value>) -> Option<u8> {
+        match msg {
+            Incoming::Invalid { id, message } => {
+                out.push(rpc::error(id, code::INVALID_REQUEST, message));
+            }
+            Incoming::Response => {}
+            Incoming::Notification { method, .. } if method == "exit" => {
+                return Some(self.exit_code());
+            }
+            // Before `initialize` and after `shutdown`, notifications are dropped.
+            Incoming::Notification { method, params } if self.state == State::Running => {
+                out.extend(notify(&mut self.ws, &method, params));
+            }
+            Incoming::Notification { .. } => {}
+            Incoming::Request { id, method, params } => {
+                let answer = self.request(id, &method, params);
+                out.push(answer);
+            }
+        }
+        None
+    }
+
+    fn request(&mut self, id: Value, method: &str, params: Value) -> Value {
+        match (self.state, method) {
+            (State::Waiting, request::Initialize::METHOD) => match roots(&params) {
+                Ok(roots) => {
+                    self.ws.set_roots(roots);
+                    self.state = State::Running;
+                    rpc::ok(id, initialize_result())
+                }
+                Err(e) => rpc::error(id, code::INVALID_PARAMS, e),
+            },
+            (State::Waiting, _) => rpc::error(
+                id,
+                code::SERVER_NOT_INITIALIZED,
+                "the server is not initialized yet: `initialize` comes first",
+            ),
+            (State::ShutDown, _) => rpc::error(
+                id,
+                code::INVALID_REQUEST,
+                "the server is shut down: only `exit` is expected",
+            ),
+            (State::Running, request::Initialize::METHOD) => rpc::error(
+                id,
+                code::INVALID_REQUEST,
+                "the server is already initialized",
+            ),
+            (State::Running, request::Shutdown::METHOD) => {
+                self.state = State::ShutDown;
+                rpc::ok(id, Value::Null)
+            }
+            (State::Running, _) => answer(&mut self.ws, id, method, params),
+        }
+    }
+}
+
+fn initialize_result() -> Value {
     let caps = ServerCapabilities {
         text_document_sync: Some(TextDocumentSyncCapability::Kind(TextDocumentSyncKind::FULL)),
         hover_provider: Some(HoverProviderCapability::Simple(true)),
@@ -35,114 +158,111 @@ pub fn run() -> Result<(), String> {
         }),
         ..ServerCapabilities::default()
     };
-    let caps = serde_json::to_value(caps).map_err(|e| e.to_string())?;
-    connection.initialize(caps).map_err(|e| e.to_string())?;
-    let mut ws = Workspace::default();
-    serve(&connection, &mut ws)?;
-    drop(connection);
-    io.join().map_err(|e| e.to_string())
+    json!({ "capabilities": to_json(caps) })
 }
 
-fn serve(connection: &Connection, ws: &mut Workspace) -> Result<(), String> {
-    for msg in &connection.receiver {
-        match msg {
-            Message::Request(req) => {
-                if connection
-                    .handle_shutdown(&req)
-                    .map_err(|e| e.to_string())?
-                {
-                    return Ok(());
-                }
-                let resp = answer(ws, req);
-                send(connection, Message::Response(resp))?;
-            }
-            Message::Notification(n) => {
-                for out in notify(ws, n) {
-                    send(connection, Message::Notification(out))?;
-                }
-            }
-            Message::Response(_) => {}
-        }
+/// The workspace folders `initialize` names: `workspaceFolders`, else `rootUri`, else
+/// `rootPath` (each only if it is an absolute `file://` path). None at all is allowed.
+fn roots(params: &Value) -> Result<Vec<PathBuf>, String> {
+    if !params.is_object() {
+        return Err("bad parameters: `initialize` takes an object".into());
     }
-    Ok(())
+    let path = |uri: &Value| {
+        let uri: lsp_types::Uri = uri.as_str()?.parse().ok()?;
+        text::path_of(&uri)
+    };
+    let mut out: Vec<PathBuf> = params
+        .get("workspaceFolders")
+        .and_then(Value::as_array)
+        .map(|fs| fs.iter().filter_map(|f| path(f.get("uri")?)).collect())
+        .unwrap_or_default();
+    if out.is_empty() {
+        out.extend(params.get("rootUri").and_then(path));
+    }
+    if out.is_empty() {
+        out.extend(
+            params
+                .get("rootPath")
+                .and_then(Value::as_str)
+                .map(PathBuf::from)
+                .filter(|p| p.is_absolute()),
+        );
+    }
+    Ok(out)
 }
 
-fn send(connection: &Connection, msg: Message) -> Result<(), String> {
-    connection.sender.send(msg).map_err(|e| e.to_string())
-}
-
-/// A request's answer: the result, or `null` when there is none; malformed parameters are an
-/// `InvalidParams` error, never the end of the server.
-fn answer(ws: &mut Workspace, req: Request) -> Response {
-    let id = req.id.clone();
-    let result = match req.method.as_str() {
-        request::HoverRequest::METHOD => parse(req).map(|p| to_json(ws.hover(p))),
-        request::GotoDefinition::METHOD => parse(req).map(|p| to_json(ws.definition(p))),
-        request::References::METHOD => parse(req).map(|p| to_json(ws.references(p))),
-        request::Completion::METHOD => parse(req).map(|p| to_json(ws.completion(p))),
-        request::DocumentSymbolRequest::METHOD => parse(req).map(|p| to_json(ws.symbols(p))),
-        request::Formatting::METHOD => match parse(req).map(|p| ws.format(p)) {
+/// A request's answer: the result, or `null` when there is none; parameters that do not fit
+/// the method are an `InvalidParams` error.
+fn answer(ws: &mut Workspace, id: Value, method: &str, params: Value) -> Value {
+    let result = match method {
+        request::HoverRequest::METHOD => parse(params).map(|p| to_json(ws.hover(p))),
+        request::GotoDefinition::METHOD => parse(params).map(|p| to_json(ws.definition(p))),
+        request::References::METHOD => parse(params).map(|p| to_json(ws.references(p))),
+        request::Completion::METHOD => parse(params).map(|p| to_json(ws.completion(p))),
+        request::DocumentSymbolRequest::METHOD => parse(params).map(|p| to_json(ws.symbols(p))),
+        request::Formatting::METHOD => match parse(params).map(|p| ws.format(p)) {
             Ok(Ok(edits)) => Ok(to_json(edits)),
             // A file that does not parse is not formatted: the editor keeps its text.
-            Ok(Err(e)) => {
-                return Response::new_err(id, lsp_server::ErrorCode::RequestFailed as i32, e)
-            }
+            Ok(Err(e)) => return rpc::error(id, code::REQUEST_FAILED, e),
             Err(e) => Err(e),
         },
         _ => {
-            return Response::new_err(
+            return rpc::error(
                 id,
-                lsp_server::ErrorCode::MethodNotFound as i32,
-                format!("`{}` is not supported", req.method),
+                code::METHOD_NOT_FOUND,
+                format!("`{method}` is not supported"),
             )
         }
     };
     match result {
-        Ok(v) => Response::new_ok(id, v),
-        Err(e) => Response::new_err(id, lsp_server::ErrorCode::InvalidParams as i32, e),
+        Ok(v) => rpc::ok(id, v),
+        Err(e) => rpc::error(id, code::INVALID_PARAMS, e),
     }
 }
 
-fn parse<P: serde::de::DeserializeOwned>(req: Request) -> Result<P, String> {
-    serde_json::from_value(req.params).map_err(|e| format!("bad parameters: {e}"))
+fn parse<P: serde::de::DeserializeOwned>(params: Value) -> Result<P, String> {
+    serde_json::from_value(params).map_err(|e| format!("bad parameters: {e}"))
 }
 
-fn to_json<T: serde::Serialize>(v: T) -> serde_json::Value {
-    serde_json::to_value(v).unwrap_or(serde_json::Value::Null)
+fn to_json<T: serde::Serialize>(v: T) -> Value {
+    serde_json::to_value(v).unwrap_or(Value::Null)
 }
 
 /// Open, change, save and close: each re-checks the game and publishes its diagnostics.
-fn notify(ws: &mut Workspace, n: Notification) -> Vec<Notification> {
-    let method = n.method.clone();
-    let published = match method.as_str() {
+/// Parameters that do not fit are told in a `window/logMessage` (a notification has no answer).
+fn notify(ws: &mut Workspace, method: &str, params: Value) -> Vec<Value> {
+    let published = match method {
         notification::DidOpenTextDocument::METHOD => {
-            serde_json::from_value::<lsp_types::DidOpenTextDocumentParams>(n.params)
-                .ok()
+            parse::<lsp_types::DidOpenTextDocumentParams>(params)
                 .map(|p| ws.open(p.text_document.uri, p.text_document.text))
         }
         notification::DidChangeTextDocument::METHOD => {
-            serde_json::from_value::<lsp_types::DidChangeTextDocumentParams>(n.params)
-                .ok()
-                .and_then(|p| {
-                    let text = p.content_changes.into_iter().last()?.text;
-                    Some(ws.open(p.text_document.uri, text))
-                })
+            parse::<lsp_types::DidChangeTextDocumentParams>(params).map(|p| {
+                // The server asks for whole texts: the last change is the document.
+                match p.content_changes.into_iter().last() {
+                    Some(change) => ws.open(p.text_document.uri, change.text),
+                    None => Vec::new(),
+                }
+            })
         }
         notification::DidSaveTextDocument::METHOD => {
-            serde_json::from_value::<lsp_types::DidSaveTextDocumentParams>(n.params)
-                .ok()
+            parse::<lsp_types::DidSaveTextDocumentParams>(params)
                 .map(|p| ws.recheck(&p.text_document.uri))
         }
         notification::DidCloseTextDocument::METHOD => {
-            serde_json::from_value::<lsp_types::DidCloseTextDocumentParams>(n.params)
-                .ok()
+            parse::<lsp_types::DidCloseTextDocumentParams>(params)
                 .map(|p| ws.close(&p.text_document.uri))
         }
-        _ => None,
+        _ => Ok(Vec::new()),
     };
-    published
-        .unwrap_or_default()
-        .into_iter()
-        .map(|p| Notification::new(notification::PublishDiagnostics::METHOD.to_string(), p))
-        .collect()
+    match published {
+        Ok(list) => list
+            .into_iter()
+            .map(|p| rpc::notification(notification::PublishDiagnostics::METHOD, to_json(p)))
+            .collect(),
+        Err(e) => vec![rpc::notification(
+            notification::LogMessage::METHOD,
+            json!({ "type": 1, "message": format!("`{method}`: {e}") }),
+        )],
+    }
 }
