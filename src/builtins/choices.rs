@@ -25,7 +25,7 @@ pub const DEFS: &[BuiltinDef] = &[
         eval: |me, a| {
             let p = a.player(0)?;
             let options = a.list(me, 1)?;
-            let prompt = a.text(me, 2, "Choose");
+            let prompt = a.prompt(me, 2, "Choose");
             let labels = labels(me, a, 3, options.len(), "options")?;
             let labels = labels.as_deref().map(|l| &l[..]);
             Ok(
@@ -57,7 +57,7 @@ pub const DEFS: &[BuiltinDef] = &[
             let p = a.player(0)?;
             let mut options = a.list(me, 1)?.to_vec();
             let k = usize::try_from(a.int(2)?.max(0)).unwrap_or(usize::MAX);
-            let prompt = a.text(me, 3, "Choose");
+            let prompt = a.prompt(me, 3, "Choose");
             let mut out = Vec::new();
             for n in 0..k.min(options.len()) {
                 // Written only when something shows it.
@@ -94,7 +94,7 @@ pub const DEFS: &[BuiltinDef] = &[
                 return Err(a.err(format!("cannot offer the numbers {lo}..{hi}")));
             }
             let options: Vec<Value> = (lo..=hi).map(Value::Int).collect();
-            let prompt = a.text(me, 3, "Choose a number");
+            let prompt = a.prompt(me, 3, "Choose a number");
             Ok(match me.decide(p, &options, &prompt, a.span)? {
                 Some(i) => options.get(i).cloned().unwrap_or(Value::None),
                 None => Value::None,
@@ -111,7 +111,7 @@ pub const DEFS: &[BuiltinDef] = &[
         ret: ret_bool,
         eval: |me, a| {
             let p = a.player(0)?;
-            let prompt = a.text(me, 1, "Yes or no?");
+            let prompt = a.prompt(me, 1, "Yes or no?");
             let options = [Value::Bool(true), Value::Bool(false)];
             Ok(Value::Bool(
                 me.decide(p, &options, &prompt, a.span)? == Some(0),
@@ -128,7 +128,7 @@ pub const DEFS: &[BuiltinDef] = &[
         ret: ret_player,
         eval: |me, a| {
             let p = a.player(0)?;
-            let prompt = a.text(me, 1, "Choose a player");
+            let prompt = a.prompt(me, 1, "Choose a player");
             let options: Vec<Value> = me.players_in().to_vec();
             Ok(match me.decide(p, &options, &prompt, a.span)? {
                 Some(i) => options.get(i).cloned().unwrap_or(Value::None),
@@ -155,7 +155,7 @@ pub const DEFS: &[BuiltinDef] = &[
             let p = a.player(0)?;
             let total = a.int(1)?;
             let cats = a.list(me, 2)?;
-            let prompt = a.text(me, 3, "Allocate");
+            let prompt = a.prompt(me, 3, "Allocate");
             let labels = labels(me, a, 4, cats.len(), "categories")?;
             if total < 0 || total as u64 > me.limits.max_options as u64 {
                 return Err(a.err_at(1, format!("cannot allocate {total} points")));
@@ -197,7 +197,8 @@ pub const DEFS: &[BuiltinDef] = &[
     },
 ];
 
-/// Argument `i`, when given: one label for each of `n` things (`options`, `categories`).
+/// Argument `i`, when given: one label for each of `n` things (`options`, `categories`). A
+/// silent run checks them as `run` does, then leaves them out (their texts were not built).
 fn labels(me: &Interp, a: &Args, i: usize, n: usize, what: &str) -> R<Option<Rc<Items>>> {
     let Some(v) = a.get(i) else {
         return Ok(None);
@@ -206,7 +207,16 @@ fn labels(me: &Interp, a: &Args, i: usize, n: usize, what: &str) -> R<Option<Rc<
     if l.len() != n {
         return Err(a.err_at(i, format!("{} labels for {n} {what}", l.len())));
     }
-    Ok(Some(l))
+    Ok(me.record.then_some(l))
+}
+
+/// The argument holding a choice's labels, if the builtin takes them.
+pub(crate) fn labels_arg(b: &BuiltinDef) -> Option<usize> {
+    match b.name {
+        "choose" => Some(3),
+        "allocate" => Some(4),
+        _ => None,
+    }
 }
 
 /// `n` in decimal, written into `buf` (no formatting machinery).

@@ -9,6 +9,8 @@ mod lists;
 mod numbers;
 mod random;
 
+pub(crate) use choices::labels_arg;
+
 use crate::diag::{Diag, Span};
 use crate::interp::{Interp, R};
 use crate::program::Ty;
@@ -88,9 +90,10 @@ pub struct BuiltinDef {
     /// function calling it may be remembered (`interp/compile/memo.rs`, which lets no zone
     /// reach it and forgets what it remembered when a player leaves).
     pub values_only: bool,
-    /// Arguments only worked out when something shows the choice (its prompt and labels): they
-    /// may not change the game, and silent runs (`bench`, `simulate`) skip them. They are the
-    /// last parameters, so skipping them leaves the others in place.
+    /// Arguments for showing the choice (its prompt and labels): they may not change the game.
+    /// Silent runs (`bench`, `simulate`, a search's playouts) work them out all the same, so
+    /// they fail where `run` fails (labels of the wrong number, a field of `none`), but build
+    /// no text (`Interp::sketching`). They are the last parameters.
     pub shown_only: &'static [usize],
     /// The result type, given the argument types.
     pub ret: fn(&[Ty]) -> Ty,
@@ -191,6 +194,15 @@ impl Args<'_> {
             None => std::borrow::Cow::Borrowed(default),
         }
     }
+    /// A choice's prompt: its text when something shows the choice, the default in a silent
+    /// run (where the prompt's code has still run, for its errors, but built no text).
+    pub fn prompt<'d>(&self, me: &Interp, i: usize, default: &'d str) -> std::borrow::Cow<'d, str> {
+        if me.record {
+            self.text(me, i, default)
+        } else {
+            std::borrow::Cow::Borrowed(default)
+        }
+    }
     pub fn err(&self, msg: impl Into<String>) -> Box<Diag> {
         rt(self.span, msg)
     }
@@ -237,8 +249,9 @@ mod tests {
         }
     }
 
-    /// Silent runs drop the shown-only arguments by cutting the argument list at the first one,
-    /// so they must be the last parameters, and optional.
+    /// The compiled call takes the plain arguments into an array and the shown-only ones apart
+    /// (skipping them when they are constants and no labels need counting), so they must be the
+    /// last parameters, and optional.
     #[test]
     fn shown_only_arguments_are_trailing_and_optional() {
         for b in super::all() {

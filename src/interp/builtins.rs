@@ -13,19 +13,19 @@ impl<'p> Interp<'p> {
         // Builtins take at most `MAX_ARGS` arguments (checked), so they fit on the stack.
         let mut buf: [Value; MAX_ARGS] = Default::default();
         let mut spans = [span; MAX_ARGS];
-        let mut given = args.len().min(MAX_ARGS);
+        let given = args.len().min(MAX_ARGS);
         for (i, a) in args.iter().enumerate().take(MAX_ARGS) {
             spans[i] = a.span();
             if b.shown_only.contains(&i) {
-                // Worked out only when something shows it, and it may not change the game.
-                if self.record {
-                    self.displaying += 1;
-                    let v = a.ev(self);
-                    self.displaying -= 1;
-                    buf[i] = v?;
-                } else {
-                    given = given.min(i);
-                }
+                // For showing: it may not change the game. A silent run works it out too, so it
+                // fails as `run` does, but builds no text.
+                let sketch = u32::from(!self.record);
+                self.displaying += 1;
+                self.sketching += sketch;
+                let v = a.ev(self);
+                self.sketching -= sketch;
+                self.displaying -= 1;
+                buf[i] = v?;
                 continue;
             }
             buf[i] = a.ev(self)?;

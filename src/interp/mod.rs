@@ -212,6 +212,11 @@ pub struct Interp<'p> {
     pub outcome: Option<Outcome>,
     /// Inside a `say` or a choice's labels: nothing may change the game.
     displaying: u32,
+    /// Inside a choice's prompt or labels in a silent run: their code runs (so it fails where
+    /// `run` fails) but an interpolated text builds nothing and is the empty text.
+    sketching: u32,
+    /// The empty text a sketched text gives (shared, so a sketch allocates nothing).
+    empty_text: Rc<String>,
     /// When set (the REPL under `:as P2`), reading what this player may not see is an error.
     pub observer: Option<u32>,
     /// Whether calls of functions that only read vars are remembered (`compile/memo.rs`). On
@@ -515,6 +520,8 @@ impl<'p> Interp<'p> {
             spare_vecs: Vec::new(),
             outcome: None,
             displaying: 0,
+            sketching: 0,
+            empty_text: Rc::new(String::new()),
             observer: None,
             remember: true,
             searching,

@@ -473,8 +473,15 @@ fn builtin(b: &'static crate::builtins::BuiltinDef, args: &[Expr], span: Span) -
     // Two plain arguments, then only ones shown (`choose(p, options, prompt, labels)`): with
     // nothing shown, the two go straight into an array, as `Interp::builtin` gives them (it
     // works out none of the rest).
+    // A silent run works out the shown arguments too, for their errors, unless they are
+    // constants (which cannot fail) and no labels need counting.
     let rest_shown = (2..args.len()).all(|i| b.shown_only.contains(&i));
-    if b.shown_only.iter().min() == Some(&2) && rest_shown {
+    let rest_fixed = args
+        .iter()
+        .skip(2)
+        .all(|a| matches!(a.kind, ExprKind::Const(_)))
+        && crate::builtins::labels_arg(b).is_none_or(|i| args.len() <= i);
+    if b.shown_only.iter().min() == Some(&2) && rest_shown && rest_fixed {
         if let [a, c, ..] = args {
             let (a, c) = (Opnd::new(a), Opnd::new(c));
             let args = cexprs(args);

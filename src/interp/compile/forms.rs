@@ -42,6 +42,9 @@ pub(super) fn text(parts: &[TextPart], span: crate::diag::Span) -> Code {
         })
         .sum();
     code(move |me| {
+        if me.sketching > 0 {
+            return sketch(me, &parts);
+        }
         let mut s = String::with_capacity(room);
         for p in &parts {
             match p {
@@ -55,6 +58,19 @@ pub(super) fn text(parts: &[TextPart], span: crate::diag::Span) -> Code {
         }
         Ok(Value::Text(std::rc::Rc::new(s)))
     })
+}
+
+/// A text nobody reads (a label in a silent run): its values worked out, for their errors, and
+/// no text built.
+#[cold]
+#[inline(never)]
+fn sketch(me: &mut crate::interp::Interp<'_>, parts: &[Part]) -> crate::interp::R<Value> {
+    for p in parts {
+        if let Part::Expr(x) = p {
+            x.ev(me)?;
+        }
+    }
+    Ok(Value::Text(me.empty_text.clone()))
 }
 
 /// `x in lo..hi` with constant bounds.
