@@ -139,18 +139,25 @@ pub fn lsp_root() -> std::path::PathBuf {
     repo_dir().join("tests/lsp/fixture")
 }
 
-fn replace_all(line: &[u8], from: &[u8], to: &[u8]) -> Vec<u8> {
+/// `line` with each `$NAME` of `names` replaced by its text.
+fn substitute(line: &[u8], names: &[(&[u8], &[u8])]) -> Vec<u8> {
     let mut out = Vec::with_capacity(line.len());
-    let mut i = 0;
-    while i < line.len() {
-        if line[i..].starts_with(from) {
-            out.extend_from_slice(to);
-            i += from.len();
-        } else {
-            out.push(line[i]);
-            i += 1;
+    let mut rest = line;
+    while let Some(i) = rest.iter().position(|&b| b == b'$') {
+        out.extend_from_slice(&rest[..i]);
+        rest = &rest[i..];
+        match names.iter().find(|(from, _)| rest.starts_with(from)) {
+            Some((from, to)) => {
+                out.extend_from_slice(to);
+                rest = &rest[from.len()..];
+            }
+            None => {
+                out.push(b'$');
+                rest = &rest[1..];
+            }
         }
     }
+    out.extend_from_slice(rest);
     out
 }
 
@@ -164,8 +171,10 @@ pub fn lsp_stream(data: &[u8]) -> Vec<u8> {
     let root = lsp_root().display().to_string();
     let mut out = Vec::new();
     for line in data.split(|&b| b == b'\n').take(256) {
-        let line = replace_all(line, b"$ROOT", root.as_bytes());
-        let line = replace_all(&line, b"$REPO", repo.as_bytes());
+        let line = substitute(
+            line,
+            &[(b"$ROOT", root.as_bytes()), (b"$REPO", repo.as_bytes())],
+        );
         if let Some(raw) = line.strip_prefix(b"RAW ") {
             let mut i = 0;
             while i < raw.len() {

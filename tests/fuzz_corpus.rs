@@ -1,6 +1,7 @@
 //! Replays what the fuzz targets in `fuzz/` run, on the stable toolchain: the seed corpus (every
-//! `.rules` file in `games/`, `stdlib/` and `tests/`, the REPL scripts) and every crash case the
-//! fuzzers found, kept in `fuzz/regressions/<target>/`. Each must finish without a panic.
+//! `.rules` file in `games/`, `stdlib/` and `tests/`, the REPL scripts, the raw language-server
+//! sessions of `tests/lsp/raw/`) and every crash case the fuzzers found, kept in
+//! `fuzz/regressions/<target>/`. Each must finish without a panic.
 
 #[path = "../fuzz/common.rs"]
 mod common;
@@ -68,5 +69,16 @@ fn repl_lines_corpus() {
             &[("tests/repl", Some("txt"))],
             common::repl_lines
         ) > 0
+    );
+}
+
+#[test]
+fn lsp_messages_corpus() {
+    assert!(
+        replay(
+            "lsp_messages",
+            &[("tests/lsp/raw", Some("txt"))],
+            common::lsp_messages
+        ) > 5
     );
 }
