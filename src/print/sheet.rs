@@ -235,7 +235,7 @@ mod tests {
         assert!(CardSize::parse("huge").is_err());
         assert!(Sheet::new(
             Paper::parse("a4").expect("a4"),
-            CardSize { w: 200.0, h: 200.0 },
+            CardSize { w: 200.0, h: 290.0 },
             0.0
         )
         .is_err());
