@@ -77,7 +77,7 @@ pub fn default_face(prog: &Program, view: &View, card: usize) -> Face {
     }
 }
 
-/// `@id`, and `copy 2 of 3` for a card made by `3 x id`.
+/// `@id`, and `copy 2 of 3` for a card made by `3 x id` (copies are numbered from 1).
 pub fn footer(prog: &Program, card: usize) -> String {
     let Some(cd) = prog.cards.get(card) else {
         return String::new();
@@ -89,7 +89,7 @@ pub fn footer(prog: &Program, card: usize) -> String {
                 .iter()
                 .filter(|c| c.copy.as_ref().is_some_and(|(_, f)| f == first))
                 .count();
-            format!("@{first}  ·  copy {} of {of}", n + 1)
+            format!("@{first}  ·  copy {n} of {of}")
         }
         None => format!("@{}", cd.id),
     }
