@@ -819,6 +819,12 @@ impl Repl {
                 "face down"
             }
         )];
+        // How it reads on one line, and its rules text, before its fields.
+        lines.push(format!("  {}", self.view().card_line(c)));
+        let text = prog.card_text(c);
+        if let Some(t) = text {
+            lines.push(format!("  {t}"));
+        }
         for f in &kd.fields {
             let v = match kd.slot_of.get(f.sym as usize).copied().flatten() {
                 Some((false, i)) => cd.fields.get(i as usize).cloned().unwrap_or(Value::None),
@@ -827,10 +833,14 @@ impl Repl {
                 }
                 None => Value::None,
             };
+            let shown = match v {
+                // The text above says what the card's code does.
+                Value::Fn(_) if text.is_some() => "(as its text says)".to_string(),
+                _ => self.view().show(&v),
+            };
             lines.push(format!(
-                "  {:<14} {}{}",
+                "  {:<14} {shown}{}",
                 f.name,
-                self.view().show(&v),
                 if f.mutable { "   (var)" } else { "" }
             ));
         }

@@ -1,0 +1,218 @@
+//! `rules explain`: how to play a game, from what its files declare: the `game` block's goal and
+//! summary, the player counts, the options, the round's phases in order (each from the `##` lines
+//! above it), the card kinds with their counts, and how the game ends and is scored.
+
+use crate::diag::Span;
+use crate::program::{Expr, ExprKind, Program};
+
+/// The widest a paragraph is written.
+const WIDTH: usize = 88;
+
+/// The whole explanation, as lines of text.
+pub fn explain(prog: &Program) -> String {
+    let g = &prog.game;
+    let mut out = String::new();
+    out.push_str(&g.name);
+    out.push('\n');
+    out.push_str(&"=".repeat(g.name.chars().count().max(1)));
+    out.push('\n');
+    if let Some(s) = &g.summary {
+        out.push('\n');
+        wrap_into(&mut out, s, "", "");
+    }
+    out.push('\n');
+    match &g.goal {
+        Some(goal) => wrap_into(&mut out, goal, "Goal: ", "      "),
+        None => out.push_str("Goal: not stated (the game's `game` block has no `goal:`)\n"),
+    }
+
+    out.push_str("\nPlayers: ");
+    if g.min_players == g.max_players {
+        out.push_str(&g.min_players.to_string());
+    } else {
+        out.push_str(&format!("{} to {}", g.min_players, g.max_players));
+    }
+    if let Some(d) = g.default_players {
+        out.push_str(&format!(" ({d} unless `--players` says otherwise)"));
+    }
+    out.push('\n');
+
+    if !prog.options.is_empty() {
+        out.push_str("\nOptions (`--set name=value`):\n");
+        let described = crate::options::describe(prog);
+        for (o, text) in prog.options.iter().zip(described) {
+            out.push_str(&format!("  {text}"));
+            if let Some(doc) = &o.doc {
+                out.push_str(&format!("  ({})", one_line(doc)));
+            }
+            out.push('\n');
+        }
+    }
+
+    out.push_str("\nEach round, in order:\n");
+    let width = g
+        .round_phases
+        .iter()
+        .filter_map(|&p| prog.phases.get(p as usize))
+        .map(|p| p.name.chars().count())
+        .max()
+        .unwrap_or(0);
+    for (i, &p) in g.round_phases.iter().enumerate() {
+        let Some(pd) = prog.phases.get(p as usize) else {
+            continue;
+        };
+        let doc = pd.doc.as_deref().map(one_line).unwrap_or_default();
+        let pad = " ".repeat(width.saturating_sub(pd.name.chars().count()));
+        let line = format!("  {}. {}{pad}  {doc}", i + 1, pd.name);
+        out.push_str(line.trim_end());
+        out.push('\n');
+    }
+
+    let kinds: Vec<(usize, &crate::program::KindDef)> = prog
+        .kinds
+        .iter()
+        .enumerate()
+        .map(|(k, kd)| {
+            let n = prog.cards.iter().filter(|c| c.kind as usize == k).count();
+            (n, kd)
+        })
+        .filter(|(n, _)| *n > 0)
+        .collect();
+    if !kinds.is_empty() {
+        out.push_str("\nThe cards (`rules cards GAME --kind KIND` lists them):\n");
+        let width = kinds
+            .iter()
+            .map(|(n, kd)| kd.name.chars().count() + count(*n, "card").chars().count())
+            .max()
+            .unwrap_or(0);
+        for (n, kd) in kinds {
+            let head = format!("{} ({})", kd.name, count(n, "card"));
+            let pad = " ".repeat((width + 3).saturating_sub(head.chars().count()));
+            let doc = kd.doc.as_deref().map(one_line).unwrap_or_default();
+            let line = format!("  {head}{pad}  {doc}");
+            out.push_str(line.trim_end());
+            out.push('\n');
+        }
+    }
+
+    out.push_str("\nHow it ends:\n");
+    let mut ends = Vec::new();
+    if let Some((e, _)) = &g.rounds {
+        ends.push(match &e.kind {
+            ExprKind::Const(crate::value::Value::Int(n)) => {
+                format!("after {}", count(usize::try_from(*n).unwrap_or(0), "round"))
+            }
+            _ => format!("after `{}` rounds", source(prog, e.span)),
+        });
+    }
+    if let Some((e, _)) = &g.end_when {
+        ends.push(format!(
+            "as soon as `{}` holds after a phase{}",
+            source(prog, e.span),
+            called_doc(prog, e)
+        ));
+    }
+    if g.ended_by_rules {
+        ends.push("when a rule ends it (`end game`, `finish_game()`)".into());
+    }
+    for (i, e) in ends.iter().enumerate() {
+        let lead = if i == 0 { "  The game ends " } else { "  or " };
+        out.push_str(&format!("{lead}{e}\n"));
+    }
+    if let Some(f) = g.finish.and_then(|f| prog.phases.get(f as usize)) {
+        let doc = f.doc.as_deref().map(one_line);
+        out.push_str(&format!(
+            "  Then `{}` is played once{}\n",
+            f.name,
+            doc.map(|d| format!(": {d}")).unwrap_or_default()
+        ));
+    }
+    match g.score.and_then(|f| prog.fns.get(f as usize)) {
+        Some(fd) => {
+            let doc = fd.doc.as_deref().map(one_line);
+            out.push_str(&format!(
+                "  Score: `{}`{}\n",
+                fd.name,
+                doc.map(|d| format!(": {d}")).unwrap_or_default()
+            ));
+            out.push_str(if g.lowest_wins {
+                "  The lowest score wins"
+            } else {
+                "  The highest score wins"
+            });
+            if g.tiebreaks.is_empty() {
+                out.push_str("; players still tied share the win.\n");
+            } else {
+                out.push_str("; ties are broken by, in order:\n");
+                for &t in &g.tiebreaks {
+                    let Some(td) = prog.fns.get(t as usize) else {
+                        continue;
+                    };
+                    let doc = td.doc.as_deref().map(one_line);
+                    out.push_str(&format!(
+                        "    `{}`{}\n",
+                        td.name,
+                        doc.map(|d| format!(": {d}")).unwrap_or_default()
+                    ));
+                }
+                out.push_str("  Players still tied after them share the win.\n");
+            }
+        }
+        None => out
+            .push_str("  No score: the game names no winner; its account tells how it came out.\n"),
+    }
+    out
+}
+
+/// `fn`'s doc when `e` is a call of a function that has one: `: it says ...`.
+fn called_doc(prog: &Program, e: &Expr) -> String {
+    match &e.kind {
+        ExprKind::Call(f, _) => prog
+            .fns
+            .get(*f as usize)
+            .and_then(|fd| fd.doc.as_deref())
+            .map(|d| format!(" ({})", one_line(d)))
+            .unwrap_or_default(),
+        _ => String::new(),
+    }
+}
+
+/// The text a span covers, on one line.
+fn source(prog: &Program, span: Span) -> String {
+    one_line(prog.sources.text_of(span))
+}
+
+/// Lines joined by single spaces.
+fn one_line(s: &str) -> String {
+    s.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+fn count(n: usize, what: &str) -> String {
+    format!("{n} {what}{}", if n == 1 { "" } else { "s" })
+}
+
+/// `text` written in lines of at most `WIDTH` characters: the first after `first`, the others
+/// after `rest`. Line breaks in the text are kept.
+fn wrap_into(out: &mut String, text: &str, first: &str, rest: &str) {
+    let mut lead = first;
+    for para in text.split('\n') {
+        let mut line = String::from(lead);
+        let mut empty = true;
+        for word in para.split_whitespace() {
+            if !empty && line.chars().count() + 1 + word.chars().count() > WIDTH {
+                out.push_str(&line);
+                out.push('\n');
+                line = String::from(rest);
+                empty = true;
+            }
+            if !empty {
+                line.push(' ');
+            }
+            line.push_str(word);
+            empty = false;
+        }
+        out.push_str(line.trim_end());
+        out.push('\n');
+        lead = rest;
+    }
+}
