@@ -6,7 +6,7 @@ use crate::diag::Span;
 use crate::program::{Expr, ExprKind, Program};
 
 /// The widest a paragraph is written.
-const WIDTH: usize = 88;
+const WIDTH: usize = 100;
 
 /// The whole explanation, as lines of text.
 pub fn explain(prog: &Program) -> String {
@@ -61,11 +61,8 @@ pub fn explain(prog: &Program) -> String {
         let Some(pd) = prog.phases.get(p as usize) else {
             continue;
         };
-        let doc = pd.doc.as_deref().map(one_line).unwrap_or_default();
-        let pad = " ".repeat(width.saturating_sub(pd.name.chars().count()));
-        let line = format!("  {}. {}{pad}  {doc}", i + 1, pd.name);
-        out.push_str(line.trim_end());
-        out.push('\n');
+        let head = format!("  {}. {}", i + 1, pd.name);
+        entry(&mut out, &head, width + 5, pd.doc.as_deref());
     }
 
     let kinds: Vec<(usize, &crate::program::KindDef)> = prog
@@ -86,12 +83,8 @@ pub fn explain(prog: &Program) -> String {
             .max()
             .unwrap_or(0);
         for (n, kd) in kinds {
-            let head = format!("{} ({})", kd.name, count(n, "card"));
-            let pad = " ".repeat((width + 3).saturating_sub(head.chars().count()));
-            let doc = kd.doc.as_deref().map(one_line).unwrap_or_default();
-            let line = format!("  {head}{pad}  {doc}");
-            out.push_str(line.trim_end());
-            out.push('\n');
+            let head = format!("  {} ({})", kd.name, count(n, "card"));
+            entry(&mut out, &head, width + 5, kd.doc.as_deref());
         }
     }
 
@@ -162,6 +155,35 @@ pub fn explain(prog: &Program) -> String {
             .push_str("  No score: the game names no winner; its account tells how it came out.\n"),
     }
     out
+}
+
+/// What people sitting down to play are told first: the game's goal (or where to read how to
+/// play, when it states none).
+pub fn goal_banner(prog: &Program, path: &std::path::Path) -> String {
+    let mut out = String::new();
+    match &prog.game.goal {
+        Some(goal) => wrap_into(&mut out, goal, "Goal: ", "      "),
+        None => out.push_str("This game states no goal.\n"),
+    }
+    out.push_str(&format!(
+        "(`rules explain {}` tells how to play)\n",
+        path.display()
+    ));
+    out
+}
+
+/// One entry of a list: `head`, padded to `width`, then `doc` wrapped beside it (its further
+/// lines under its first).
+fn entry(out: &mut String, head: &str, width: usize, doc: Option<&str>) {
+    let Some(doc) = doc else {
+        out.push_str(head);
+        out.push('\n');
+        return;
+    };
+    let pad = " ".repeat(width.saturating_sub(head.chars().count()) + 2);
+    let first = format!("{head}{pad}");
+    let rest = " ".repeat(first.chars().count());
+    wrap_into(out, &one_line(doc), &first, &rest);
 }
 
 /// `fn`'s doc when `e` is a call of a function that has one: `: it says ...`.

@@ -561,6 +561,10 @@ fn run(cli: Cli) -> ExitCode {
                     outln!("{t}");
                 }
             }));
+            if !humans.is_empty() {
+                // The people at the table are told what they play for.
+                eprint!("{}", rules::explain::goal_banner(&prog, &game));
+            }
             let result = interp.run();
             if let Some(path) = log {
                 let mut text =
