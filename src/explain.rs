@@ -41,11 +41,10 @@ pub fn explain(prog: &Program) -> String {
         out.push_str("\nOptions (`--set name=value`):\n");
         let described = crate::options::describe(prog);
         for (o, text) in prog.options.iter().zip(described) {
-            out.push_str(&format!("  {text}"));
+            out.push_str(&format!("  {text}\n"));
             if let Some(doc) = &o.doc {
-                out.push_str(&format!("  ({})", one_line(doc)));
+                wrap_into(&mut out, &one_line(doc), "      ", "      ");
             }
-            out.push('\n');
         }
     }
 
@@ -110,24 +109,26 @@ pub fn explain(prog: &Program) -> String {
     }
     for (i, e) in ends.iter().enumerate() {
         let lead = if i == 0 { "  The game ends " } else { "  or " };
-        out.push_str(&format!("{lead}{e}\n"));
+        wrap_into(&mut out, e, lead, "    ");
     }
     if let Some(f) = g.finish.and_then(|f| prog.phases.get(f as usize)) {
         let doc = f.doc.as_deref().map(one_line);
-        out.push_str(&format!(
-            "  Then `{}` is played once{}\n",
+        let line = format!(
+            "Then `{}` is played once{}",
             f.name,
             doc.map(|d| format!(": {d}")).unwrap_or_default()
-        ));
+        );
+        wrap_into(&mut out, &line, "  ", "    ");
     }
     match g.score.and_then(|f| prog.fns.get(f as usize)) {
         Some(fd) => {
             let doc = fd.doc.as_deref().map(one_line);
-            out.push_str(&format!(
-                "  Score: `{}`{}\n",
+            let line = format!(
+                "Score: `{}`{}",
                 fd.name,
                 doc.map(|d| format!(": {d}")).unwrap_or_default()
-            ));
+            );
+            wrap_into(&mut out, &line, "  ", "    ");
             out.push_str(if g.lowest_wins {
                 "  The lowest score wins"
             } else {
@@ -142,11 +143,12 @@ pub fn explain(prog: &Program) -> String {
                         continue;
                     };
                     let doc = td.doc.as_deref().map(one_line);
-                    out.push_str(&format!(
-                        "    `{}`{}\n",
+                    let line = format!(
+                        "`{}`{}",
                         td.name,
                         doc.map(|d| format!(": {d}")).unwrap_or_default()
-                    ));
+                    );
+                    wrap_into(&mut out, &line, "    ", "      ");
                 }
                 out.push_str("  Players still tied after them share the win.\n");
             }
