@@ -835,7 +835,10 @@ impl Repl {
             };
             let shown = match v {
                 // The text above says what the card's code does.
-                Value::Fn(_) if text.is_some() => "(as its text says)".to_string(),
+                Value::Fn(f) if text.is_some() && prog.card_of_fn(f) == Some(c) => {
+                    "(as its text says)".to_string()
+                }
+                Value::Fn(f) if prog.card_of_fn(f) != Some(c) => "the kind's default".to_string(),
                 _ => self.view().show(&v),
             };
             lines.push(format!(
