@@ -195,7 +195,7 @@ fn called_doc(prog: &Program, e: &Expr) -> String {
             .fns
             .get(*f as usize)
             .and_then(|fd| fd.doc.as_deref())
-            .map(|d| format!(" ({})", one_line(d)))
+            .map(|d| format!(": {}", one_line(d)))
             .unwrap_or_default(),
         _ => String::new(),
     }
