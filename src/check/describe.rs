@@ -35,7 +35,7 @@ struct Walk<'a> {
     tables: Vec<Memo>,
     /// Symbols that name a `var` field in some kind.
     var_syms: Vec<bool>,
-    /// In the line itself: the local slots bound to fields it may not read, with their names.
+    /// In the line itself: the local slots bound to fields it may not read, with what they are.
     banned: Vec<(u32, String)>,
 }
 
@@ -121,7 +121,9 @@ impl Checker {
                 .enumerate()
                 .filter_map(|(i, f)| {
                     let slot = i as u32;
-                    (!bound.contains(&slot)).then(|| (slot, f.name.clone()))
+                    (!bound.contains(&slot)).then(|| {
+                        (slot, format!("`{}`, a `var` field, which changes during a game", f.name))
+                    })
                 })
                 .collect();
             if let Some(u) = w.expr(&d.text) {
@@ -245,7 +247,7 @@ impl Walk<'_> {
         match &e.kind {
             ExprKind::Const(_) | ExprKind::KindCards(_) => None,
             ExprKind::Local(slot) => match self.banned.iter().find(|b| b.0 == *slot) {
-                Some((_, name)) => here(format!("`{name}`, which changes or runs during a game")),
+                Some((_, what)) => here(what.clone()),
                 None => None,
             },
             ExprKind::Var(v, _) => here(format!(
