@@ -210,8 +210,22 @@ impl Repl {
             }
         }
         if let Some(p) = self.session.pending.as_ref() {
-            // At a menu, an option's text typed as it is shown answers it.
-            let named = p.options.iter().any(|o| o.eq_ignore_ascii_case(line));
+            // At a menu, an option's text typed as it is shown answers it, and so does the start
+            // of one option's text up to a word's end (a card's name, without the rest of its
+            // line: `Taxi Union` for `Taxi Union: Keep Ceres moving...`).
+            let lower = line.to_lowercase();
+            let named = p.options.iter().any(|o| o.eq_ignore_ascii_case(line))
+                || p
+                    .options
+                    .iter()
+                    .filter(|o| {
+                        let o = o.to_lowercase();
+                        o.strip_prefix(&lower).is_some_and(|rest| {
+                            rest.chars().next().is_some_and(|c| !c.is_alphanumeric())
+                        })
+                    })
+                    .count()
+                    == 1;
             if named && !line.starts_with(':') {
                 self.choose(line);
                 return true;
@@ -841,11 +855,12 @@ impl Repl {
                 Value::Fn(f) if prog.card_of_fn(f) != Some(c) => "the kind's default".to_string(),
                 _ => self.view().show(&v),
             };
-            lines.push(format!(
+            let line = format!(
                 "  {:<14} {shown}{}",
                 f.name,
                 if f.mutable { "   (var)" } else { "" }
-            ));
+            );
+            lines.push(line.trim_end().to_string());
         }
         for l in lines {
             self.say(l);
