@@ -634,6 +634,9 @@ fn run(cli: Cli) -> ExitCode {
                 eprintln!("{}: the game has errors; fix them first", game.display());
                 return ExitCode::from(1);
             };
+            if prog.game.round_phases.is_empty() {
+                return not_playable(&prog, &game);
+            }
             print!("{}", rules::explain::explain(&prog));
             ExitCode::SUCCESS
         }

@@ -215,8 +215,7 @@ impl Repl {
             // line: `Taxi Union` for `Taxi Union: Keep Ceres moving...`).
             let lower = line.to_lowercase();
             let named = p.options.iter().any(|o| o.eq_ignore_ascii_case(line))
-                || p
-                    .options
+                || p.options
                     .iter()
                     .filter(|o| {
                         let o = o.to_lowercase();

@@ -29,10 +29,16 @@ fn one_card_in_full() {
     // Without the `@`, and a card with no rules text.
     let (code, out, err) = rules(&["cards", TRICKS, "blank"]);
     assert_eq!(code, 0, "{err}");
-    assert!(out.starts_with("@blank (Trick)\nBlank (power 0): \n"), "{out}");
+    assert!(
+        out.starts_with("@blank (Trick)\nBlank (power 0): \n"),
+        "{out}"
+    );
     let (code, _, err) = rules(&["cards", TRICKS, "@bost"]);
     assert_eq!(code, 2);
-    assert!(err.contains("no card `@bost`") && err.contains("@boost"), "{err}");
+    assert!(
+        err.contains("no card `@bost`") && err.contains("@boost"),
+        "{err}"
+    );
 }
 
 #[test]
@@ -40,12 +46,21 @@ fn long_cells_are_cut_short_unless_wide() {
     let full = "Needs a Communists emblem. Each other player without one hands you a Mass Control card (any card if they have none).";
     let (code, out, err) = rules(&["cards", "games/deep-state", "--kind", "Treaty"]);
     assert_eq!(code, 0, "{err}");
-    assert!(!out.contains(full) && out.contains("Needs a Communists emblem. Each o…"), "{out}");
+    assert!(
+        !out.contains(full) && out.contains("Needs a Communists emblem. Each o…"),
+        "{out}"
+    );
     // Code columns are left out where the text says what the code does.
-    assert!(!out.contains("condition") && !out.contains("the code of"), "{out}");
+    assert!(
+        !out.contains("condition") && !out.contains("the code of"),
+        "{out}"
+    );
     let (code, out, err) = rules(&["cards", "games/deep-state", "--kind", "Treaty", "--wide"]);
     assert_eq!(code, 0, "{err}");
-    assert!(out.contains(&format!("CheKa (1 Influence): {full}")), "{out}");
+    assert!(
+        out.contains(&format!("CheKa (1 Influence): {full}")),
+        "{out}"
+    );
 }
 
 /// Plays the tricks game with P1 at the keyboard, answering `answers`; gives stdout and stderr.
@@ -65,7 +80,11 @@ fn play_tricks(answers: &str) -> (String, String) {
         .write_all(answers.as_bytes())
         .expect("write");
     let out = child.wait_with_output().expect("wait");
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     (
         String::from_utf8_lossy(&out.stdout).to_string(),
         String::from_utf8_lossy(&out.stderr).to_string(),
@@ -93,7 +112,10 @@ fn the_people_at_the_table_are_told_the_goal_and_see_card_lines_in_options() {
     // Agents alone: nobody is told anything before the account.
     let (code, out, err) = rules(&["run", TRICKS, "--agent", "first"]);
     assert_eq!(code, 0, "{err}");
-    assert!(!err.contains("Goal") && out.starts_with("== Tricks"), "{out}");
+    assert!(
+        !err.contains("Goal") && out.starts_with("== Tricks"),
+        "{out}"
+    );
 }
 
 #[test]
@@ -104,12 +126,29 @@ fn explain_the_tricks_game() {
 }
 
 #[test]
+fn explain_wants_a_game() {
+    let (code, out, err) = rules(&["explain", "stdlib/dice.rules"]);
+    assert_eq!(code, 2, "{out}");
+    assert!(err.contains("this is a library, not a game"), "{err}");
+    let (code, _, err) = rules(&["explain", "games"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("games, not one"), "{err}");
+}
+
+#[test]
 fn explain_every_game() {
     let games = rules::games_in(Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/games")));
     assert!(games.len() >= 5, "{games:?}");
     for g in games {
-        let name = g.file_stem().and_then(|s| s.to_str()).unwrap_or("game").to_string();
-        let rel = format!("games/{}", g.file_name().and_then(|s| s.to_str()).unwrap_or(""));
+        let name = g
+            .file_stem()
+            .and_then(|s| s.to_str())
+            .unwrap_or("game")
+            .to_string();
+        let rel = format!(
+            "games/{}",
+            g.file_name().and_then(|s| s.to_str()).unwrap_or("")
+        );
         let (code, out, err) = rules(&["explain", &rel]);
         assert_eq!(code, 0, "{rel}: {err}");
         assert!(!err.contains("warning"), "{rel}: {err}");
@@ -127,13 +166,20 @@ fn every_card_of_the_games_has_a_line_and_its_code_has_text() {
     for g in games {
         let c = rules::check_path(&g, &Limits::default());
         let shown = c.render();
-        let prog = c.program.unwrap_or_else(|| panic!("{}: {shown}", g.display()));
+        let prog = c
+            .program
+            .unwrap_or_else(|| panic!("{}: {shown}", g.display()));
         // The game says how to play.
         assert!(prog.game.goal.is_some(), "{}: no goal", g.display());
         assert!(prog.game.summary.is_some(), "{}: no summary", g.display());
         for &p in &prog.game.round_phases {
             let pd = &prog.phases[p as usize];
-            assert!(pd.doc.is_some(), "{}: phase `{}` has no doc", g.display(), pd.name);
+            assert!(
+                pd.doc.is_some(),
+                "{}: phase `{}` has no doc",
+                g.display(),
+                pd.name
+            );
         }
         for (i, cd) in prog.cards.iter().enumerate() {
             let kind = &prog.kinds[cd.kind as usize];

@@ -122,7 +122,10 @@ impl Checker {
                 .filter_map(|(i, f)| {
                     let slot = i as u32;
                     (!bound.contains(&slot)).then(|| {
-                        (slot, format!("`{}`, a `var` field, which changes during a game", f.name))
+                        (
+                            slot,
+                            format!("`{}`, a `var` field, which changes during a game", f.name),
+                        )
                     })
                 })
                 .collect();
