@@ -158,7 +158,7 @@ fn explain_every_game() {
 
 /// Every card of every game in `games/` reads on one line of its own, and a card that carries
 /// code of its own says in words what it does; every game states its goal and summary, and
-/// every phase of its round says what happens in it.
+/// every option and every phase of its round says what it is.
 #[test]
 fn every_card_of_the_games_has_a_line_and_its_code_has_text() {
     let games = rules::games_in(Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/games")));
@@ -172,6 +172,9 @@ fn every_card_of_the_games_has_a_line_and_its_code_has_text() {
         // The game says how to play.
         assert!(prog.game.goal.is_some(), "{}: no goal", g.display());
         assert!(prog.game.summary.is_some(), "{}: no summary", g.display());
+        for o in &prog.options {
+            assert!(o.doc.is_some(), "{}: option `{}` has no doc", g.display(), o.name);
+        }
         for &p in &prog.game.round_phases {
             let pd = &prog.phases[p as usize];
             assert!(
