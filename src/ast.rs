@@ -58,6 +58,8 @@ pub struct OptionDecl {
     pub ty: Spanned<TypeExpr>,
     pub bounds: Option<Bounds>,
     pub default: Expr,
+    /// The `##` lines written just above it.
+    pub doc: Option<String>,
 }
 
 /// `event challenged(by: player, amount: int)`: a game's own event.
@@ -152,6 +154,11 @@ pub struct Bounds {
 pub struct KindDecl {
     pub name: Ident,
     pub fields: Vec<FieldDecl>,
+    /// `describe "..."`: how a card of the kind reads on one line (each may write one; more is
+    /// an error the checker reports).
+    pub describe: Vec<Expr>,
+    /// The `##` lines written just above it.
+    pub doc: Option<String>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
@@ -229,12 +236,16 @@ pub struct FnDecl {
     pub params: Vec<Param>,
     pub ret: Option<Spanned<TypeExpr>>,
     pub body: Expr,
+    /// The `##` lines written just above it.
+    pub doc: Option<String>,
 }
 
 #[derive(Debug, Clone)]
 pub struct PhaseDecl {
     pub name: Ident,
     pub body: Block,
+    /// The `##` lines written just above it: what the phase is, for `rules explain`.
+    pub doc: Option<String>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -12,6 +12,7 @@ pub mod cards;
 pub mod check;
 pub mod diag;
 pub mod events;
+pub mod explain;
 pub mod files;
 pub mod fmt;
 pub mod interp;
@@ -79,10 +80,15 @@ fn finish(loaded: loader::Loaded, limits: &Limits) -> Checked {
     c
 }
 
-/// Run the game's own `check` / `warn` rules once the program checks clean.
+/// Work out the cards' `describe` lines and run the game's own `check` / `warn` rules once the
+/// program checks clean.
 fn with_rules(mut c: Checked, limits: &Limits) -> Checked {
-    if let Some(prog) = &c.program {
-        let found = interp::run_checks(prog, *limits);
+    if let Some(prog) = &mut c.program {
+        let (lines, mut found) = interp::card_lines(prog, *limits);
+        prog.card_lines = lines;
+        if found.is_empty() {
+            found = interp::run_checks(prog, *limits);
+        }
         if found.iter().any(|d| d.is_error()) {
             c.program = None;
         }

@@ -86,13 +86,25 @@ enum Command {
         #[arg(long = "set", value_name = "NAME=VALUE")]
         set: Vec<String>,
     },
-    /// List a game's cards as tables, one per kind (or only `--kind KIND`)
+    /// List a game's cards as tables, one per kind (or only `--kind KIND`), or one card in full
+    /// (`rules cards GAME @id`)
     Cards {
         /// A `.rules` file, a game folder, or a card set
         game: PathBuf,
+        /// One card to show in full: its line, its rules text and every field (`@id`)
+        card: Option<String>,
         /// Only this kind of card (its name, as declared with `kind`)
         #[arg(long)]
         kind: Option<String>,
+        /// Show long cells (rules text, lines) whole instead of cutting them short
+        #[arg(long)]
+        wide: bool,
+    },
+    /// How to play a game: its goal and summary, player counts, options, the round's phases in
+    /// order, the cards, and how it ends and is scored (all from what its files declare)
+    Explain {
+        /// A `.rules` file or a game folder
+        game: PathBuf,
     },
     /// Step through a game at a prompt: choose, look inside, undo, save, reload edited rules
     Repl {
@@ -549,6 +561,10 @@ fn run(cli: Cli) -> ExitCode {
                     outln!("{t}");
                 }
             }));
+            if !humans.is_empty() {
+                // The people at the table are told what they play for.
+                eprint!("{}", rules::explain::goal_banner(&prog, &game));
+            }
             let result = interp.run();
             if let Some(path) = log {
                 let mut text =
@@ -578,7 +594,12 @@ fn run(cli: Cli) -> ExitCode {
                 }
             }
         }
-        Command::Cards { game, kind } => {
+        Command::Cards {
+            game,
+            card,
+            kind,
+            wide,
+        } => {
             if let Err(code) = one_game(&game) {
                 return code;
             }
@@ -588,7 +609,11 @@ fn run(cli: Cli) -> ExitCode {
                 errln!("{}: the game has errors; fix them first", game.display());
                 return ExitCode::from(1);
             };
-            match rules::cards::tables(&prog, kind.as_deref()) {
+            let shown = match &card {
+                Some(id) => rules::cards::card(&prog, id),
+                None => rules::cards::tables(&prog, kind.as_deref(), wide),
+            };
+            match shown {
                 Ok(text) => {
                     out!("{text}");
                     ExitCode::SUCCESS
@@ -598,6 +623,22 @@ fn run(cli: Cli) -> ExitCode {
                     ExitCode::from(2)
                 }
             }
+        }
+        Command::Explain { game } => {
+            if let Err(code) = one_game(&game) {
+                return code;
+            }
+            let c = rules::check_path(&game, &limits);
+            print_diags(&c.diags, &c.sources);
+            let Some(prog) = c.program else {
+                eprintln!("{}: the game has errors; fix them first", game.display());
+                return ExitCode::from(1);
+            };
+            if prog.game.round_phases.is_empty() {
+                return not_playable(&prog, &game);
+            }
+            print!("{}", rules::explain::explain(&prog));
+            ExitCode::SUCCESS
         }
         Command::Repl {
             game,

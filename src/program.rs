@@ -85,6 +85,23 @@ pub struct KindDef {
     pub slot_of: Vec<Option<(bool, u32)>>,
     pub var_count: u32,
     pub span: Span,
+    /// The card's rules text: the index, among the card's printed values, of its field named
+    /// `text`.
+    pub text_field: Option<u32>,
+    /// `describe "..."`: how a card of the kind reads on one line.
+    pub describe: Option<Describe>,
+    /// The `##` lines above the declaration.
+    pub doc: Option<String>,
+}
+
+/// A kind's `describe` line: a text worked out once per card, before the game, with each of the
+/// card's printed fields bound to a local slot.
+#[derive(Debug, Clone)]
+pub struct Describe {
+    pub text: Expr,
+    /// (index among the card's printed values, local slot).
+    pub binds: Vec<(u32, u32)>,
+    pub locals: u32,
 }
 
 #[derive(Debug, Clone)]
@@ -110,6 +127,8 @@ pub struct OptionDef {
     pub bounds: Option<(i64, i64)>,
     pub default: Value,
     pub span: Span,
+    /// The `##` lines above the declaration.
+    pub doc: Option<String>,
 }
 
 /// `event name(params)`: a game's own event.
@@ -216,6 +235,8 @@ pub struct FnDef {
     pub body: Expr,
     pub locals: u32,
     pub span: Span,
+    /// The `##` lines above the declaration (none for a card's code).
+    pub doc: Option<String>,
 }
 
 #[derive(Debug, Clone)]
@@ -224,6 +245,8 @@ pub struct PhaseDef {
     pub body: Block,
     pub locals: u32,
     pub span: Span,
+    /// The `##` lines above the declaration: what happens in the phase.
+    pub doc: Option<String>,
 }
 
 #[derive(Debug, Clone)]
@@ -282,6 +305,12 @@ pub struct GameInfo {
     pub groups: Vec<Id>,
     /// `winner: lowest`: the lowest score wins (and the lowest tiebreak value breaks ties).
     pub lowest_wins: bool,
+    /// `goal: "..."`: how to win, in a sentence, shown to people at the start.
+    pub goal: Option<String>,
+    /// `summary: "..."`: what the game is about, in a few sentences (`rules explain`).
+    pub summary: Option<String>,
+    /// Whether some rule says `end game` or calls `finish_game()`.
+    pub ended_by_rules: bool,
 }
 
 /// Names that read game state without arguments.
@@ -421,6 +450,8 @@ pub struct Program {
     pub card_fns: Vec<FnDef>,
     /// The field symbol each of `card_fns` was written for.
     pub card_fn_fields: Vec<Id>,
+    /// The card each of `card_fns` was written in (`None`: a kind's default code).
+    pub card_fn_cards: Vec<Option<Id>>,
     pub phases: Vec<PhaseDef>,
     pub triggers: Vec<TriggerDef>,
     pub tables: Vec<TableDef>,
@@ -432,6 +463,9 @@ pub struct Program {
     pub setup: Vec<(Block, u32)>,
     /// Field names by symbol.
     pub symbols: Vec<String>,
+    /// Each card's `describe` line (`None` when its kind has none), worked out once the program
+    /// checks clean (`interp::card_lines`).
+    pub card_lines: Vec<Option<String>>,
     /// The program compiled to closures, made when it is first played.
     pub code: crate::interp::CodeCache,
 }
@@ -460,6 +494,24 @@ impl Program {
             .iter()
             .position(|z| z.name == name)
             .map(|i| i as Id)
+    }
+    /// How card `c` reads on one line: its kind's `describe` line, else its name.
+    pub fn card_line(&self, c: Id) -> Option<&str> {
+        self.card_lines.get(c as usize)?.as_deref()
+    }
+    /// Card `c`'s rules text (its `text` field), when it has one that is not empty.
+    pub fn card_text(&self, c: Id) -> Option<&str> {
+        let cd = self.cards.get(c as usize)?;
+        let i = self.kinds.get(cd.kind as usize)?.text_field?;
+        match cd.fields.get(i as usize)? {
+            Value::Text(t) if !t.trim().is_empty() => Some(t),
+            _ => None,
+        }
+    }
+    /// The card whose code `f` (an index into `card_fns`) is, when it was written in a card
+    /// (not as a kind's default).
+    pub fn card_of_fn(&self, f: Id) -> Option<Id> {
+        *self.card_fn_cards.get(f as usize)?
     }
     pub fn kind_by_name(&self, name: &str) -> Option<Id> {
         self.kinds

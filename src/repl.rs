@@ -210,8 +210,21 @@ impl Repl {
             }
         }
         if let Some(p) = self.session.pending.as_ref() {
-            // At a menu, an option's text typed as it is shown answers it.
-            let named = p.options.iter().any(|o| o.eq_ignore_ascii_case(line));
+            // At a menu, an option's text typed as it is shown answers it, and so does the start
+            // of one option's text up to a word's end (a card's name, without the rest of its
+            // line: `Taxi Union` for `Taxi Union: Keep Ceres moving...`).
+            let lower = line.to_lowercase();
+            let named = p.options.iter().any(|o| o.eq_ignore_ascii_case(line))
+                || p.options
+                    .iter()
+                    .filter(|o| {
+                        let o = o.to_lowercase();
+                        o.strip_prefix(&lower).is_some_and(|rest| {
+                            rest.chars().next().is_some_and(|c| !c.is_alphanumeric())
+                        })
+                    })
+                    .count()
+                    == 1;
             if named && !line.starts_with(':') {
                 self.choose(line);
                 return true;
@@ -819,6 +832,12 @@ impl Repl {
                 "face down"
             }
         )];
+        // How it reads on one line, and its rules text, before its fields.
+        lines.push(format!("  {}", self.view().card_line(c)));
+        let text = prog.card_text(c);
+        if let Some(t) = text {
+            lines.push(format!("  {t}"));
+        }
         for f in &kd.fields {
             let v = match kd.slot_of.get(f.sym as usize).copied().flatten() {
                 Some((false, i)) => cd.fields.get(i as usize).cloned().unwrap_or(Value::None),
@@ -827,12 +846,20 @@ impl Repl {
                 }
                 None => Value::None,
             };
-            lines.push(format!(
-                "  {:<14} {}{}",
+            let shown = match v {
+                // The text above says what the card's code does.
+                Value::Fn(f) if text.is_some() && prog.card_of_fn(f) == Some(c) => {
+                    "(as its text says)".to_string()
+                }
+                Value::Fn(f) if prog.card_of_fn(f) != Some(c) => "the kind's default".to_string(),
+                _ => self.view().show(&v),
+            };
+            let line = format!(
+                "  {:<14} {shown}{}",
                 f.name,
-                self.view().show(&v),
                 if f.mutable { "   (var)" } else { "" }
-            ));
+            );
+            lines.push(line.trim_end().to_string());
         }
         for l in lines {
             self.say(l);

@@ -1,4 +1,4 @@
-//! Lists: length, top, reverse, concat, flatten, rotate, distinct, take, drop, contains, index_of, lookup.
+//! Lists: length, top, reverse, concat, flatten, rotate, distinct, take, drop, contains, index_of, lookup, join.
 
 use super::{elem0, list0, ret_bool, ret_int, Args, BuiltinDef, Effect, P};
 use crate::interp::{Interp, R};
@@ -228,6 +228,35 @@ pub const DEFS: &[BuiltinDef] = &[
                 }
             }
             Ok(Value::None)
+        },
+    },
+    BuiltinDef {
+        // `join(map(n in needs => "{n.1} {n.0}"), ", ")`: one text of a list's values.
+        name: "join",
+        params: &[("list", P::List), ("separator", P::Text)],
+        min_args: 1,
+        effect: Effect::Pure,
+        values_only: true,
+        shown_only: &[],
+        ret: |_| Ty::Text,
+        eval: |me, a| {
+            let l = a.list(me, 0)?;
+            let sep = a.text(me, 1, ", ");
+            let mut out = String::new();
+            for (i, v) in l.iter().enumerate() {
+                me.charge(v.cost().saturating_add(1), a.span)?;
+                if i > 0 {
+                    out.push_str(&sep);
+                }
+                me.show_append(v, &mut out);
+                if out.len() > me.limits.max_text_bytes {
+                    return Err(a.err(format!(
+                        "this text grew past {} bytes",
+                        me.limits.max_text_bytes
+                    )));
+                }
+            }
+            Ok(Value::text(&out))
         },
     },
 ];

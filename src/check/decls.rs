@@ -366,7 +366,7 @@ impl Checker {
                 if let Ty::Fn(..) = ty {
                     let owner = k.name.node.clone();
                     return self
-                        .card_fn_value(&owner, &f.name.node, &ty, e)
+                        .card_fn_value(&owner, None, &f.name.node, &ty, e)
                         .unwrap_or(Value::None);
                 }
                 let v = self.const_value(e);
@@ -454,10 +454,35 @@ impl Checker {
                 s += 1;
             }
         }
+        // A field named `text` is the card's rules text: printed on it, in words.
+        let mut text_field = None;
+        if let Some(f) = fields.iter().find(|f| f.name == "text") {
+            if f.mutable || f.ty != Ty::Text {
+                let t = self.ty_name(&f.ty);
+                self.err(
+                    Diag::error(
+                        "check::text_field",
+                        "a field named `text` is the card's rules text: it must be `text: text`",
+                    )
+                    .label(
+                        f.span,
+                        if f.mutable {
+                            "a `var` field here".to_string()
+                        } else {
+                            format!("{t} here")
+                        },
+                    )
+                    .help("declare it `text: text` (printed on the card), or give the field another name"),
+                );
+            } else if let Some((false, i)) = slot_of.get(f.sym as usize).copied().flatten() {
+                text_field = Some(i);
+            }
+        }
         let kd = &mut self.prog.kinds[id];
         kd.fields = fields;
         kd.slot_of = slot_of;
         kd.var_count = v;
+        kd.text_field = text_field;
     }
 
     pub(super) fn trigger(&mut self, t: &ast::TriggerDecl) {
@@ -598,6 +623,8 @@ impl Checker {
             "tiebreak",
             "winner",
             "groups",
+            "goal",
+            "summary",
         ];
         let (mut end_when, mut rounds_written) = (None, false);
         for ast::GameEntry {
@@ -693,6 +720,39 @@ impl Checker {
                             .help("write `winner: lowest` when the lowest score wins"),
                     ),
                 },
+                "goal" | "summary" => {
+                    let text = match &e.kind {
+                        ast::ExprKind::Text(parts) => parts
+                            .iter()
+                            .map(|p| match p {
+                                ast::StrPart::Text(t) => Some(t.as_str()),
+                                ast::StrPart::Expr(_) => None,
+                            })
+                            .collect::<Option<String>>(),
+                        _ => None,
+                    };
+                    match text {
+                        Some(t) if !t.trim().is_empty() => {
+                            if k.node == "goal" {
+                                info.goal = Some(t);
+                            } else {
+                                info.summary = Some(t);
+                            }
+                        }
+                        _ => self.err(
+                            Diag::error(
+                                "check::game_entry",
+                                format!("`{}` is a text written out, with no `{{...}}`", k.node),
+                            )
+                            .label(e.span, "not a plain text")
+                            .help(if k.node == "goal" {
+                                "like `goal: \"Hold the most currency when the game ends\"`"
+                            } else {
+                                "like `summary: \"Rival agencies bid for the world's crises.\"`"
+                            }),
+                        ),
+                    }
+                }
                 "end_when" => {
                     info.end_when = Some(self.end_when_entry(e));
                     info.end_at_round_end = at_round_end.is_some();
@@ -754,6 +814,7 @@ impl Checker {
                     .help("add `rounds: N` or `end_when: condition` to the `game` block, or say `end game` in a rule"),
             );
         }
+        info.ended_by_rules = self.calls_finish;
         self.prog.game = info;
     }
 

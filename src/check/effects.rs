@@ -19,10 +19,12 @@ pub(super) struct PendingFn {
 
 impl Checker {
     /// The value of a `fn` field written in a card (or as a kind's default): the code, checked
-    /// later, or `none` (an effect that does nothing).
+    /// later, or `none` (an effect that does nothing). `card` is the card it is written in (none
+    /// for a kind's default).
     pub(super) fn card_fn_value(
         &mut self,
         owner: &str,
+        card: Option<Id>,
         field: &str,
         ty: &Ty,
         e: &ast::Expr,
@@ -53,6 +55,7 @@ impl Checker {
                 let id = self.prog.card_fns.len() as Id;
                 let sym = self.symbol(field);
                 self.prog.card_fn_fields.push(sym);
+                self.prog.card_fn_cards.push(card);
                 self.prog.card_fns.push(FnDef {
                     name: format!("{owner}.{field}"),
                     params: params
@@ -67,6 +70,7 @@ impl Checker {
                     },
                     locals: 0,
                     span: e.span,
+                    doc: None,
                 });
                 self.pending_card_fns.push(PendingFn {
                     id,

@@ -10,6 +10,7 @@
 pub mod allow;
 mod cards;
 mod decls;
+mod describe;
 mod effects;
 mod exprs;
 mod faces;
@@ -377,6 +378,9 @@ impl Checker {
                         slot_of: vec![],
                         var_count: 0,
                         span: k.name.span,
+                        text_field: None,
+                        describe: None,
+                        doc: k.doc.clone(),
                     });
                 }
                 Item::Zone(z) => {
@@ -427,6 +431,7 @@ impl Checker {
                         body: const_expr(Value::None, f.name.span),
                         locals: 0,
                         span: f.name.span,
+                        doc: f.doc.clone(),
                     });
                     self.calls.push(vec![]);
                 }
@@ -438,6 +443,7 @@ impl Checker {
                         body: Block::default(),
                         locals: 0,
                         span: p.name.span,
+                        doc: p.doc.clone(),
                     });
                     self.referenced_phases.push(false);
                 }
@@ -488,6 +494,7 @@ impl Checker {
                         bounds: None,
                         default: Value::None,
                         span: o.name.span,
+                        doc: o.doc.clone(),
                     });
                 }
                 Item::Event(e) => {
@@ -671,6 +678,7 @@ impl Checker {
         self.lower_card_fns();
         // Pass 5: bodies.
         let (mut var_id, mut fn_id, mut phase_id, mut table_id) = (0, 0, 0, 0);
+        let mut kind_id = 0;
         let mut game_seen: Option<Span> = None;
         let mut game_decl: Option<&ast::GameDecl> = None;
         for item in &items {
@@ -763,6 +771,10 @@ impl Checker {
                 Item::Trigger(t) => self.trigger(t),
                 Item::Check(c) => self.check_item(c),
                 Item::Face(f) => self.face_item(f),
+                Item::Kind(k) => {
+                    self.kind_describe(kind_id, k);
+                    kind_id += 1;
+                }
                 Item::Game(g) => {
                     if let Some(prev) = game_seen {
                         self.err(
@@ -801,6 +813,7 @@ impl Checker {
         self.check_recursion();
         self.check_purity();
         self.check_faces();
+        self.check_printed();
         self.order_consts();
         self.check_unique();
     }

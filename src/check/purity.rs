@@ -1,4 +1,4 @@
-//! Purity: scores, tiebreaks, groups, `end_when`, choice labels, `say` text and `check`/`warn` card rules
+//! Purity: scores, tiebreaks, groups, `end_when`, choice labels, `say` text, `describe` lines and `check`/`warn` card rules
 //! only read the game. This pass walks the lowered program and proves it: anything that moves
 //! cards, changes a var or a field, shuffles, flips, reveals, rolls, asks a player or ends the
 //! game is reported where such code is required, with the chain of calls that reaches it.
@@ -168,6 +168,11 @@ impl Checker {
             .chain(prog.setup.iter().map(|s| &s.0));
         for b in blocks {
             shown_in_block(b, &mut shown);
+        }
+        for kd in &prog.kinds {
+            if let Some(d) = &kd.describe {
+                shown.push(("a `describe` line", &d.text));
+            }
         }
         for (what, e) in shown {
             if let Some(imp) = w.expr(e) {

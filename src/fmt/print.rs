@@ -94,7 +94,15 @@ impl Out<'_> {
                 self.kw("kind ");
                 if let Some((name, fields)) = k.split_first() {
                     self.tok(name);
-                    self.braced_lines(&p, fields, |o, f| o.field_decl(f));
+                    self.braced_lines(&p, fields, |o, f| {
+                        if f.as_rule() == Rule::describe_decl {
+                            o.kw("describe ");
+                            let k = kids(f);
+                            o.each(k.get(1..).unwrap_or(&[]));
+                        } else {
+                            o.field_decl(f)
+                        }
+                    });
                 }
             }
             Rule::card_decl => {

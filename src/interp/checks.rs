@@ -1,4 +1,5 @@
-//! Card rules (`check` / `warn`) run by `rules check`, and the size of a game state.
+//! Card rules (`check` / `warn`) run by `rules check`, each card's `describe` line, and the size
+//! of a game state.
 
 use super::*;
 use crate::diag::Diag;
@@ -81,6 +82,67 @@ pub fn run_checks(prog: &Program, limits: Limits) -> Vec<Diag> {
         }
     }
     out
+}
+
+/// Each card's `describe` line (`None` where its kind has none), worked out once the program
+/// checks clean, over the cards as declared. The checker has proved that a line reads only what
+/// is printed on cards, so one text per card serves every game and every viewer. A line that
+/// fails (a lookup no entry covers, a division by zero) is a diagnostic at the card.
+pub fn card_lines(prog: &Program, limits: Limits) -> (Vec<Option<String>>, Vec<Diag>) {
+    let mut lines = vec![None; prog.cards.len()];
+    if prog.kinds.iter().all(|k| k.describe.is_none()) {
+        return (lines, Vec::new());
+    }
+    let n = prog.game.min_players.max(1);
+    let mut interp = match Interp::new(prog, n, 0, Vec::new(), limits) {
+        Ok(i) => i,
+        Err(d) => return (lines, vec![*d]),
+    };
+    interp.record = false;
+    if let Err(d) = interp.init() {
+        return (lines, vec![*d]);
+    }
+    let mut diags = Vec::new();
+    interp.displaying += 1;
+    for (c, cd) in prog.cards.iter().enumerate() {
+        let Some(d) = prog
+            .kinds
+            .get(cd.kind as usize)
+            .and_then(|k| k.describe.as_ref())
+        else {
+            continue;
+        };
+        let r = interp.with_frame(d.locals, |me| {
+            for &(field, slot) in &d.binds {
+                let v = cd
+                    .fields
+                    .get(field as usize)
+                    .cloned()
+                    .unwrap_or(Value::None);
+                me.set_local(slot, v);
+            }
+            me.eval(&d.text)
+        });
+        match r {
+            Ok(v) => {
+                let text = match v {
+                    Value::Text(t) => t.to_string(),
+                    other => interp.show(&other),
+                };
+                if let Some(l) = lines.get_mut(c) {
+                    *l = Some(text);
+                }
+            }
+            Err(e) => {
+                diags.push(e.label(
+                    cd.span,
+                    format!("while working out the line of card `{}`", cd.id),
+                ));
+            }
+        }
+    }
+    interp.displaying -= 1;
+    (lines, diags)
 }
 
 /// Approximate bytes of game state held in memory (vectors and their contents).

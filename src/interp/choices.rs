@@ -122,7 +122,7 @@ impl<'p> Interp<'p> {
         let known = &self.state.known;
         let labeler = |i: usize| {
             let v = labels.and_then(|l| l.get(i)).or(options.get(i));
-            v.map(|v| view.show_parts(v, known).for_viewer(player).text())
+            v.map(|v| view.option_parts(v, known).for_viewer(player).text())
                 .unwrap_or_default()
         };
         let (prog, state) = (self.prog, &self.state);

@@ -19,7 +19,7 @@ mod triggers;
 mod view;
 mod visibility;
 
-pub use checks::{card_values, run_checks, state_size};
+pub use checks::{card_lines, card_values, run_checks, state_size};
 pub(crate) use compile::{walk, Node};
 pub use compile::{CodeCache, Memo};
 use exprs::Source;

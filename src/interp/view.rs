@@ -101,6 +101,19 @@ impl View<'_> {
         format!("@{}", cd.id)
     }
 
+    /// The rules text of the card whose code `f` is.
+    fn fn_text(&self, f: u32) -> Option<&str> {
+        self.prog.card_text(self.prog.card_of_fn(f)?)
+    }
+
+    /// How card `c` reads on one line: its kind's `describe` line, else its name.
+    pub fn card_line(&self, c: u32) -> String {
+        match self.prog.card_line(c) {
+            Some(l) => l.to_string(),
+            None => self.card_name(c),
+        }
+    }
+
     /// A value as text, at most `MAX_SHOWN` bytes long (then cut with `…`): the walk stops
     /// once that much is written, so a value with shared halves prints in bounded time.
     pub fn show(&self, v: &Value) -> String {
@@ -185,12 +198,14 @@ impl View<'_> {
                 }
                 out.push(')');
             }
-            Value::Fn(f) => match self.prog.card_fns.get(*f as usize) {
-                Some(d) => {
+            // The code of a card with rules text reads as that text.
+            Value::Fn(f) => match (self.fn_text(*f), self.prog.card_fns.get(*f as usize)) {
+                (Some(text), _) => out.push_str(text),
+                (None, Some(d)) => {
                     out.push_str("the code of ");
                     out.push_str(&d.name);
                 }
-                None => out.push_str("code"),
+                (None, None) => out.push_str("code"),
             },
         }
     }

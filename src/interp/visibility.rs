@@ -135,17 +135,25 @@ impl View<'_> {
     /// missing from it is known to everybody).
     pub fn show_parts(&self, v: &Value, known: &[Players]) -> Shown {
         let mut parts = Vec::new();
-        self.parts_into(v, known, &mut parts);
+        self.parts_into(v, known, false, &mut parts);
         Shown(parts)
     }
 
-    fn parts_into(&self, v: &Value, known: &[Players], out: &mut Vec<Part>) {
+    /// A choice's option as its chooser reads it: `show_parts`, with each card it is or names
+    /// shown as its line (its kind's `describe`).
+    pub fn option_parts(&self, v: &Value, known: &[Players]) -> Shown {
+        let mut parts = Vec::new();
+        self.parts_into(v, known, true, &mut parts);
+        Shown(parts)
+    }
+
+    fn parts_into(&self, v: &Value, known: &[Players], lines: bool, out: &mut Vec<Part>) {
         let seq = |me: &Self, items: &[Value], sep: &str, out: &mut Vec<Part>| {
             for (i, x) in items.iter().enumerate() {
                 if i > 0 {
                     out.push(Part::Text(sep.into()));
                 }
-                me.parts_into(x, known, out);
+                me.parts_into(x, known, lines, out);
             }
         };
         match v {
@@ -154,7 +162,11 @@ impl View<'_> {
                     .get(*c as usize)
                     .copied()
                     .unwrap_or(everyone(self.n_players));
-                out.push(Part::Card(self.card_ref(*c, k)));
+                let mut shown = self.card_ref(*c, k);
+                if let (true, CardRef::Shown { name, .. }) = (lines, &mut shown) {
+                    *name = self.card_line(*c);
+                }
+                out.push(Part::Card(shown));
             }
             Value::List(items) => {
                 out.push(Part::Text("[".into()));

@@ -58,10 +58,24 @@ impl Workspace {
         } else {
             format!("\n\n```rules\n{shown}\n```")
         };
+        // What the `##` lines above the declaration say about it.
+        let doc = match d.kind {
+            DefKind::Kind | DefKind::Fn | DefKind::Phase | DefKind::Option => a
+                .sources
+                .get(d.at.file)
+                .and_then(|f| {
+                    let line = f.line_of(d.at.start as usize);
+                    let start = f.line_starts.get(line).copied()?;
+                    crate::parser::doc_above(&f.text, start)
+                })
+                .map(|t| format!("\n\n{t}"))
+                .unwrap_or_default(),
+            _ => String::new(),
+        };
         Some(Hover {
             contents: HoverContents::Markup(MarkupContent {
                 kind: MarkupKind::Markdown,
-                value: format!("{} `{}`{owner}{more}{code}", d.kind.word(), d.name),
+                value: format!("{} `{}`{owner}{more}{doc}{code}", d.kind.word(), d.name),
             }),
             range: None,
         })

@@ -21,6 +21,8 @@ pub fn rule_name(rule: Rule) -> &'static str {
         enum_decl => DECLARATION,
         kind_decl => DECLARATION,
         field_decl => "a field like `rating: int`",
+        describe_decl => "a line like `describe \"{name} ({value})\"`",
+        describe_kw => "`describe`",
         var_kw => "`var`",
         type_expr | list_type | tuple_type => "a type",
         card_decl => DECLARATION,

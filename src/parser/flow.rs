@@ -10,6 +10,7 @@ impl Builder {
     /// `option name: type in lo..hi = default`
     pub(super) fn option_decl(&mut self, pair: Pair<Rule>) -> Option<OptionDecl> {
         let span = self.span(&pair);
+        let doc = self.doc(&pair);
         let (mut name, mut ty, mut bounds, mut default) = (None, None, None, None);
         for p in children(pair) {
             match p.as_rule() {
@@ -28,6 +29,7 @@ impl Builder {
                 kind: ExprKind::None,
                 span,
             }),
+            doc,
         })
     }
 

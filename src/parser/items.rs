@@ -185,10 +185,26 @@ impl Builder {
     }
 
     pub(super) fn kind_decl(&mut self, pair: Pair<Rule>) -> KindDecl {
+        let doc = self.doc(&pair);
         let mut it = children(pair);
         let name = it.next().map(|p| self.ident(p)).unwrap_or_default_ident();
-        let fields = it.map(|p| self.field_decl(p)).collect();
-        KindDecl { name, fields }
+        let (mut fields, mut describe) = (Vec::new(), Vec::new());
+        for p in it {
+            if p.as_rule() == Rule::describe_decl {
+                let text = children(p).find(|c| c.as_rule() == Rule::string);
+                if let Some(t) = text {
+                    describe.push(self.primary(t));
+                }
+            } else {
+                fields.push(self.field_decl(p));
+            }
+        }
+        KindDecl {
+            name,
+            fields,
+            describe,
+            doc,
+        }
     }
 
     pub(super) fn field_decl(&mut self, pair: Pair<Rule>) -> FieldDecl {
@@ -492,6 +508,7 @@ impl Builder {
 
     pub(super) fn fn_decl(&mut self, pair: Pair<Rule>) -> FnDecl {
         let span = self.span(&pair);
+        let doc = self.doc(&pair);
         let mut name = None;
         let mut params = Vec::new();
         let mut ret = None;
@@ -531,18 +548,20 @@ impl Builder {
                 kind: ExprKind::None,
                 span,
             }),
+            doc,
         }
     }
 
     pub(super) fn phase_decl(&mut self, pair: Pair<Rule>) -> PhaseDecl {
         let span = self.span(&pair);
+        let doc = self.doc(&pair);
         let mut it = children(pair);
         let name = it.next().map(|p| self.ident(p)).unwrap_or_default_ident();
         let body = it.next().map(|b| self.block(b)).unwrap_or(Block {
             stmts: vec![],
             span,
         });
-        PhaseDecl { name, body }
+        PhaseDecl { name, body, doc }
     }
 
     pub(super) fn setup_decl(&mut self, pair: Pair<Rule>) -> Block {

@@ -394,6 +394,38 @@ pub fn open_brackets_from(depth: usize, text: &str) -> usize {
     depth
 }
 
+/// The `##` lines right above byte `start` of `text`, when only spaces precede it on its line.
+pub fn doc_above(text: &str, start: usize) -> Option<String> {
+    let before = text.get(..start)?;
+    let line_start = before.rfind('\n').map_or(0, |i| i + 1);
+    if !before
+        .get(line_start..)
+        .is_some_and(|l| l.bytes().all(|b| b == b' ' || b == b'\t'))
+    {
+        return None;
+    }
+    let mut lines = Vec::new();
+    let mut rest = before.get(..line_start.saturating_sub(1))?;
+    loop {
+        let from = rest.rfind('\n').map_or(0, |i| i + 1);
+        let line = rest.get(from..).unwrap_or("").trim();
+        let Some(doc) = line.strip_prefix("##") else {
+            break;
+        };
+        let doc = doc.strip_prefix(' ').unwrap_or(doc).trim_end();
+        lines.push(doc.to_string());
+        if from == 0 {
+            break;
+        }
+        rest = rest.get(..from - 1).unwrap_or("");
+    }
+    if lines.is_empty() {
+        return None;
+    }
+    lines.reverse();
+    Some(lines.join("\n"))
+}
+
 fn too_deep(file: u32, at: usize, max: usize) -> Diag {
     Diag::error(
         "limit::nesting",
@@ -430,6 +462,13 @@ impl Builder {
             return Span::new(self.file, s.start(), s.end());
         }
         Span::new(self.file, s.start(), s.start() + written_len(s.as_str()))
+    }
+
+    /// The doc comment of the item starting at `pair`: the `##` lines right above it (no blank
+    /// line between), each without its `##` and one space, joined by line breaks.
+    fn doc(&self, pair: &Pair<Rule>) -> Option<String> {
+        let s = pair.as_span();
+        doc_above(s.get_input(), s.start())
     }
 
     fn ident(&self, pair: Pair<Rule>) -> Ident {

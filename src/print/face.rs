@@ -43,7 +43,8 @@ pub fn band_colour(index: usize) -> [u8; 3] {
 }
 
 /// The face a card gets when its kind declares none: its name (or id) as the title, its kind as
-/// the subtitle, and its other printed fields as rows.
+/// the subtitle, its rules text (the `text` field) as its text, and its other printed fields as
+/// rows.
 pub fn default_face(prog: &Program, view: &View, card: usize) -> Face {
     let Some(cd) = prog.cards.get(card) else {
         return Face::default();
@@ -53,8 +54,15 @@ pub fn default_face(prog: &Program, view: &View, card: usize) -> Face {
     };
     let mut title = cd.id.to_string();
     let mut rows = Vec::new();
+    let text = prog
+        .card_text(card as u32)
+        .map(str::to_string)
+        .unwrap_or_default();
     for f in kd.fields.iter().filter(|f| !f.mutable) {
         let v = field_value(prog, card, f.sym);
+        if kd.text_field.is_some() && f.name == "text" {
+            continue;
+        }
         if f.name == "name" {
             if let Value::Text(t) = &v {
                 title = t.to_string();
@@ -72,7 +80,7 @@ pub fn default_face(prog: &Program, view: &View, card: usize) -> Face {
         corner: None,
         band: None,
         rows,
-        text: String::new(),
+        text,
         footer: footer(prog, card),
     }
 }
