@@ -169,7 +169,7 @@ pub fn faces(prog: &Program, cards: &[usize], limits: &Limits) -> Result<Vec<Fac
                                 .find(|fl| fl.name.replace('_', " ") == *label)
                         });
                         let text = match field {
-                            Some(fl) => crate::cards::value_text(&view, v, &fl.ty),
+                            Some(fl) => face::printed(&view, v, &fl.ty),
                             None => text.clone(),
                         };
                         (label.clone(), text)
