@@ -2,35 +2,12 @@
 
 pub mod mc;
 
-use crate::interp::SearchPoint;
+pub use crate::interp::{Agent, ChoiceRequest, PENDING};
 use crate::rng;
-use crate::view::PlayerView;
 use rand_chacha::ChaCha8Rng;
 use std::cell::RefCell;
 use std::io::{BufRead, Write};
 use std::rc::Rc;
-
-/// One decision asked of a player: pick one of `count` options. Everything in it is what the
-/// player may see: `view` builds their view of the game (on demand: most agents never look).
-pub struct ChoiceRequest<'a> {
-    pub player: u32,
-    pub player_name: &'a str,
-    pub prompt: &'a str,
-    pub count: usize,
-    pub secret: bool,
-    /// The round and phase the choice is asked in, and how many choices came before it.
-    pub round: i64,
-    pub phase: Option<u32>,
-    pub number: usize,
-    /// The player's view of the game now.
-    pub view: &'a dyn Fn() -> PlayerView,
-    /// The position to search, for an agent that [`Agent::searches`] (`mc`): playouts of
-    /// copies in which what the player does not know is re-dealt. `None` for the others.
-    pub search: Option<&'a SearchPoint<'a>>,
-}
-
-/// What an agent answers to stop the game at a choice a person must make (the REPL's agents).
-pub const PENDING: &str = "run::pending";
 
 /// A stateless seeded draw for choice number `number`: the same game position always gets the
 /// same answer, however the game got there (replays, undo, save and load).
@@ -42,28 +19,6 @@ pub fn seeded_pick(seed: u64, player: u32, number: usize, count: usize) -> usize
         .wrapping_add(1);
     let mut rng = rng::new_rng(mixed);
     rng::below(&mut rng, count.min(u32::MAX as usize) as u32) as usize
-}
-
-pub trait Agent {
-    /// Return the 0-based index of the chosen option. `label(i)` renders option i as the
-    /// chooser sees it (a card they do not know is `a hidden card`); `req.view` is all the
-    /// game they may look at.
-    fn decide(
-        &mut self,
-        req: &ChoiceRequest,
-        label: &dyn Fn(usize) -> String,
-    ) -> Result<usize, String>;
-
-    /// Whether this agent searches the position (`req.search`): the interpreter then keeps
-    /// what a search replays from.
-    fn searches(&self) -> bool {
-        false
-    }
-
-    /// What a searching agent's searches came to so far (`rules simulate` reports them).
-    fn search_stats(&self) -> Option<mc::SearchStats> {
-        None
-    }
 }
 
 pub struct FirstAgent;

@@ -1,0 +1,52 @@
+//! The question the interpreter asks and the interface of whoever answers it. The interpreter
+//! owns both: terminal people, scripts, random and searching agents, and web seats implement
+//! [`Agent`] from above (`crate::agent`, `crate::serve`), so a new kind of seat is a new file,
+//! never a change to the interpreter.
+
+use super::search::{SearchPoint, SearchStats};
+use super::seen::PlayerView;
+
+/// One decision asked of a player: pick one of `count` options. Everything in it is what the
+/// player may see: `view` builds their view of the game (on demand: most agents never look).
+pub struct ChoiceRequest<'a> {
+    pub player: u32,
+    pub player_name: &'a str,
+    pub prompt: &'a str,
+    pub count: usize,
+    pub secret: bool,
+    /// The round and phase the choice is asked in, and how many choices came before it.
+    pub round: i64,
+    pub phase: Option<u32>,
+    pub number: usize,
+    /// The player's view of the game now.
+    pub view: &'a dyn Fn() -> PlayerView,
+    /// The position to search, for an agent that [`Agent::searches`] (`mc`): playouts of
+    /// copies in which what the player does not know is re-dealt. `None` for the others.
+    pub search: Option<&'a SearchPoint<'a>>,
+}
+
+/// What an agent answers to stop the game at a choice a person must make (the REPL's agents).
+pub const PENDING: &str = "run::pending";
+
+/// What answers a player's choices: the interpreter's answerer interface.
+pub trait Agent {
+    /// Return the 0-based index of the chosen option. `label(i)` renders option i as the
+    /// chooser sees it (a card they do not know is `a hidden card`); `req.view` is all the
+    /// game they may look at.
+    fn decide(
+        &mut self,
+        req: &ChoiceRequest,
+        label: &dyn Fn(usize) -> String,
+    ) -> Result<usize, String>;
+
+    /// Whether this agent searches the position (`req.search`): the interpreter then keeps
+    /// what a search replays from.
+    fn searches(&self) -> bool {
+        false
+    }
+
+    /// What a searching agent's searches came to so far (`rules simulate` reports them).
+    fn search_stats(&self) -> Option<SearchStats> {
+        None
+    }
+}

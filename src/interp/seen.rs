@@ -1,0 +1,161 @@
+//! A player's view of a position: what that player may see, and nothing else. Agents are
+//! handed this (never the `State`); a search compares it to tell positions apart; the human
+//! agent and the web seats show it (`crate::view`, `crate::serve`).
+
+use super::{holds, key_count, State, View};
+use crate::program::Program;
+
+/// A card as one player sees it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum CardView {
+    Hidden,
+    Known {
+        id: String,
+        name: String,
+        face_up: bool,
+        /// The card's `var` fields, as text.
+        vars: Vec<(String, String)>,
+    },
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ZoneView {
+    pub name: String,
+    /// The zone is kept for this player (`hand[P2]` for P2).
+    pub mine: bool,
+    pub cards: Vec<CardView>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct VarView {
+    pub name: String,
+    /// `None` when the var is hidden from this player.
+    pub value: Option<String>,
+}
+
+/// Everything one player may see of a position.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PlayerView {
+    pub player: u32,
+    pub round: i64,
+    pub phase: Option<String>,
+    pub zones: Vec<ZoneView>,
+    pub vars: Vec<VarView>,
+}
+
+/// Build `player`'s view of `state`.
+pub fn player_view(prog: &Program, state: &State, player: u32) -> PlayerView {
+    let v = View {
+        prog,
+        n_players: state.n_players,
+        zone_base: &state.zone_base,
+    };
+    let knows = |c: u32| holds(state.known.get(c as usize).copied().unwrap_or(0), player);
+    let zones = (0..state.zones.len() as u32)
+        .map(|slot| ZoneView {
+            name: v.zone_name(slot),
+            mine: v.zone_owner(slot) == Some(player),
+            cards: state.zones[slot as usize]
+                .iter()
+                .map(|&c| {
+                    if !knows(c) {
+                        return CardView::Hidden;
+                    }
+                    card_view(&v, state, c, &knows)
+                })
+                .collect(),
+        })
+        .collect();
+    let mut vars = Vec::new();
+    for (id, vd) in prog.vars.iter().enumerate() {
+        let base = state.var_base.get(id).copied().unwrap_or(0) as usize;
+        let size: u32 = vd
+            .keys
+            .iter()
+            .map(|k| key_count(k, state.n_players, prog))
+            .product::<u32>()
+            .max(1);
+        for off in 0..size {
+            let name = if vd.keys.is_empty() {
+                vd.name.clone()
+            } else {
+                format!("{}[{}]", vd.name, key_names(&v, &vd.keys, off).join(", "))
+            };
+            let value = if holds(v.var_readers(id as u32, off), player) {
+                state
+                    .vars
+                    .get(base + off as usize)
+                    .map(|x| v.show_parts(x, &state.known).for_viewer(player).text())
+            } else {
+                None
+            };
+            vars.push(VarView { name, value });
+        }
+    }
+    PlayerView {
+        player,
+        round: state.round,
+        phase: state
+            .phase
+            .and_then(|p| prog.phases.get(p as usize))
+            .map(|p| p.name.clone()),
+        zones,
+        vars,
+    }
+}
+
+fn card_view(v: &View, state: &State, c: u32, knows: &dyn Fn(u32) -> bool) -> CardView {
+    let prog = v.prog;
+    let Some(cd) = prog.cards.get(c as usize) else {
+        return CardView::Hidden;
+    };
+    let mut vars = Vec::new();
+    if let Some(kd) = prog.kinds.get(cd.kind as usize) {
+        let base = state.card_var_base.get(c as usize).copied().unwrap_or(0);
+        for f in kd.fields.iter().filter(|f| f.mutable) {
+            if let Some(Some((true, i))) = kd.slot_of.get(f.sym as usize) {
+                if let Some(x) = state.card_vars.get((base + i) as usize) {
+                    // A card var may hold another card: shown only if that one is known too.
+                    let shown = match x {
+                        crate::value::Value::Card(o) if !knows(*o) => {
+                            crate::events::HIDDEN_CARD.to_string()
+                        }
+                        _ => v.show(x),
+                    };
+                    vars.push((f.name.clone(), shown));
+                }
+            }
+        }
+    }
+    CardView::Known {
+        id: cd.id.to_string(),
+        name: v.card_name(c),
+        face_up: state.face_up.get(c as usize).copied().unwrap_or(true),
+        vars,
+    }
+}
+
+/// The key values of a family slot, as text (`P2`, `Left`, `3`).
+fn key_names(v: &View, keys: &[crate::program::KeyDomain], off: u32) -> Vec<String> {
+    use crate::program::KeyDomain;
+    let mut rest = off;
+    let mut parts = Vec::new();
+    for d in keys.iter().rev() {
+        let n = key_count(d, v.n_players, v.prog).max(1);
+        let i = rest % n;
+        rest /= n;
+        parts.push(match d {
+            KeyDomain::Player => format!("P{}", i + 1),
+            KeyDomain::Enum(e) => v
+                .prog
+                .enums
+                .get(*e as usize)
+                .and_then(|en| en.variants.get(i as usize))
+                .cloned()
+                .unwrap_or_default(),
+            KeyDomain::Range(lo, _) => lo.saturating_add(i64::from(i)).to_string(),
+        });
+    }
+    parts.reverse();
+    parts
+}
