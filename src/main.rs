@@ -208,6 +208,10 @@ enum Command {
         /// How many games to play
         #[arg(long, default_value_t = 2000)]
         games: u64,
+        /// Who answers the choices, for every seat or per seat (`P1=ismcts:100,random`); with a
+        /// searching agent the bench also reports its decisions per second
+        #[arg(long, default_value = "random")]
+        agent: String,
         /// Set a game option, like `--set solo=true` (`rules check` lists a game's options)
         #[arg(long = "set", value_name = "NAME=VALUE")]
         set: Vec<String>,
@@ -777,6 +781,7 @@ fn run(cli: Cli) -> ExitCode {
             game,
             players,
             games,
+            agent,
             set,
             check,
             scale,
@@ -810,12 +815,21 @@ fn run(cli: Cli) -> ExitCode {
                     return ExitCode::from(2);
                 }
             };
+            if let Err(e) = rules::agent::seat_specs(&agent, n, "random") {
+                errln!("error: {e}");
+                return ExitCode::from(2);
+            }
+            if agent.contains("human") {
+                errln!("error: a bench has no people at the keyboard: use random, first, mc:N, ismcts:N or script agents");
+                return ExitCode::from(2);
+            }
             let t1 = Instant::now();
             let mut steps = 0u64;
+            let mut searched: Option<rules::agent::mc::SearchStats> = None;
             // Each game starts in the room the last one's zones grew.
             let mut room = Vec::new();
             for seed in 0..games {
-                let agents = match rules::agent::make_agents("random", n, seed) {
+                let agents = match rules::agent::make_agents(&agent, n, seed) {
                     Ok(a) => a,
                     Err(e) => {
                         errln!("error: {e}");
@@ -836,7 +850,14 @@ fn run(cli: Cli) -> ExitCode {
                 }
                 if let Err(d) = interp.run() {
                     print_diags(&[*d], &c.sources);
+                    errln!(
+                        "the game of seed {seed} stopped on this error; replay it, with its choice log: {}",
+                        rules::simulate::replay_line(&game, n, seed, &agent, &set, &[])
+                    );
                     return ExitCode::from(1);
+                }
+                for s in interp.agents.iter().filter_map(|a| a.search_stats()) {
+                    searched.get_or_insert_with(Default::default).add(&s);
                 }
                 steps += interp.state.steps();
                 room = std::mem::take(&mut interp.state.zones);
@@ -847,11 +868,26 @@ fn run(cli: Cli) -> ExitCode {
                 game.display(),
                 check_time.as_secs_f64() * 1000.0
             );
+            let who = if agent == "random" {
+                "random".to_string()
+            } else {
+                format!("`{agent}`")
+            };
             outln!(
-                "{games} random {n}-player games in {secs:.3} s: {:.0} games/s on one core ({:.0} steps/game)",
-                games as f64 / secs.max(1e-9),
+                "{games} {who} {n}-player games in {secs:.3} s: {} games/s on one core ({:.0} steps/game)",
+                rules::simulate::report::rate(games as f64 / secs.max(1e-9)),
                 steps as f64 / games.max(1) as f64
             );
+            if let Some(s) = searched {
+                outln!(
+                    "{} decisions searched: {} decisions/s ({} determinised copies played out, {} rejected, {} picked at random for want of one)",
+                    s.decisions,
+                    rules::simulate::report::rate(s.decisions as f64 / secs.max(1e-9)),
+                    s.worlds,
+                    s.rejected,
+                    s.fallbacks
+                );
+            }
             ExitCode::SUCCESS
         }
     }

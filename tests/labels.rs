@@ -37,6 +37,13 @@ fn label_errors_stop_run_bench_and_simulate_alike() {
         let (code, _, err) = rules(&["bench", &game, "--games", "2"]);
         assert_ne!(code, 0, "{game}: `bench` should stop");
         assert!(err.contains(want), "{game}: `bench` gave\n{err}");
+        // Bench names the seed and the line that replays it.
+        assert!(
+            err.contains(&format!(
+                "the game of seed 0 stopped on this error; replay it, with its choice log: rules run {game} --players 2 --seed 0 --agent random --log seed-0.log"
+            )),
+            "{game}: `bench` gave\n{err}"
+        );
 
         let json = std::env::temp_dir().join(format!(
             "rules-labels-{}-{}.json",
@@ -53,6 +60,38 @@ fn label_errors_stop_run_bench_and_simulate_alike() {
         assert_eq!(report["errors"], 3, "{game}: every game stops:\n{report}");
         let first = report["first_error"].to_string();
         assert!(first.contains(want), "{game}: `simulate` gave {first}");
+        // The line the report gives replays the first error's game: `run` stops with the same
+        // error, and writes the choice log up to it.
+        let replay = report["replay"]
+            .as_str()
+            .expect("a replay line")
+            .to_string();
+        assert!(out.contains(&replay), "{game}: {out}");
+        let log = std::env::temp_dir().join(format!(
+            "rules-labels-{}-{}",
+            path.file_stem().expect("stem").to_string_lossy(),
+            std::process::id()
+        ));
+        std::fs::create_dir_all(&log).expect("dir");
+        let words: Vec<String> = replay
+            .split_whitespace()
+            .skip(2)
+            .map(String::from)
+            .collect();
+        assert_eq!(words.first(), Some(&game), "{replay}");
+        let mut args: Vec<&str> = vec!["run"];
+        let log_file = log.join("seed.log").display().to_string();
+        for w in words.iter().map(String::as_str) {
+            args.push(if w.starts_with("seed-") { &log_file } else { w });
+        }
+        let (code, _, err) = rules(&args);
+        assert_ne!(code, 0, "{game}: the replay should stop");
+        assert!(err.contains(want), "{game}: the replay gave\n{err}");
+        assert!(
+            std::fs::metadata(&log_file).is_ok(),
+            "{game}: the replay wrote no log"
+        );
+        let _ = std::fs::remove_dir_all(&log);
         games += 1;
     }
     assert!(games >= 3, "only {games} games in tests/labels");

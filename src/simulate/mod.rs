@@ -218,6 +218,48 @@ fn remove_cards(prog: &crate::program::Program, state: &mut crate::interp::State
     }
 }
 
+/// The `rules run` line that replays game `seed` of a run and writes its choice log, with the
+/// run's players, agents and options (words with other characters than letters, digits and
+/// `_-.:/=@,` quoted for a POSIX shell). Cards taken out (`--without`) have no `run` flag: they
+/// are named after the line.
+pub fn replay_line(
+    game: &std::path::Path,
+    players: u32,
+    seed: u64,
+    agent: &str,
+    sets: &[String],
+    without: &[String],
+) -> String {
+    let quote = |w: &str| {
+        let plain = !w.is_empty()
+            && w.chars()
+                .all(|c| c.is_ascii_alphanumeric() || "_-.:/=@,".contains(c));
+        if plain {
+            w.to_string()
+        } else {
+            format!("'{}'", w.replace('\'', "'\\''"))
+        }
+    };
+    let mut line = format!(
+        "rules run {} --players {players} --seed {seed} --agent {}",
+        quote(&game.display().to_string()),
+        quote(agent)
+    );
+    for s in sets {
+        line.push_str(" --set ");
+        line.push_str(&quote(s));
+    }
+    line.push_str(&format!(" --log seed-{seed}.log"));
+    if !without.is_empty() {
+        let cards: Vec<String> = without.iter().map(|c| format!("@{c}")).collect();
+        line.push_str(&format!(
+            " (the run took out {}, which `rules run` keeps)",
+            cards.join(", ")
+        ));
+    }
+    line
+}
+
 /// Games handed to the pool at a time, per thread: results come back in seed order a block at
 /// a time, so a run of any length holds one block, never a list of all its seeds or games.
 const BLOCK_PER_JOB: u64 = 64;

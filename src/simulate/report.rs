@@ -20,6 +20,8 @@ pub struct Report {
     /// Games a runtime error stopped, and the first such (seed and message).
     pub errors: u64,
     pub first_error: Option<(u64, String)>,
+    /// The `rules run` line that replays the first error's game and writes its choice log.
+    pub replay: Option<String>,
     pub seats: Vec<Seat>,
     /// Seat 1's outright win rate minus a fair share (1 / players), with its interval.
     pub first_player_advantage: Interval,
@@ -289,6 +291,16 @@ pub fn build(plan: &super::Plan, t: &Tally, interrupted: bool) -> Report {
         interrupted,
         errors: t.errors,
         first_error: t.first_error.clone(),
+        replay: t.first_error.as_ref().map(|(seed, _)| {
+            super::replay_line(
+                &plan.game,
+                players,
+                *seed,
+                &plan.agent,
+                &plan.sets,
+                &plan.without,
+            )
+        }),
         seats,
         first_player_advantage: first,
         shared_wins: t.shared_wins,
@@ -306,6 +318,23 @@ pub fn build(plan: &super::Plan, t: &Tally, interrupted: bool) -> Report {
         without: plan.without.clone(),
         impact: Vec::new(),
         impact_unfinished: Vec::new(),
+    }
+}
+
+/// A rate (per second, per game) to three significant figures: `1234`, `56.7`, `0.123`.
+pub fn rate(x: f64) -> String {
+    if !x.is_finite() {
+        return "-".to_string();
+    }
+    let a = x.abs();
+    if a >= 100.0 || a == 0.0 {
+        format!("{x:.0}")
+    } else if a >= 10.0 {
+        format!("{x:.1}")
+    } else if a >= 1.0 {
+        format!("{x:.2}")
+    } else {
+        format!("{x:.3}")
     }
 }
 
@@ -327,10 +356,10 @@ pub fn text(r: &Report) -> String {
         if r.interrupted { ", interrupted" } else { "" }
     ));
     if r.errors > 0 {
-        if let Some((seed, e)) = &r.first_error {
+        if let (Some((seed, e)), Some(replay)) = (&r.first_error, &r.replay) {
             s.push_str(&format!(
-                "  {} games stopped on an error; the first, seed {seed}: {e}\n  replay it, with its choice log: rules run {} --players {} --seed {seed} --agent '{}' --log seed-{seed}.log\n",
-                r.errors, r.game, r.players, r.agent
+                "  {} games stopped on an error; the first, seed {seed}: {e}\n  replay it, with its choice log: {replay}\n",
+                r.errors
             ));
         }
     }
