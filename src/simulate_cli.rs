@@ -143,9 +143,14 @@ pub fn simulate(
     let bar = if tty {
         let bar = indicatif::ProgressBar::new(total);
         if let Ok(style) = indicatif::ProgressStyle::with_template(
-            "{bar:40} {pos}/{len} games, {per_sec}, {eta} left",
+            "{bar:40} {pos}/{len} games, {rate} games/s, {eta} left",
         ) {
-            bar.set_style(style);
+            bar.set_style(style.with_key(
+                "rate",
+                |s: &indicatif::ProgressState, w: &mut dyn std::fmt::Write| {
+                    let _ = write!(w, "{}", rules::simulate::report::rate(s.per_sec()));
+                },
+            ));
         }
         bar
     } else {
@@ -169,13 +174,24 @@ pub fn simulate(
         Ok(())
     };
     let ran = match until_ci {
-        Some(w) => rules::simulate::run_until(&whole, w, *limits, &STOP, &progress, &mut count),
-        None => rules::simulate::run_streamed(&whole, *limits, &STOP, &progress, &mut count),
+        Some(w) => rules::simulate::run_until(&whole, w, *limits, &STOP, &progress, &mut count)
+            .map(|(_, narrow)| {
+                if narrow {
+                    rules::simulate::report::Stopped::UntilCi { width: w }
+                } else {
+                    rules::simulate::report::Stopped::UntilCiNotReached { width: w }
+                }
+            }),
+        None => rules::simulate::run_streamed(&whole, *limits, &STOP, &progress, &mut count)
+            .map(|_| rules::simulate::report::Stopped::Games),
     };
-    if let Err(e) = ran {
-        errln!("error: {e}");
-        return ExitCode::from(1);
-    }
+    let stopped = match ran {
+        Ok(s) => s,
+        Err(e) => {
+            errln!("error: {e}");
+            return ExitCode::from(1);
+        }
+    };
     if impact_cards.is_empty() {
         bar.finish_and_clear();
     }
@@ -226,6 +242,11 @@ pub fn simulate(
             .then_with(|| a.card.cmp(&b.card))
     });
     report.interrupted = interrupted;
+    report.stopped = if interrupted {
+        rules::simulate::report::Stopped::Interrupted
+    } else {
+        stopped
+    };
     if let Some(path) = &html {
         if let Err(code) = write_html(path, &report, &tally) {
             return code;

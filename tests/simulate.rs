@@ -96,6 +96,8 @@ fn until_ci_stops_at_the_first_batch_whose_intervals_are_narrow_enough() {
         assert!(w < 0.17, "{s}");
     }
     assert_eq!(r["interrupted"], false);
+    assert_eq!(r["stopped"]["reason"], "until_ci", "{r}");
+    assert_eq!(r["stopped"]["width"], 0.17, "{r}");
     let (code, _, err) = rules(&["simulate", "games/statecraft", "--until-ci", "3"]);
     assert_eq!(code, 2, "{err}");
 }
@@ -235,24 +237,57 @@ fn the_html_report_holds_its_charts_and_renders() {
         "{html}"
     );
     assert!(html.contains("@market_crash"));
+    // Every score chart counts every game.
+    assert_eq!(html.matches("(all 30 games)").count(), 1 + 4, "{html}");
+    // The summary is tables, not one preformatted block.
+    assert!(!html.contains("<pre>"), "{html}");
+    assert!(
+        html.contains("<table>") && html.contains("<th>win rate</th>"),
+        "{html}"
+    );
+    render(&page, "simulate-report.png");
+}
+
+/// Render `page` in headless Chromium (a screenshot kept in `target/`), with no console errors.
+/// Without Chromium the page is only checked, except under CI (`CI=true`), where the missing
+/// browser fails the test (`.ci/run` installs `chromium chromium-driver`).
+fn render(page: &std::path::Path, name: &str) {
     let chromium = ["chromium", "chromium-browser"]
         .into_iter()
         .find(|c| Command::new(c).arg("--version").output().is_ok());
     let Some(chromium) = chromium else {
+        assert!(
+            std::env::var("CI").map_or(true, |v| v != "true"),
+            "CI=true but chromium is not installed: .ci/run installs `chromium chromium-driver`"
+        );
         eprintln!("chromium is not installed: the page was checked, not rendered");
         return;
     };
     // Kept under the repository's `target/` (made if the build went elsewhere, CARGO_TARGET_DIR).
-    let shot = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("target/simulate-report.png");
+    let shot = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("target")
+        .join(name);
     if let Some(dir) = shot.parent() {
         std::fs::create_dir_all(dir).expect("target directory");
     }
     let _ = std::fs::remove_file(&shot);
+    let profile = std::env::temp_dir().join(format!(
+        "rules-chromium-{}-{}",
+        std::process::id(),
+        name.trim_end_matches(".png")
+    ));
+    let _ = std::fs::remove_dir_all(&profile);
     let out = Command::new(chromium)
         .args([
             "--headless",
-            "--disable-gpu",
             "--no-sandbox",
+            "--disable-gpu",
+            "--disable-quic",
+            "--no-first-run",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+            &format!("--user-data-dir={}", profile.display()),
             "--enable-logging=stderr",
             "--v=0",
             "--window-size=1000,3000",
@@ -261,9 +296,106 @@ fn the_html_report_holds_its_charts_and_renders() {
         ])
         .output()
         .expect("run chromium");
+    let _ = std::fs::remove_dir_all(&profile);
     let log = String::from_utf8_lossy(&out.stderr);
     assert!(shot.exists(), "no screenshot: {log}");
     assert!(!log.contains("CONSOLE"), "console messages: {log}");
+}
+
+/// A game without a score: no empty win-rate chart, and the page says why.
+#[test]
+fn a_game_without_a_score_draws_no_win_rate_chart() {
+    let dir = std::env::temp_dir().join(format!("rules-sim-noscore-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("dir");
+    let page = dir.join("report.html");
+    let (code, _, err) = rules(&[
+        "simulate",
+        "games/the-establishment.rules",
+        "--games",
+        "6",
+        "--players",
+        "4",
+        "--html",
+        &page.display().to_string(),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let html = std::fs::read_to_string(&page).expect("page");
+    assert!(!html.contains("Win rate per seat"), "{html}");
+    assert!(html.contains("there is no win-rate chart"), "{html}");
+    // Only the length chart.
+    assert_eq!(html.matches("<svg").count(), 1, "{html}");
+    assert!(
+        html.contains("Game length in choices (all 6 games)"),
+        "{html}"
+    );
+    render(&page, "simulate-report-no-score.png");
+}
+
+/// The summary's corners: seeds as played, why the run stopped, the first player's advantage
+/// only when every seat plays the same agent, a solo game as solo.
+#[test]
+fn the_summary_is_right_in_its_corners() {
+    let (code, out, err) = rules(&[
+        "simulate",
+        "games/statecraft",
+        "--games",
+        "12",
+        "--seed",
+        "7",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("seeds 7 to 18)"), "{out}");
+    assert!(
+        out.contains("stopped: the 12 games of --games were played"),
+        "{out}"
+    );
+    assert!(out.contains("first player advantage: "), "{out}");
+    let r = report(
+        "games/statecraft",
+        &["--games", "12", "--seed", "7"],
+        "corners",
+    );
+    assert_eq!(r["seeds"], serde_json::json!([7, 18]));
+    assert_eq!(r["stopped"]["reason"], "games");
+    assert!(r["first_player_advantage"].is_object(), "{r}");
+    assert!(r["solo"].is_null(), "{r}");
+    assert_eq!(r["fair_share"], 0.25);
+    // Different agents per seat: seat 1's rate is its agent's strength, not its seat's.
+    let mixed = report(
+        "games/statecraft",
+        &["--games", "6", "--agent", "P1=first,random"],
+        "mixed",
+    );
+    assert!(mixed["first_player_advantage"].is_null(), "{mixed}");
+    let why = mixed["first_player_advantage_omitted"]
+        .as_str()
+        .expect("why");
+    assert!(why.contains("different agents"), "{why}");
+    // Deep State solo: P1 against HOC (P2, played by the rules); P3 and P4 sit out.
+    let solo = report(
+        "games/deep-state",
+        &["--games", "4", "--set", "solo=true"],
+        "solo",
+    );
+    assert_eq!(solo["solo"]["seat"], "P1", "{solo}");
+    assert_eq!(solo["solo"]["played_by_rules"], serde_json::json!(["P2"]));
+    assert_eq!(solo["solo"]["sat_out"], serde_json::json!(["P3", "P4"]));
+    assert!(solo["first_player_advantage"].is_null(), "{solo}");
+    assert_eq!(solo["fair_share"], 0.5);
+    let (code, out, err) = rules(&[
+        "simulate",
+        "games/deep-state",
+        "--games",
+        "4",
+        "--set",
+        "solo=true",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.contains("solo: P1 plays against P2 (played by the rules); P3, P4 sit out"),
+        "{out}"
+    );
+    assert!(!out.contains("\n  P3 "), "{out}");
 }
 
 #[test]

@@ -66,6 +66,13 @@ pub struct GameResult {
     pub search: Option<crate::agent::mc::SearchStats>,
     /// The runtime diagnostic that stopped the game, if one did.
     pub error: Option<String>,
+    /// Per seat: the choices the seat was asked (a seat the rules play, like a solo game's
+    /// opponent, is asked none).
+    #[serde(default)]
+    pub asked: Vec<u64>,
+    /// Seats out of the game once setup was done (a solo game's empty seats).
+    #[serde(default)]
+    pub sat_out: Vec<u32>,
 }
 
 /// Play one game of the plan: the seed's game, from setup to the end.
@@ -83,6 +90,8 @@ fn play(prog: &crate::program::Program, plan: &Plan, seed: u64, limits: Limits) 
         groups: Vec::new(),
         search: None,
         error: None,
+        asked: Vec::new(),
+        sat_out: Vec::new(),
     };
     let options = match crate::options::parse_sets(prog, &plan.sets) {
         Ok(o) => o,
@@ -112,6 +121,7 @@ fn play(prog: &crate::program::Program, plan: &Plan, seed: u64, limits: Limits) 
     // Step by step, checking the invariants between steps.
     let mut round_leaders = Vec::new();
     let mut groups = Vec::new();
+    let mut sat_out = Vec::new();
     let played = (|| -> Result<crate::interp::Outcome, String> {
         let text = |d: Box<crate::diag::Diag>| format!("{}: {}", d.code, d.message);
         interp.init().map_err(text)?;
@@ -121,6 +131,9 @@ fn play(prog: &crate::program::Program, plan: &Plan, seed: u64, limits: Limits) 
             pos = interp.step(pos).map_err(text)?;
             if was == crate::interp::Pos::Setup {
                 remove_cards(prog, &mut interp.state, &plan.without);
+                sat_out = (0..interp.state.n_players)
+                    .filter(|&p| interp.state.eliminated.get(p as usize) == Some(&true))
+                    .collect();
             }
             if let Some(bad) = invariants::check(prog, &interp.state) {
                 return Err(format!(
@@ -167,6 +180,13 @@ fn play(prog: &crate::program::Program, plan: &Plan, seed: u64, limits: Limits) 
             a
         });
     r.choices = interp.state.choices_made;
+    r.asked = vec![0; interp.state.n_players as usize];
+    for c in &interp.choice_log {
+        if let Some(n) = r.asked.get_mut(c.player as usize) {
+            *n += 1;
+        }
+    }
+    r.sat_out = sat_out;
     r.steps = interp.state.steps();
     r
 }
@@ -347,6 +367,7 @@ pub const BATCH: u64 = 200;
 
 /// Play until every seat's win-rate interval is narrower than `width` (at most `plan.games`
 /// games): whole batches of seeds in order, so where it stops depends only on the seeds.
+/// Returns the games given and whether the intervals were narrow enough.
 pub fn run_until(
     plan: &Plan,
     width: f64,
@@ -354,8 +375,9 @@ pub fn run_until(
     stop: &std::sync::atomic::AtomicBool,
     progress: &(dyn Fn() + Sync),
     sink: &mut dyn FnMut(GameResult) -> Result<(), String>,
-) -> Result<u64, String> {
+) -> Result<(u64, bool), String> {
     let mut tally = tally::Tally::new(plan.players);
+    let mut narrow = false;
     let mut done: u64 = 0;
     while done < plan.games && !stop.load(std::sync::atomic::Ordering::Relaxed) {
         let batch = Plan {
@@ -376,8 +398,9 @@ pub fn run_until(
             .iter()
             .all(|s| s.win_rate.high - s.win_rate.low < width)
         {
+            narrow = true;
             break;
         }
     }
-    Ok(done)
+    Ok((done, narrow))
 }

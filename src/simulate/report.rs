@@ -13,18 +13,32 @@ pub struct Report {
     pub agent: String,
     pub options: Vec<String>,
     pub first_seed: u64,
+    /// The first and last seed played (`null` when no game was played).
+    pub seeds: Option<(u64, u64)>,
     /// Games asked for, and games played (fewer when interrupted).
     pub games_planned: u64,
     pub games: u64,
     pub interrupted: bool,
+    /// Why the run stopped: `--games` reached, `--until-ci` narrow enough, or Ctrl-C.
+    pub stopped: Stopped,
+    /// The agent each seat played with (`--agent` read per seat).
+    pub seat_agents: Vec<String>,
+    /// A solo game: the one seat that was asked choices, the seats the rules played (asked
+    /// nothing) and the seats out of the game after setup (`null` for a game of several).
+    pub solo: Option<Solo>,
+    /// A fair share of the wins: one over the seats that took part (not out after setup).
+    pub fair_share: f64,
     /// Games a runtime error stopped, and the first such (seed and message).
     pub errors: u64,
     pub first_error: Option<(u64, String)>,
     /// The `rules run` line that replays the first error's game and writes its choice log.
     pub replay: Option<String>,
     pub seats: Vec<Seat>,
-    /// Seat 1's outright win rate minus a fair share (1 / players), with its interval.
-    pub first_player_advantage: Interval,
+    /// Seat 1's outright win rate minus a fair share, with its interval: only when every seat
+    /// plays the same agent in a game of several (`null` otherwise, and why in
+    /// `first_player_advantage_omitted`).
+    pub first_player_advantage: Option<Interval>,
+    pub first_player_advantage_omitted: Option<String>,
     /// Games won by several seats together, and games without a winner.
     pub shared_wins: u64,
     pub no_winner: u64,
@@ -53,6 +67,28 @@ pub struct Report {
     /// The cards of `--impact` not played on every seed of the report (Ctrl-C came first):
     /// they have no row in `impact`.
     pub impact_unfinished: Vec<String>,
+}
+
+/// Why a run stopped.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+#[serde(rename_all = "snake_case", tag = "reason")]
+pub enum Stopped {
+    /// Every game of `--games` was played.
+    Games,
+    /// `--until-ci W`: every seat's interval was narrower than `width`.
+    UntilCi { width: f64 },
+    /// `--until-ci W` played every game of `--games` before the intervals were narrow enough.
+    UntilCiNotReached { width: f64 },
+    /// Ctrl-C.
+    Interrupted,
+}
+
+/// A solo game, seen from its seats (`Report::solo`).
+#[derive(Debug, Serialize)]
+pub struct Solo {
+    pub seat: String,
+    pub played_by_rules: Vec<String>,
+    pub sat_out: Vec<String>,
 }
 
 /// One grouping (`groups: [faction]`): the win rate of each of its groups.
@@ -216,7 +252,7 @@ fn spread(c: &Counts) -> Spread {
     }
 }
 
-pub const FORMAT: u32 = 4;
+pub const FORMAT: u32 = 5;
 
 /// The report of the games counted in `t` (played from `plan.seed` on, in seed order).
 pub fn build(plan: &super::Plan, t: &Tally, interrupted: bool) -> Report {
@@ -253,19 +289,47 @@ pub fn build(plan: &super::Plan, t: &Tally, interrupted: bool) -> Report {
             score,
         });
     }
-    let fair = 1.0 / f64::from(players.max(1));
-    let first = seats.first().map_or(
-        Interval {
-            value: 0.0,
-            low: 0.0,
-            high: 0.0,
-        },
-        |s| Interval {
+    // Seats that took part: not out of every game once setup was done.
+    let seat_names = |keep: &dyn Fn(usize) -> bool| -> Vec<String> {
+        (0..seats.len())
+            .filter(|&k| keep(k))
+            .map(|k| format!("P{}", k + 1))
+            .collect()
+    };
+    let always_out = |k: usize| played > 0 && t.sat_out.get(k).copied() == Some(played);
+    let asked = |k: usize| t.seat_asked.get(k).is_some_and(|&n| n > 0);
+    let taking_part = (0..seats.len()).filter(|&k| !always_out(k)).count().max(1);
+    let fair = 1.0 / taking_part as f64;
+    let askers = seat_names(&|k| asked(k));
+    let solo = (players == 1 || askers.len() == 1).then(|| Solo {
+        seat: askers.first().cloned().unwrap_or_else(|| "P1".to_string()),
+        played_by_rules: seat_names(&|k| !asked(k) && !always_out(k)),
+        sat_out: seat_names(&|k| always_out(k)),
+    });
+    let seat_agents = crate::agent::seat_specs(&plan.agent, players, "random").unwrap_or_default();
+    let decided = t.played.saturating_sub(t.no_winner);
+    let omitted = if solo.is_some() {
+        Some("a solo game has no first player to compare".to_string())
+    } else if seats.len() < 2 {
+        Some("one seat".to_string())
+    } else if seat_agents.windows(2).any(|w| w[0] != w[1]) {
+        Some(format!(
+            "the seats play different agents ({}): seat 1's rate would measure its agent",
+            plan.agent
+        ))
+    } else if decided == 0 {
+        Some("no game had a winner".to_string())
+    } else {
+        None
+    };
+    let first = match (&omitted, seats.first()) {
+        (None, Some(s)) => Some(Interval {
             value: s.win_rate.value - fair,
             low: s.win_rate.low - fair,
             high: s.win_rate.high - fair,
-        },
-    );
+        }),
+        _ => None,
+    };
     let rates: Vec<f64> = seats.iter().map(|s| s.win_rate.value).collect();
     let spread_rate = rates.iter().cloned().fold(f64::MIN, f64::max)
         - rates.iter().cloned().fold(f64::MAX, f64::min);
@@ -286,9 +350,19 @@ pub fn build(plan: &super::Plan, t: &Tally, interrupted: bool) -> Report {
         agent: plan.agent.clone(),
         options: plan.sets.clone(),
         first_seed: plan.seed,
+        seeds: (t.games > 0)
+            .then(|| (plan.seed, plan.seed.wrapping_add(t.games.saturating_sub(1)))),
         games_planned: plan.games,
         games: t.games,
         interrupted,
+        stopped: if interrupted {
+            Stopped::Interrupted
+        } else {
+            Stopped::Games
+        },
+        seat_agents,
+        solo,
+        fair_share: fair,
         errors: t.errors,
         first_error: t.first_error.clone(),
         replay: t.first_error.as_ref().map(|(seed, _)| {
@@ -303,6 +377,7 @@ pub fn build(plan: &super::Plan, t: &Tally, interrupted: bool) -> Report {
         }),
         seats,
         first_player_advantage: first,
+        first_player_advantage_omitted: omitted,
         shared_wins: t.shared_wins,
         no_winner: t.no_winner,
         win_rate_spread: if rates.is_empty() { 0.0 } else { spread_rate },
@@ -338,35 +413,77 @@ pub fn rate(x: f64) -> String {
     }
 }
 
-fn pct(x: f64) -> String {
+pub fn pct(x: f64) -> String {
     format!("{:5.1}%", x * 100.0)
 }
 
-/// The report as the terminal shows it.
-pub fn text(r: &Report) -> String {
-    let mut s = String::new();
-    s.push_str(&format!(
-        "{}: {} games of {} players ({} agents, seeds {}..{}){}\n",
-        r.game,
-        r.games,
-        r.players,
-        r.agent,
-        r.first_seed,
-        r.first_seed.saturating_add(r.games),
-        if r.interrupted { ", interrupted" } else { "" }
-    ));
-    if r.errors > 0 {
-        if let (Some((seed, e)), Some(replay)) = (&r.first_error, &r.replay) {
-            s.push_str(&format!(
-                "  {} games stopped on an error; the first, seed {seed}: {e}\n  replay it, with its choice log: {replay}\n",
-                r.errors
-            ));
+/// What was played, in one line: the game, the games, the players and agents, the seeds.
+pub fn headline(r: &Report) -> String {
+    let seeds = match r.seeds {
+        Some((a, b)) if a == b => format!("seed {a}"),
+        Some((a, b)) => format!("seeds {a} to {b}"),
+        None => "no seed played".to_string(),
+    };
+    let who = match &r.solo {
+        Some(solo) => {
+            let mut w = format!("solo: {} plays", solo.seat);
+            if !solo.played_by_rules.is_empty() {
+                w.push_str(&format!(
+                    " against {} (played by the rules)",
+                    solo.played_by_rules.join(", ")
+                ));
+            }
+            if !solo.sat_out.is_empty() {
+                w.push_str(&format!("; {} sit out", solo.sat_out.join(", ")));
+            }
+            w
         }
+        None => format!("{} players", r.players),
+    };
+    format!(
+        "{}: {} games, {who} ({} agents, {seeds})",
+        r.game, r.games, r.agent
+    )
+}
+
+/// Why the run stopped, in words.
+pub fn stopped(r: &Report) -> String {
+    match r.stopped {
+        Stopped::Games => format!("stopped: the {} games of --games were played", r.games),
+        Stopped::UntilCi { width } => format!(
+            "stopped: after {} games every seat's 95% interval was narrower than {} points (--until-ci {width})",
+            r.games,
+            round_points(width * 100.0)
+        ),
+        Stopped::UntilCiNotReached { width } => format!(
+            "stopped: the {} games of --games were played before every seat's 95% interval was narrower than {} points (--until-ci {width})",
+            r.games,
+            round_points(width * 100.0)
+        ),
+        Stopped::Interrupted => format!(
+            "stopped: interrupted (Ctrl-C) after {} of {} games",
+            r.games, r.games_planned
+        ),
     }
-    s.push_str(
-        "\n  seat   wins   win rate (95% interval)   shared   score mean (sd)   p10 / p50 / p90\n",
+}
+
+/// A number of points to one decimal, without a trailing `.0`.
+fn round_points(x: f64) -> String {
+    let t = format!("{x:.1}");
+    t.strip_suffix(".0").map(str::to_string).unwrap_or(t)
+}
+
+/// The seat table's rows, as the terminal shows them.
+fn seat_lines(r: &Report) -> String {
+    let mut s = String::from(
+        "  seat   wins   win rate (95% interval)   shared   score mean (sd)   p10 / p50 / p90\n",
     );
-    for seat in &r.seats {
+    let out = |seat: &str| {
+        r.solo
+            .as_ref()
+            .is_some_and(|s| s.sat_out.iter().any(|x| x == seat))
+    };
+    for seat in r.seats.iter().filter(|s| !out(&s.seat)) {
         let score = match &seat.score {
             Some(sc) => format!(
                 "{:>10.1} ({:>5.1})   {} / {} / {}",
@@ -384,20 +501,46 @@ pub fn text(r: &Report) -> String {
             seat.shared_wins
         ));
     }
-    let f = &r.first_player_advantage;
+    s
+}
+
+/// The figures below the tables, one line each: who won how, length, choices, searches, how
+/// games ended, leads.
+pub fn figures(r: &Report) -> Vec<String> {
+    let mut out = Vec::new();
     let decided = r.games.saturating_sub(r.errors + r.no_winner);
     if decided == 0 {
-        s.push_str("\n  no game had a winner (the game declares no `score`, or every game ended without one)\n");
+        out.push(
+            "no game had a winner (the game declares no `score`, or every game ended without one)"
+                .to_string(),
+        );
     } else {
-        s.push_str(&format!(
-            "\n  first player advantage: {:+.1} points ({:+.1} .. {:+.1}) over a fair {:.1}%\n",
-            f.value * 100.0,
-            f.low * 100.0,
-            f.high * 100.0,
-            100.0 / f64::from(r.players.max(1))
-        ));
-        s.push_str(&format!(
-            "  win-rate spread: {:.1} points; shared wins: {}; no winner: {} (drawishness {})\n",
+        match (&r.first_player_advantage, &r.first_player_advantage_omitted) {
+            (Some(f), _) => out.push(format!(
+                "first player advantage: {:+.1} points ({:+.1} .. {:+.1}) over a fair {}%",
+                f.value * 100.0,
+                f.low * 100.0,
+                f.high * 100.0,
+                round_points(r.fair_share * 100.0)
+            )),
+            (None, Some(why)) => out.push(format!("no first player advantage: {why}")),
+            (None, None) => {}
+        }
+        if let Some(solo) = &r.solo {
+            if let Some(seat) = r.seats.iter().find(|s| s.seat == solo.seat) {
+                out.push(format!(
+                    "solo: {} won {} of {} games ({}, 95% interval {} .. {})",
+                    solo.seat,
+                    seat.wins,
+                    r.games.saturating_sub(r.errors),
+                    pct(seat.win_rate.value).trim_start(),
+                    pct(seat.win_rate.low).trim_start(),
+                    pct(seat.win_rate.high).trim_start()
+                ));
+            }
+        }
+        out.push(format!(
+            "win-rate spread: {:.1} points; shared wins: {}; no winner: {} (drawishness {})",
             r.win_rate_spread * 100.0,
             r.shared_wins,
             r.no_winner,
@@ -409,18 +552,18 @@ pub fn text(r: &Report) -> String {
         ("choices", &r.choices),
         ("steps", &r.steps),
     ] {
-        s.push_str(&format!(
-            "  {name:<8} mean {:.1}, p10 {}, median {}, p90 {}, max {}\n",
+        out.push(format!(
+            "{name:<8} mean {:.1}, p10 {}, median {}, p90 {}, max {}",
             sp.mean, sp.p10, sp.p50, sp.p90, sp.max
         ));
     }
-    s.push_str(&format!(
-        "  single-option choices: {} of all choices (taken without asking)\n",
+    out.push(format!(
+        "single-option choices: {} of all choices (taken without asking)",
         pct(r.single_option_share).trim_start()
     ));
     if let Some(sr) = &r.search {
-        s.push_str(&format!(
-            "  search (mc): {} choices searched, {} picked at random for want of a copy that led back to the choice ({}); {} copies played out, {} rejected\n",
+        out.push(format!(
+            "search: {} choices searched, {} picked at random for want of a copy that led back to the choice ({}); {} copies played out, {} rejected",
             sr.decisions,
             sr.fallbacks,
             pct(sr.fallbacks as f64 / sr.decisions.max(1) as f64).trim_start(),
@@ -441,8 +584,56 @@ pub fn text(r: &Report) -> String {
                 )
             })
             .collect();
-        s.push_str(&format!("  ended by: {}\n", ends.join(", ")));
+        out.push(format!("ended by: {}", ends.join(", ")));
     }
+    if let Some(l) = &r.leads {
+        let decided = if l.decided_games == 0 {
+            "no winner led alone at a round's end and kept the lead".to_string()
+        } else {
+            format!(
+                "the winner led for good from round {:.1} on average ({:.0}% into the game, {} games)",
+                l.decided_round_mean,
+                l.decided_fraction_mean * 100.0,
+                l.decided_games
+            )
+        };
+        out.push(format!(
+            "leads: {:.2} lead changes per game ({:.2} per round boundary); {decided}",
+            l.changes_mean, l.change_rate,
+        ));
+        let by: Vec<String> = l
+            .winner_leading
+            .iter()
+            .enumerate()
+            .map(|(i, x)| format!("r{} {}", i + 1, pct(*x).trim_start()))
+            .collect();
+        out.push(format!("the eventual winner in front: {}", by.join(", ")));
+    }
+    if !r.without.is_empty() {
+        let cards: Vec<String> = r.without.iter().map(|c| format!("@{c}")).collect();
+        out.push(format!("played without: {}", cards.join(", ")));
+    }
+    out.push(stopped(r));
+    out
+}
+
+/// The report as the terminal shows it.
+pub fn text(r: &Report) -> String {
+    let mut s = headline(r);
+    if r.interrupted {
+        s.push_str(", interrupted");
+    }
+    s.push('\n');
+    if r.errors > 0 {
+        if let (Some((seed, e)), Some(replay)) = (&r.first_error, &r.replay) {
+            s.push_str(&format!(
+                "  {} games stopped on an error; the first, seed {seed}: {e}\n  replay it, with its choice log: {replay}\n",
+                r.errors
+            ));
+        }
+    }
+    s.push('\n');
+    s.push_str(&seat_lines(r));
     for g in &r.groups {
         s.push_str(&format!(
             "\n  by {}: group   games   wins   win rate (95% interval)   shared\n",
@@ -461,34 +652,11 @@ pub fn text(r: &Report) -> String {
             ));
         }
     }
-    if let Some(l) = &r.leads {
-        let decided = if l.decided_games == 0 {
-            "no winner led alone at a round's end and kept the lead".to_string()
-        } else {
-            format!(
-                "the winner led for good from round {:.1} on average ({:.0}% into the game, {} games)",
-                l.decided_round_mean,
-                l.decided_fraction_mean * 100.0,
-                l.decided_games
-            )
-        };
-        s.push_str(&format!(
-            "  leads: {:.2} lead changes per game ({:.2} per round boundary); {decided}\n",
-            l.changes_mean, l.change_rate,
-        ));
-        let by: Vec<String> = l
-            .winner_leading
-            .iter()
-            .enumerate()
-            .map(|(i, x)| format!("r{} {}", i + 1, pct(*x).trim_start()))
-            .collect();
-        s.push_str(&format!(
-            "  the eventual winner in front: {}\n",
-            by.join(", ")
-        ));
-    }
-    if !r.without.is_empty() {
-        s.push_str(&format!("  played without: {}\n", r.without.join(", ")));
+    s.push('\n');
+    for line in figures(r) {
+        s.push_str("  ");
+        s.push_str(&line);
+        s.push('\n');
     }
     if !r.impact.is_empty() {
         s.push_str("\n  card impact (win rate without the card minus with it, 95% interval; largest first)\n");

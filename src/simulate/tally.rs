@@ -119,6 +119,10 @@ pub struct Tally {
     pub groups: Vec<BTreeMap<String, (u64, u64, u64)>>,
     pub leads: LeadTally,
     pub search: Option<SearchStats>,
+    /// Per seat: games played in which the seat was asked a choice, and games in which it
+    /// was out of the game once setup was done.
+    pub seat_asked: Vec<u64>,
+    pub sat_out: Vec<u64>,
 }
 
 fn inc(x: &mut u64) {
@@ -134,6 +138,8 @@ impl Tally {
             wins: vec![0; seats],
             shared: vec![0; seats],
             scores: vec![Counts::new(); seats],
+            seat_asked: vec![0; seats],
+            sat_out: vec![0; seats],
             leads: LeadTally::default(),
             ..Tally::default()
         }
@@ -160,6 +166,16 @@ impl Tally {
             }
             if let Some(&v) = r.scores.get(s) {
                 count(&mut self.scores[s], v);
+            }
+            if r.asked.get(s).is_some_and(|&n| n > 0) {
+                if let Some(a) = self.seat_asked.get_mut(s) {
+                    inc(a);
+                }
+            }
+            if r.sat_out.contains(&seat) {
+                if let Some(o) = self.sat_out.get_mut(s) {
+                    inc(o);
+                }
             }
         }
         if r.winners.len() > 1 {
