@@ -107,6 +107,21 @@ pub struct GameEntry {
     pub value: Expr,
     /// Where `at round end` is written, if it is.
     pub at_round_end: Option<Span>,
+    /// `at setup` or `at end` (when `rules simulate` reads `groups`), and where it is written.
+    pub at: Option<(GroupsAt, Span)>,
+}
+
+/// When `rules simulate` reads each seat's groups (`groups: [...] at setup`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize)]
+pub enum GroupsAt {
+    /// When the game first sets them: the first value that is not `none` (or an empty list),
+    /// read after setup and after every phase until each seat has one; else at the end.
+    #[default]
+    FirstSet,
+    /// Once setup is done.
+    Setup,
+    /// When the game is over.
+    End,
 }
 
 #[derive(Debug, Clone)]

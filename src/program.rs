@@ -304,6 +304,9 @@ pub struct GameInfo {
     /// `groups: [faction, role]`: functions of a player naming the groups they belong to (a
     /// list names several), for `rules simulate`'s win rate per group.
     pub groups: Vec<Id>,
+    /// When `rules simulate` reads the groups (`groups: [...] at setup`, `at end`; by default
+    /// when the game first sets them).
+    pub groups_at: crate::ast::GroupsAt,
     /// `winner: lowest`: the lowest score wins (and the lowest tiebreak value breaks ties).
     pub lowest_wins: bool,
     /// `goal: "..."`: how to win, in a sentence, shown to people at the start.

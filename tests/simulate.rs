@@ -458,3 +458,56 @@ fn the_report_says_how_games_ended_who_led_and_how_many_choices_were_forced() {
     );
     assert!(e["leads"].is_null(), "{}", e["leads"]);
 }
+
+/// Groups as dealt: a seat's group is the one the game first set (or as `at setup` and `at end`
+/// say), so the per-group table agrees with the seats dealt it.
+#[test]
+fn groups_are_read_as_dealt_unless_the_game_says_when() {
+    for (file, winner) in [
+        ("first_set", "Red"),
+        ("at_setup", "Red"),
+        ("at_end", "Blue"),
+    ] {
+        let r = report(
+            &format!("tests/simulate/groups/{file}.rules"),
+            &["--games", "6"],
+            &format!("groups-{file}"),
+        );
+        let rows = r["groups"][0]["groups"].as_array().expect("groups");
+        let wins = |g: &str| {
+            rows.iter()
+                .find(|x| x["group"] == g)
+                .and_then(|x| x["wins"].as_u64())
+                .unwrap_or_else(|| panic!("{file}: no group {g}: {rows:?}"))
+        };
+        assert_eq!(wins(winner), 6, "{file}: {rows:?}");
+        assert_eq!(r["seats"][0]["wins"], 6, "{file}");
+    }
+    // Hegemony: the roles dealt at setup, not those left after the final session moved officers
+    // into the Hegemony. The Military officers sit at P2, P7 and P12, the Leaders at P1, P6, P11.
+    let r = report("games/hegemony", &["--games", "12"], "groups-hegemony");
+    let seat_wins = |seats: &[usize]| -> u64 {
+        seats
+            .iter()
+            .map(|&k| r["seats"][k]["wins"].as_u64().expect("wins"))
+            .sum()
+    };
+    let roles = r["groups"]
+        .as_array()
+        .expect("groupings")
+        .iter()
+        .find(|g| g["name"] == "role")
+        .expect("role")["groups"]
+        .as_array()
+        .expect("roles")
+        .clone();
+    let role = |name: &str| {
+        roles
+            .iter()
+            .find(|x| x["group"] == name)
+            .and_then(|x| x["wins"].as_u64())
+            .unwrap_or_else(|| panic!("no role {name}: {roles:?}"))
+    };
+    assert_eq!(role("MilitaryOfficer"), seat_wins(&[1, 6, 11]), "{roles:?}");
+    assert_eq!(role("Leader"), seat_wins(&[0, 5, 10]), "{roles:?}");
+}

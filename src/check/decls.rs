@@ -631,8 +631,31 @@ impl Checker {
             key: k,
             value: e,
             at_round_end,
+            at,
         } in &g.entries
         {
+            if let Some((when, span)) = at {
+                if k.node == "groups" {
+                    info.groups_at = *when;
+                } else {
+                    let said = match when {
+                        ast::GroupsAt::Setup => "at setup",
+                        _ => "at end",
+                    };
+                    self.err(
+                        Diag::error(
+                            "check::game_entry",
+                            format!("`{said}` says when `rules simulate` reads `groups`, and belongs to it alone"),
+                        )
+                        .label(*span, format!("not a moment `{}` can be given", k.node))
+                        .help(if k.node == "end_when" {
+                            "to ask `end_when` once each round is over, write `at round end`"
+                        } else {
+                            "remove it"
+                        }),
+                    );
+                }
+            }
             if let (Some(at), false) = (at_round_end, k.node == "end_when") {
                 self.err(
                     Diag::error(

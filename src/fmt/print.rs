@@ -663,6 +663,14 @@ impl Out<'_> {
                     self.entry(rest, ": ");
                     self.w(" at round end");
                 }
+                Some((last, rest)) if last.as_rule() == Rule::at_setup => {
+                    self.entry(rest, ": ");
+                    self.w(" at setup");
+                }
+                Some((last, rest)) if last.as_rule() == Rule::at_end => {
+                    self.entry(rest, ": ");
+                    self.w(" at end");
+                }
                 _ => self.entry(&k, ": "),
             },
             Rule::table_entry | Rule::field_init => self.entry(&k, ": "),

@@ -554,6 +554,15 @@ impl<'p> Interp<'p> {
         self.state.memo = Memo::default();
     }
 
+    /// Call a function of the game outside its play (a report reading `groups` as the game
+    /// goes): the steps it takes are not charged, so the game plays and counts as without it.
+    pub fn call_uncharged(&mut self, f: Id, args: Vec<Value>, span: Span) -> R<Value> {
+        let left = self.state.steps_left;
+        let r = self.call_fn(f, args, span);
+        self.state.steps_left = left;
+        r
+    }
+
     /// Whether player `p` is still in the game.
     pub(crate) fn is_in(&self, p: u32) -> bool {
         !self

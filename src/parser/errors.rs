@@ -61,6 +61,8 @@ pub fn rule_name(rule: Rule) -> &'static str {
             "a statement"
         }
         at_round_end | at_kw | round_kw => "`at round end`",
+        at_setup | setup_kw => "`at setup`",
+        at_end => "`at end`",
         unique_kw => "`unique`",
         table_type | fn_type | fn_type_param => "a type",
         fn_kw => "`fn`",

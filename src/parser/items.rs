@@ -98,11 +98,20 @@ impl Builder {
             if let (Some(k), Some(v)) = (inner.next(), inner.next()) {
                 let key = self.ident(k);
                 let value = self.expr(v);
-                let at_round_end = inner.next().map(|p| self.span(&p));
+                let (mut at_round_end, mut at) = (None, None);
+                if let Some(p) = inner.next() {
+                    let span = self.span(&p);
+                    match p.as_rule() {
+                        Rule::at_setup => at = Some((crate::ast::GroupsAt::Setup, span)),
+                        Rule::at_end => at = Some((crate::ast::GroupsAt::End, span)),
+                        _ => at_round_end = Some(span),
+                    }
+                }
                 entries.push(GameEntry {
                     key,
                     value,
                     at_round_end,
+                    at,
                 });
             }
         }

@@ -13,6 +13,7 @@ pub mod shard;
 pub mod stats;
 pub mod tally;
 
+use crate::ast::GroupsAt;
 use crate::interp::Interp;
 use crate::limits::Limits;
 use rayon::prelude::*;
@@ -122,6 +123,7 @@ fn play(prog: &crate::program::Program, plan: &Plan, seed: u64, limits: Limits) 
     let mut round_leaders = Vec::new();
     let mut groups = Vec::new();
     let mut sat_out = Vec::new();
+    let mut dealt = Dealt::new(prog, plan.players);
     let played = (|| -> Result<crate::interp::Outcome, String> {
         let text = |d: Box<crate::diag::Diag>| format!("{}: {}", d.code, d.message);
         interp.init().map_err(text)?;
@@ -129,6 +131,16 @@ fn play(prog: &crate::program::Program, plan: &Plan, seed: u64, limits: Limits) 
         while pos != crate::interp::Pos::Done {
             let was = pos;
             pos = interp.step(pos).map_err(text)?;
+            // Groups as dealt: read after setup, and (by default) after every step until each
+            // seat has them.
+            let read_now = match prog.game.groups_at {
+                GroupsAt::FirstSet => true,
+                GroupsAt::Setup => was == crate::interp::Pos::Setup,
+                GroupsAt::End => false,
+            };
+            if read_now && pos != crate::interp::Pos::Done {
+                dealt.read(prog, &mut interp);
+            }
             if was == crate::interp::Pos::Setup {
                 remove_cards(prog, &mut interp.state, &plan.without);
                 sat_out = (0..interp.state.n_players)
@@ -153,7 +165,8 @@ fn play(prog: &crate::program::Program, plan: &Plan, seed: u64, limits: Limits) 
                 }
             }
         }
-        groups = group_members(prog, &mut interp).map_err(text)?;
+        let at_end = group_members(prog, &mut interp, false).map_err(text)?;
+        groups = dealt.or(at_end);
         Ok(interp.outcome.take().unwrap_or(crate::interp::Outcome {
             winners: Vec::new(),
             scores: Vec::new(),
@@ -198,14 +211,22 @@ type Groups = Vec<(String, Vec<Vec<String>>)>;
 fn group_members(
     prog: &crate::program::Program,
     interp: &mut Interp,
+    uncharged: bool,
 ) -> Result<Groups, Box<crate::diag::Diag>> {
     use crate::value::Value;
     let mut out = Vec::new();
     for &f in &prog.game.groups {
-        let fd = &prog.fns[f as usize];
+        let Some(fd) = prog.fns.get(f as usize) else {
+            continue;
+        };
         let mut seats = Vec::new();
         for p in 0..interp.state.n_players {
-            let v = interp.call_fn(f, vec![Value::Player(p)], fd.span)?;
+            let args = vec![Value::Player(p)];
+            let v = if uncharged {
+                interp.call_uncharged(f, args, fd.span)?
+            } else {
+                interp.call_fn(f, args, fd.span)?
+            };
             seats.push(match &v {
                 Value::None => Vec::new(),
                 Value::List(items) => items
@@ -219,6 +240,75 @@ fn group_members(
         out.push((fd.name.clone(), seats));
     }
     Ok(out)
+}
+
+/// Each seat's groups as the game first set them (`GroupsAt::FirstSet`) or as they were once
+/// setup was done (`GroupsAt::Setup`): per grouping, per seat, `None` until read.
+struct Dealt {
+    seats: Vec<(String, Vec<Option<Vec<String>>>)>,
+    /// Whether every seat of every grouping has been read (nothing more to do).
+    done: bool,
+}
+
+impl Dealt {
+    fn new(prog: &crate::program::Program, players: u32) -> Dealt {
+        let seats = prog
+            .game
+            .groups
+            .iter()
+            .filter_map(|&f| prog.fns.get(f as usize))
+            .map(|fd| (fd.name.clone(), vec![None; players.min(64) as usize]))
+            .collect();
+        Dealt {
+            seats,
+            done: prog.game.groups.is_empty(),
+        }
+    }
+
+    /// Read the groups now, for the seats that have none yet. A function that cannot be worked
+    /// out yet (it reads what setup has not set) leaves the seat to a later read. The steps the
+    /// functions take are not charged to the game.
+    fn read(&mut self, prog: &crate::program::Program, interp: &mut Interp) {
+        if self.done {
+            return;
+        }
+        let Ok(now) = group_members(prog, interp, true) else {
+            return;
+        };
+        let mut done = true;
+        for ((_, seats), (_, read)) in self.seats.iter_mut().zip(now) {
+            for (slot, groups) in seats.iter_mut().zip(read) {
+                if slot.is_none() && !groups.is_empty() {
+                    *slot = Some(groups);
+                }
+                done &= slot.is_some();
+            }
+        }
+        self.done = done;
+    }
+
+    /// The groups as dealt; a seat never read takes its groups at the end (`at_end`).
+    fn or(self, at_end: Groups) -> Groups {
+        if self
+            .seats
+            .iter()
+            .all(|(_, s)| s.iter().all(Option::is_none))
+        {
+            return at_end;
+        }
+        self.seats
+            .into_iter()
+            .zip(at_end)
+            .map(|((name, seats), (_, end))| {
+                let seats = seats
+                    .into_iter()
+                    .zip(end)
+                    .map(|(dealt, end)| dealt.unwrap_or(end))
+                    .collect();
+                (name, seats)
+            })
+            .collect()
+    }
 }
 
 /// Take cards out of the game (ablation): wherever setup put them, they leave for no zone, so
