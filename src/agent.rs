@@ -2,7 +2,7 @@
 
 pub mod mc;
 
-pub use crate::interp::{Agent, ChoiceRequest, PENDING};
+pub use crate::interp::{random_answer, Agent, ChoiceRequest, PENDING};
 use crate::rng;
 use rand_chacha::ChaCha8Rng;
 use std::cell::RefCell;
@@ -51,7 +51,7 @@ impl Agent for RandomAgent {
         req: &ChoiceRequest,
         _: &dyn Fn(usize) -> String,
     ) -> Result<usize, String> {
-        Ok(rng::below(&mut self.rng, req.count.min(u32::MAX as usize) as u32) as usize)
+        Ok(random_answer(&mut self.rng, req.count, req.allocation))
     }
 }
 

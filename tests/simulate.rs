@@ -511,3 +511,21 @@ fn groups_are_read_as_dealt_unless_the_game_says_when() {
     assert_eq!(role("MilitaryOfficer"), seat_wins(&[1, 6, 11]), "{roles:?}");
     assert_eq!(role("Leader"), seat_wins(&[0, 5, 10]), "{roles:?}");
 }
+
+/// `random` is uniform over the ways to split an allocation, not line by line on what is left:
+/// the 15 ways to split 4 among three lines come out alike (line by line, `[4, 0, 0]` would come
+/// a fifth of the time, 600 of 3000).
+#[test]
+fn random_splits_an_allocation_uniformly_over_the_ways() {
+    let r = report(
+        "tests/simulate/allocate.rules",
+        &["--games", "3000"],
+        "allocate",
+    );
+    let rows = r["groups"][0]["groups"].as_array().expect("groups");
+    assert_eq!(rows.len(), 15, "{rows:?}");
+    for row in rows {
+        let n = row["games"].as_u64().expect("games");
+        assert!((140..265).contains(&n), "{row}");
+    }
+}

@@ -185,7 +185,10 @@ pub const DEFS: &[BuiltinDef] = &[
                 } else {
                     &prompt
                 };
-                let n = match me.decide(p, &options, pr, a.span)? {
+                me.allocation = Some((cats.len() - i) as u64);
+                let n = me.decide(p, &options, pr, a.span);
+                me.allocation = None;
+                let n = match n? {
                     Some(i) => i as i64,
                     None => 0,
                 };

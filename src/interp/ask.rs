@@ -23,6 +23,26 @@ pub struct ChoiceRequest<'a> {
     /// The position to search, for an agent that [`Agent::searches`] (`mc`): playouts of
     /// copies in which what the player does not know is re-dealt. `None` for the others.
     pub search: Option<&'a SearchPoint<'a>>,
+    /// A line of an `allocate`: how many lines are still to share what is left, this one
+    /// included (the options are the amounts `0..=left`, in order). `None` for other choices.
+    pub allocation: Option<u64>,
+}
+
+/// A uniformly random legal answer: an option of a choice, or, for a line of an allocation,
+/// the amount that makes every way to split the total equally likely (`rng::split_first`),
+/// not each line uniform on what is left.
+pub fn random_answer(
+    rng: &mut rand_chacha::ChaCha8Rng,
+    count: usize,
+    allocation: Option<u64>,
+) -> usize {
+    match allocation {
+        Some(lines) if lines >= 2 && count >= 1 => {
+            let left = (count - 1) as u64;
+            crate::rng::split_first(rng, left, lines) as usize
+        }
+        _ => crate::rng::below(rng, count.min(u32::MAX as usize) as u32) as usize,
+    }
 }
 
 /// What an agent answers to stop the game at a choice a person must make (the REPL's agents).

@@ -152,6 +152,7 @@ impl<'p> Interp<'p> {
             number: self.choice_log.len(),
             view: &player_view,
             search: search.as_ref(),
+            allocation: self.allocation,
         };
         let Some(agent) = self.agents.get_mut(player as usize) else {
             return Err(rt(span, format!("no agent plays P{}", player + 1)));

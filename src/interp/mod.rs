@@ -21,7 +21,7 @@ mod triggers;
 mod view;
 mod visibility;
 
-pub use ask::{Agent, ChoiceRequest, PENDING};
+pub use ask::{random_answer, Agent, ChoiceRequest, PENDING};
 pub use checks::{card_lines, card_values, run_checks, state_size};
 pub(crate) use compile::{walk, Node};
 pub use compile::{CodeCache, Memo};
@@ -190,6 +190,9 @@ pub struct Interp<'p> {
     /// Spans of the triggers now running, innermost last.
     trigger_chain: Vec<Span>,
     secret_depth: usize,
+    /// While `allocate` asks how much one line takes: the lines still to split among, this one
+    /// included (the options are `0..=left`). Random answers split uniformly over the ways.
+    pub(crate) allocation: Option<u64>,
     enter_triggers: Rc<[Vec<usize>]>,
     /// For each zone slot: its family, and who keeps and who learns a card moved there
     /// (`View::move_watchers`), face down and face up; worked out once per program and
@@ -510,6 +513,7 @@ impl<'p> Interp<'p> {
             trigger_depth: 0,
             trigger_chain: Vec::new(),
             secret_depth: 0,
+            allocation: None,
             enter_triggers: layout.enter_triggers.clone(),
             slot_info: layout.slot_info.clone(),
             players: Rc::new(Items::new((0..n_players).map(Value::Player).collect())),

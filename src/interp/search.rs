@@ -584,7 +584,11 @@ impl Interp<'_> {
             };
         }
         if j > pl.replay.len() {
-            return Ok(rng::below(&mut pl.answers, count.min(u32::MAX as usize) as u32) as usize);
+            return Ok(super::random_answer(
+                &mut pl.answers,
+                count,
+                self.allocation,
+            ));
         }
         // The choice searched: it must look to the seat as it does in the real game.
         if player != pl.seat || count != pl.count || pl.option >= count {
