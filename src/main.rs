@@ -171,9 +171,10 @@ enum Command {
         /// Take a card out of every game (after setup), like `--without @black_market`
         #[arg(long, value_name = "@CARD")]
         without: Vec<String>,
-        /// For each card of KIND, play the same seeds without it and report how each seat's
-        /// win rate and mean score change, largest first
-        #[arg(long, value_name = "KIND")]
+        /// For each card of KIND (or each card written in FILE), play the same seeds without it
+        /// and report how each seat's and group's win rate and mean score change, with
+        /// intervals and a verdict per card, largest first
+        #[arg(long, value_name = "KIND|FILE")]
         impact: Option<String>,
         /// Play only the i-th of n slices of the seeds and write its games to --json FILE,
         /// for `rules simulate merge`

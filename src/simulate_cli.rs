@@ -99,6 +99,7 @@ pub fn simulate(
         without: out_ids,
         ..whole
     };
+    // `--impact KIND`, or `--impact FILE`: the cards written in one file of the game.
     let impact_cards: Vec<String> = match &impact {
         None => Vec::new(),
         Some(k) => match prog.kind_by_name(k) {
@@ -108,10 +109,28 @@ pub fn simulate(
                 .filter(|c| c.kind == kind)
                 .map(|c| c.id.to_string())
                 .collect(),
-            None => {
-                errln!("error: there is no kind `{k}` in {}", game.display());
-                return ExitCode::from(2);
-            }
+            None => match impact_file(k, &c.sources) {
+                Some(file) => {
+                    let cards: Vec<String> = prog
+                        .cards
+                        .iter()
+                        .filter(|c| c.span.file == file)
+                        .map(|c| c.id.to_string())
+                        .collect();
+                    if cards.is_empty() {
+                        errln!("error: `{k}` holds no cards of {}", game.display());
+                        return ExitCode::from(2);
+                    }
+                    cards
+                }
+                None => {
+                    errln!(
+                        "error: there is no kind `{k}` in {}, nor a file of it by that name",
+                        game.display()
+                    );
+                    return ExitCode::from(2);
+                }
+            },
         },
     };
     if shard.is_some() && (impact.is_some() || !whole.without.is_empty()) {
@@ -167,10 +186,16 @@ pub fn simulate(
         let digest = rules::simulate::shard::game_digest(&c.sources);
         return write_shard(&whole, shard, path, &digest, limits, &progress);
     }
-    // The games are counted as they come, in seed order: none is kept.
+    // The games are counted as they come, in seed order: none is kept, only (for `--impact`)
+    // a digest of each game's outcome, to count the games a card changed.
     let mut tally = rules::simulate::tally::Tally::new(n);
+    let mut outcomes: Vec<u64> = Vec::new();
+    let keep_outcomes = !impact_cards.is_empty();
     let mut count = |r: rules::simulate::GameResult| {
         tally.add(&r);
+        if keep_outcomes {
+            outcomes.push(r.outcome_digest());
+        }
         Ok(())
     };
     let ran = match until_ci {
@@ -211,8 +236,14 @@ pub fn simulate(
             ..plan.clone()
         };
         let mut other = rules::simulate::tally::Tally::new(n);
+        let mut changed = 0u64;
+        let mut at = 0usize;
         let got = rules::simulate::run_streamed(&without, *limits, &STOP, &progress, &mut |r| {
             other.add(&r);
+            if outcomes.get(at) != Some(&r.outcome_digest()) {
+                changed += 1;
+            }
+            at += 1;
             Ok(())
         });
         let got = match got {
@@ -229,9 +260,9 @@ pub fn simulate(
             break;
         }
         let other = rules::simulate::report::build(&without, &other, false);
-        report
-            .impact
-            .push(rules::simulate::report::impact(card, n, &report, &other));
+        report.impact.push(rules::simulate::report::impact(
+            card, n, &report, &other, changed,
+        ));
     }
     bar.finish_and_clear();
     report.impact.sort_by(|a, b| {
@@ -241,6 +272,11 @@ pub fn simulate(
             .unwrap_or(std::cmp::Ordering::Equal)
             .then_with(|| a.card.cmp(&b.card))
     });
+    if report.impact_unfinished.is_empty() {
+        if let Some(what) = &impact {
+            report.impact_warnings = rules::simulate::report::impact_warnings(&report, what);
+        }
+    }
     report.interrupted = interrupted;
     report.stopped = if interrupted {
         rules::simulate::report::Stopped::Interrupted
@@ -254,6 +290,17 @@ pub fn simulate(
     }
     out!("{}", rules::simulate::report::text(&report));
     write_json(json.as_deref(), &report)
+}
+
+/// The file `--impact FILE` names, among the files the game loaded (compared as canonical
+/// paths, so `games/x/crises.rules` and `./games/x/crises.rules` are the same).
+fn impact_file(name: &str, sources: &rules::diag::Sources) -> Option<u32> {
+    let want = std::fs::canonicalize(name).ok()?;
+    sources
+        .files
+        .iter()
+        .position(|f| std::fs::canonicalize(&f.name).ok().as_ref() == Some(&want))
+        .and_then(|i| u32::try_from(i).ok())
 }
 
 /// `--shard i/n`: play the slice and write its games as they finish (`simulate::shard`).

@@ -206,6 +206,79 @@ fn impact_replays_the_same_seeds_once_per_card_of_the_kind() {
     let (code, _, err) = rules(&["simulate", "games/statecraft", "--without", "@no_such_card"]);
     assert_eq!(code, 2);
     assert!(err.contains("there is no card `@no_such_card`"), "{err}");
+    // Statecraft's basic setup leaves the emergencies out of the deck: no game changes without
+    // one, and the report says so rather than reading noise.
+    for i in impact {
+        assert_eq!(i["changed_games"], 0, "{i}");
+        assert_eq!(i["significant"], false, "{i}");
+        let verdict = i["verdict"].as_str().expect("verdict");
+        assert!(
+            verdict.contains("changed no game's outcome in 20 games"),
+            "{verdict}"
+        );
+    }
+    let warnings = r["impact_warnings"].as_array().expect("warnings");
+    assert_eq!(warnings.len(), 1, "{r}");
+    let w = warnings[0].as_str().expect("warning");
+    assert!(
+        w.contains("any of the 4 cards of Emergency changed no game's outcome")
+            && w.contains("try --agent ismcts:200"),
+        "{w}"
+    );
+}
+
+/// `--impact FILE`: the cards written in one file; for each, the change of every seat's and
+/// group's win rate and mean score with intervals, and a verdict; mean scores in the terminal.
+#[test]
+fn impact_of_a_file_reads_per_seat_and_group_with_a_verdict() {
+    let r = report(
+        "games/hegemony",
+        &[
+            "--games",
+            "12",
+            "--impact",
+            "games/hegemony/final-crises.rules",
+        ],
+        "impact-file",
+    );
+    let impact = r["impact"].as_array().expect("impact");
+    assert_eq!(impact.len(), 3, "the three final crises: {r}");
+    for i in impact {
+        assert_eq!(i["seats"].as_array().expect("seats").len(), 15);
+        let groups = i["groups"].as_array().expect("groups");
+        assert!(
+            groups.iter().any(|g| g["seat"] == "faction FactionA")
+                && groups.iter().any(|g| g["seat"] == "role MilitaryOfficer"),
+            "{groups:?}"
+        );
+        for d in i["seats"].as_array().expect("seats").iter().chain(groups) {
+            let m = &d["mean_score"];
+            let (lo, v, hi) = (
+                m["low"].as_f64().expect("low"),
+                m["value"].as_f64().expect("value"),
+                m["high"].as_f64().expect("high"),
+            );
+            assert!(lo <= v && v <= hi, "{d}");
+        }
+        assert!(
+            i["verdict"].as_str().expect("verdict").starts_with('@'),
+            "{i}"
+        );
+    }
+    let (code, out, err) = rules(&[
+        "simulate",
+        "games/ambition",
+        "--games",
+        "30",
+        "--impact",
+        "games/ambition/intrigue.rules",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("      mean score: P"), "{out}");
+    assert!(out.contains("      win rate: P"), "{out}");
+    let (code, _, err) = rules(&["simulate", "games/ambition", "--impact", "nothing.rules"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("nor a file of it by that name"), "{err}");
 }
 
 /// The HTML report: a page with the summary and an SVG chart per section, which headless

@@ -202,22 +202,37 @@ fn histogram(values: &Counts, what: &str) -> Chart {
     Ok(svg)
 }
 
-/// Each card's largest change of a seat's win rate when it is taken out.
+/// The change a card's row of the impact chart shows: the seat's or group's whose win rate
+/// moved most without it.
+fn impact_row(i: &super::report::Impact) -> Option<&super::report::SeatDelta> {
+    i.seats.iter().chain(&i.groups).max_by(|a, b| {
+        a.win_rate
+            .value
+            .abs()
+            .partial_cmp(&b.win_rate.value.abs())
+            .unwrap_or(std::cmp::Ordering::Equal)
+    })
+}
+
+/// Each card's largest change of a win rate (a seat's or a group's) when it is taken out: a
+/// bar, a whisker for its 95% interval, and who it is, by the card's name.
 fn impact(r: &Report) -> Chart {
     let mut svg = String::new();
     {
         let rows = r.impact.len().max(1);
-        let height = (40 + 22 * rows) as u32;
+        let height = (70 + 26 * rows) as u32;
         let root = SVGBackend::with_string(&mut svg, (W, height)).into_drawing_area();
         root.fill(&WHITE).map_err(err)?;
         let m = r
             .impact
             .iter()
-            .map(|i| i.largest.abs())
-            .fold(0.01f64, f64::max);
+            .filter_map(impact_row)
+            .map(|d| d.win_rate.low.abs().max(d.win_rate.high.abs()))
+            .fold(0.01f64, f64::max)
+            * 1.05;
         let mut chart = ChartBuilder::on(&root)
             .margin(10)
-            .x_label_area_size(30)
+            .x_label_area_size(40)
             .y_label_area_size(10)
             .build_cartesian_2d(-m..m, 0f64..rows as f64)
             .map_err(err)?;
@@ -225,23 +240,48 @@ fn impact(r: &Report) -> Chart {
             .configure_mesh()
             .disable_y_mesh()
             .y_labels(0)
-            .x_label_formatter(&|v| format!("{:+.0}", v * 100.0))
-            .x_desc("largest change of a seat's win rate without the card (points)")
+            .x_labels(9)
+            .x_label_formatter(&|v| {
+                let p = v * 100.0;
+                if p.abs() < 0.05 {
+                    "0".to_string()
+                } else if m * 100.0 >= 10.0 {
+                    format!("{p:+.0}")
+                } else {
+                    format!("{p:+.1}")
+                }
+            })
+            .x_desc("change of a win rate without the card (points; whisker: 95% interval)")
             .draw()
+            .map_err(err)?;
+        chart
+            .draw_series(std::iter::once(PathElement::new(
+                vec![(0.0, 0.0), (0.0, rows as f64)],
+                BLACK.stroke_width(1),
+            )))
             .map_err(err)?;
         for (k, i) in r.impact.iter().enumerate() {
             let y = (rows - 1 - k) as f64;
-            let colour = if i.largest >= 0.0 { BLUE } else { RED };
+            let Some(d) = impact_row(i) else { continue };
+            let w = &d.win_rate;
+            let colour = if w.value >= 0.0 { BLUE } else { RED };
             chart
                 .draw_series(std::iter::once(Rectangle::new(
-                    [(0.0, y + 0.15), (i.largest, y + 0.85)],
-                    colour.mix(0.5).filled(),
+                    [(0.0, y + 0.2), (w.value, y + 0.8)],
+                    colour.mix(0.45).filled(),
                 )))
                 .map_err(err)?;
             chart
+                .draw_series(std::iter::once(PathElement::new(
+                    vec![(w.low, y + 0.5), (w.high, y + 0.5)],
+                    BLACK.stroke_width(2),
+                )))
+                .map_err(err)?;
+            let mark = if d.significant { " *" } else { "" };
+            chart
                 .draw_series(std::iter::once(Text::new(
-                    format!("@{}", i.card),
-                    (-m * 0.98, y + 0.3),
+                    format!("@{}: {}{mark}", i.card, d.seat),
+                    (-m * 0.98, y + 0.35),
                     ("sans-serif", 12),
                 )))
                 .map_err(err)?;
@@ -249,6 +289,55 @@ fn impact(r: &Report) -> Chart {
         root.present().map_err(err)?;
     }
     Ok(svg)
+}
+
+/// The impact of `--impact` as tables: per card its verdict, and every seat's and group's
+/// change, largest first.
+fn impact_tables(r: &Report) -> String {
+    let mut h = String::new();
+    for i in &r.impact {
+        h.push_str(&format!("<h3>{}</h3>\n", escape(&i.verdict)));
+        let mut all: Vec<&super::report::SeatDelta> = i.seats.iter().chain(&i.groups).collect();
+        all.sort_by(|a, b| {
+            b.win_rate
+                .value
+                .abs()
+                .partial_cmp(&a.win_rate.value.abs())
+                .unwrap_or(std::cmp::Ordering::Equal)
+        });
+        let rows: Vec<Vec<String>> = all
+            .iter()
+            .map(|d| {
+                let w = &d.win_rate;
+                let mut row = vec![
+                    d.seat.clone(),
+                    format!("{:+.1}", w.value * 100.0),
+                    format!("{:+.1} – {:+.1}", w.low * 100.0, w.high * 100.0),
+                ];
+                match &d.mean_score {
+                    Some(m) => {
+                        row.push(format!("{:+.2}", m.value));
+                        row.push(format!("{:+.2} – {:+.2}", m.low, m.high));
+                    }
+                    None => row.extend(["–".to_string(), "–".to_string()]),
+                }
+                row.push(if d.significant { "yes" } else { "" }.to_string());
+                row
+            })
+            .collect();
+        h.push_str(&table(
+            &[
+                "seat or group",
+                "win rate (points)",
+                "95% interval",
+                "mean score",
+                "95% interval",
+                "interval excludes 0",
+            ],
+            &rows,
+        ));
+    }
+    h
 }
 
 fn escape(s: &str) -> String {
@@ -435,20 +524,25 @@ pub fn html(r: &Report, t: &Tally) -> Result<String, String> {
         ));
     }
     if !r.impact.is_empty() {
-        let order: Vec<String> = r.impact.iter().map(|i| format!("@{}", i.card)).collect();
-        sections.push((
-            format!(
-                "Card impact, top to bottom: {} (bars: the largest change of a seat's win rate without the card; blue up, red down)",
-                order.join(", ")
+        sections.insert(
+            0,
+            (
+                format!(
+                    "Card impact of {} cards, largest first (bars: the largest change of a seat's or group's win rate without the card, whiskers its 95% interval; blue up, red down; * the interval excludes 0)",
+                    r.impact.len()
+                ),
+                format!("{}{}", impact(r)?, impact_tables(r)),
             ),
-            impact(r)?,
-        ));
+        );
     }
     let mut page = String::from(
         "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>rules simulate</title>\n<style>body{font-family:sans-serif;max-width:60em;margin:2em auto;padding:0 1em}table{border-collapse:collapse;margin:0.5em 0}th,td{border:1px solid #ccc;padding:0.2em 0.6em}th{background:#f4f4f4}td.n{text-align:right;font-variant-numeric:tabular-nums}p.error{color:#a00}svg{max-width:100%;height:auto}</style></head><body>\n",
     );
     page.push_str(&format!("<h1>{}</h1>\n", escape(&r.game)));
     page.push_str(&summary(r));
+    for w in &r.impact_warnings {
+        page.push_str(&format!("<p class=\"error\">warning: {}</p>\n", escape(w)));
+    }
     if !decided {
         page.push_str("<p>No game had a winner (the game declares no <code>score</code>, or every game ended without one): there is no win-rate chart.</p>\n");
     }

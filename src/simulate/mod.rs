@@ -204,6 +204,26 @@ fn play(prog: &crate::program::Program, plan: &Plan, seed: u64, limits: Limits) 
     r
 }
 
+impl GameResult {
+    /// A digest of how the game came out (winners, scores, or the error): the games `--impact`
+    /// compares seed by seed.
+    pub fn outcome_digest(&self) -> u64 {
+        let mut d = shard::Digest::default();
+        for w in &self.winners {
+            d.bytes(&w.to_le_bytes());
+        }
+        d.bytes(b"|");
+        for s in &self.scores {
+            d.bytes(&s.to_le_bytes());
+        }
+        d.bytes(b"|");
+        if let Some(e) = &self.error {
+            d.text(e);
+        }
+        d.value()
+    }
+}
+
 /// The groups each seat belongs to at the end of a game, for every grouping the game declares:
 /// the group function's value as text, or each element of a list it returns.
 type Groups = Vec<(String, Vec<Vec<String>>)>;

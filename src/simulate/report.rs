@@ -67,6 +67,9 @@ pub struct Report {
     /// The cards of `--impact` not played on every seed of the report (Ctrl-C came first):
     /// they have no row in `impact`.
     pub impact_unfinished: Vec<String>,
+    /// What `--impact` could not tell: no card of the set changed any game's outcome, or none
+    /// had a significant effect (with what to try).
+    pub impact_warnings: Vec<String>,
 }
 
 /// Why a run stopped.
@@ -108,20 +111,37 @@ pub struct GroupRate {
     pub wins: u64,
     pub shared_wins: u64,
     pub win_rate: Interval,
+    /// The scores of its members (one per member per game; `null` without a score).
+    pub score: Option<Scores>,
 }
 
 /// The groupings' win rates over the games played.
 fn groupings(t: &Tally) -> Vec<Grouping> {
+    let none = std::collections::BTreeMap::new();
     t.group_names
         .iter()
         .zip(&t.groups)
-        .map(|(name, table)| Grouping {
+        .enumerate()
+        .map(|(k, (name, table))| Grouping {
             name: name.clone(),
             groups: table
                 .iter()
                 .map(|(group, &(games, wins, shared))| {
                     let (low, high) = wilson(wins, games);
+                    let scores = t.group_scores.get(k).unwrap_or(&none).get(group);
+                    let score = scores.filter(|c| !c.is_empty()).map(|c| {
+                        let (mean, sd) = mean_sd(c);
+                        Scores {
+                            n: super::tally::total(c),
+                            mean,
+                            sd,
+                            p10: percentile(c, 10),
+                            p50: percentile(c, 50),
+                            p90: percentile(c, 90),
+                        }
+                    });
                     GroupRate {
+                        score,
                         group: group.clone(),
                         games,
                         wins,
@@ -153,57 +173,186 @@ pub struct Impact {
     pub card: String,
     /// The seeds it was compared on: always the report's `games`.
     pub games: u64,
+    /// Of those, the games whose outcome (winners, scores, or an error) changed.
+    pub changed_games: u64,
     pub seats: Vec<SeatDelta>,
+    /// Per group of every grouping (`groups:`): the same changes.
+    pub groups: Vec<SeatDelta>,
     /// The largest change of a seat's win rate, in either direction.
     pub largest: f64,
+    /// Whether some change's interval excludes 0.
+    pub significant: bool,
+    /// The card's effect in one line.
+    pub verdict: String,
 }
 
+/// One seat's or group's change without a card.
 #[derive(Debug, Serialize)]
 pub struct SeatDelta {
+    /// `P1`, or a group as `grouping group` (`faction FactionA`).
     pub seat: String,
     /// Win rate without the card minus win rate with it, with a 95% interval (Newcombe's
     /// method 10, from the two Wilson intervals).
     pub win_rate: Interval,
-    /// Mean score without the card minus with it (`null` without a score).
-    pub mean_score: Option<f64>,
+    /// Mean score without the card minus with it, with a 95% interval (normal, from the two
+    /// means' standard errors; `null` without a score).
+    pub mean_score: Option<Interval>,
+    /// Whether either interval excludes 0.
+    pub significant: bool,
 }
 
-/// The change from `base` to `without` (the same seeds, one card out).
-pub fn impact(card: &str, players: u32, base: &Report, without: &Report) -> Impact {
+/// Newcombe's interval for the difference of two rates (`with` taken from `without`).
+fn rate_delta(with: &Interval, without: &Interval) -> Interval {
+    let (p1, l1, u1) = (without.value, without.low, without.high);
+    let (p2, l2, u2) = (with.value, with.low, with.high);
+    let d = p1 - p2;
+    Interval {
+        value: d,
+        low: d - ((p1 - l1).powi(2) + (u2 - p2).powi(2)).sqrt(),
+        high: d + ((u1 - p1).powi(2) + (p2 - l2).powi(2)).sqrt(),
+    }
+}
+
+/// The difference of two means (`with` taken from `without`) with a normal 95% interval.
+fn mean_delta(with: Option<&Scores>, without: Option<&Scores>) -> Option<Interval> {
+    let (a, b) = (with?, without?);
+    let se = |s: &Scores| s.sd * s.sd / (s.n.max(1) as f64);
+    let d = b.mean - a.mean;
+    let half = 1.959_963_984_540_054 * (se(a) + se(b)).sqrt();
+    Some(Interval {
+        value: d,
+        low: d - half,
+        high: d + half,
+    })
+}
+
+fn excludes_zero(i: &Interval) -> bool {
+    i.low > 0.0 || i.high < 0.0
+}
+
+fn delta(name: String, rate: Interval, mean: Option<Interval>) -> SeatDelta {
+    let significant = excludes_zero(&rate) || mean.as_ref().is_some_and(excludes_zero);
+    SeatDelta {
+        seat: name,
+        win_rate: rate,
+        mean_score: mean,
+        significant,
+    }
+}
+
+/// A change as the terminal shows it: `+5.2 (+1.1..+9.3)*`, the star when the interval
+/// excludes 0; rates in points.
+pub fn signed(i: &Interval, scale: f64) -> String {
+    format!(
+        "{:+.1} ({:+.1}..{:+.1}){}",
+        i.value * scale,
+        i.low * scale,
+        i.high * scale,
+        if excludes_zero(i) { "*" } else { "" }
+    )
+}
+
+/// The change from `base` to `without` (the same seeds, one card out); `changed` games had
+/// another outcome.
+pub fn impact(card: &str, players: u32, base: &Report, without: &Report, changed: u64) -> Impact {
     let mut seats = Vec::new();
     let mut largest: f64 = 0.0;
     for s in 0..players as usize {
         let (Some(a), Some(b)) = (base.seats.get(s), without.seats.get(s)) else {
             continue;
         };
-        let (p1, l1, u1) = (b.win_rate.value, b.win_rate.low, b.win_rate.high);
-        let (p2, l2, u2) = (a.win_rate.value, a.win_rate.low, a.win_rate.high);
-        let d = p1 - p2;
-        let low = d - ((p1 - l1).powi(2) + (u2 - p2).powi(2)).sqrt();
-        let high = d + ((u1 - p1).powi(2) + (p2 - l2).powi(2)).sqrt();
-        if d.abs() > largest.abs() {
-            largest = d;
+        let d = rate_delta(&a.win_rate, &b.win_rate);
+        if d.value.abs() > largest.abs() {
+            largest = d.value;
         }
-        let mean_score = match (&a.score, &b.score) {
-            (Some(x), Some(y)) => Some(y.mean - x.mean),
-            _ => None,
-        };
-        seats.push(SeatDelta {
-            seat: a.seat.clone(),
-            win_rate: Interval {
-                value: d,
-                low,
-                high,
-            },
-            mean_score,
-        });
+        seats.push(delta(
+            a.seat.clone(),
+            d,
+            mean_delta(a.score.as_ref(), b.score.as_ref()),
+        ));
     }
-    Impact {
+    let mut groups = Vec::new();
+    for g in &base.groups {
+        let other = without.groups.iter().find(|x| x.name == g.name);
+        for x in &g.groups {
+            let Some(y) = other.and_then(|o| o.groups.iter().find(|y| y.group == x.group)) else {
+                continue;
+            };
+            groups.push(delta(
+                format!("{} {}", g.name, x.group),
+                rate_delta(&x.win_rate, &y.win_rate),
+                mean_delta(x.score.as_ref(), y.score.as_ref()),
+            ));
+        }
+    }
+    let significant = seats.iter().chain(&groups).any(|d| d.significant);
+    let mut i = Impact {
         card: card.to_string(),
         games: without.games,
+        changed_games: changed,
         seats,
+        groups,
         largest,
+        significant,
+        verdict: String::new(),
+    };
+    i.verdict = verdict(&i, base);
+    i
+}
+
+/// The card's effect in one line: the significant changes, largest first (at most three), or
+/// none.
+fn verdict(i: &Impact, base: &Report) -> String {
+    let mut who = vec!["seat"];
+    who.extend(base.groups.iter().map(|g| g.name.as_str()));
+    if i.changed_games == 0 {
+        return format!(
+            "@{}: taking it out changed no game's outcome in {} games (under this play it never mattered)",
+            i.card, i.games
+        );
     }
+    // Each significant change, by how many intervals' half-widths it lies from 0.
+    let mut found: Vec<(f64, String)> = Vec::new();
+    for d in i.seats.iter().chain(&i.groups) {
+        if excludes_zero(&d.win_rate) {
+            let half = ((d.win_rate.high - d.win_rate.low) / 2.0).max(1e-12);
+            found.push((
+                d.win_rate.value.abs() / half,
+                format!("{} win rate {} points", d.seat, signed(&d.win_rate, 100.0)),
+            ));
+        }
+        if let Some(m) = d.mean_score.as_ref().filter(|m| excludes_zero(m)) {
+            let half = ((m.high - m.low) / 2.0).max(1e-12);
+            found.push((
+                m.value.abs() / half,
+                format!("{} mean score {}", d.seat, signed(m, 1.0)),
+            ));
+        }
+    }
+    found.sort_by(|a, b| b.0.partial_cmp(&a.0).unwrap_or(std::cmp::Ordering::Equal));
+    if found.is_empty() {
+        return format!(
+            "@{}: no significant effect on any {} ({} games, {} changed)",
+            i.card,
+            who.join(" or "),
+            i.games,
+            i.changed_games
+        );
+    }
+    let n = found.len();
+    let top: Vec<String> = found.into_iter().take(3).map(|(_, t)| t).collect();
+    format!(
+        "@{}: without it {}{} ({} games, {} changed)",
+        i.card,
+        top.join("; "),
+        if n > 3 {
+            format!("; {} more significant", n - 3)
+        } else {
+            String::new()
+        },
+        i.games,
+        i.changed_games
+    )
 }
 
 #[derive(Debug, Serialize)]
@@ -225,6 +374,8 @@ pub struct Interval {
 
 #[derive(Debug, Serialize)]
 pub struct Scores {
+    /// Scores counted.
+    pub n: u64,
     pub mean: f64,
     pub sd: f64,
     pub p10: i64,
@@ -266,6 +417,7 @@ pub fn build(plan: &super::Plan, t: &Tally, interrupted: bool) -> Report {
         let score = t.scores.get(s).filter(|c| !c.is_empty()).map(|c| {
             let (mean, sd) = mean_sd(c);
             Scores {
+                n: super::tally::total(c),
                 mean,
                 sd,
                 p10: percentile(c, 10),
@@ -393,6 +545,7 @@ pub fn build(plan: &super::Plan, t: &Tally, interrupted: bool) -> Report {
         without: plan.without.clone(),
         impact: Vec::new(),
         impact_unfinished: Vec::new(),
+        impact_warnings: Vec::new(),
     }
 }
 
@@ -617,6 +770,35 @@ pub fn figures(r: &Report) -> Vec<String> {
     out
 }
 
+/// The warnings of an `--impact` over `what` (a kind or a file), once every card was played.
+pub fn impact_warnings(r: &Report, what: &str) -> Vec<String> {
+    let n = r.impact.len();
+    if n == 0 {
+        return Vec::new();
+    }
+    let stronger = if r.agent.contains("ismcts") {
+        "more games or a larger search budget"
+    } else {
+        "try --agent ismcts:200, whose play uses the cards"
+    };
+    if r.impact.iter().all(|i| i.changed_games == 0) {
+        vec![format!(
+            "taking out any of the {n} cards of {what} changed no game's outcome in {} games: under `{}` play their effects never mattered; {stronger}",
+            r.games, r.agent
+        )]
+    } else if r.impact.iter().all(|i| !i.significant) {
+        vec![format!(
+            "none of the {n} cards of {what} had a significant effect in {} games under `{}` play; {stronger}, or more games",
+            r.games, r.agent
+        )]
+    } else {
+        Vec::new()
+    }
+}
+
+/// The changes the terminal shows per card, largest first (the JSON has them all).
+const IMPACT_SHOWN: usize = 4;
+
 /// The report as the terminal shows it.
 pub fn text(r: &Report) -> String {
     let mut s = headline(r);
@@ -659,23 +841,46 @@ pub fn text(r: &Report) -> String {
         s.push('\n');
     }
     if !r.impact.is_empty() {
-        s.push_str("\n  card impact (win rate without the card minus with it, 95% interval; largest first)\n");
+        s.push_str("\n  card impact: without the card minus with it, 95% intervals, * where one excludes 0 (win rates in points); largest first\n");
         for i in &r.impact {
-            let seats: Vec<String> = i
-                .seats
+            s.push_str(&format!("  {}\n", i.verdict));
+            let all: Vec<&SeatDelta> = i.seats.iter().chain(&i.groups).collect();
+            let mut rates = all.clone();
+            rates.sort_by(|a, b| {
+                b.win_rate
+                    .value
+                    .abs()
+                    .partial_cmp(&a.win_rate.value.abs())
+                    .unwrap_or(std::cmp::Ordering::Equal)
+            });
+            let shown: Vec<String> = rates
                 .iter()
-                .map(|d| {
-                    format!(
-                        "{} {:+.1} ({:+.1}..{:+.1})",
-                        d.seat,
-                        d.win_rate.value * 100.0,
-                        d.win_rate.low * 100.0,
-                        d.win_rate.high * 100.0
-                    )
-                })
+                .take(IMPACT_SHOWN)
+                .map(|d| format!("{} {}", d.seat, signed(&d.win_rate, 100.0)))
                 .collect();
-            s.push_str(&format!("  @{:<24} {}\n", i.card, seats.join("  ")));
+            s.push_str(&format!("      win rate: {}\n", shown.join(", ")));
+            let mut means: Vec<(&SeatDelta, &Interval)> = all
+                .iter()
+                .filter_map(|d| d.mean_score.as_ref().map(|m| (*d, m)))
+                .collect();
+            means.sort_by(|a, b| {
+                b.1.value
+                    .abs()
+                    .partial_cmp(&a.1.value.abs())
+                    .unwrap_or(std::cmp::Ordering::Equal)
+            });
+            if !means.is_empty() {
+                let shown: Vec<String> = means
+                    .iter()
+                    .take(IMPACT_SHOWN)
+                    .map(|(d, m)| format!("{} {}", d.seat, signed(m, 1.0)))
+                    .collect();
+                s.push_str(&format!("      mean score: {}\n", shown.join(", ")));
+            }
         }
+    }
+    for w in &r.impact_warnings {
+        s.push_str(&format!("  warning: {w}\n"));
     }
     if !r.impact_unfinished.is_empty() {
         let cards: Vec<String> = r

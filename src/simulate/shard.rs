@@ -83,6 +83,10 @@ impl Digest {
         self.text(&serde_json::to_string(r).unwrap_or_default());
     }
 
+    pub fn value(&self) -> u64 {
+        self.0
+    }
+
     pub fn hex(&self) -> String {
         format!("fnv1a64:{:016x}", self.0)
     }

@@ -117,6 +117,8 @@ pub struct Tally {
     /// Each grouping's name, and per grouping: group -> (games, wins, shared wins).
     pub group_names: Vec<String>,
     pub groups: Vec<BTreeMap<String, (u64, u64, u64)>>,
+    /// Per grouping, per group: the scores of its members, one per member per game.
+    pub group_scores: Vec<BTreeMap<String, Counts>>,
     pub leads: LeadTally,
     pub search: Option<SearchStats>,
     /// Per seat: games played in which the seat was asked a choice, and games in which it
@@ -212,6 +214,7 @@ impl Tally {
                 None => {
                     self.group_names.push(name.clone());
                     self.groups.push(BTreeMap::new());
+                    self.group_scores.push(BTreeMap::new());
                     self.group_names.len() - 1
                 }
             };
@@ -224,6 +227,14 @@ impl Tally {
             for g in present {
                 let member =
                     |seat: &u32| seats.get(*seat as usize).is_some_and(|gs| gs.contains(g));
+                if let Some(scores) = self.group_scores.get_mut(i) {
+                    let c = scores.entry(g.clone()).or_default();
+                    for (seat, gs) in seats.iter().enumerate() {
+                        if let (true, Some(&v)) = (gs.contains(g), r.scores.get(seat)) {
+                            count(c, v);
+                        }
+                    }
+                }
                 let e = table.entry(g.clone()).or_insert((0, 0, 0));
                 inc(&mut e.0);
                 match r.winners.len() {
