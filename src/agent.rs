@@ -1,5 +1,6 @@
 //! Agents answer choices: `random` (seeded), `first`, `script:FILE`, `human`, `mc:N` (search).
 
+pub mod ismcts;
 pub mod mc;
 
 pub use crate::interp::{random_answer, Agent, ChoiceRequest, PENDING};
@@ -260,7 +261,7 @@ impl Agent for HumanAgent {
 }
 
 /// The agent kinds a seat may have, for messages.
-pub const KINDS: &str = "random, first, human, mc:N or script:FILE";
+pub const KINDS: &str = "random, first, human, mc:N, ismcts:N (or ismcts:200ms) or script:FILE";
 
 /// Split a `--agent` value into one single-agent spec per seat. The value is a comma-separated
 /// list: `P2=human` gives seat 2 its own agent, and the last entry without `P<n>=` is for every
@@ -325,6 +326,9 @@ fn check_kind(spec: &str) -> Result<(), String> {
     if let Some(n) = mc::parse(spec) {
         return n.map(|_| ());
     }
+    if let Some(b) = ismcts::parse(spec) {
+        return b.map(|_| ());
+    }
     match spec {
         "random" | "first" | "human" => Ok(()),
         s if s.starts_with("script:") && s.len() > "script:".len() => Ok(()),
@@ -348,6 +352,10 @@ pub fn make_agents(spec: &str, players: u32, seed: u64) -> Result<Vec<Box<dyn Ag
             "human" => Box::new(HumanAgent {
                 hot_seat: hot_seat.clone(),
             }),
+            s if s.starts_with("ismcts") => {
+                let budget = ismcts::parse(s).unwrap_or(Err(String::new()))?;
+                Box::new(ismcts::IsmctsAgent::new(budget, seed))
+            }
             s if s.starts_with("mc") => {
                 let playouts = mc::parse(s).unwrap_or(Err(String::new()))?;
                 Box::new(mc::McAgent::new(playouts, seed))

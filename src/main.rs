@@ -66,8 +66,8 @@ enum Command {
         /// Seed of the game's random generator
         #[arg(long, default_value_t = 1)]
         seed: u64,
-        /// Who answers the choices: random, first, human, mc:N (N playouts per option) or
-        /// script:FILE, for every seat, or per seat like `P1=human,P2=mc:50,random` (the last
+        /// Who answers the choices: random, first, human, mc:N (N playouts per option),
+        /// ismcts:N (N iterations of tree search, or ismcts:200ms) or script:FILE, for every seat, or per seat like `P1=human,P2=mc:50,random` (the last
         /// plain entry is for the other seats)
         #[arg(long, default_value = "random")]
         agent: String,

@@ -68,7 +68,7 @@ pub fn simulate(
     }
     if agent.contains("human") {
         errln!(
-            "error: a simulation has no people at the keyboard: use random, first, mc:N or script agents"
+            "error: a simulation has no people at the keyboard: use random, first, mc:N, ismcts:N or script agents"
         );
         return ExitCode::from(2);
     }

@@ -26,7 +26,7 @@ pub use checks::{card_lines, card_values, run_checks, state_size};
 pub(crate) use compile::{walk, Node};
 pub use compile::{CodeCache, Memo};
 use exprs::Source;
-pub use search::{Played, PlayoutEnd, SearchPoint, SearchStats, World};
+pub use search::{Met, Played, PlayoutEnd, Policy, SearchPoint, SearchStats, World};
 pub use seen::{player_view, CardView, PlayerView, VarView, ZoneView};
 pub use view::View;
 pub use visibility::{everyone, holds, one, Players};

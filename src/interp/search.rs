@@ -65,6 +65,29 @@ pub(super) struct Playout {
     answers: ChaCha8Rng,
     asked: usize,
     branched: bool,
+    /// Who answers the choices after the one searched (a tree search's policy); random
+    /// answers when `None`.
+    policy: Option<Box<dyn Policy>>,
+}
+
+/// A choice met in a playout after the one searched, as a tree search sees it: who chooses,
+/// among how many options, and whether it is another player's secret (which the searching
+/// seat never sees).
+#[derive(Debug, Clone, Copy)]
+pub struct Met {
+    pub player: u32,
+    pub count: usize,
+    pub hidden: bool,
+    /// A line of an allocation: the lines left, this one included (`ChoiceRequest::allocation`).
+    pub allocation: Option<u64>,
+}
+
+/// How a tree search answers the choices of a playout after the one searched (`playout_with`).
+/// `rng` is the playout's own stream of answers.
+pub trait Policy {
+    fn answer(&mut self, met: Met, rng: &mut ChaCha8Rng) -> usize;
+    /// The policy as `Any`, for its search to take back what it learnt.
+    fn into_any(self: Box<Self>) -> Box<dyn std::any::Any>;
 }
 
 /// Answering the secret choices of other players that the replay meets.
@@ -407,6 +430,7 @@ impl SearchPoint<'_> {
             answers: rng::new_rng(rng::draw_u64(&mut seeds)),
             asked: 0,
             branched: false,
+            policy: None,
         }
     }
 
@@ -499,21 +523,49 @@ impl SearchPoint<'_> {
     /// Play `world` out with option `option` taken at this choice: the game's randomness and
     /// every answer after it come from `seed`. Bounded by the game's step budget.
     pub fn playout(&self, world: &World, option: usize, seed: u64) -> Played {
+        self.playout_inner(world, option, seed, None).0
+    }
+
+    /// `playout`, with the choices after this one answered by `policy` (a tree search's), which
+    /// is handed back with the result.
+    pub fn playout_with(
+        &self,
+        world: &World,
+        option: usize,
+        seed: u64,
+        policy: Box<dyn Policy>,
+    ) -> (Played, Option<Box<dyn Policy>>) {
+        self.playout_inner(world, option, seed, Some(policy))
+    }
+
+    fn playout_inner(
+        &self,
+        world: &World,
+        option: usize,
+        seed: u64,
+        policy: Option<Box<dyn Policy>>,
+    ) -> (Played, Option<Box<dyn Policy>>) {
         let hidden = Hidden::Drawn {
             repick: Box::new(rng::new_rng(world.repick)),
             proposals: self.proposals.get().cloned().unwrap_or_default(),
             weight: 1.0,
         };
-        let (end, mut it) = match self.run(&world.state, self.playout_for(option, hidden, seed)) {
+        let mut playout = self.playout_for(option, hidden, seed);
+        playout.policy = policy;
+        let (end, mut it) = match self.run(&world.state, playout) {
             Ok(r) => r,
             Err(d) => {
-                return Played {
-                    end: PlayoutEnd::Error(d.message),
-                    weight: 0.0,
-                }
+                return (
+                    Played {
+                        end: PlayoutEnd::Error(d.message),
+                        weight: 0.0,
+                    },
+                    None,
+                )
             }
         };
-        let pl = it.playout.take();
+        let mut pl = it.playout.take();
+        let policy = pl.as_mut().and_then(|p| p.policy.take());
         let branched = pl.as_ref().is_some_and(|p| p.branched);
         let weight = match pl.as_deref() {
             Some(Playout {
@@ -532,7 +584,7 @@ impl SearchPoint<'_> {
                 scores: Vec::new(),
             })),
         };
-        Played { end, weight }
+        (Played { end, weight }, policy)
     }
 }
 
@@ -584,6 +636,17 @@ impl Interp<'_> {
             };
         }
         if j > pl.replay.len() {
+            if let Some(policy) = pl.policy.as_mut() {
+                let met = Met {
+                    player,
+                    count,
+                    hidden: self.secret_depth > 0 && player != pl.seat,
+                    allocation: self.allocation,
+                };
+                return Ok(policy
+                    .answer(met, &mut pl.answers)
+                    .min(count.saturating_sub(1)));
+            }
             return Ok(super::random_answer(
                 &mut pl.answers,
                 count,

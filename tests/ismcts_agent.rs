@@ -1,0 +1,196 @@
+//! `ismcts:N`: information-set MCTS from the seat's own view. It beats random play from either
+//! seat, decides the same way for a seed, never reads a card hidden from it, reads its budget
+//! strictly, and `rules bench` reports its decisions per second.
+
+mod common;
+
+use common::rules;
+use rules::agent::ismcts::{Budget, IsmctsAgent};
+use rules::agent::{Agent, FirstAgent};
+use rules::interp::{Interp, Pos};
+use rules::limits::Limits;
+
+fn report(args: &[&str], name: &str) -> serde_json::Value {
+    let path =
+        std::env::temp_dir().join(format!("rules-ismcts-{name}-{}.json", std::process::id()));
+    let p = path.display().to_string();
+    let mut all = vec!["simulate"];
+    all.extend_from_slice(args);
+    all.extend_from_slice(&["--json", &p]);
+    let (code, out, err) = rules(&all);
+    assert_eq!(code, 0, "{out}{err}");
+    let r = serde_json::from_str(&std::fs::read_to_string(&path).expect("report")).expect("json");
+    let _ = std::fs::remove_file(&path);
+    r
+}
+
+/// From either seat of the race, `ismcts:25` wins most games against random play (its
+/// interval's low end above a fair half).
+#[test]
+fn ismcts_beats_random_play_from_either_seat() {
+    for (seat, spec) in [(0, "P1=ismcts:25,random"), (1, "P2=ismcts:25,random")] {
+        let r = report(
+            &[
+                "tests/simulate/race.rules",
+                "--players",
+                "2",
+                "--games",
+                "40",
+                "--agent",
+                spec,
+            ],
+            &format!("beats{seat}"),
+        );
+        let low = r["seats"][seat]["win_rate"]["low"].as_f64().expect("low");
+        assert!(low > 0.5, "{spec}: {}", r["seats"]);
+        assert!(r["search"]["decisions"].as_u64().expect("decisions") > 0);
+        assert_eq!(r["first_player_advantage"], serde_json::Value::Null);
+    }
+}
+
+/// With N iterations a decision is a function of the position: the same game twice gives the
+/// same choice log.
+#[test]
+fn ismcts_with_iterations_is_deterministic() {
+    let dir = std::env::temp_dir().join(format!("rules-ismcts-det-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("dir");
+    let mut logs = Vec::new();
+    for k in 0..2 {
+        let log = dir.join(format!("{k}.log")).display().to_string();
+        let (code, _, err) = rules(&[
+            "run",
+            "tests/simulate/race.rules",
+            "--players",
+            "2",
+            "--seed",
+            "4",
+            "--agent",
+            "P1=ismcts:20,random",
+            "--log",
+            &log,
+        ]);
+        assert_eq!(code, 0, "{err}");
+        logs.push(std::fs::read_to_string(&log).expect("log"));
+    }
+    assert_eq!(logs[0], logs[1]);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn ismcts_specs_are_bounded() {
+    for bad in [
+        "ismcts",
+        "ismcts:0",
+        "ismcts:5s",
+        "ismcts:0ms",
+        "ismcts:99999999",
+    ] {
+        let (code, _, err) = rules(&[
+            "simulate",
+            "tests/simulate/race.rules",
+            "--players",
+            "2",
+            "--agent",
+            bad,
+        ]);
+        assert_eq!(code, 2, "{bad}: {err}");
+        assert!(err.contains("ismcts"), "{bad}: {err}");
+    }
+    assert_eq!(
+        rules::agent::ismcts::parse("ismcts:200ms"),
+        Some(Ok(Budget::Millis(200)))
+    );
+    assert_eq!(
+        rules::agent::ismcts::parse("ismcts:100"),
+        Some(Ok(Budget::Iterations(100)))
+    );
+}
+
+#[test]
+fn bench_reports_decisions_per_second() {
+    let (code, out, err) = rules(&[
+        "bench",
+        "tests/simulate/race.rules",
+        "--players",
+        "2",
+        "--games",
+        "3",
+        "--agent",
+        "ismcts:10",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("3 `ismcts:10` 2-player games in"), "{out}");
+    assert!(
+        out.contains("decisions searched: ") && out.contains(" decisions/s "),
+        "{out}"
+    );
+}
+
+/// Two piles of one hidden card each; P1 takes one and scores its value, P2 the other. Whoever
+/// scores more wins: an agent that peeked would always take the better pile.
+const PILES: &str = r#"
+kind Prize { value: int }
+cards Prize (value) {
+  gold: 10
+  tin: 1
+  lead: 2
+  iron: 3
+}
+zone deck: Prize hidden
+zone pile: Prize per 1..2 hidden
+zone won: Prize per player public
+game "Two piles" { players: 2, rounds: 1, round: [pick_pile], score: points }
+fn points(p: player) -> int = sum(c in won[p] => c.value)
+setup {
+  move Prize to deck
+  shuffle deck
+  draw 1 from deck to pile[1]
+  draw 1 from deck to pile[2]
+}
+phase pick_pile {
+  let k = choose(P1, [1, 2], "Which pile?")
+  move pile[k] to won[P1]
+  move pile[3 - k] to won[P2]
+}
+"#;
+
+/// P1 (ismcts) takes a pile, with the two piles' cards swapped or not after setup: its pick.
+fn piles_pick(swap: bool) -> (usize, Vec<u32>) {
+    let c = rules::check_text("piles.rules", PILES, &Limits::default());
+    assert_eq!(c.errors(), 0, "{}", c.render());
+    let prog = c.program.expect("program");
+    let agents: Vec<Box<dyn Agent>> = vec![
+        Box::new(IsmctsAgent::new(Budget::Iterations(16), 3)),
+        Box::new(FirstAgent),
+    ];
+    let mut it = Interp::new(&prog, 2, 3, agents, Limits::default()).expect("interp");
+    it.init().expect("init");
+    let mut pos = it.step(Pos::Setup).expect("setup");
+    if swap {
+        let pile = prog
+            .zones
+            .iter()
+            .position(|z| z.name == "pile")
+            .expect("pile");
+        let base = it.state.zone_base[pile] as usize;
+        it.state.zones.swap(base, base + 1);
+        for slot in [base, base + 1] {
+            for &card in &it.state.zones[slot].clone() {
+                it.state.card_zone[card as usize] = slot as u32;
+            }
+        }
+    }
+    while pos != Pos::Done {
+        pos = it.step(pos).expect("plays");
+    }
+    let pick = it.choice_log.first().expect("P1 was asked").index;
+    (pick, it.outcome.expect("outcome").winners)
+}
+
+#[test]
+fn ismcts_never_reads_a_card_hidden_from_it() {
+    let (a, winners_a) = piles_pick(false);
+    let (b, winners_b) = piles_pick(true);
+    assert_eq!(a, b);
+    assert_ne!(winners_a, winners_b, "the swap must matter to the result");
+}
