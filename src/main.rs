@@ -180,6 +180,12 @@ enum Command {
         /// for `rules simulate merge`
         #[arg(long, value_name = "i/n")]
         shard: Option<String>,
+        /// Skill against luck (Ludii's SkillTrace): ismcts with budgets K, 2K and 4K iterations
+        /// (K is 25 when not given) plays against the budget half its own, on the same seeds with
+        /// the stronger seat rotated round the table; --games per seat
+        #[arg(long, value_name = "K", num_args = 0..=1, default_missing_value = "25",
+              value_parser = clap::value_parser!(u32).range(1..=100_000))]
+        skill: Option<u32>,
     },
     /// A language server for editors, on stdin and stdout: diagnostics as you type, hover, go
     /// to definition, references, completion and document symbols (see editors/README.md)
@@ -726,6 +732,7 @@ fn run(cli: Cli) -> ExitCode {
             without,
             impact,
             html,
+            skill,
             merge: None,
         } => simulate(
             game,
@@ -742,6 +749,7 @@ fn run(cli: Cli) -> ExitCode {
                 without,
                 impact,
                 html,
+                skill,
             },
             &limits,
         ),

@@ -23,6 +23,7 @@ pub struct Extra {
     pub without: Vec<String>,
     pub impact: Option<String>,
     pub html: Option<PathBuf>,
+    pub skill: Option<u32>,
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -44,6 +45,7 @@ pub fn simulate(
         without,
         impact,
         html,
+        skill,
     } = extra;
     if let Err(code) = one_game(&game) {
         return code;
@@ -158,7 +160,11 @@ pub fn simulate(
     // A progress bar on the terminal as games finish (none when stderr is not a terminal),
     // counting the reruns of `--impact` too.
     let tty = std::io::stderr().is_terminal();
-    let total = games.saturating_mul(1 + impact_cards.len() as u64);
+    let total = match skill {
+        // Two matches (K against 2K, 2K against 4K), each once per seat.
+        Some(_) => games.saturating_mul(2).saturating_mul(u64::from(n)),
+        None => games.saturating_mul(1 + impact_cards.len() as u64),
+    };
     let bar = if tty {
         let bar = indicatif::ProgressBar::new(total);
         if let Ok(style) = indicatif::ProgressStyle::with_template(
@@ -181,6 +187,33 @@ pub fn simulate(
             errln!("error: --until-ci takes a width between 0 and 1, like 0.05");
             return ExitCode::from(2);
         }
+    }
+    if let Some(k) = skill {
+        if shard.is_some() || impact.is_some() || until_ci.is_some() || html.is_some() {
+            errln!("error: --skill plays its own matches: leave out --shard, --impact, --until-ci and --html");
+            return ExitCode::from(2);
+        }
+        let skill = match rules::simulate::skill::run(&whole, k, *limits, &STOP, &progress) {
+            Ok(s) => s,
+            Err(e) => {
+                errln!("error: {e}");
+                return ExitCode::from(1);
+            }
+        };
+        bar.finish_and_clear();
+        out!("{}", rules::simulate::skill::text(&skill));
+        if let Some(path) = &json {
+            let text = serde_json::to_string_pretty(&skill).unwrap_or_default();
+            if let Err(e) = std::fs::write(path, text + "\n") {
+                errln!("error: cannot write `{}`: {e}", path.display());
+                return ExitCode::from(2);
+            }
+        }
+        return if skill.errors > 0 {
+            ExitCode::from(1)
+        } else {
+            ExitCode::SUCCESS
+        };
     }
     if let (Some(shard), Some(path)) = (slice, &json) {
         let digest = rules::simulate::shard::game_digest(&c.sources);

@@ -194,3 +194,38 @@ fn ismcts_never_reads_a_card_hidden_from_it() {
     assert_eq!(a, b);
     assert_ne!(winners_a, winners_b, "the swap must matter to the result");
 }
+
+/// `--skill K`: ismcts:2K against ismcts:K, then 4K against 2K, the stronger seat rotated round
+/// the table on the same seeds; in the race a larger budget wins more than its share.
+#[test]
+fn skill_pits_budgets_with_the_seats_rotated() {
+    let r = report(
+        &[
+            "tests/simulate/race.rules",
+            "--players",
+            "2",
+            "--games",
+            "15",
+            "--skill",
+            "2",
+        ],
+        "skill",
+    );
+    let steps = r["steps"].as_array().expect("steps");
+    assert_eq!(steps.len(), 2, "{r}");
+    assert_eq!(steps[0]["stronger"], "ismcts:4");
+    assert_eq!(steps[0]["weaker"], "ismcts:2");
+    assert_eq!(steps[1]["stronger"], "ismcts:8");
+    for st in steps {
+        assert_eq!(st["games"], 30, "{st}");
+        let by: u64 = st["wins_by_seat"]
+            .as_array()
+            .expect("by seat")
+            .iter()
+            .map(|x| x.as_u64().expect("wins"))
+            .sum();
+        assert_eq!(Some(by), st["wins"].as_u64(), "{st}");
+    }
+    let last = steps[1]["win_rate"]["low"].as_f64().expect("low");
+    assert!(last > 0.5, "{r}");
+}

@@ -10,6 +10,7 @@ pub mod invariants;
 pub mod leads;
 pub mod report;
 pub mod shard;
+pub mod skill;
 pub mod stats;
 pub mod tally;
 

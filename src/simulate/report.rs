@@ -591,10 +591,11 @@ pub fn headline(r: &Report) -> String {
             }
             w
         }
-        None => format!("{} players", r.players),
+        None => format!("of {} players", r.players),
     };
+    let sep = if r.solo.is_some() { ", " } else { " " };
     format!(
-        "{}: {} games, {who} ({} agents, {seeds})",
+        "{}: {} games{sep}{who} ({} agents, {seeds})",
         r.game, r.games, r.agent
     )
 }
