@@ -215,6 +215,8 @@ pub struct VarDecl {
     pub bounds: Option<Bounds>,
     pub per: Vec<KeyType>,
     pub visibility: Visibility,
+    /// `internal`: the rules' own bookkeeping, left off a player's screen.
+    pub internal: bool,
     pub init: Expr,
 }
 

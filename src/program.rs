@@ -212,6 +212,8 @@ pub struct VarDef {
     pub keys: Vec<KeyDomain>,
     /// Who may see it at the REPL (`public` by default, `owner` for per-player secrets).
     pub visibility: Visibility,
+    /// `internal`: the rules' own bookkeeping, which a player's screen leaves out.
+    pub internal: bool,
     pub init: Expr,
     pub locals: u32,
     pub span: Span,

@@ -404,6 +404,7 @@ impl Checker {
                         refuse: false,
                         keys: vec![],
                         visibility: v.visibility,
+                        internal: v.internal,
                         init: const_expr(Value::None, v.name.span),
                         locals: 0,
                         span: v.name.span,

@@ -37,6 +37,7 @@ pub fn rule_name(rule: Rule) -> &'static str {
         var_decl => DECLARATION,
         bounds => "bounds like `in 0..7`",
         bound_policy => "`clamp` or `refuse`",
+        internal_kw => "`internal`",
         const_decl => DECLARATION,
         fn_decl => DECLARATION,
         params | param => "a parameter",

@@ -383,6 +383,7 @@ impl Builder {
         let mut bounds = None;
         let mut per = Vec::new();
         let mut visibility = Visibility::Public;
+        let mut internal = false;
         let mut init = None;
         for p in children(pair) {
             match p.as_rule() {
@@ -391,6 +392,7 @@ impl Builder {
                 Rule::bounds => bounds = Some(self.bounds(p)),
                 Rule::per_clause => per = self.per_clause(p),
                 Rule::visibility => visibility = visibility_of(p.as_str()),
+                Rule::internal_kw => internal = true,
                 Rule::expr => init = Some(self.expr(p)),
                 _ => {}
             }
@@ -403,6 +405,7 @@ impl Builder {
             bounds,
             per,
             visibility,
+            internal,
             init: init.unwrap_or(Expr {
                 kind: ExprKind::None,
                 span,
