@@ -24,7 +24,7 @@ pub(crate) use compile::{walk, Node};
 pub use compile::{CodeCache, Memo};
 use exprs::Source;
 pub use search::{Played, PlayoutEnd, SearchPoint, World};
-pub use view::View;
+pub use view::{words, View};
 pub use visibility::{everyone, holds, one, Players};
 
 use crate::agent::Agent;

@@ -173,7 +173,18 @@ impl View<'_> {
                 seq(self, &items[..], ", ", out);
                 out.push(Part::Text("]".into()));
             }
-            Value::Tuple(items) => seq(self, &items[..], " / ", out),
+            Value::Tuple(items) => {
+                out.push(Part::Text("(".into()));
+                seq(self, &items[..], ", ", out);
+                out.push(Part::Text(")".into()));
+            }
+            Value::Enum(..) => {
+                let name = self.show(v);
+                out.push(Part::Word {
+                    words: words(&name),
+                    name,
+                });
+            }
             other => out.push(Part::Text(self.show(other))),
         }
     }
