@@ -9,6 +9,7 @@ use crate::limits::Limits;
 use crate::program::KeyDomain;
 use crate::session::{Auto, Mode, SaveFile, Session, Stop, Until};
 use crate::value::Value;
+use crate::view::screen::{fold, Entry};
 use std::io::{BufRead, IsTerminal, Write};
 use std::path::{Path, PathBuf};
 
@@ -606,13 +607,14 @@ impl Repl {
         lines
     }
 
-    /// The vars as lines (`name[key]  value`). With `fold`, a keyed var's entries that hold
-    /// nothing (0, no, none, []) are counted in one line instead of listed.
+    /// The vars as lines (`name[key]  value`). With `fold_on`, a keyed var's entries that hold
+    /// their starting value are counted in one line instead of listed (`view::screen::fold`,
+    /// as a player's screen folds them).
     fn var_lines(
         &self,
         only_player: Option<u32>,
         only_var: Option<usize>,
-        fold: bool,
+        fold_on: bool,
     ) -> Vec<String> {
         let s = &self.session;
         let prog = &s.prog;
@@ -645,7 +647,8 @@ impl Repl {
                 .iter()
                 .map(|k| key_count(k, s.players, prog))
                 .collect();
-            let mut entries: Vec<(String, String)> = Vec::new();
+            let first = s.state.var_first.get(i);
+            let mut entries: Vec<Entry> = Vec::new();
             for off in 0..(next - base) {
                 let mut rest = off as u32;
                 let mut parts = Vec::new();
@@ -670,43 +673,40 @@ impl Repl {
                     continue;
                 }
                 parts.reverse();
-                let shown = if self.can_see(v.visibility, owner) {
-                    self.view().show(&s.state.vars[base + off])
-                } else {
-                    "(hidden)".to_string()
+                let value = s.state.vars.get(base + off);
+                let seen = self.can_see(v.visibility, owner);
+                let shown = match value {
+                    Some(x) if seen => self.view().show(x),
+                    _ => "(hidden)".to_string(),
                 };
-                entries.push((format!("{}[{}]", v.name, parts.join(", ")), shown));
+                // What the game started it with.
+                let default = seen && value.is_some() && value == first;
+                entries.push(Entry {
+                    key: format!("{}[{}]", v.name, parts.join(", ")),
+                    value: shown,
+                    default,
+                });
             }
-            let blank = |x: &str| matches!(x, "0" | "no" | "none" | "[]");
-            let empties = entries.iter().filter(|(_, x)| blank(x)).count();
-            if fold && empties >= 3 {
-                for (label, shown) in entries.iter().filter(|(_, x)| !blank(x)) {
-                    lines.push(format!("  {label:<28} {shown}"));
+            let folded = fold(&entries);
+            if fold_on && folded.folded > 0 {
+                for (_, e) in &folded.listed {
+                    lines.push(format!("  {:<28} {}", e.key, e.value));
                 }
-                let mut kinds: Vec<&str> = entries
-                    .iter()
-                    .map(|(_, x)| x.as_str())
-                    .filter(|x| blank(x))
-                    .collect();
-                kinds.dedup();
-                let what = if kinds.len() == 1 {
-                    kinds.join("")
-                } else {
-                    "empty".to_string()
-                };
-                let others = if empties < entries.len() {
+                let others = if folded.folded < entries.len() {
                     " other"
                 } else {
                     ""
                 };
                 lines.push(format!(
-                    "  {:<28} {what} ({empties}{others} entries; :show {} lists them)",
+                    "  {:<28} {} ({}{others} entries; :show {} lists them)",
                     format!("{}[…]", v.name),
+                    folded.what,
+                    folded.folded,
                     v.name
                 ));
             } else {
-                for (label, shown) in entries {
-                    lines.push(format!("  {label:<28} {shown}"));
+                for e in entries {
+                    lines.push(format!("  {:<28} {}", e.key, e.value));
                 }
             }
         }

@@ -16,8 +16,9 @@ extern "C" {
         slave: *mut i32,
         name: *mut u8,
         termios: *const u8,
-        winsize: *const u8,
+        winsize: *const u16,
     ) -> i32;
+    fn kill(pid: i32, sig: i32) -> i32;
 }
 
 /// The program on a terminal: what it writes arrives on `screen`; `keys` types.
@@ -30,15 +31,23 @@ struct Terminal {
 
 impl Terminal {
     fn start(args: &[&str]) -> Terminal {
+        Terminal::sized(args, None)
+    }
+
+    /// On a terminal of `(rows, columns)`, when given.
+    fn sized(args: &[&str], size: Option<(u16, u16)>) -> Terminal {
         let (mut master, mut slave) = (-1, -1);
-        // SAFETY: openpty writes two file descriptors; the null pointers are allowed.
+        // struct winsize: rows, columns, and two pixel sizes.
+        let ws = size.map(|(rows, cols)| [rows, cols, 0, 0]);
+        // SAFETY: openpty writes two file descriptors; the null pointers are allowed, and the
+        // window size is read from four u16s.
         let r = unsafe {
             openpty(
                 &mut master,
                 &mut slave,
                 std::ptr::null_mut(),
                 std::ptr::null(),
-                std::ptr::null(),
+                ws.as_ref().map_or(std::ptr::null(), |w| w.as_ptr()),
             )
         };
         assert_eq!(r, 0, "openpty failed");
@@ -213,4 +222,84 @@ fn hot_seat_hides_each_players_view_until_they_say_they_are_there() {
     let (_, shown) = t.wait_for(&["choose 1-"]);
     assert!(shown.contains("--- what P2 sees"), "{shown}");
     assert!(!shown.contains("what P1 sees"), "{shown}");
+}
+
+#[test]
+fn hegemonys_screen_before_a_question_fits_40_lines_of_100_columns() {
+    let mut t = Terminal::sized(
+        &[
+            "run",
+            "games/hegemony",
+            "--seed",
+            "2",
+            "--agent",
+            "P2=human,random",
+        ],
+        Some((40, 100)),
+    );
+    let mut screens = 0;
+    while screens < 40 {
+        let (which, _) = t.wait_for(&["\n--- what P2 sees", "=== Game over ==="]);
+        if which == 1 {
+            break;
+        }
+        let (_, shown) = t.wait_for(&["> "]);
+        // The blank line before the screen, the screen, the question and the prompt.
+        let lines: Vec<&str> = shown.split('\n').collect();
+        assert!(
+            lines.len() + 1 <= 40,
+            "{} lines:\n--- what P2 sees{shown}",
+            lines.len() + 1
+        );
+        for l in &lines {
+            let l = l.trim_end_matches('\r');
+            assert!(
+                l.chars().count() <= 100,
+                "{} columns: {l}",
+                l.chars().count()
+            );
+        }
+        assert!(shown.contains("control"), "{shown}");
+        screens += 1;
+        // An amount where the question asks one, else the first option.
+        t.type_line(if shown.contains("an amount:") {
+            "0"
+        } else {
+            "#1"
+        });
+    }
+    assert!(screens >= 20, "only {screens} questions");
+}
+
+#[test]
+fn ctrl_c_saves_the_game_so_far_and_ends_quietly() {
+    let log = std::env::temp_dir().join(format!("rules-live-ctrl-c-{}.log", std::process::id()));
+    let log_s = log.display().to_string();
+    let mut t = Terminal::start(&[
+        "run",
+        "games/the-establishment.rules",
+        "--players",
+        "3",
+        "--seed",
+        "4",
+        "--agent",
+        "P1=human,random",
+        "--log",
+        &log_s,
+    ]);
+    t.wait_for(&["choose 1-"]);
+    t.type_line("2");
+    t.wait_for(&["choose 1-"]);
+    // SAFETY: sending SIGINT to the child, as Ctrl-C at its terminal would.
+    let r = unsafe { kill(t.child.id() as i32, 2) };
+    assert_eq!(r, 0);
+    let (_, shown) = t.wait_for(&["--resume"]);
+    assert!(shown.contains("Stopped after 1 answer;"), "{shown}");
+    assert!(!shown.contains("run::"), "{shown}");
+    let status = t.child.wait().expect("wait");
+    assert!(status.success(), "{status}");
+    let saved = std::fs::read_to_string(&log).expect("the log is written");
+    let answers: Vec<&str> = saved.lines().filter(|l| !l.starts_with('#')).collect();
+    assert_eq!(answers.len(), 1, "{saved}");
+    assert!(answers[0].starts_with("P1 2 "), "{saved}");
 }

@@ -160,6 +160,15 @@ impl<'p> Interp<'p> {
             if m == crate::agent::PENDING {
                 // Not an error: an interactive session stops here to ask a person.
                 Box::new(Diag::error(crate::agent::PENDING, "a choice is waiting"))
+            } else if let Some(code) = [crate::agent::table::QUIT, crate::agent::table::TAKE_BACK]
+                .into_iter()
+                .find(|c| *c == m)
+            {
+                // Not errors: the person stopped the game, or takes an answer back.
+                Box::new(Diag::error(
+                    code,
+                    "the person at the terminal stopped the game",
+                ))
             } else {
                 Box::new(Diag::error("run::agent", m).label(span, "while asking for this choice"))
             }

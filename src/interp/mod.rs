@@ -54,6 +54,9 @@ pub struct State {
     pub phase: Option<Id>,
     pub vars: Vec<Value>,
     pub var_base: Vec<u32>,
+    /// Each var family's starting value (set by `init`): a player's screen folds the entries
+    /// that still hold it.
+    pub var_first: std::rc::Rc<[Value]>,
     pub zones: Vec<Vec<u32>>,
     pub zone_base: Vec<u32>,
     pub card_zone: Vec<u32>,
@@ -456,6 +459,7 @@ impl<'p> Interp<'p> {
             phase: None,
             vars: vec![Value::None; layout.vars as usize],
             var_base: layout.var_base.clone(),
+            var_first: std::rc::Rc::from(Vec::new()),
             zones: vec![Vec::new(); layout.zones as usize],
             zone_base: layout.zone_base.clone(),
             card_zone: vec![NOWHERE; prog.cards.len()],
