@@ -436,14 +436,17 @@ pub fn match_answer(
 /// `text` in lines of at most `width` characters, broken at spaces where it can be.
 fn wrap(text: &str, width: usize) -> Vec<String> {
     let width = width.max(10);
+    // The text's own indent starts the first line.
+    let body = text.trim_start_matches(' ');
     let mut lines = Vec::new();
-    let mut cur = String::new();
-    for word in text.split(' ') {
+    let mut cur = " ".repeat(text.len() - body.len());
+    for word in body.split(' ') {
         let len = cur.chars().count();
-        if len > 0 && len + 1 + word.chars().count() > width {
+        let blank = cur.trim().is_empty();
+        if !blank && len + 1 + word.chars().count() > width {
             lines.push(std::mem::take(&mut cur));
         }
-        if !cur.is_empty() {
+        if !cur.trim().is_empty() {
             cur.push(' ');
         }
         cur.push_str(word);
@@ -696,6 +699,7 @@ mod tests {
         assert_eq!(wrap("aaaa bbbb cccc", 10), vec!["aaaa bbbb", "cccc"]);
         assert_eq!(wrap("abcdefghijkl", 10), vec!["abcdefghij", "kl"]);
         assert_eq!(wrap("", 10), vec![""]);
+        assert_eq!(wrap("    an amount: 0-15", 40), vec!["    an amount: 0-15"]);
     }
 
     #[test]

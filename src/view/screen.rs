@@ -461,9 +461,10 @@ fn runs(listed: &[(usize, &Entry)]) -> Vec<String> {
             }
             end += 1;
         }
-        // Runs only along one key (`P1-P5`), not across several (`[P1, Finance]`).
+        // Runs only of players or numbers (`P1-P5`), not of names or across several keys.
+        let counted = |key: &str| key.trim_start_matches('P').parse::<i64>().is_ok();
         match listed.get(end) {
-            Some((_, last)) if end - k + 1 >= 3 && !e.key.starts_with('[') => {
+            Some((_, last)) if end - k + 1 >= 3 && counted(&e.key) => {
                 out.push(format!("{}-{}: {}", e.key, last.key, e.value));
                 k = end + 1;
             }
