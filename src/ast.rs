@@ -113,6 +113,8 @@ pub struct GameEntry {
 pub struct EnumDecl {
     pub name: Ident,
     pub variants: Vec<Ident>,
+    /// How players read each variant, when the game says (`Pro "Pro-Earth"`).
+    pub shown: Vec<Option<String>>,
 }
 
 #[derive(Debug, Clone)]

@@ -270,7 +270,7 @@ impl Event {
                 ..
             } => Some(format!(
                 "  {player}: {prompt} -> {}",
-                choice.as_ref().map(|c| c.text()).unwrap_or_default()
+                choice.as_ref().map(|c| c.words()).unwrap_or_default()
             )),
             Event::Move { .. } | Event::Shuffle { .. } | Event::Flip { .. } => None,
             Event::Reveal { cards, to } => {

@@ -54,6 +54,9 @@ impl Ty {
 pub struct EnumDef {
     pub name: String,
     pub variants: Vec<String>,
+    /// How players read each variant: the game's own words, when it gives them
+    /// (`enum Tactic { CovertOperation "Covert op" }`); `View::enum_words` reads the others as words.
+    pub shown: Vec<Option<String>>,
     pub span: Span,
 }
 

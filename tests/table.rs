@@ -306,3 +306,48 @@ fn json_stays_on_stdout_and_the_persons_screen_on_the_terminal() {
     assert!(err.contains("--- what P1 sees"), "{err}");
     assert!(err.contains("=== Game over ==="), "{err}");
 }
+
+#[test]
+fn enum_values_read_as_words_or_as_the_game_names_them() {
+    let (code, out, err) = typed(
+        &[
+            "run",
+            "tests/table/words.rules",
+            "--agent",
+            "P1=human,first",
+        ],
+        "raid\nHOCMove\n",
+    );
+    assert_eq!(code, 0, "{err}");
+    // In words, unless the game gives the words (`Raid "a raid at dawn"`).
+    for option in ["1) Covert operation", "2) a raid at dawn", "3) HOC move"] {
+        assert!(err.contains(option), "{err}");
+    }
+    assert!(out.contains("P1: Your tactic -> a raid at dawn"), "{out}");
+    // The rules' own name still answers.
+    assert!(out.contains("P1: Your tactic -> HOC move"), "{out}");
+    assert!(out.contains("P2: Your tactic -> Covert operation"), "{out}");
+    // The screen reads values and keys the same way, and booleans as the language writes them.
+    assert!(
+        err.contains("last                     P1: a raid at dawn, P2: Covert operation"),
+        "{err}"
+    );
+    assert!(err.contains("P1: true, P2: true"), "{err}");
+    // The readable account reads them so for anybody; `--json` keeps the rules' names.
+    let (_, plain, _) = typed(&["run", "tests/table/words.rules", "--agent", "first"], "");
+    assert!(
+        plain.contains("P1: Your tactic -> Covert operation"),
+        "{plain}"
+    );
+    let (_, json, _) = typed(
+        &[
+            "run",
+            "tests/table/words.rules",
+            "--agent",
+            "first",
+            "--json",
+        ],
+        "",
+    );
+    assert!(json.contains("\"choice\":\"CovertOperation\""), "{json}");
+}

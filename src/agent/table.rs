@@ -370,8 +370,9 @@ fn squash(t: &str) -> String {
 }
 
 /// The option a person's answer names: `#3` is the third option; a number is that amount when
-/// the options are amounts, else the option with that number; otherwise an option's text, or
-/// a beginning only one option has (case and spaces do not matter).
+/// the options are amounts, else the option with that number; otherwise an option's text, a
+/// beginning only one option has, or else a part of only one option's text (case and spaces do
+/// not matter).
 pub fn match_answer(
     t: &str,
     count: usize,
@@ -411,12 +412,16 @@ pub fn match_answer(
     if let Some(i) = labels.iter().position(|l| *l == want) {
         return Ok(i);
     }
-    let starts: Vec<usize> = labels
-        .iter()
-        .enumerate()
-        .filter(|(_, l)| l.starts_with(&want))
-        .map(|(i, _)| i)
-        .collect();
+    let with = |found: &dyn Fn(&str) -> bool| -> Vec<usize> {
+        (0..labels.len())
+            .filter(|&i| labels.get(i).is_some_and(|l| found(l)))
+            .collect()
+    };
+    // A beginning only one option has; else a part of one option's text only.
+    let mut starts = with(&|l: &str| l.starts_with(&want));
+    if starts.is_empty() {
+        starts = with(&|l: &str| l.contains(&want));
+    }
     match starts.as_slice() {
         [i] => Ok(*i),
         [] => Err(format!(
@@ -692,6 +697,11 @@ mod tests {
         assert_eq!(match_answer("covert op", 3, &l), Ok(0));
         assert_eq!(match_answer("2", 3, &l), Ok(1));
         assert!(match_answer("inf", 3, &l).unwrap_err().contains("could be"));
+        let l = labels(&["a raid at dawn", "Covert operation"]);
+        assert_eq!(match_answer("raid", 2, &l), Ok(0));
+        assert_eq!(match_answer("operation", 2, &l), Ok(1));
+        assert!(match_answer("a", 2, &l).is_ok(), "a beginning first");
+        assert!(match_answer("r", 2, &l).unwrap_err().contains("could be"));
     }
 
     #[test]

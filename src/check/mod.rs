@@ -349,6 +349,7 @@ impl Checker {
                     let id = self.prog.enums.len() as Id;
                     self.declare(&e.name, Global::Enum(id));
                     let mut variants: Vec<String> = Vec::new();
+                    let mut shown: Vec<Option<String>> = Vec::new();
                     for (i, v) in e.variants.iter().enumerate() {
                         if variants.contains(&v.node) {
                             self.err(
@@ -362,10 +363,12 @@ impl Checker {
                         }
                         self.declare(v, Global::Variant(id, i as u32));
                         variants.push(v.node.clone());
+                        shown.push(e.shown.get(i).cloned().flatten());
                     }
                     self.prog.enums.push(EnumDef {
                         name: e.name.node.clone(),
                         variants,
+                        shown,
                         span: e.name.span,
                     });
                 }

@@ -87,7 +87,15 @@ impl Out<'_> {
                 if let Some((name, vars)) = k.split_first() {
                     self.tok(name);
                     self.sp();
-                    self.seq(end(name), vars, "{", "}", true, |o, v| o.tok(v));
+                    self.seq(end(name), vars, "{", "}", true, |o, v| {
+                        // A variant, then how players read it, if given.
+                        for (i, part) in kids(v).iter().enumerate() {
+                            if i > 0 {
+                                o.sp();
+                            }
+                            o.tok(part);
+                        }
+                    });
                 }
             }
             Rule::kind_decl => {

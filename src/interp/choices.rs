@@ -118,11 +118,12 @@ impl<'p> Interp<'p> {
             n_players: self.state.n_players,
             zone_base: &self.state.zone_base,
         };
-        // The chooser sees the options as they may: a card they do not know is hidden.
+        // The chooser sees the options as they may (a card they do not know is hidden) and
+        // reads enum values in words.
         let known = &self.state.known;
         let labeler = |i: usize| {
             let v = labels.and_then(|l| l.get(i)).or(options.get(i));
-            v.map(|v| view.option_parts(v, known).for_viewer(player).text())
+            v.map(|v| view.option_parts(v, known).for_viewer(player).words())
                 .unwrap_or_default()
         };
         let (prog, state) = (self.prog, &self.state);

@@ -178,13 +178,10 @@ impl View<'_> {
                 seq(self, &items[..], ", ", out);
                 out.push(Part::Text(")".into()));
             }
-            Value::Enum(..) => {
-                let name = self.show(v);
-                out.push(Part::Word {
-                    words: words(&name),
-                    name,
-                });
-            }
+            Value::Enum(e, x) => out.push(Part::Word {
+                name: self.show(v),
+                words: self.enum_words(*e, *x),
+            }),
             other => out.push(Part::Text(self.show(other))),
         }
     }

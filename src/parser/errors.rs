@@ -19,6 +19,7 @@ pub fn rule_name(rule: Rule) -> &'static str {
         game_decl => DECLARATION,
         game_entry => "a game setting like `players: 3..5`",
         enum_decl => DECLARATION,
+        variant => "a variant like `Left` or `Left \"the left\"`",
         kind_decl => DECLARATION,
         field_decl => "a field like `rating: int`",
         describe_decl => "a line like `describe \"{name} ({value})\"`",

@@ -114,13 +114,26 @@ impl Builder {
     }
 
     pub(super) fn enum_decl(&mut self, pair: Pair<Rule>) -> EnumDecl {
-        let mut it = children(pair).map(|p| self.ident(p));
-        let name = it
-            .next()
-            .unwrap_or_else(|| Spanned::new(String::new(), Span::default()));
+        let mut name = None;
+        let mut variants = Vec::new();
+        let mut shown = Vec::new();
+        for p in children(pair) {
+            match p.as_rule() {
+                Rule::ident => name = Some(self.ident(p)),
+                Rule::variant => {
+                    let mut parts = children(p);
+                    if let Some(v) = parts.next() {
+                        variants.push(self.ident(v));
+                        shown.push(parts.next().map(|s| self.plain_string(s)));
+                    }
+                }
+                _ => {}
+            }
+        }
         EnumDecl {
-            name,
-            variants: it.collect(),
+            name: name.unwrap_or_else(|| Spanned::new(String::new(), Span::default())),
+            variants,
+            shown,
         }
     }
 

@@ -182,13 +182,7 @@ fn key_names(v: &View, keys: &[crate::program::KeyDomain], off: u32) -> Vec<Stri
         rest /= n;
         parts.push(match d {
             KeyDomain::Player => format!("P{}", i + 1),
-            KeyDomain::Enum(e) => v
-                .prog
-                .enums
-                .get(*e as usize)
-                .and_then(|en| en.variants.get(i as usize))
-                .map(|name| crate::interp::words(name))
-                .unwrap_or_default(),
+            KeyDomain::Enum(e) => v.enum_words(*e, i),
             KeyDomain::Range(lo, _) => lo.saturating_add(i64::from(i)).to_string(),
         });
     }
