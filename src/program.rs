@@ -55,8 +55,9 @@ pub struct EnumDef {
     pub name: String,
     pub variants: Vec<String>,
     /// How players read each variant: the game's own words, when it gives them
-    /// (`enum Tactic { CovertOperation "Covert op" }`); `View::enum_words` reads the others as words.
-    pub shown: Vec<Option<String>>,
+    /// (`enum Tactic { CovertOperation "Covert op" }`), else its name in words
+    /// (`interp::words`), worked out once here.
+    pub shown: Vec<String>,
     pub span: Span,
 }
 

@@ -157,6 +157,8 @@ pub struct Table {
     pub take_back_to: Option<usize>,
     /// The lines typed, once something was asked.
     input: Option<Receiver<Option<String>>>,
+    /// The people were told how to get help.
+    hinted: bool,
 }
 
 pub type SharedTable = Rc<RefCell<Table>>;
@@ -183,6 +185,7 @@ impl Table {
             handover: 0,
             take_back_to: None,
             input: None,
+            hinted: false,
         }
     }
 
@@ -551,7 +554,8 @@ impl Agent for HumanAgent {
         let page = table.page;
         let (question, ask) = question_lines(req, label, page.cols);
         // The screen, then the question, within one page.
-        let room = page.rows.saturating_sub(question.len() + 2).max(8);
+        let hint = usize::from(!table.hinted);
+        let room = page.rows.saturating_sub(question.len() + 2 + hint).max(8);
         let view = (req.view)();
         let mut err = std::io::stderr();
         let _ = writeln!(err);
@@ -560,6 +564,13 @@ impl Agent for HumanAgent {
         }
         for l in &question {
             let _ = writeln!(err, "{l}");
+        }
+        if !table.hinted {
+            table.hinted = true;
+            let _ = writeln!(
+                err,
+                "(:help says what you may type; :undo takes an answer back, :quit saves and stops)"
+            );
         }
         loop {
             let _ = write!(err, "{ask}");

@@ -349,7 +349,7 @@ impl Checker {
                     let id = self.prog.enums.len() as Id;
                     self.declare(&e.name, Global::Enum(id));
                     let mut variants: Vec<String> = Vec::new();
-                    let mut shown: Vec<Option<String>> = Vec::new();
+                    let mut shown: Vec<String> = Vec::new();
                     for (i, v) in e.variants.iter().enumerate() {
                         if variants.contains(&v.node) {
                             self.err(
@@ -363,7 +363,13 @@ impl Checker {
                         }
                         self.declare(v, Global::Variant(id, i as u32));
                         variants.push(v.node.clone());
-                        shown.push(e.shown.get(i).cloned().flatten());
+                        shown.push(
+                            e.shown
+                                .get(i)
+                                .cloned()
+                                .flatten()
+                                .unwrap_or_else(|| crate::interp::words(&v.node)),
+                        );
                     }
                     self.prog.enums.push(EnumDef {
                         name: e.name.node.clone(),

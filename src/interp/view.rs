@@ -81,17 +81,12 @@ impl View<'_> {
     /// Variant `x` of enum `e` as players read it: the game's words for it, else its name in
     /// words (`CovertOperation`: "Covert operation").
     pub fn enum_words(&self, e: u32, x: u32) -> String {
-        let Some(d) = self.prog.enums.get(e as usize) else {
-            return String::new();
-        };
-        match d.shown.get(x as usize) {
-            Some(Some(shown)) => shown.clone(),
-            _ => d
-                .variants
-                .get(x as usize)
-                .map(|n| words(n))
-                .unwrap_or_default(),
-        }
+        self.prog
+            .enums
+            .get(e as usize)
+            .and_then(|d| d.shown.get(x as usize))
+            .cloned()
+            .unwrap_or_default()
     }
 
     pub fn card_name(&self, c: u32) -> String {
