@@ -344,24 +344,14 @@ fn amounts(count: usize, label: &dyn Fn(usize) -> String) -> Option<Vec<i64>> {
 
 /// `0-5, 7, 9-12`: numbers in runs.
 fn number_runs(ns: &[i64]) -> String {
-    let mut out: Vec<String> = Vec::new();
-    let mut k = 0;
-    while k < ns.len() {
-        let mut end = k;
-        while ns
-            .get(end + 1)
-            .is_some_and(|&n| Some(n) == ns[end].checked_add(1))
-        {
-            end += 1;
-        }
-        out.push(if end > k {
-            format!("{}-{}", ns[k], ns[end])
-        } else {
-            ns[k].to_string()
-        });
-        k = end + 1;
-    }
-    out.join(", ")
+    let runs = ns.chunk_by(|a, b| a.checked_add(1) == Some(*b));
+    runs.map(|run| match run {
+        [one] => one.to_string(),
+        [first, .., last] => format!("{first}-{last}"),
+        [] => String::new(),
+    })
+    .collect::<Vec<_>>()
+    .join(", ")
 }
 
 /// Text compared as a person types it: no case, no spaces.

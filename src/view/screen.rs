@@ -152,7 +152,7 @@ pub fn render(view: &PlayerView, page: &Page, rows: usize) -> Vec<String> {
         let mut k = out.len();
         while over > 0 && k > 1 {
             k -= 1;
-            if out[k].0 == level {
+            if out.get(k).is_some_and(|(l, _)| *l == level) {
                 out.remove(k);
                 over -= 1;
             }
@@ -260,35 +260,28 @@ fn zone_line(
 fn zone_lines(view: &PlayerView, cols: usize, room: Option<Room>) -> Vec<Line> {
     let mut out: Vec<Line> = Vec::new();
     let mut empty: Vec<String> = Vec::new();
-    let mut i = 0;
-    while i < view.zones.len() {
-        let fam = family_of(&view.zones[i].name);
-        let mut j = i;
-        while j < view.zones.len() && family_of(&view.zones[j].name) == fam {
-            j += 1;
-        }
-        let slots = &view.zones[i..j];
-        i = j;
-        // The other slots' cards; folded, three or more alike share one line, where the
-        // first of them is.
-        let items: Vec<Vec<String>> = slots.iter().map(zone_items).collect();
-        let alike = |k: usize| -> Vec<usize> {
-            (0..slots.len())
-                .filter(|&m| !slots[m].mine && !slots[m].cards.is_empty() && items[m] == items[k])
-                .collect()
-        };
-        let mut done = vec![false; slots.len()];
-        for (k, z) in slots.iter().enumerate() {
+    // One zone's slots at a time (`hand[P1]`, `hand[P2]`, ...).
+    for slots in view
+        .zones
+        .chunk_by(|a, b| family_of(&a.name) == family_of(&b.name))
+    {
+        let fam = slots.first().map_or("", |z| family_of(&z.name));
+        // Each slot with its cards as shown; folded, three or more other slots alike share
+        // one line, where the first of them is.
+        let shown: Vec<(&ZoneView, Vec<String>)> =
+            slots.iter().map(|z| (z, zone_items(z))).collect();
+        let mut done: Vec<&str> = Vec::new();
+        for (z, items) in &shown {
             if z.mine {
                 if z.cards.is_empty() && room.is_some_and(|r| r.empties) {
                     empty.push(z.name.clone());
                 } else {
-                    let lines = zone_line("*", &z.name, &items[k], cols, room.map(|r| r.mine));
+                    let lines = zone_line("*", &z.name, items, cols, room.map(|r| r.mine));
                     out.extend(lines.into_iter().map(|l| (0, l)));
                 }
                 continue;
             }
-            if z.cards.is_empty() || done[k] {
+            if z.cards.is_empty() || done.contains(&z.name.as_str()) {
                 continue;
             }
             let level = if z.cards.iter().all(|c| *c == CardView::Hidden) {
@@ -297,21 +290,23 @@ fn zone_lines(view: &PlayerView, cols: usize, room: Option<Room>) -> Vec<Line> {
                 1
             };
             let max = room.map(|r| r.others);
-            let group = if room.is_some() { alike(k) } else { vec![k] };
-            if group.len() >= 3 {
-                let keys: Vec<&str> = group.iter().map(|&m| keys_of(&slots[m].name)).collect();
+            let alike: Vec<&str> = shown
+                .iter()
+                .filter(|(o, its)| !o.mine && !o.cards.is_empty() && its == items)
+                .map(|(o, _)| o.name.as_str())
+                .collect();
+            if room.is_some() && alike.len() >= 3 {
+                let keys: Vec<&str> = alike.iter().map(|n| keys_of(n)).collect();
                 let name = format!("{fam}[{}]", keys.join(", "));
-                let mut each = items[k].clone();
+                let mut each = items.clone();
                 if let Some(last) = each.last_mut() {
                     last.push_str(" each");
                 }
-                for m in group {
-                    done[m] = true;
-                }
+                done.extend(alike);
                 let lines = zone_line(" ", &name, &each, cols, max);
                 out.extend(lines.into_iter().map(|l| (level, l)));
             } else {
-                let lines = zone_line(" ", &z.name, &items[k], cols, max);
+                let lines = zone_line(" ", &z.name, items, cols, max);
                 out.extend(lines.into_iter().map(|l| (level, l)));
             }
         }
