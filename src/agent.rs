@@ -7,7 +7,7 @@ pub use table::{match_answer, HumanAgent, ReplayAgent, SharedTable, Table};
 
 use crate::interp::SearchPoint;
 use crate::rng;
-use crate::view::PlayerView;
+use crate::view::{PlayerView, ScreenLine};
 use rand_chacha::ChaCha8Rng;
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -29,22 +29,15 @@ pub struct ChoiceRequest<'a> {
     /// The position to search, for an agent that [`Agent::searches`] (`mc`): playouts of
     /// copies in which what the player does not know is re-dealt. `None` for the others.
     pub search: Option<&'a SearchPoint<'a>>,
+    /// The game's own `screen` for this seat, worked out only for an agent that
+    /// [`Agent::wants_screen`] and a game that declares one.
+    pub screen: Option<&'a [ScreenLine]>,
+    /// What the game says beside each option (`choose`'s `notes`), when it says anything.
+    pub notes: Option<&'a [String]>,
 }
 
 /// What an agent answers to stop the game at a choice a person must make (the REPL's agents).
 pub const PENDING: &str = "run::pending";
-
-/// A stateless seeded draw for choice number `number`: the same game position always gets the
-/// same answer, however the game got there (replays, undo, save and load).
-pub fn seeded_pick(seed: u64, player: u32, number: usize, count: usize) -> usize {
-    let mixed = seed
-        .wrapping_mul(0x9E37_79B9_7F4A_7C15)
-        .wrapping_add(u64::from(player).wrapping_mul(0xD1B5_4A32_D192_ED03))
-        .wrapping_add((number as u64).wrapping_mul(0xA24B_AED4_963E_E407))
-        .wrapping_add(1);
-    let mut rng = rng::new_rng(mixed);
-    rng::below(&mut rng, count.min(u32::MAX as usize) as u32) as usize
-}
 
 pub trait Agent {
     /// Return the 0-based index of the chosen option. `label(i)` renders option i as the
@@ -60,6 +53,11 @@ pub trait Agent {
     /// answered `answer` before. An agent that keeps state between choices (a random agent's
     /// draws, a script's place) moves on as if it had answered.
     fn replayed(&mut self, _req: &ChoiceRequest, _label: &dyn Fn(usize) -> String, _answer: usize) {
+    }
+
+    /// Whether this agent reads the game's own `screen` (`req.screen`): a person does.
+    fn wants_screen(&self) -> bool {
+        false
     }
 
     /// Whether this agent searches the position (`req.search`): the interpreter then keeps
@@ -82,6 +80,7 @@ impl Agent for FirstAgent {
     }
 }
 
+#[derive(Clone)]
 pub struct RandomAgent {
     rng: ChaCha8Rng,
 }
@@ -98,13 +97,20 @@ impl RandomAgent {
     }
 }
 
+impl RandomAgent {
+    /// The next draw among `count` options (what `decide` answers).
+    pub fn pick(&mut self, count: usize) -> usize {
+        rng::below(&mut self.rng, count.min(u32::MAX as usize) as u32) as usize
+    }
+}
+
 impl Agent for RandomAgent {
     fn decide(
         &mut self,
         req: &ChoiceRequest,
         _: &dyn Fn(usize) -> String,
     ) -> Result<usize, String> {
-        Ok(rng::below(&mut self.rng, req.count.min(u32::MAX as usize) as u32) as usize)
+        Ok(self.pick(req.count))
     }
 
     fn replayed(&mut self, req: &ChoiceRequest, label: &dyn Fn(usize) -> String, _: usize) {

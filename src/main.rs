@@ -576,6 +576,7 @@ fn run(cli: Cli) -> ExitCode {
                     }
                 }
             }
+            repl.view_as_the_person();
             let first = load.map(|f| f.display().to_string());
             match rules::repl::run(repl, first) {
                 Ok(()) => ExitCode::SUCCESS,

@@ -175,6 +175,17 @@ pub struct FaceDef {
     pub span: Span,
 }
 
+/// `screen p { "Bank": bank[p] }`: what a seat reads before it is asked. Each line is a label
+/// (text) and a value, both worked out with `p` bound to the seat, as that seat may read them.
+#[derive(Debug, Clone)]
+pub struct ScreenDef {
+    /// The seat's local slot.
+    pub slot: u32,
+    pub locals: u32,
+    pub lines: Vec<(Expr, Expr)>,
+    pub span: Span,
+}
+
 /// A validation rule over cards, run by `rules check` (`check` / `warn`).
 #[derive(Debug, Clone)]
 pub struct CheckDef {
@@ -464,6 +475,8 @@ pub struct Program {
     pub checks: Vec<CheckDef>,
     /// `face` declarations: how `rules print` lays out each kind's cards.
     pub faces: Vec<FaceDef>,
+    /// The game's `screen`, if it declares one (else a player's screen is the default one).
+    pub screen: Option<ScreenDef>,
     pub options: Vec<OptionDef>,
     pub events: Vec<EventDef>,
     pub setup: Vec<(Block, u32)>,

@@ -73,6 +73,18 @@ impl Repl {
         }
     }
 
+    /// With one seat played by a person and agents at the others, what is shown is what that
+    /// seat may see (`:as all` shows everything).
+    pub fn view_as_the_person(&mut self) {
+        let modes = &self.session.modes;
+        let mut people = (0u32..).zip(modes).filter(|(_, &m)| m == Mode::Human);
+        if let (Some((p, _)), None) = (people.next(), people.next()) {
+            if modes.len() > 1 {
+                self.viewer = Some(p);
+            }
+        }
+    }
+
     fn say(&mut self, s: impl Into<String>) {
         self.out.push(s.into());
     }
@@ -260,7 +272,13 @@ impl Repl {
                         return true;
                     }
                 };
-                if self.session.pending.is_some() && until == Until::Choice {
+                let agents_turn = self.session.pending.as_ref().is_some_and(|p| {
+                    self.session
+                        .modes
+                        .get(p.player as usize)
+                        .is_some_and(|&m| matches!(m, Mode::Random | Mode::First | Mode::Mc(_)))
+                });
+                if self.session.pending.is_some() && until == Until::Choice && !agents_turn {
                     self.say("A choice is waiting: answer it with :choose N, or :auto to let the agent answer.");
                     let p = self.session.pending.clone();
                     if let Some(p) = p {
@@ -1023,11 +1041,17 @@ impl Repl {
             }
             Ok(Some(m)) => {
                 self.shown_events = self.session.events.len();
+                let fit = self.session.answers().len();
                 self.say(format!(
-                    "Reloaded {}: the replay fits the first {} of {before} choices and stops at {m}.",
+                    "Reloaded {}: the replay fits the first {fit} of {before} choices and stops at {m}.",
                     self.game.display(),
-                    self.session.answers().len()
                 ));
+                if before > fit {
+                    self.say(format!(
+                        "The other {} are kept: :redo plays them again once the rules fit them (:reload after mending).",
+                        before - fit
+                    ));
+                }
                 self.describe_stop();
             }
             Err(d) => {
@@ -1306,6 +1330,13 @@ pub fn run(mut repl: Repl, first: Option<String>) -> std::io::Result<()> {
         format!("Seats: {} (:agent changes them).", seats.join(", "))
     };
     writeln!(out, "{game_name}: {players} players, seed {seed}. {who}")?;
+    if let Some(v) = repl.viewer {
+        writeln!(
+            out,
+            "You see what P{} may see (:as all shows everything).",
+            v + 1
+        )?;
+    }
     writeln!(out, "Type :help for the commands, :step to start.")?;
     if let Some(file) = first {
         let lines = repl.load_into_game(&file);

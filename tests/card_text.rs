@@ -173,7 +173,12 @@ fn every_card_of_the_games_has_a_line_and_its_code_has_text() {
         assert!(prog.game.goal.is_some(), "{}: no goal", g.display());
         assert!(prog.game.summary.is_some(), "{}: no summary", g.display());
         for o in &prog.options {
-            assert!(o.doc.is_some(), "{}: option `{}` has no doc", g.display(), o.name);
+            assert!(
+                o.doc.is_some(),
+                "{}: option `{}` has no doc",
+                g.display(),
+                o.name
+            );
         }
         for &p in &prog.game.round_phases {
             let pd = &prog.phases[p as usize];

@@ -351,3 +351,55 @@ fn enum_values_read_as_words_or_as_the_game_names_them() {
     );
     assert!(json.contains("\"choice\":\"CovertOperation\""), "{json}");
 }
+
+#[test]
+fn a_games_own_screen_is_read_through_the_seats_eyes_with_notes_beside_the_options() {
+    let (code, out, err) = typed(
+        &[
+            "run",
+            "tests/table/screen.rules",
+            "--agent",
+            "P1=human,first",
+        ],
+        "south\n",
+    );
+    assert_eq!(code, 0, "{err}");
+    let screen: Vec<&str> = err
+        .lines()
+        .skip_while(|l| !l.starts_with("--- what P1 sees"))
+        .take_while(|l| !l.starts_with("P1: Go where?"))
+        .collect();
+    // The declared lines, in order, and nothing of the default screen.
+    assert_eq!(
+        screen,
+        [
+            "--- what P1 sees (round 1, play) ---",
+            "Gold          5",
+            "Your secret   7",
+            // Read as P1: another seat's owner var is hidden, their card unknown.
+            "Their secret  (hidden)",
+            // A card shows its `describe` line.
+            "Your hand     Red token",
+            "Their hand    a hidden card",
+            // `Heading` is none yet: left out.
+        ],
+        "{err}"
+    );
+    // Each option with its note beside it.
+    assert!(err.contains("    1) North  cold and far\n"), "{err}");
+    assert!(err.contains("    2) South  warm\n"), "{err}");
+    assert!(out.contains("P1: Go where? -> South"), "{out}");
+    // `--full` shows the default screen, unfolded.
+    let (_, _, full) = typed(
+        &[
+            "run",
+            "tests/table/screen.rules",
+            "--agent",
+            "P1=human,first",
+            "--full",
+        ],
+        "south\n",
+    );
+    assert!(full.contains("* hand[P1]"), "{full}");
+    assert!(!full.contains("Their secret"), "{full}");
+}

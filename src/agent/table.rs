@@ -491,7 +491,32 @@ fn question_lines(
     // `  12) label` then two spaces before the next column.
     let cell = widest + 7;
     let across = (cols / cell.max(1)).max(1);
-    if req.count > 12 && across > 1 {
+    let notes = req
+        .notes
+        .filter(|ns| ns.iter().any(|n| !n.is_empty()))
+        .unwrap_or_default();
+    if !notes.is_empty() {
+        // Each option with what the game says beside it: on the same line when both fit,
+        // else under it.
+        for (i, l) in labels.iter().enumerate() {
+            let note = notes.get(i).map(String::as_str).unwrap_or("");
+            let both = format!("  {:>3}) {l:<widest$}  {note}", i + 1);
+            if !note.is_empty() && both.chars().count() <= cols {
+                lines.push(both);
+                continue;
+            }
+            for (k, part) in wrap(l, cols - 7).into_iter().enumerate() {
+                lines.push(if k == 0 {
+                    format!("  {:>3}) {part}", i + 1)
+                } else {
+                    format!("       {part}")
+                });
+            }
+            if !note.is_empty() {
+                lines.extend(wrap(&format!("         {note}"), cols));
+            }
+        }
+    } else if req.count > 12 && across > 1 {
         let down = req.count.div_ceil(across);
         for r in 0..down {
             let mut line = String::new();
@@ -529,6 +554,10 @@ pub struct HumanAgent {
 }
 
 impl Agent for HumanAgent {
+    fn wants_screen(&self) -> bool {
+        true
+    }
+
     fn decide(
         &mut self,
         req: &ChoiceRequest,
@@ -549,7 +578,11 @@ impl Agent for HumanAgent {
         let view = (req.view)();
         let mut err = std::io::stderr();
         let _ = writeln!(err);
-        for l in screen::render(&view, &page, room) {
+        let shown = match req.screen {
+            Some(lines) if !page.full => screen::render_declared(&view, lines, &page, room),
+            _ => screen::render(&view, &page, room),
+        };
+        for l in shown {
             let _ = writeln!(err, "{l}");
         }
         for l in &question {
@@ -660,6 +693,12 @@ impl Agent for ReplayAgent {
         };
         self.table.borrow_mut().answers += 1;
         Ok(answer)
+    }
+
+    fn wants_screen(&self) -> bool {
+        // Answers being replayed are given without showing anything.
+        let t = self.table.borrow();
+        t.replay.get(t.answers).is_none() && self.inner.wants_screen()
     }
 
     fn searches(&self) -> bool {

@@ -22,6 +22,7 @@ mod loops;
 mod narrow;
 mod purity;
 mod repl;
+mod screen;
 mod stmts;
 mod types;
 
@@ -781,6 +782,7 @@ impl Checker {
                 Item::Trigger(t) => self.trigger(t),
                 Item::Check(c) => self.check_item(c),
                 Item::Face(f) => self.face_item(f),
+                Item::Screen(sc) => self.screen_item(sc),
                 Item::Kind(k) => {
                     self.kind_describe(kind_id, k);
                     kind_id += 1;

@@ -220,6 +220,15 @@ impl Out<'_> {
                 let rest: Vec<P> = it.cloned().collect();
                 self.braced_lines(&p, &rest, |o, e| o.entry(&kids(e), ": "));
             }
+            Rule::screen_decl => {
+                self.kw("screen ");
+                let mut it = k.iter().filter(|c| c.as_rule() != Rule::screen_kw);
+                if let Some(seat) = it.next() {
+                    self.tok(seat);
+                }
+                let rest: Vec<P> = it.cloned().collect();
+                self.braced_lines(&p, &rest, |o, e| o.entry(&kids(e), ": "));
+            }
             _ => self.node(&p),
         }
     }

@@ -12,6 +12,7 @@ mod choices;
 mod compile;
 mod exprs;
 mod flow;
+mod screen;
 mod search;
 mod state;
 mod stmts;

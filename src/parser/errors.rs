@@ -52,6 +52,8 @@ pub fn rule_name(rule: Rule) -> &'static str {
         check_decl | check_kw => DECLARATION,
         face_decl => DECLARATION,
         face_entry => "a face entry (`title: c.name`)",
+        screen_decl | screen_kw => DECLARATION,
+        screen_entry => "a screen line (`\"Bank\": bank[p]`)",
         check_where | check_require | check_help => "an expression",
         option_decl | option_kw | event_decl | event_kw => DECLARATION,
         copies | x_kw => "a number of copies like `3 x`",
@@ -150,7 +152,7 @@ pub(super) fn syntax_error(e: &pest::error::Error<Rule>, text: &str, file: u32) 
     // At the top level every item keyword is expected: say "a declaration" once.
     const ITEMS: &[&str] = &[
         "import", "game", "enum", "kind", "card", "cards", "zone", "var", "const", "fn", "phase",
-        "setup", "on", "table", "check", "warn", "option", "event", "allow", "face",
+        "setup", "on", "table", "check", "warn", "option", "event", "allow", "face", "screen",
     ];
     if tokens
         .iter()

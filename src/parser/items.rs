@@ -36,6 +36,7 @@ impl Builder {
             Rule::table_decl => Item::Table(self.table_decl(pair)),
             Rule::check_decl => Item::Check(Box::new(self.check_decl(pair))),
             Rule::face_decl => Item::Face(self.face_decl(pair)),
+            Rule::screen_decl => Item::Screen(self.screen_decl(pair)),
             Rule::option_decl => Item::Option(self.option_decl(pair)?),
             Rule::event_decl => Item::Event(self.event_decl(pair)?),
             Rule::allow_decl => Item::Allow(self.allow_decl(pair)),
@@ -468,6 +469,25 @@ impl Builder {
             entries,
             span,
         }
+    }
+
+    pub(super) fn screen_decl(&mut self, pair: Pair<Rule>) -> ScreenDecl {
+        let span = self.span(&pair);
+        let mut it = children(pair).filter(|p| p.as_rule() != Rule::screen_kw);
+        let seat = it.next().map(|p| self.ident(p)).unwrap_or_default_ident();
+        let mut lines = Vec::new();
+        for e in it {
+            let mut parts = children(e);
+            if let (Some(label), Some(value)) = (parts.next(), parts.next()) {
+                let span = self.span(&label);
+                let label = Expr {
+                    kind: ExprKind::Text(self.string(label)),
+                    span,
+                };
+                lines.push((label, self.expr(value)));
+            }
+        }
+        ScreenDecl { seat, lines, span }
     }
 
     pub(super) fn check_decl(&mut self, pair: Pair<Rule>) -> CheckDecl {

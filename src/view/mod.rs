@@ -46,6 +46,16 @@ pub struct VarFamily {
     pub keyed: bool,
 }
 
+/// A line of the game's own `screen`, as the seat reads it: its label and its items (a list's
+/// elements, or the one value), each item on a line of its own when `each_line` (a few cards,
+/// each as its `describe` line).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ScreenLine {
+    pub label: String,
+    pub items: Vec<String>,
+    pub each_line: bool,
+}
+
 /// Everything one player may see of a position.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct PlayerView {

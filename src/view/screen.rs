@@ -5,7 +5,7 @@
 //! three or more other players' zones that look alike share a line. `Page::full` shows
 //! everything, unfolded.
 
-use super::{CardView, PlayerView, ZoneView};
+use super::{CardView, PlayerView, ScreenLine, ZoneView};
 
 /// A keyed var's entries holding their starting value are folded once there are this many.
 pub const FOLD_AT: usize = 3;
@@ -118,14 +118,134 @@ const ROOMS: [Room; 3] = [
 /// cards are all hidden from it.
 type Line = (u8, String);
 
-/// The screen's lines: a header, the zones, the vars, within `rows` lines (unless `page.full`).
-pub fn render(view: &PlayerView, page: &Page, rows: usize) -> Vec<String> {
+/// `--- what P1 sees (round 2, support) ---`
+fn header(view: &PlayerView) -> String {
     let phase = view.phase.as_deref().unwrap_or("setup");
-    let header = format!(
+    format!(
         "--- what P{} sees (round {}, {phase}) ---",
         view.player + 1,
         view.round
-    );
+    )
+}
+
+/// The label column of a game's own screen is at most this wide; a longer label pushes its
+/// value over.
+const LABEL: usize = 18;
+
+/// A game's own screen (its `screen` declaration, worked out for the seat): the header, then
+/// each line as `Label  value`, a list's items joined and wrapped under the value's column (a
+/// few cards each on a line of their own), within `rows` lines: each line given fewer and fewer
+/// lines until the screen fits, then the last ones left out.
+pub fn render_declared(
+    view: &PlayerView,
+    lines: &[ScreenLine],
+    page: &Page,
+    rows: usize,
+) -> Vec<String> {
+    let cols = page.cols.max(LABEL + 20);
+    let width = lines
+        .iter()
+        .map(|l| l.label.chars().count())
+        .filter(|&n| n <= LABEL)
+        .max()
+        .unwrap_or(0);
+    let build = |max: Option<usize>| -> Vec<String> {
+        let mut out = vec![header(view)];
+        for l in lines {
+            let head = if l.label.is_empty() {
+                String::new()
+            } else {
+                format!("{:<width$}  ", l.label)
+            };
+            let mut items: Vec<String> = l.items.clone();
+            if items.is_empty() {
+                items.push("-".to_string());
+            }
+            let each: Vec<Vec<String>> = if l.each_line {
+                items.into_iter().map(|i| vec![i]).collect()
+            } else {
+                vec![items]
+            };
+            let mut first = true;
+            for group in each {
+                let lead = if first {
+                    head.clone()
+                } else {
+                    " ".repeat(head.chars().count())
+                };
+                first = false;
+                let room = cols.saturating_sub(lead.chars().count()).max(20);
+                // Items that have commas of their own are told apart with semicolons.
+                let sep = if group.len() > 1 && group.iter().any(|i| i.contains(", ")) {
+                    "; "
+                } else {
+                    ", "
+                };
+                let text = group.join(sep);
+                let mut wrapped = wrap_words(&text, room);
+                if let Some(max) = max {
+                    if wrapped.len() > max {
+                        wrapped.truncate(max);
+                        if let Some(last) = wrapped.last_mut() {
+                            *last = clip(&format!("{last} …"), room);
+                        }
+                    }
+                }
+                let pad = " ".repeat(lead.chars().count());
+                for (k, w) in wrapped.into_iter().enumerate() {
+                    out.push(format!("{}{w}", if k == 0 { &lead } else { &pad }));
+                }
+            }
+        }
+        out
+    };
+    if page.full {
+        return build(None);
+    }
+    let mut out = Vec::new();
+    for max in [4, 2, 1] {
+        out = build(Some(max));
+        if out.len() <= rows {
+            return out;
+        }
+    }
+    let keep = rows.max(2) - 1;
+    let left_out = out.len().saturating_sub(keep);
+    out.truncate(keep);
+    out.push(format!(
+        "  ... {left_out} more line{} (type :full to see everything)",
+        if left_out == 1 { "" } else { "s" }
+    ));
+    out
+}
+
+/// `text` in lines of at most `width` characters, broken at spaces (a longer word cut).
+fn wrap_words(text: &str, width: usize) -> Vec<String> {
+    let width = width.max(10);
+    let mut lines = Vec::new();
+    let mut cur = String::new();
+    for word in text.split(' ') {
+        if !cur.is_empty() && cur.chars().count() + 1 + word.chars().count() > width {
+            lines.push(std::mem::take(&mut cur));
+        }
+        if !cur.is_empty() {
+            cur.push(' ');
+        }
+        cur.push_str(word);
+        while cur.chars().count() > width {
+            lines.push(cur.chars().take(width).collect());
+            cur = cur.chars().skip(width).collect();
+        }
+    }
+    if !cur.is_empty() || lines.is_empty() {
+        lines.push(cur);
+    }
+    lines
+}
+
+/// The screen's lines: a header, the zones, the vars, within `rows` lines (unless `page.full`).
+pub fn render(view: &PlayerView, page: &Page, rows: usize) -> Vec<String> {
+    let header = header(view);
     let cols = page.cols.max(NAME + 20);
     let lines = |room: Option<Room>| -> Vec<Line> {
         let mut out = vec![(0, header.clone())];
