@@ -268,7 +268,10 @@ impl Agent for SessionAgent {
                 }
             }
         };
-        let drawn = s.rngs.get_mut(req.player as usize).map(|r| r.pick(req.count));
+        let drawn = s
+            .rngs
+            .get_mut(req.player as usize)
+            .map(|r| r.pick(req.count));
         let index = match mode {
             Mode::Human => return ask_person(&mut s),
             Mode::Random => drawn.unwrap_or(0),
