@@ -354,6 +354,20 @@ fn number_runs(ns: &[i64]) -> String {
     .join(", ")
 }
 
+/// The words of a text as a person types them: letters and digits, without case.
+fn words_of(t: &str) -> Vec<String> {
+    t.split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .map(str::to_lowercase)
+        .collect()
+}
+
+/// Whether every word of `typed` is found in `words`, in the same order.
+fn in_order(typed: &[String], words: &[String]) -> bool {
+    let mut rest = words.iter();
+    !typed.is_empty() && typed.iter().all(|w| rest.any(|x| x == w))
+}
+
 /// Text compared as a person types it: no case, no spaces.
 fn squash(t: &str) -> String {
     t.chars()
@@ -414,6 +428,14 @@ pub fn match_answer(
     let mut starts = with(&|l: &str| l.starts_with(&want));
     if starts.is_empty() {
         starts = with(&|l: &str| l.contains(&want));
+    }
+    if starts.is_empty() {
+        // Words of the option in their order, some left out: `ilya on row 1 right` for
+        // `Ilya Brandt (Law 2) on row 1, Right`.
+        let typed = words_of(t);
+        starts = (0..count)
+            .filter(|&i| in_order(&typed, &words_of(&label(i))))
+            .collect();
     }
     match starts.as_slice() {
         [i] => Ok(*i),
@@ -542,8 +564,8 @@ fn question_lines(
     (lines, format!("choose 1-{}> ", req.count))
 }
 
-const HELP: &str = "Type an option's number, its name or the start of it (#3: the third option; \
-where the options are amounts, a number is that amount). :full shows everything you may see, \
+const HELP: &str = "Type an option's number, its name, the start of it or some of its words in \
+order (#3: the third option; where the options are amounts, a number is that amount). :full shows everything you may see, \
 :undo takes your last answer back (while nobody else has seen what came of it), :quit stops \
 and saves the game.";
 
@@ -728,6 +750,20 @@ mod tests {
         assert_eq!(match_answer("4", 2, &l), Ok(0));
         assert_eq!(match_answer("#2", 2, &l), Ok(1));
         assert!(match_answer("#3", 2, &l).unwrap_err().contains("#1 to #2"));
+    }
+
+    #[test]
+    fn an_options_words_in_order_pick_it_out() {
+        let l = labels(&[
+            "Ilya Brandt (Law 2) on row 1, Left",
+            "Ilya Brandt (Law 2) on row 1, Right",
+            "Kala (Street 1) on row 1, Right",
+        ]);
+        assert_eq!(match_answer("ilya brandt on row 1, right", 3, &l), Ok(1));
+        assert_eq!(match_answer("kala right", 3, &l), Ok(2));
+        // Words out of order, or words of two options, pick nothing.
+        assert!(match_answer("right ilya", 3, &l).is_err());
+        assert!(match_answer("row 1 right", 3, &l).is_err());
     }
 
     #[test]

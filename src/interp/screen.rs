@@ -14,7 +14,7 @@ use visibility::HIDDEN_VALUE;
 const CARDS_ON_LINES: usize = 3;
 
 /// More cards show their `describe` lines side by side when each is at most this long.
-const SHORT_LINE: usize = 40;
+const SHORT_LINE: usize = 48;
 
 impl<'p> Interp<'p> {
     /// The game's `screen` for `seat`, or `None` when it declares none. A line whose value is

@@ -149,7 +149,8 @@ pub fn render_declared(
         .filter(|&n| n <= LABEL)
         .max()
         .unwrap_or(0);
-    let build = |max: Option<usize>| -> Vec<String> {
+    // `max`: the lines each value may take; `packed`: a few cards share one line too.
+    let build = |max: Option<usize>, packed: bool| -> Vec<String> {
         let mut out = vec![header(view)];
         for l in lines {
             let head = if l.label.is_empty() {
@@ -161,7 +162,7 @@ pub fn render_declared(
             if items.is_empty() {
                 items.push("-".to_string());
             }
-            let each: Vec<Vec<String>> = if l.each_line {
+            let each: Vec<Vec<String>> = if l.each_line && !packed {
                 items.into_iter().map(|i| vec![i]).collect()
             } else {
                 vec![items]
@@ -200,11 +201,11 @@ pub fn render_declared(
         out
     };
     if page.full {
-        return build(None);
+        return build(None, false);
     }
     let mut out = Vec::new();
-    for max in [4, 2, 1] {
-        out = build(Some(max));
+    for (max, packed) in [(4, false), (2, false), (1, false), (1, true)] {
+        out = build(Some(max), packed);
         if out.len() <= rows {
             return out;
         }
