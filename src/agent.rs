@@ -5,72 +5,11 @@ pub mod table;
 
 pub use table::{match_answer, HumanAgent, ReplayAgent, SharedTable, Table};
 
-use crate::interp::SearchPoint;
+pub use crate::interp::{Agent, ChoiceRequest, PENDING};
 use crate::rng;
-use crate::view::{PlayerView, ScreenLine};
 use rand_chacha::ChaCha8Rng;
 use std::cell::RefCell;
 use std::rc::Rc;
-
-/// One decision asked of a player: pick one of `count` options. Everything in it is what the
-/// player may see: `view` builds their view of the game (on demand: most agents never look).
-pub struct ChoiceRequest<'a> {
-    pub player: u32,
-    pub player_name: &'a str,
-    pub prompt: &'a str,
-    pub count: usize,
-    pub secret: bool,
-    /// The round and phase the choice is asked in, and how many choices came before it.
-    pub round: i64,
-    pub phase: Option<u32>,
-    pub number: usize,
-    /// The player's view of the game now.
-    pub view: &'a dyn Fn() -> PlayerView,
-    /// The position to search, for an agent that [`Agent::searches`] (`mc`): playouts of
-    /// copies in which what the player does not know is re-dealt. `None` for the others.
-    pub search: Option<&'a SearchPoint<'a>>,
-    /// The game's own `screen` for this seat, worked out only for an agent that
-    /// [`Agent::wants_screen`] and a game that declares one.
-    pub screen: Option<&'a [ScreenLine]>,
-    /// What the game says beside each option (`choose`'s `notes`), when it says anything.
-    pub notes: Option<&'a [String]>,
-}
-
-/// What an agent answers to stop the game at a choice a person must make (the REPL's agents).
-pub const PENDING: &str = "run::pending";
-
-pub trait Agent {
-    /// Return the 0-based index of the chosen option. `label(i)` renders option i as the
-    /// chooser sees it (a card they do not know is `a hidden card`); `req.view` is all the
-    /// game they may look at.
-    fn decide(
-        &mut self,
-        req: &ChoiceRequest,
-        label: &dyn Fn(usize) -> String,
-    ) -> Result<usize, String>;
-
-    /// The game is being replayed (`rules run --resume`, a person's `:undo`): this choice was
-    /// answered `answer` before. An agent that keeps state between choices (a random agent's
-    /// draws, a script's place) moves on as if it had answered.
-    fn replayed(&mut self, _req: &ChoiceRequest, _label: &dyn Fn(usize) -> String, _answer: usize) {
-    }
-
-    /// Whether this agent reads the game's own `screen` (`req.screen`): a person does.
-    fn wants_screen(&self) -> bool {
-        false
-    }
-
-    /// Whether this agent searches the position (`req.search`): the interpreter then keeps
-    /// what a search replays from.
-    fn searches(&self) -> bool {
-        false
-    }
-
-    /// What a searching agent's searches came to so far (`rules simulate` reports them).
-    fn search_stats(&self) -> Option<mc::SearchStats> {
-        None
-    }
-}
 
 pub struct FirstAgent;
 

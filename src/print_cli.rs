@@ -92,6 +92,22 @@ pub fn print(a: PrintArgs, limits: &Limits, show: impl Fn(&rules::Checked)) -> E
             return ExitCode::from(1);
         }
     };
+    match rules::print::unprintable(prog, &cards, limits) {
+        Ok(warnings) if !warnings.is_empty() => show(&rules::Checked {
+            program: None,
+            diags: warnings,
+            sources: c.sources.clone(),
+        }),
+        Ok(_) => {}
+        Err(d) => {
+            show(&rules::Checked {
+                program: None,
+                diags: vec![*d],
+                sources: c.sources.clone(),
+            });
+            return ExitCode::from(1);
+        }
+    }
     let faces = pages.iter().filter(|p| !p.back).count();
     if let Some(path) = &a.pdf {
         let bytes = match rules::print::pdf::write(&sheet, &pages, &prog.game.name) {

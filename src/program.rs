@@ -171,7 +171,8 @@ pub struct FaceDef {
     pub slot: u32,
     pub locals: u32,
     pub slots: Vec<(FaceSlot, Expr)>,
-    pub show: Vec<(String, Expr)>,
+    /// The rows: `None` keeps the default face's rows (every printed field), `show: []` none.
+    pub show: Option<Vec<(String, Expr)>>,
     pub span: Span,
 }
 

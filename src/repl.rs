@@ -1229,12 +1229,37 @@ fn ends_unfinished(line: &str) -> bool {
     )
 }
 
+/// Whether the last line, with no comment or text in quotes on it, ends in an infix operator
+/// or a comma, which no complete input does.
+fn ends_in_operator(text: &str) -> bool {
+    let last = text.trim_end().rsplit('\n').next().unwrap_or("");
+    if last.contains('#') || last.contains('"') {
+        return false;
+    }
+    let last = last.trim_end();
+    let word = last
+        .rsplit(|c: char| !(c.is_alphanumeric() || c == '_'))
+        .next()
+        .unwrap_or("");
+    [
+        "+", "-", "*", "/", "%", ",", "==", "!=", "<", ">", "<=", ">=", "=>", "=",
+    ]
+    .iter()
+    .any(|op| last.ends_with(op))
+        || matches!(word, "and" | "or" | "not")
+}
+
 pub fn incomplete(text: &str) -> bool {
     if text.trim_start().starts_with(':') || text.len() > Limits::default().max_line_bytes {
         return false;
     }
     // An open bracket cannot be complete: say so without running the parser (linear).
     if crate::parser::open_brackets(text) > 0 {
+        return true;
+    }
+    // A line ending in an infix operator asks for more: say so from the line alone, so a long
+    // run of `1 +` lines is not parsed again at every line (quadratic).
+    if ends_in_operator(text) {
         return true;
     }
     let parsed = crate::parser::parse_repl_line(text, 0, &Limits::default());

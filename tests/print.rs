@@ -244,3 +244,48 @@ fn bad_requests_are_refused() {
         assert!(err.contains(says), "{args:?}: {err}");
     }
 }
+
+/// Names and text in Latin with diacritics, Greek and Cyrillic print as themselves (poppler reads
+/// them back); a card in a script the bundled font lacks is named in a warning, and still prints.
+#[test]
+fn other_scripts_print_or_are_warned_about() {
+    let dir = root().join("target/print-pages");
+    std::fs::create_dir_all(&dir).expect("dir");
+    let pdf = dir.join("scripts.pdf");
+    let err = pdf_of("tests/print/scripts", &pdf, &[]);
+    assert!(err.contains("print::glyph"), "{err}");
+    assert!(err.contains("@tokyo"), "{err}");
+    assert!(err.contains("東 (U+6771)"), "{err}");
+    for ok in ["@aero", "@athens", "@moscow"] {
+        assert!(!err.contains(ok), "{ok} warned about: {err}");
+    }
+    if !poppler() {
+        return;
+    }
+    let text = Command::new("pdftotext")
+        .arg(&pdf)
+        .arg("-")
+        .output()
+        .expect("pdftotext");
+    let text = squash(&String::from_utf8_lossy(&text.stdout));
+    for name in [
+        "Ærøskøbing",
+        "Straße, Łódź, naïve café — “quoted”.",
+        "Αθήνα",
+        "Φίλιππος ο Β΄ της Μακεδονίας.",
+        "Москва",
+        "Царь и ёлка.",
+    ] {
+        assert!(
+            text.contains(name),
+            "`{name}` not in the PDF's text: {text}"
+        );
+    }
+    let png = Command::new("pdftoppm")
+        .args(["-r", "60", "-png"])
+        .arg(&pdf)
+        .arg(dir.join("scripts"))
+        .status()
+        .expect("pdftoppm");
+    assert!(png.success(), "pdftoppm failed");
+}

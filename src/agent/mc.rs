@@ -13,9 +13,9 @@
 //! a decision is a function of the position, as every answer of the other agents is.
 
 use super::{Agent, ChoiceRequest};
+pub use crate::interp::SearchStats;
 use crate::interp::{Played, PlayoutEnd, SearchPoint};
 use crate::rng;
-use serde::{Deserialize, Serialize};
 
 /// The most playouts per option `mc:N` accepts.
 pub const MAX_PLAYOUTS: u32 = 10_000;
@@ -79,29 +79,6 @@ impl Tally {
         } else {
             self.score / self.scored
         }
-    }
-}
-
-/// What mc's searches came to in one game (`rules simulate` adds them up).
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct SearchStats {
-    /// Choices searched (those with two options or more).
-    pub decisions: u64,
-    /// Of those, the choices where no determinised copy led back to the choice as the seat
-    /// saw it, so the pick was random (seeded).
-    pub fallbacks: u64,
-    /// Determinised copies played out, and copies the replay rejected.
-    pub worlds: u64,
-    pub rejected: u64,
-}
-
-impl SearchStats {
-    pub fn add(&mut self, o: &SearchStats) {
-        // Saturating: a shard file may hold any counts.
-        self.decisions = self.decisions.saturating_add(o.decisions);
-        self.fallbacks = self.fallbacks.saturating_add(o.fallbacks);
-        self.worlds = self.worlds.saturating_add(o.worlds);
-        self.rejected = self.rejected.saturating_add(o.rejected);
     }
 }
 

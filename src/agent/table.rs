@@ -25,10 +25,9 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{channel, Receiver, RecvTimeoutError};
 use std::time::Duration;
 
-/// What an agent answers when the person stopped the game (`:quit`, end of input, Ctrl-C).
-pub const QUIT: &str = "run::quit";
-/// What an agent answers when the person takes their last answer back (`:undo`).
-pub const TAKE_BACK: &str = "run::take_back";
+/// What an agent answers when the person stopped the game, or takes an answer back (the
+/// interpreter's, which stops on them).
+pub use crate::interp::{QUIT, TAKE_BACK};
 
 /// Set by Ctrl-C while people play (`catch_interrupts`).
 pub static INTERRUPTED: AtomicBool = AtomicBool::new(false);

@@ -74,7 +74,7 @@ impl Checker {
         self.begin(Ctx::Other);
         let slot = self.bind(&f.var.node, Ty::Card(Some(kind)));
         let mut slots: Vec<(FaceSlot, Expr)> = Vec::new();
-        let mut show = Vec::new();
+        let mut show = None;
         let mut seen: Vec<&str> = Vec::new();
         for (name, e) in &f.entries {
             if seen.contains(&name.node.as_str()) {
@@ -89,7 +89,7 @@ impl Checker {
             }
             seen.push(&name.node);
             if name.node == "show" {
-                show = self.face_show(&f.var.node, kind, e);
+                show = Some(self.face_show(&f.var.node, kind, e));
                 continue;
             }
             let Some((_, s)) = FaceSlot::ALL.iter().find(|(n, _)| *n == name.node) else {

@@ -821,7 +821,14 @@ impl Checker {
                     .help(format!("`{n}({sig})`")),
                 );
             }
-            for ((pname, pty), (_, aty, aspan)) in params.iter().zip(lowered.iter()) {
+            // With the wrong number of arguments, which argument is which is a guess: the
+            // arity error is the one error.
+            let matched = if params.len() == lowered.len() {
+                params.len()
+            } else {
+                0
+            };
+            for ((pname, pty), (_, aty, aspan)) in params.iter().zip(lowered.iter()).take(matched) {
                 if !compatible(pty, aty) {
                     let (w, g) = (self.ty_name(pty), self.ty_name(aty));
                     self.err(
@@ -853,6 +860,19 @@ impl Checker {
                     } else {
                         format!("{} to {}", sig.min_args, sig.params.len())
                     };
+                    // `min(list)`: the aggregate is what was meant.
+                    let over_list = matches!(n.as_str(), "min" | "max")
+                        && matches!(lowered.as_slice(), [(_, Ty::List(_), _)]);
+                    let help = if over_list {
+                        format!(
+                            "`{}`; the {} of a list is `{n}(x in list => x)` (`int or none`: \
+                             `none` when the list is empty)",
+                            sig.signature(),
+                            if n == "min" { "least" } else { "greatest" }
+                        )
+                    } else {
+                        format!("`{}`", sig.signature())
+                    };
                     self.err(
                         Diag::error(
                             "check::arity",
@@ -863,8 +883,11 @@ impl Checker {
                             ),
                         )
                         .label(span, "wrong number of arguments")
-                        .help(format!("`{}`", sig.signature())),
+                        .help(help),
                     );
+                    // One mistake, one error: the arguments are not judged one by one, and the
+                    // call's value is unknown rather than a guess that fails further on.
+                    return (mk(ExprKind::Const(Value::None)), Ty::Any);
                 }
                 for (i, (_, aty, aspan)) in lowered.iter().enumerate() {
                     let want = sig.params.get(i).map(|p| p.1.ty()).unwrap_or(Ty::Any);

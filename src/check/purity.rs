@@ -139,7 +139,7 @@ impl Checker {
                 .slots
                 .iter()
                 .map(|(_, e)| e)
-                .chain(f.show.iter().map(|(_, e)| e))
+                .chain(f.show.iter().flatten().map(|(_, e)| e))
             {
                 if let Some(imp) = w.expr(e) {
                     found.push(("a `face`".into(), f.span, imp));

@@ -1,7 +1,7 @@
 //! Choices: asking a player's agent, with the option limit and the choice log.
 
+use super::ask::{ChoiceRequest, PENDING, QUIT, TAKE_BACK};
 use super::*;
-use crate::agent::ChoiceRequest;
 use crate::diag::{Diag, Span};
 use crate::events::Event;
 use crate::value::Value;
@@ -154,7 +154,7 @@ impl<'p> Interp<'p> {
                 .unwrap_or_default()
         };
         let (prog, state) = (self.prog, &self.state);
-        let player_view = || crate::view::player_view(prog, state, player);
+        let player_view = || super::seen::player_view(prog, state, player);
         let search = self.search.as_deref().map(|track| SearchPoint {
             prog,
             limits: self.limits,
@@ -187,13 +187,10 @@ impl<'p> Interp<'p> {
             return Err(rt(span, format!("no agent plays P{}", player + 1)));
         };
         agent.decide(&req, &labeler).map_err(|m| {
-            if m == crate::agent::PENDING {
+            if m == PENDING {
                 // Not an error: an interactive session stops here to ask a person.
-                Box::new(Diag::error(crate::agent::PENDING, "a choice is waiting"))
-            } else if let Some(code) = [crate::agent::table::QUIT, crate::agent::table::TAKE_BACK]
-                .into_iter()
-                .find(|c| *c == m)
-            {
+                Box::new(Diag::error(PENDING, "a choice is waiting"))
+            } else if let Some(code) = [QUIT, TAKE_BACK].into_iter().find(|c| *c == m) {
                 // Not errors: the person stopped the game, or takes an answer back.
                 Box::new(Diag::error(
                     code,

@@ -3,9 +3,10 @@
 //! `flow` runs setup, rounds, phases and the finish; `triggers` fires them; `compile` turns the
 //! lowered tree into closures, which run the game; `stmts` and `exprs` walk the tree (for the
 //! REPL, card checks and the rare forms) and hold what both share; `state` reads zones, vars and fields; `builtins` evaluates the
-//! built-in functions; `choices` asks agents; `view` shows values; `visibility` tracks who knows
+//! built-in functions; `choices` asks agents the question of `ask` (which also declares the answerer interface, `Agent`); `seen` is a player's view of a position; `view` shows values; `visibility` tracks who knows
 //! which card; `checks` runs card rules.
 
+mod ask;
 mod builtins;
 mod checks;
 mod choices;
@@ -14,21 +15,23 @@ mod exprs;
 mod flow;
 mod screen;
 mod search;
+mod seen;
 mod state;
 mod stmts;
 mod triggers;
 mod view;
 mod visibility;
 
+pub use ask::{Agent, ChoiceRequest, PENDING, QUIT, TAKE_BACK};
 pub use checks::{card_lines, card_values, run_checks, state_size};
 pub(crate) use compile::{walk, Node};
 pub use compile::{CodeCache, Memo};
 use exprs::Source;
-pub use search::{Played, PlayoutEnd, SearchPoint, World};
+pub use search::{Played, PlayoutEnd, SearchPoint, SearchStats, World};
+pub use seen::{player_view, CardView, PlayerView, ScreenLine, VarFamily, VarView, ZoneView};
 pub use view::{words, View};
 pub use visibility::{everyone, holds, one, Players};
 
-use crate::agent::Agent;
 use crate::ast::EventKind;
 use crate::diag::{Diag, Span};
 use crate::events::Event;

@@ -4,9 +4,9 @@
 //! charged to the game (the step count is put back), so a game plays the same whether or not
 //! a person reads its screens.
 
+use super::seen::ScreenLine;
 use super::*;
 use crate::value::Value;
-use crate::view::ScreenLine;
 use visibility::HIDDEN_VALUE;
 
 /// A list of at most this many cards shows each card on a line of its own, as its `describe`

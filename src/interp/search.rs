@@ -32,8 +32,9 @@
 //! answers it drew, by which a searcher weighs its results. The weighted estimate is the one
 //! uniform draws give; the proposal only decides how soon copies are found.
 
+use super::seen::PlayerView;
 use super::*;
-use crate::view::PlayerView;
+use serde::{Deserialize, Serialize};
 use std::cell::OnceCell;
 
 /// The state at the last segment boundary, and the choices asked since (secret or not).
@@ -266,7 +267,7 @@ impl SearchPoint<'_> {
                 .collect();
             (
                 labels,
-                crate::view::player_view(self.prog, self.now, self.seat),
+                super::seen::player_view(self.prog, self.now, self.seat),
             )
         })
     }
@@ -594,7 +595,7 @@ impl Interp<'_> {
             pl.want_labels.get(i).map(String::as_str)
                 == Some(seen_label(&view, options, labels, &self.state.known, pl.seat, i).as_str())
         });
-        let pv = crate::view::player_view(self.prog, &self.state, pl.seat);
+        let pv = super::seen::player_view(self.prog, &self.state, pl.seat);
         if !same_labels || pv != pl.want_view {
             return Err(signal(REJECT));
         }
@@ -646,5 +647,28 @@ fn answer_hidden(hidden: &mut Hidden, j: usize, index: usize, count: usize) -> u
             *weight /= e + narrowed;
             answer
         }
+    }
+}
+
+/// What a searching agent's (`mc`) searches came to in one game (`rules simulate` adds them up).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SearchStats {
+    /// Choices searched (those with two options or more).
+    pub decisions: u64,
+    /// Of those, the choices where no determinised copy led back to the choice as the seat
+    /// saw it, so the pick was random (seeded).
+    pub fallbacks: u64,
+    /// Determinised copies played out, and copies the replay rejected.
+    pub worlds: u64,
+    pub rejected: u64,
+}
+
+impl SearchStats {
+    pub fn add(&mut self, o: &SearchStats) {
+        // Saturating: a shard file may hold any counts.
+        self.decisions = self.decisions.saturating_add(o.decisions);
+        self.fallbacks = self.fallbacks.saturating_add(o.fallbacks);
+        self.worlds = self.worlds.saturating_add(o.worlds);
+        self.rejected = self.rejected.saturating_add(o.rejected);
     }
 }

@@ -42,6 +42,44 @@ pub fn band_colour(index: usize) -> [u8; 3] {
     PALETTE[index % PALETTE.len()]
 }
 
+/// A field's value as a printed card reads it: a list as its items separated by commas (`none`
+/// when empty), a tuple as its parts separated by spaces, a boolean as yes or no, a table by
+/// its ranges as `rules cards` writes it.
+pub fn printed(view: &View, v: &Value, ty: &Ty) -> String {
+    let is_table =
+        matches!(ty, Ty::List(inner) if matches!(**inner, Ty::Tuple(ref t) if t.len() == 3));
+    match v {
+        Value::List(items) if !is_table => {
+            if items.is_empty() {
+                return "none".into();
+            }
+            let inner = match ty {
+                Ty::List(t) => (**t).clone(),
+                _ => Ty::Any,
+            };
+            items
+                .iter()
+                .map(|x| printed(view, x, &inner))
+                .collect::<Vec<_>>()
+                .join(", ")
+        }
+        Value::Tuple(parts) => parts
+            .iter()
+            .enumerate()
+            .map(|(i, x)| {
+                let t = match ty {
+                    Ty::Tuple(ts) => ts.get(i).cloned().unwrap_or(Ty::Any),
+                    _ => Ty::Any,
+                };
+                printed(view, x, &t)
+            })
+            .collect::<Vec<_>>()
+            .join(" "),
+        Value::Bool(b) => if *b { "yes" } else { "no" }.into(),
+        _ => value_text(view, v, ty),
+    }
+}
+
 /// The face a card gets when its kind declares none: its name (or id) as the title, its kind as
 /// the subtitle, its rules text (the `text` field) as its text, and its other printed fields as
 /// rows.
@@ -72,7 +110,7 @@ pub fn default_face(prog: &Program, view: &View, card: usize) -> Face {
         if matches!(f.ty, Ty::Fn(..)) || matches!(v, Value::None) {
             continue;
         }
-        rows.push((f.name.replace('_', " "), value_text(view, &v, &f.ty)));
+        rows.push((f.name.replace('_', " "), printed(view, &v, &f.ty)));
     }
     Face {
         title,

@@ -133,7 +133,7 @@ pub fn faces(prog: &Program, cards: &[usize], limits: &Limits) -> Result<Vec<Fac
             .slots
             .iter()
             .map(|(_, e)| e)
-            .chain(fd.show.iter().map(|(_, e)| e))
+            .chain(fd.show.iter().flatten().map(|(_, e)| e))
             .collect();
         let values = crate::interp::card_values(prog, *limits, fd.locals, fd.slot, &ids, &exprs)?;
         for (&i, vals) in mine.iter().zip(values) {
@@ -156,12 +156,24 @@ pub fn faces(prog: &Program, cards: &[usize], limits: &Limits) -> Result<Vec<Fac
                     FaceSlot::Text => f.text = text,
                 }
             }
-            if !fd.show.is_empty() {
-                f.rows = fd
-                    .show
+            if let Some(show) = &fd.show {
+                // A shown field reads as the card tables write it (a table's entries by range).
+                let kd = prog.kinds.get(fd.kind as usize);
+                f.rows = show
                     .iter()
                     .zip(shown)
-                    .map(|((label, _), (_, text))| (label.clone(), text.clone()))
+                    .map(|((label, _), (v, text))| {
+                        let field = kd.and_then(|k| {
+                            k.fields
+                                .iter()
+                                .find(|fl| fl.name.replace('_', " ") == *label)
+                        });
+                        let text = match field {
+                            Some(fl) => face::printed(&view, v, &fl.ty),
+                            None => text.clone(),
+                        };
+                        (label.clone(), text)
+                    })
                     .collect();
             }
         }
@@ -218,6 +230,65 @@ pub fn pages(
         }
     }
     Ok((sheet, pages))
+}
+
+/// A warning for each card whose printed text uses characters the bundled fonts cannot draw
+/// (they print as empty boxes): the card, its characters, and where the card is declared.
+pub fn unprintable(
+    prog: &Program,
+    cards: &[usize],
+    limits: &Limits,
+) -> Result<Vec<Diag>, Box<Diag>> {
+    let usage = |m: String| Box::new(Diag::error("print::usage", m));
+    let fonts = Fonts::load().ok_or_else(|| usage("the bundled fonts are unreadable".into()))?;
+    let faces = faces(prog, cards, limits)?;
+    let mut out = Vec::new();
+    for (f, &c) in faces.iter().zip(cards) {
+        let Some(card) = prog.cards.get(c) else {
+            continue;
+        };
+        let mut missing = fonts.bold.missing(&f.title);
+        let band = f.band.as_ref().map(|(t, _)| t.as_str()).unwrap_or("");
+        let corner = f.corner.as_deref().unwrap_or("");
+        let rows: String = f.rows.iter().map(|(l, v)| format!("{l} {v} ")).collect();
+        for text in [band, corner, f.subtitle.as_str(), &rows, &f.text, &f.footer] {
+            for ch in fonts.regular.missing(text) {
+                if !missing.contains(&ch) {
+                    missing.push(ch);
+                }
+            }
+        }
+        if missing.is_empty() {
+            continue;
+        }
+        let shown: Vec<String> = missing
+            .iter()
+            .take(8)
+            .map(|ch| format!("{ch} (U+{:04X})", u32::from(*ch)))
+            .collect();
+        let more = missing.len().saturating_sub(8);
+        let more = if more > 0 {
+            format!(" and {more} more")
+        } else {
+            String::new()
+        };
+        out.push(
+            Diag::warning(
+                "print::glyph",
+                format!(
+                    "@{}: the bundled font has no glyph for {}{more}; these print as empty boxes",
+                    card.id,
+                    shown.join(", ")
+                ),
+            )
+            .label(card.span, "this card's printed text")
+            .help(
+                "the bundled font (DejaVu Sans Condensed) covers Latin, Greek and Cyrillic; \
+                 write the text in those scripts or expect boxes",
+            ),
+        );
+    }
+    Ok(out)
 }
 
 fn crop_ops(sheet: &Sheet) -> Vec<Op> {

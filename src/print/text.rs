@@ -47,6 +47,21 @@ impl Metrics {
         total as f32 / self.units * size
     }
 
+    /// The characters of `text` this font has no glyph for (they would print as empty boxes),
+    /// each once, in order of first appearance. Spaces and control characters are not drawn.
+    pub fn missing(&self, text: &str) -> Vec<char> {
+        let mut out: Vec<char> = Vec::new();
+        for c in text.chars() {
+            if c.is_whitespace() || c.is_control() || out.contains(&c) {
+                continue;
+            }
+            if self.face.glyph_index(c).is_none() {
+                out.push(c);
+            }
+        }
+        out
+    }
+
     /// Distance from one baseline to the next.
     pub fn line_height(&self, size: f32) -> f32 {
         (self.ascent + self.descent) * size * 1.08

@@ -1,0 +1,72 @@
+//! The question the interpreter asks and the interface of whoever answers it. The interpreter
+//! owns both: terminal people, scripts, random and searching agents, and web seats implement
+//! [`Agent`] from above (`crate::agent`, `crate::serve`), so a new kind of seat is a new file,
+//! never a change to the interpreter.
+
+use super::search::{SearchPoint, SearchStats};
+use super::seen::{PlayerView, ScreenLine};
+
+/// One decision asked of a player: pick one of `count` options. Everything in it is what the
+/// player may see: `view` builds their view of the game (on demand: most agents never look).
+pub struct ChoiceRequest<'a> {
+    pub player: u32,
+    pub player_name: &'a str,
+    pub prompt: &'a str,
+    pub count: usize,
+    pub secret: bool,
+    /// The round and phase the choice is asked in, and how many choices came before it.
+    pub round: i64,
+    pub phase: Option<u32>,
+    pub number: usize,
+    /// The player's view of the game now.
+    pub view: &'a dyn Fn() -> PlayerView,
+    /// The position to search, for an agent that [`Agent::searches`] (`mc`): playouts of
+    /// copies in which what the player does not know is re-dealt. `None` for the others.
+    pub search: Option<&'a SearchPoint<'a>>,
+    /// The game's own `screen` for this seat, worked out only for an agent that
+    /// [`Agent::wants_screen`] and a game that declares one.
+    pub screen: Option<&'a [ScreenLine]>,
+    /// What the game says beside each option (`choose`'s `notes`), when it says anything.
+    pub notes: Option<&'a [String]>,
+}
+
+/// What an agent answers to stop the game at a choice a person must make (the REPL's agents).
+pub const PENDING: &str = "run::pending";
+/// What an agent answers when the person stopped the game (`:quit`, end of input, Ctrl-C).
+pub const QUIT: &str = "run::quit";
+/// What an agent answers when the person takes their last answer back (`:undo`).
+pub const TAKE_BACK: &str = "run::take_back";
+
+/// What answers a player's choices: the interpreter's answerer interface.
+pub trait Agent {
+    /// Return the 0-based index of the chosen option. `label(i)` renders option i as the
+    /// chooser sees it (a card they do not know is `a hidden card`); `req.view` is all the
+    /// game they may look at.
+    fn decide(
+        &mut self,
+        req: &ChoiceRequest,
+        label: &dyn Fn(usize) -> String,
+    ) -> Result<usize, String>;
+
+    /// The game is being replayed (`rules run --resume`, a person's `:undo`): this choice was
+    /// answered `answer` before. An agent that keeps state between choices (a random agent's
+    /// draws, a script's place) moves on as if it had answered.
+    fn replayed(&mut self, _req: &ChoiceRequest, _label: &dyn Fn(usize) -> String, _answer: usize) {
+    }
+
+    /// Whether this agent reads the game's own `screen` (`req.screen`): a person does.
+    fn wants_screen(&self) -> bool {
+        false
+    }
+
+    /// Whether this agent searches the position (`req.search`): the interpreter then keeps
+    /// what a search replays from.
+    fn searches(&self) -> bool {
+        false
+    }
+
+    /// What a searching agent's searches came to so far (`rules simulate` reports them).
+    fn search_stats(&self) -> Option<SearchStats> {
+        None
+    }
+}

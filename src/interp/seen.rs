@@ -1,0 +1,201 @@
+//! A player's view of a position: what that player may see, and nothing else. Agents are
+//! handed this (never the `State`); a search compares it to tell positions apart; the human
+//! agent shows it (`crate::view::screen`), or the lines of the game's own `screen`
+//! (`ScreenLine`, worked out in `interp::screen`).
+
+use super::{holds, key_count, State, View};
+use crate::program::Program;
+
+/// A card as one player sees it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum CardView {
+    Hidden,
+    Known {
+        id: String,
+        name: String,
+        face_up: bool,
+        /// The card's `var` fields, as text.
+        vars: Vec<(String, String)>,
+    },
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ZoneView {
+    pub name: String,
+    /// The zone is kept for this player (`hand[P2]` for P2).
+    pub mine: bool,
+    pub cards: Vec<CardView>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct VarView {
+    pub name: String,
+    /// `None` when the var is hidden from this player.
+    pub value: Option<String>,
+    /// The family (`PlayerView::families`) this entry belongs to.
+    pub family: u32,
+    /// It holds the value the game started it with.
+    pub default: bool,
+}
+
+/// A var family: its name, and whether the game keeps it for its own bookkeeping (`internal`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct VarFamily {
+    pub name: String,
+    pub internal: bool,
+    pub keyed: bool,
+}
+
+/// A line of the game's own `screen`, as the seat reads it: its label and its items (a list's
+/// elements, or the one value), each item on a line of its own when `each_line` (a few cards,
+/// each as its `describe` line).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ScreenLine {
+    pub label: String,
+    pub items: Vec<String>,
+    pub each_line: bool,
+}
+
+/// Everything one player may see of a position.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PlayerView {
+    pub player: u32,
+    pub round: i64,
+    pub phase: Option<String>,
+    pub zones: Vec<ZoneView>,
+    pub vars: Vec<VarView>,
+    pub families: Vec<VarFamily>,
+}
+
+/// Build `player`'s view of `state`.
+pub fn player_view(prog: &Program, state: &State, player: u32) -> PlayerView {
+    let v = View {
+        prog,
+        n_players: state.n_players,
+        zone_base: &state.zone_base,
+    };
+    let knows = |c: u32| holds(state.known.get(c as usize).copied().unwrap_or(0), player);
+    let zones = (0..state.zones.len() as u32)
+        .map(|slot| ZoneView {
+            name: zone_label(&v, slot),
+            mine: v.zone_owner(slot) == Some(player),
+            cards: state.zones[slot as usize]
+                .iter()
+                .map(|&c| {
+                    if !knows(c) {
+                        return CardView::Hidden;
+                    }
+                    card_view(&v, state, c, player)
+                })
+                .collect(),
+        })
+        .collect();
+    let mut vars = Vec::new();
+    let mut families = Vec::with_capacity(prog.vars.len());
+    for (id, vd) in prog.vars.iter().enumerate() {
+        families.push(VarFamily {
+            name: vd.name.clone(),
+            internal: vd.internal,
+            keyed: !vd.keys.is_empty(),
+        });
+        let first = state.var_first.get(id);
+        let base = state.var_base.get(id).copied().unwrap_or(0) as usize;
+        let size: u32 = vd
+            .keys
+            .iter()
+            .map(|k| key_count(k, state.n_players, prog))
+            .product::<u32>()
+            .max(1);
+        for off in 0..size {
+            let name = if vd.keys.is_empty() {
+                vd.name.clone()
+            } else {
+                format!("{}[{}]", vd.name, key_names(&v, &vd.keys, off).join(", "))
+            };
+            let x = state.vars.get(base + off as usize);
+            let value = if holds(v.var_readers(id as u32, off), player) {
+                x.map(|x| v.show_parts(x, &state.known).for_viewer(player).words())
+            } else {
+                None
+            };
+            vars.push(VarView {
+                name,
+                value,
+                family: id as u32,
+                default: x.is_some() && x == first,
+            });
+        }
+    }
+    PlayerView {
+        player,
+        round: state.round,
+        phase: state
+            .phase
+            .and_then(|p| prog.phases.get(p as usize))
+            .map(|p| p.name.clone()),
+        zones,
+        vars,
+        families,
+    }
+}
+
+fn card_view(v: &View, state: &State, c: u32, player: u32) -> CardView {
+    let prog = v.prog;
+    let Some(cd) = prog.cards.get(c as usize) else {
+        return CardView::Hidden;
+    };
+    let mut vars = Vec::new();
+    if let Some(kd) = prog.kinds.get(cd.kind as usize) {
+        let base = state.card_var_base.get(c as usize).copied().unwrap_or(0);
+        for f in kd.fields.iter().filter(|f| f.mutable) {
+            if let Some(Some((true, i))) = kd.slot_of.get(f.sym as usize) {
+                if let Some(x) = state.card_vars.get((base + i) as usize) {
+                    // A card var may hold other cards: shown only if those are known too.
+                    let shown = v.show_parts(x, &state.known).for_viewer(player).words();
+                    vars.push((f.name.clone(), shown));
+                }
+            }
+        }
+    }
+    CardView::Known {
+        id: cd.id.to_string(),
+        name: v.card_name(c),
+        face_up: state.face_up.get(c as usize).copied().unwrap_or(true),
+        vars,
+    }
+}
+
+/// A zone slot's name as a player reads it: `seat_at[P1, Inner left]`.
+fn zone_label(v: &View, slot: u32) -> String {
+    let def = v.zone_def_of_slot(slot);
+    let (Some(zd), Some(&base)) = (
+        v.prog.zones.get(def as usize),
+        v.zone_base.get(def as usize),
+    ) else {
+        return v.zone_name(slot);
+    };
+    if zd.keys.is_empty() {
+        return zd.name.clone();
+    }
+    let keys = key_names(v, &zd.keys, slot.saturating_sub(base));
+    format!("{}[{}]", zd.name, keys.join(", "))
+}
+
+/// The key values of a family slot, as a player reads them (`P2`, `Inner left`, `3`).
+fn key_names(v: &View, keys: &[crate::program::KeyDomain], off: u32) -> Vec<String> {
+    use crate::program::KeyDomain;
+    let mut rest = off;
+    let mut parts = Vec::new();
+    for d in keys.iter().rev() {
+        let n = key_count(d, v.n_players, v.prog).max(1);
+        let i = rest % n;
+        rest /= n;
+        parts.push(match d {
+            KeyDomain::Player => format!("P{}", i + 1),
+            KeyDomain::Enum(e) => v.enum_words(*e, i),
+            KeyDomain::Range(lo, _) => lo.saturating_add(i64::from(i)).to_string(),
+        });
+    }
+    parts.reverse();
+    parts
+}
