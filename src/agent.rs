@@ -2,25 +2,15 @@
 
 pub mod ismcts;
 pub mod mc;
+pub mod table;
+
+pub use table::{match_answer, HumanAgent, ReplayAgent, SharedTable, Table};
 
 pub use crate::interp::{random_answer, Agent, ChoiceRequest, PENDING};
 use crate::rng;
 use rand_chacha::ChaCha8Rng;
 use std::cell::RefCell;
-use std::io::{BufRead, Write};
 use std::rc::Rc;
-
-/// A stateless seeded draw for choice number `number`: the same game position always gets the
-/// same answer, however the game got there (replays, undo, save and load).
-pub fn seeded_pick(seed: u64, player: u32, number: usize, count: usize) -> usize {
-    let mixed = seed
-        .wrapping_mul(0x9E37_79B9_7F4A_7C15)
-        .wrapping_add(u64::from(player).wrapping_mul(0xD1B5_4A32_D192_ED03))
-        .wrapping_add((number as u64).wrapping_mul(0xA24B_AED4_963E_E407))
-        .wrapping_add(1);
-    let mut rng = rng::new_rng(mixed);
-    rng::below(&mut rng, count.min(u32::MAX as usize) as u32) as usize
-}
 
 pub struct FirstAgent;
 
@@ -30,6 +20,7 @@ impl Agent for FirstAgent {
     }
 }
 
+#[derive(Clone)]
 pub struct RandomAgent {
     rng: ChaCha8Rng,
 }
@@ -46,6 +37,13 @@ impl RandomAgent {
     }
 }
 
+impl RandomAgent {
+    /// The next draw among `count` options (what `decide` answers).
+    pub fn pick(&mut self, count: usize) -> usize {
+        rng::below(&mut self.rng, count.min(u32::MAX as usize) as u32) as usize
+    }
+}
+
 impl Agent for RandomAgent {
     fn decide(
         &mut self,
@@ -53,6 +51,10 @@ impl Agent for RandomAgent {
         _: &dyn Fn(usize) -> String,
     ) -> Result<usize, String> {
         Ok(random_answer(&mut self.rng, req.count, req.allocation))
+    }
+
+    fn replayed(&mut self, req: &ChoiceRequest, label: &dyn Fn(usize) -> String, _: usize) {
+        let _ = self.decide(req, label);
     }
 }
 
@@ -136,127 +138,9 @@ impl Agent for ScriptAgent {
             )),
         }
     }
-}
 
-/// Asks at the terminal: shows the player's own view and the numbered options, and takes a
-/// number, an option's text, or a prefix of it that only one option has.
-///
-/// With several people at one keyboard (hot-seat), the humans share `hot_seat`: before a
-/// different person's choice the screen is cleared and the game waits until that person says
-/// they are at the keyboard, and after each answer the screen is cleared again, so nobody sees
-/// another's hand.
-pub struct HumanAgent {
-    pub hot_seat: Option<Rc<RefCell<Option<u32>>>>,
-}
-
-/// Clears the terminal and its scrollback (and says so, when the output is not a terminal).
-fn clear_screen(out: &mut impl Write) {
-    use std::io::IsTerminal;
-    if std::io::stderr().is_terminal() {
-        let _ = write!(out, "\x1b[2J\x1b[3J\x1b[H");
-    } else {
-        let _ = writeln!(out, "\n[screen cleared]");
-    }
-    let _ = out.flush();
-}
-
-/// The option a person's answer names: a number from 1, an option's text, or a prefix that
-/// only one option starts with (case does not matter).
-pub fn match_answer(
-    t: &str,
-    count: usize,
-    label: &dyn Fn(usize) -> String,
-) -> Result<usize, String> {
-    let t = t.trim();
-    if t.is_empty() {
-        return Err(format!(
-            "type a number from 1 to {count}, or an option's name"
-        ));
-    }
-    if let Ok(n) = t.parse::<usize>() {
-        return if n >= 1 && n <= count {
-            Ok(n - 1)
-        } else {
-            Err(format!(
-                "`{t}` is not an option; type a number from 1 to {count}"
-            ))
-        };
-    }
-    let want = t.to_lowercase();
-    let labels: Vec<String> = (0..count).map(|i| label(i).to_lowercase()).collect();
-    if let Some(i) = labels.iter().position(|l| *l == want) {
-        return Ok(i);
-    }
-    let starts: Vec<usize> = labels
-        .iter()
-        .enumerate()
-        .filter(|(_, l)| l.starts_with(&want))
-        .map(|(i, _)| i)
-        .collect();
-    match starts.as_slice() {
-        [i] => Ok(*i),
-        [] => Err(format!(
-            "no option is `{t}`; type a number from 1 to {count}, or an option's name"
-        )),
-        many => Err(format!(
-            "`{t}` could be {}; type more of it, or the number",
-            many.iter()
-                .take(5)
-                .map(|&i| format!("{}) {}", i + 1, label(i)))
-                .collect::<Vec<_>>()
-                .join(", ")
-        )),
-    }
-}
-
-impl Agent for HumanAgent {
-    fn decide(
-        &mut self,
-        req: &ChoiceRequest,
-        label: &dyn Fn(usize) -> String,
-    ) -> Result<usize, String> {
-        let stdin = std::io::stdin();
-        let mut out = std::io::stderr();
-        let read = |line: &mut String| match stdin.lock().read_line(line) {
-            Ok(0) => Err("end of input while waiting for a choice".to_string()),
-            Ok(_) => Ok(()),
-            Err(e) => Err(format!("cannot read the terminal: {e}")),
-        };
-        if let Some(seat) = &self.hot_seat {
-            if *seat.borrow() != Some(req.player) {
-                clear_screen(&mut out);
-                let _ = write!(
-                    out,
-                    "Pass the keyboard to {}. {}, press Enter when you are alone at the screen.",
-                    req.player_name, req.player_name
-                );
-                let _ = out.flush();
-                read(&mut String::new())?;
-                *seat.borrow_mut() = Some(req.player);
-            }
-        }
-        let _ = write!(out, "\n{}", (req.view)().summary());
-        let _ = writeln!(out, "{}: {}", req.player_name, req.prompt);
-        for i in 0..req.count {
-            let _ = writeln!(out, "  {:>3}) {}", i + 1, label(i));
-        }
-        loop {
-            let _ = write!(out, "choose 1-{}> ", req.count);
-            let _ = out.flush();
-            let mut line = String::new();
-            read(&mut line)?;
-            match match_answer(&line, req.count, label) {
-                Ok(i) => {
-                    if self.hot_seat.is_some() {
-                        clear_screen(&mut out);
-                    }
-                    return Ok(i);
-                }
-                Err(e) => {
-                    let _ = writeln!(out, "{e}");
-                }
-            }
-        }
+    fn replayed(&mut self, req: &ChoiceRequest, label: &dyn Fn(usize) -> String, _: usize) {
+        let _ = self.decide(req, label);
     }
 }
 
@@ -337,20 +221,52 @@ fn check_kind(spec: &str) -> Result<(), String> {
 }
 
 /// Build the agents for a game from a `--agent` value (see [`seat_specs`]). Seats that name the
-/// same script share it: it is one log of the game's choices, read in order.
+/// same script share it: it is one log of the game's choices, read in order. The human seats
+/// share one [`Table`].
 pub fn make_agents(spec: &str, players: u32, seed: u64) -> Result<Vec<Box<dyn Agent>>, String> {
     let specs = seat_specs(spec, players, "random")?;
+    let humans = (0u32..)
+        .zip(&specs)
+        .filter(|(_, s)| *s == "human")
+        .map(|(p, _)| p)
+        .collect();
+    let table = Table::new(humans, table::Page::default()).shared();
+    build_agents(&specs, seed, &table)
+}
+
+/// The agents of `rules run`: every seat's answers go through `table` (which replays the
+/// answers it holds first), and the human seats are its people.
+pub fn make_agents_at(
+    spec: &str,
+    players: u32,
+    seed: u64,
+    table: &SharedTable,
+) -> Result<Vec<Box<dyn Agent>>, String> {
+    let specs = seat_specs(spec, players, "random")?;
+    Ok(build_agents(&specs, seed, table)?
+        .into_iter()
+        .map(|inner| {
+            Box::new(ReplayAgent {
+                inner,
+                table: table.clone(),
+            }) as Box<dyn Agent>
+        })
+        .collect())
+}
+
+fn build_agents(
+    specs: &[String],
+    seed: u64,
+    table: &SharedTable,
+) -> Result<Vec<Box<dyn Agent>>, String> {
     let mut scripts: Vec<(String, Rc<RefCell<Script>>)> = Vec::new();
     let mut agents: Vec<Box<dyn Agent>> = Vec::with_capacity(specs.len());
-    // Several people at one keyboard take turns at it.
-    let humans = specs.iter().filter(|s| *s == "human").count();
-    let hot_seat = (humans > 1).then(|| Rc::new(RefCell::new(None)));
-    for (p, spec) in (0u32..).zip(&specs) {
+    for (p, spec) in (0u32..).zip(specs) {
         agents.push(match spec.as_str() {
             "random" => Box::new(RandomAgent::new(seed, p)),
             "first" => Box::new(FirstAgent),
             "human" => Box::new(HumanAgent {
-                hot_seat: hot_seat.clone(),
+                table: table.clone(),
             }),
             s if s.starts_with("ismcts") => {
                 let budget = ismcts::parse(s).unwrap_or(Err(String::new()))?;

@@ -38,6 +38,7 @@ pub enum Item {
     Table(TableDecl),
     Check(Box<CheckDecl>),
     Face(FaceDecl),
+    Screen(ScreenDecl),
     Option(OptionDecl),
     Event(EventDecl),
     Allow(AllowDecl),
@@ -76,6 +77,15 @@ pub struct FaceDecl {
     pub var: Ident,
     pub kind: Ident,
     pub entries: Vec<(Ident, Expr)>,
+    pub span: Span,
+}
+
+/// `screen p { "Bank": bank[p], "Hand": hand[p] }`: what seat `p` reads before it is asked,
+/// one labelled line each (the label a text, the value any expression).
+#[derive(Debug, Clone)]
+pub struct ScreenDecl {
+    pub seat: Ident,
+    pub lines: Vec<(Expr, Expr)>,
     pub span: Span,
 }
 
@@ -128,6 +138,8 @@ pub enum GroupsAt {
 pub struct EnumDecl {
     pub name: Ident,
     pub variants: Vec<Ident>,
+    /// How players read each variant, when the game says (`Pro "Pro-Earth"`).
+    pub shown: Vec<Option<String>>,
 }
 
 #[derive(Debug, Clone)]
@@ -230,6 +242,8 @@ pub struct VarDecl {
     pub bounds: Option<Bounds>,
     pub per: Vec<KeyType>,
     pub visibility: Visibility,
+    /// `internal`: the rules' own bookkeeping, left off a player's screen.
+    pub internal: bool,
     pub init: Expr,
 }
 

@@ -55,11 +55,13 @@ impl Serialize for CardRef {
     }
 }
 
-/// A piece of shown text: words, or a card that a viewer may not know.
+/// A piece of shown text: words, a card that a viewer may not know, or an enum value (its name
+/// as the rules write it, and as a player reads it: `CovertOperation`, "Covert operation").
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Part {
     Text(String),
     Card(CardRef),
+    Word { name: String, words: String },
 }
 
 /// Text that may name cards (an option's label), serialised as the plain text.
@@ -73,6 +75,19 @@ impl Shown {
             .map(|p| match p {
                 Part::Text(t) => t.clone(),
                 Part::Card(c) => c.text(),
+                Part::Word { name, .. } => name.clone(),
+            })
+            .collect()
+    }
+
+    /// The text as a player reads it: enum values in words (`Covert operation`).
+    pub fn words(&self) -> String {
+        self.0
+            .iter()
+            .map(|p| match p {
+                Part::Text(t) => t.clone(),
+                Part::Card(c) => c.text(),
+                Part::Word { words, .. } => words.clone(),
             })
             .collect()
     }
@@ -83,8 +98,8 @@ impl Shown {
             self.0
                 .iter()
                 .map(|p| match p {
-                    Part::Text(t) => Part::Text(t.clone()),
                     Part::Card(c) => Part::Card(c.for_viewer(viewer)),
+                    other => other.clone(),
                 })
                 .collect(),
         )
@@ -255,7 +270,7 @@ impl Event {
                 ..
             } => Some(format!(
                 "  {player}: {prompt} -> {}",
-                choice.as_ref().map(|c| c.text()).unwrap_or_default()
+                choice.as_ref().map(|c| c.words()).unwrap_or_default()
             )),
             Event::Move { .. } | Event::Shuffle { .. } | Event::Flip { .. } => None,
             Event::Reveal { cards, to } => {

@@ -18,6 +18,7 @@ macro_rules! errln {
 }
 
 mod print_cli;
+mod run_cli;
 mod simulate_cli;
 
 use clap::{Parser, Subcommand};
@@ -63,23 +64,36 @@ enum Command {
         /// allows it, else its minimum)
         #[arg(long)]
         players: Option<u32>,
-        /// Seed of the game's random generator
-        #[arg(long, default_value_t = 1)]
-        seed: u64,
-        /// Who answers the choices: random, first, human, mc:N (N playouts per option),
-        /// ismcts:N (N iterations of tree search, or ismcts:200ms) or script:FILE, for every seat, or per seat like `P1=human,P2=mc:50,random` (the last
-        /// plain entry is for the other seats)
-        #[arg(long, default_value = "random")]
-        agent: String,
-        /// Write every answered choice to FILE; `--agent script:FILE` replays it
+        /// Seed of the game's random generator (default 1)
+        #[arg(long)]
+        seed: Option<u64>,
+        /// Who answers the choices: random (the default), first, human, mc:N (N playouts per
+        /// option), ismcts:N (N iterations of tree search, or ismcts:200ms) or script:FILE, for
+        /// every seat, or per seat like `P1=human,P2=mc:50,random` (the last plain entry is for
+        /// the other seats)
+        #[arg(long)]
+        agent: Option<String>,
+        /// Write every answered choice to FILE (also when a person stops the game with Ctrl-C,
+        /// end of input or :quit); `--resume FILE` goes on from it, `--agent script:FILE`
+        /// replays it
         #[arg(long)]
         log: Option<PathBuf>,
+        /// Go on with a game stopped before: replay the answers of its log (with its seed,
+        /// players, options and agents), then hand the human seats back to the people
+        #[arg(long, value_name = "LOG")]
+        resume: Option<PathBuf>,
+        /// Show people at the terminal everything they may see before each question, with
+        /// nothing folded (the vars a game marks `internal` too)
+        #[arg(long)]
+        full: bool,
         /// Print one JSON event per line, as it happens, instead of the readable account
         /// (the events are described in docs/events.md)
         #[arg(long)]
         json: bool,
         /// Whose eyes the account is seen through: a player (P2) or `all` (everything). With
-        /// one human seat it is that player; with several (hot-seat), only what all may see
+        /// one human seat it is that player; with several (hot-seat), each person reads it
+        /// through their own eyes when they are at the keyboard (and `--json` shows only what
+        /// all may see)
         #[arg(long)]
         viewer: Option<String>,
         /// Set a game option, like `--set solo=true` (`rules check` lists a game's options)
@@ -462,149 +476,23 @@ fn run(cli: Cli) -> ExitCode {
             json,
             viewer,
             set,
-        } => {
-            if let Err(code) = one_game(&game) {
-                return code;
-            }
-            let c = rules::check_path(&game, &limits);
-            print_diags(&c.diags, &c.sources);
-            let Some(prog) = c.program else {
-                errln!("{}: the game has errors; nothing was run", game.display());
-                return ExitCode::from(1);
-            };
-            if prog.phases.is_empty() || prog.game.round_phases.is_empty() {
-                return not_playable(&prog, &game);
-            }
-            let n = players.unwrap_or_else(|| rules::default_players(&prog));
-            let seats = match rules::agent::seat_specs(&agent, n.min(64), "random") {
-                Ok(s) => s,
-                Err(e) => {
-                    errln!("error: {e}");
-                    return ExitCode::from(2);
-                }
-            };
-            let humans: Vec<u32> = (0u32..)
-                .zip(&seats)
-                .filter(|(_, s)| *s == "human")
-                .map(|(p, _)| p)
-                .collect();
-            let asked = match viewer.as_deref() {
-                None => None,
-                Some("all") => Some(Viewer::All),
-                Some(v) => match v
-                    .strip_prefix(['P', 'p'])
-                    .and_then(|k| k.parse::<u32>().ok())
-                    .filter(|k| *k >= 1 && *k <= n.min(64))
-                {
-                    Some(k) => Some(Viewer::Seat(k - 1)),
-                    None => {
-                        errln!(
-                            "error: `--viewer {v}` is not a player of this game; use P1 to P{} or all",
-                            n.min(64)
-                        );
-                        return ExitCode::from(2);
-                    }
-                },
-            };
-            // People at the terminal see what they may see, and nothing more.
-            let viewer = match (humans.as_slice(), asked) {
-                ([], v) => v.unwrap_or(Viewer::All),
-                ([h], None) => Viewer::Seat(*h),
-                ([h], Some(Viewer::Seat(v))) if v == *h => Viewer::Seat(v),
-                ([_, _, ..], None) => Viewer::Public,
-                ([h], Some(_)) => {
-                    errln!(
-                        "error: P{} plays at this terminal, so the account is seen through P{}'s eyes; leave out --viewer",
-                        h + 1,
-                        h + 1
-                    );
-                    return ExitCode::from(2);
-                }
-                (_, Some(_)) => {
-                    errln!(
-                        "error: several players share this terminal, so the account shows only what all may see; leave out --viewer"
-                    );
-                    return ExitCode::from(2);
-                }
-            };
-            let options = match rules::options::parse_sets(&prog, &set) {
-                Ok(o) => o,
-                Err(e) => {
-                    errln!("error: {e}");
-                    return ExitCode::from(2);
-                }
-            };
-            let agents = match rules::agent::make_agents(&agent, n.min(64), seed) {
-                Ok(a) => a,
-                Err(e) => {
-                    errln!("error: {e}");
-                    return ExitCode::from(2);
-                }
-            };
-            let mut interp = match Interp::new(&prog, n, seed, agents, limits) {
-                Ok(i) => i,
-                Err(d) => {
-                    print_diags(&[*d], &c.sources);
-                    return ExitCode::from(2);
-                }
-            };
-            for (id, v) in options.iter().cloned() {
-                interp.set_option(id, v);
-            }
-            // The account is written as the game goes, so people at the terminal follow it.
-            interp.sink = Some(Box::new(move |ev: &rules::events::Event| {
-                let seen;
-                let ev = match viewer {
-                    Viewer::All => ev,
-                    Viewer::Seat(v) => {
-                        seen = ev.for_viewer(v);
-                        &seen
-                    }
-                    Viewer::Public => {
-                        seen = ev.for_viewer(rules::events::PUBLIC);
-                        &seen
-                    }
-                };
-                // A write that fails is kept by `out`: the command then exits 74, not 0.
-                if json {
-                    outln!("{}", serde_json::to_string(ev).unwrap_or_default());
-                } else if let Some(t) = ev.text() {
-                    outln!("{t}");
-                }
-            }));
-            if !humans.is_empty() {
-                // The people at the table are told what they play for.
-                eprint!("{}", rules::explain::goal_banner(&prog, &game));
-            }
-            let result = interp.run();
-            if let Some(path) = log {
-                let mut text =
-                    String::from("# rules choice log: player, option number (1-based), option\n");
-                if !set.is_empty() {
-                    // The options are part of the game: replay with the same `--set`.
-                    text.push_str(&format!("# options: {}\n", set.join(" ")));
-                }
-                for r in &interp.choice_log {
-                    text.push_str(&format!(
-                        "P{} {} {}\n",
-                        r.player + 1,
-                        r.index + 1,
-                        r.label.replace('\n', " ")
-                    ));
-                }
-                if let Err(e) = std::fs::write(&path, text) {
-                    errln!("error: cannot write `{}`: {e}", path.display());
-                    return ExitCode::from(2);
-                }
-            }
-            match result {
-                Ok(_) => ExitCode::SUCCESS,
-                Err(d) => {
-                    print_diags(&[*d], &c.sources);
-                    ExitCode::from(1)
-                }
-            }
-        }
+            full,
+            resume,
+        } => run_cli::run(
+            run_cli::RunArgs {
+                game,
+                players,
+                seed,
+                agent,
+                log,
+                json,
+                viewer,
+                set,
+                full,
+                resume,
+            },
+            limits,
+        ),
         Command::Cards {
             game,
             card,
@@ -700,6 +588,7 @@ fn run(cli: Cli) -> ExitCode {
                     }
                 }
             }
+            repl.view_as_the_person();
             let first = load.map(|f| f.display().to_string());
             match rules::repl::run(repl, first) {
                 Ok(()) => ExitCode::SUCCESS,

@@ -54,6 +54,10 @@ impl Ty {
 pub struct EnumDef {
     pub name: String,
     pub variants: Vec<String>,
+    /// How players read each variant: the game's own words, when it gives them
+    /// (`enum Tactic { CovertOperation "Covert op" }`), else its name in words
+    /// (`interp::words`), worked out once here.
+    pub shown: Vec<String>,
     pub span: Span,
 }
 
@@ -172,6 +176,17 @@ pub struct FaceDef {
     pub span: Span,
 }
 
+/// `screen p { "Bank": bank[p] }`: what a seat reads before it is asked. Each line is a label
+/// (text) and a value, both worked out with `p` bound to the seat, as that seat may read them.
+#[derive(Debug, Clone)]
+pub struct ScreenDef {
+    /// The seat's local slot.
+    pub slot: u32,
+    pub locals: u32,
+    pub lines: Vec<(Expr, Expr)>,
+    pub span: Span,
+}
+
 /// A validation rule over cards, run by `rules check` (`check` / `warn`).
 #[derive(Debug, Clone)]
 pub struct CheckDef {
@@ -213,6 +228,8 @@ pub struct VarDef {
     pub keys: Vec<KeyDomain>,
     /// Who may see it at the REPL (`public` by default, `owner` for per-player secrets).
     pub visibility: Visibility,
+    /// `internal`: the rules' own bookkeeping, which a player's screen leaves out.
+    pub internal: bool,
     pub init: Expr,
     pub locals: u32,
     pub span: Span,
@@ -462,6 +479,8 @@ pub struct Program {
     pub checks: Vec<CheckDef>,
     /// `face` declarations: how `rules print` lays out each kind's cards.
     pub faces: Vec<FaceDef>,
+    /// The game's `screen`, if it declares one (else a player's screen is the default one).
+    pub screen: Option<ScreenDef>,
     pub options: Vec<OptionDef>,
     pub events: Vec<EventDef>,
     pub setup: Vec<(Block, u32)>,

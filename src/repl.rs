@@ -9,6 +9,7 @@ use crate::limits::Limits;
 use crate::program::KeyDomain;
 use crate::session::{Auto, Mode, SaveFile, Session, Stop, Until};
 use crate::value::Value;
+use crate::view::screen::{fold, Entry};
 use std::io::{BufRead, IsTerminal, Write};
 use std::path::{Path, PathBuf};
 
@@ -69,6 +70,18 @@ impl Repl {
             shown_events: 0,
             out: Vec::new(),
             env: Vec::new(),
+        }
+    }
+
+    /// With one seat played by a person and agents at the others, what is shown is what that
+    /// seat may see (`:as all` shows everything).
+    pub fn view_as_the_person(&mut self) {
+        let modes = &self.session.modes;
+        let mut people = (0u32..).zip(modes).filter(|(_, &m)| m == Mode::Human);
+        if let (Some((p, _)), None) = (people.next(), people.next()) {
+            if modes.len() > 1 {
+                self.viewer = Some(p);
+            }
         }
     }
 
@@ -259,7 +272,13 @@ impl Repl {
                         return true;
                     }
                 };
-                if self.session.pending.is_some() && until == Until::Choice {
+                let agents_turn = self.session.pending.as_ref().is_some_and(|p| {
+                    self.session
+                        .modes
+                        .get(p.player as usize)
+                        .is_some_and(|&m| matches!(m, Mode::Random | Mode::First | Mode::Mc(_)))
+                });
+                if self.session.pending.is_some() && until == Until::Choice && !agents_turn {
                     self.say("A choice is waiting: answer it with :choose N, or :auto to let the agent answer.");
                     let p = self.session.pending.clone();
                     if let Some(p) = p {
@@ -606,13 +625,14 @@ impl Repl {
         lines
     }
 
-    /// The vars as lines (`name[key]  value`). With `fold`, a keyed var's entries that hold
-    /// nothing (0, no, none, []) are counted in one line instead of listed.
+    /// The vars as lines (`name[key]  value`). With `fold_on`, a keyed var's entries that hold
+    /// their starting value are counted in one line instead of listed (`view::screen::fold`,
+    /// as a player's screen folds them).
     fn var_lines(
         &self,
         only_player: Option<u32>,
         only_var: Option<usize>,
-        fold: bool,
+        fold_on: bool,
     ) -> Vec<String> {
         let s = &self.session;
         let prog = &s.prog;
@@ -645,7 +665,8 @@ impl Repl {
                 .iter()
                 .map(|k| key_count(k, s.players, prog))
                 .collect();
-            let mut entries: Vec<(String, String)> = Vec::new();
+            let first = s.state.var_first.get(i);
+            let mut entries: Vec<Entry> = Vec::new();
             for off in 0..(next - base) {
                 let mut rest = off as u32;
                 let mut parts = Vec::new();
@@ -670,43 +691,40 @@ impl Repl {
                     continue;
                 }
                 parts.reverse();
-                let shown = if self.can_see(v.visibility, owner) {
-                    self.view().show(&s.state.vars[base + off])
-                } else {
-                    "(hidden)".to_string()
+                let value = s.state.vars.get(base + off);
+                let seen = self.can_see(v.visibility, owner);
+                let shown = match value {
+                    Some(x) if seen => self.view().show(x),
+                    _ => "(hidden)".to_string(),
                 };
-                entries.push((format!("{}[{}]", v.name, parts.join(", ")), shown));
+                // What the game started it with.
+                let default = seen && value.is_some() && value == first;
+                entries.push(Entry {
+                    key: format!("{}[{}]", v.name, parts.join(", ")),
+                    value: shown,
+                    default,
+                });
             }
-            let blank = |x: &str| matches!(x, "0" | "no" | "none" | "[]");
-            let empties = entries.iter().filter(|(_, x)| blank(x)).count();
-            if fold && empties >= 3 {
-                for (label, shown) in entries.iter().filter(|(_, x)| !blank(x)) {
-                    lines.push(format!("  {label:<28} {shown}"));
+            let folded = fold(&entries);
+            if fold_on && folded.folded > 0 {
+                for (_, e) in &folded.listed {
+                    lines.push(format!("  {:<28} {}", e.key, e.value));
                 }
-                let mut kinds: Vec<&str> = entries
-                    .iter()
-                    .map(|(_, x)| x.as_str())
-                    .filter(|x| blank(x))
-                    .collect();
-                kinds.dedup();
-                let what = if kinds.len() == 1 {
-                    kinds.join("")
-                } else {
-                    "empty".to_string()
-                };
-                let others = if empties < entries.len() {
+                let others = if folded.folded < entries.len() {
                     " other"
                 } else {
                     ""
                 };
                 lines.push(format!(
-                    "  {:<28} {what} ({empties}{others} entries; :show {} lists them)",
+                    "  {:<28} {} ({}{others} entries; :show {} lists them)",
                     format!("{}[…]", v.name),
+                    folded.what,
+                    folded.folded,
                     v.name
                 ));
             } else {
-                for (label, shown) in entries {
-                    lines.push(format!("  {label:<28} {shown}"));
+                for e in entries {
+                    lines.push(format!("  {:<28} {}", e.key, e.value));
                 }
             }
         }
@@ -1023,11 +1041,17 @@ impl Repl {
             }
             Ok(Some(m)) => {
                 self.shown_events = self.session.events.len();
+                let fit = self.session.answers().len();
                 self.say(format!(
-                    "Reloaded {}: the replay fits the first {} of {before} choices and stops at {m}.",
+                    "Reloaded {}: the replay fits the first {fit} of {before} choices and stops at {m}.",
                     self.game.display(),
-                    self.session.answers().len()
                 ));
+                if before > fit {
+                    self.say(format!(
+                        "The other {} are kept: :redo plays them again once the rules fit them (:reload after mending).",
+                        before - fit
+                    ));
+                }
                 self.describe_stop();
             }
             Err(d) => {
@@ -1331,6 +1355,13 @@ pub fn run(mut repl: Repl, first: Option<String>) -> std::io::Result<()> {
         format!("Seats: {} (:agent changes them).", seats.join(", "))
     };
     writeln!(out, "{game_name}: {players} players, seed {seed}. {who}")?;
+    if let Some(v) = repl.viewer {
+        writeln!(
+            out,
+            "You see what P{} may see (:as all shows everything).",
+            v + 1
+        )?;
+    }
     writeln!(out, "Type :help for the commands, :step to start.")?;
     if let Some(file) = first {
         let lines = repl.load_into_game(&file);

@@ -101,6 +101,9 @@ struct Checkpoint {
     state: State,
     choices: usize,
     events: usize,
+    /// Each seat's random draws so far: a random seat draws from its own stream, as in
+    /// `rules run`, so the same seed plays the same game in both.
+    rngs: Vec<agent::RandomAgent>,
 }
 
 /// One answered choice, kept with what it was so a reload can tell whether it still fits.
@@ -128,6 +131,9 @@ struct Shared {
     /// has answered in the game so far.
     scripts: Vec<Option<Rc<SeatScript>>>,
     answered: Vec<usize>,
+    /// Each seat's random stream, moved on by every answer the seat gives (as `rules run`'s
+    /// random agent is, replays included).
+    rngs: Vec<agent::RandomAgent>,
 }
 
 /// One seat's answers read from a choice log: 0-based option numbers, with the log's name and
@@ -227,6 +233,9 @@ impl Agent for SessionAgent {
             if let Some(c) = s.answered.get_mut(a.player as usize) {
                 *c += 1;
             }
+            if let Some(r) = s.rngs.get_mut(a.player as usize) {
+                r.pick(req.count);
+            }
             s.recorded.push(a.clone());
             return Ok(a.index);
         }
@@ -259,9 +268,13 @@ impl Agent for SessionAgent {
                 }
             }
         };
+        let drawn = s
+            .rngs
+            .get_mut(req.player as usize)
+            .map(|r| r.pick(req.count));
         let index = match mode {
             Mode::Human => return ask_person(&mut s),
-            Mode::Random => agent::seeded_pick(s.seed, req.player, req.number, req.count),
+            Mode::Random => drawn.unwrap_or(0),
             Mode::First => 0,
             Mode::Mc(n) => match req.search {
                 Some(sp) => agent::mc::pick(sp, n, s.seed, req.number).0,
@@ -388,6 +401,9 @@ impl Session {
             state: state.clone(),
             choices: 0,
             events: events.len(),
+            rngs: (0..players)
+                .map(|p| agent::RandomAgent::new(seed, p))
+                .collect(),
         };
         Ok(Session {
             prog,
@@ -459,6 +475,7 @@ impl Session {
             auto,
             replay_only,
             verify,
+            cp.rngs.clone(),
         );
         let prog = &self.prog;
         let mut interp = match Interp::new(prog, self.players, self.seed, agents, self.limits) {
@@ -512,6 +529,7 @@ impl Session {
                         state: interp.state.clone(),
                         choices: made,
                         events: interp.events.len(),
+                        rngs: shared.borrow().rngs.clone(),
                     });
                     break Stop::Boundary { pos };
                 }
@@ -522,6 +540,7 @@ impl Session {
                 state: interp.state.clone(),
                 choices: made,
                 events: interp.events.len(),
+                rngs: shared.borrow().rngs.clone(),
             });
             match interp.step(pos) {
                 Ok(next) => pos = next,
@@ -540,7 +559,8 @@ impl Session {
             // A replay reproduces `choices[..len]`; what lies past `len` is kept for redo,
             // unless the replay stopped fitting.
             self.len = cp.choices + recorded.len();
-            if misfit.is_some() {
+            // Choices that do not fit a reload's rules are dropped, unless `:redo` keeps them.
+            if misfit.is_some() && verify {
                 self.choices.truncate(self.len);
             }
         } else {
@@ -571,6 +591,7 @@ impl Session {
         auto: Auto,
         replay_only: bool,
         verify: bool,
+        rngs: Vec<agent::RandomAgent>,
     ) -> (Rc<RefCell<Shared>>, Vec<Box<dyn Agent>>) {
         let mut answered = vec![0usize; self.players as usize];
         for a in self.choices.get(..base).unwrap_or(&[]) {
@@ -592,6 +613,7 @@ impl Session {
             seed: self.seed,
             scripts: self.scripts.clone(),
             answered,
+            rngs,
         }));
         let agents = (0..self.players)
             .map(|_| Box::new(SessionAgent(shared.clone())) as Box<dyn Agent>)
@@ -667,7 +689,11 @@ impl Session {
         };
         self.undo.push((self.len, self.stop.clone()));
         // The undone choices are still in `self.choices` past the current position.
-        self.materialize(len, stop);
+        self.materialize(len, stop.clone());
+        // Choices kept from a partial reload that still do not fit stay for the next `:redo`.
+        if self.len < len {
+            self.redo.push((len, stop));
+        }
         true
     }
 
@@ -751,15 +777,23 @@ impl Session {
         )?;
         fresh.modes = self.modes.clone();
         fresh.scripts = self.scripts.clone();
-        fresh.choices = self.answers().to_vec();
+        // Every choice, the redo material past the position too.
+        fresh.choices = self.choices.clone();
         let misfit = fresh.replay_into(self.len, self.stop.clone());
         // Undo goes on working: the same moves when every choice still fits, else back through
         // the choices that do.
-        fresh.undo = if misfit.is_none() {
-            std::mem::take(&mut self.undo)
+        if misfit.is_none() {
+            fresh.undo = std::mem::take(&mut self.undo);
+            fresh.redo = std::mem::take(&mut self.redo);
         } else {
-            (0..fresh.len).map(|k| (k, Stop::Pending)).collect()
-        };
+            fresh.undo = (0..fresh.len).map(|k| (k, Stop::Pending)).collect();
+            // The choices the new rules could not replay are kept: `:redo` plays them again as
+            // far as they fit (after the rules are mended and reloaded, all of them).
+            fresh.choices = self.choices.clone();
+            if self.len > fresh.len {
+                fresh.redo = vec![(self.len, self.stop.clone())];
+            }
+        }
         *self = fresh;
         Ok(misfit)
     }
@@ -822,7 +856,7 @@ impl Session {
         );
         let init: Vec<Value> = env.iter().map(|(_, v)| v.clone()).collect();
         // A typed line may not ask anybody to choose: every agent answers "pending".
-        let (_, agents) = self.agents(Vec::new(), 0, Auto::Off, true, false);
+        let (_, agents) = self.agents(Vec::new(), 0, Auto::Off, true, false, Vec::new());
         let mut interp = Interp::new(&self.prog, self.players, self.seed, agents, self.limits)
             .map_err(|d| (vec![*d], sources.clone()))?;
         interp.state = self.state.clone();

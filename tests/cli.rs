@@ -211,10 +211,10 @@ fn set_changes_a_game_option_for_run_and_bench() {
     let game = "tests/flow/options_default.rules";
     let (code, out, err) = rules(&["run", game, "--set", "solo=true", "--set", "hand=5"]);
     assert_eq!(code, 0, "{err}");
-    assert!(out.contains("solo yes, hand 5, mode Short"), "{out}");
+    assert!(out.contains("solo true, hand 5, mode Short"), "{out}");
     let (code, out, err) = rules(&["run", game]);
     assert_eq!(code, 0, "{err}");
-    assert!(out.contains("solo no, hand 2, mode Short"), "{out}");
+    assert!(out.contains("solo false, hand 2, mode Short"), "{out}");
     let (code, _, err) = rules(&["bench", game, "--games", "3", "--set", "mode=Long"]);
     assert_eq!(code, 0, "{err}");
 }

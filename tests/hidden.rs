@@ -370,6 +370,9 @@ fn the_human_agent_is_shown_its_own_view() {
             "3",
             "--agent",
             "human",
+            // The default screen, whole (the game's own screen reads the same way: what a
+            // seat may not see is hidden).
+            "--full",
         ])
         .stdin(std::process::Stdio::piped())
         .stdout(std::process::Stdio::piped())

@@ -262,8 +262,67 @@ fn reload_says_where_the_replay_stops_fitting() {
         .expect("reload")
         .expect("the replay no longer fits");
     assert!(misfit.starts_with("choice "), "{misfit}");
-    assert!(s.answers().len() < made);
+    let fit = s.answers().len();
+    assert!(fit < made);
+    // The choices that did not fit are kept for `:redo`: with the rules still changed it
+    // replays no further, and keeps them.
+    assert!(s.can_redo() > 0, "the rest is kept for redo");
+    assert!(s.redo());
+    assert_eq!(s.answers().len(), fit);
+    // Mended and reloaded, `:redo` plays every one of them again.
+    std::fs::write(&main, &text).unwrap();
+    assert_eq!(s.reload(load()).expect("reload"), None);
+    assert_eq!(s.answers().len(), fit);
+    assert!(s.redo());
+    assert_eq!(s.answers().len(), made);
     std::fs::remove_dir_all(&dir).ok();
+}
+
+/// `random` in the REPL is `rules run`'s random agent: the same seed plays the same game.
+#[test]
+fn random_agents_play_the_same_game_as_rules_run() {
+    for (game, players) in [
+        ("games/the-establishment.rules", 3),
+        ("games/statecraft", 4),
+        ("games/ambition", 4),
+    ] {
+        let prog = rules::check_path(Path::new(game), &Limits::default())
+            .program
+            .expect("checks");
+        let mut s = Session::new(prog, players, 5, Limits::default()).expect("session");
+        s.modes = vec![Mode::Random; players as usize];
+        // Undo and redo on the way: replays draw as the first run did.
+        s.advance(Until::Round, Auto::Off);
+        assert_eq!(s.undo(1), 1);
+        assert!(s.redo());
+        s.advance(Until::End, Auto::Off);
+        let repl: Vec<String> = s
+            .answers()
+            .iter()
+            .map(|a| format!("P{} {}", a.player + 1, a.index + 1))
+            .collect();
+        let log = std::env::temp_dir().join(format!(
+            "rules-same-game-{}-{players}.log",
+            std::process::id()
+        ));
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_rules"))
+            .args(["run", game, "--seed", "5", "--players"])
+            .arg(players.to_string())
+            .arg("--log")
+            .arg(&log)
+            .output()
+            .expect("rules run");
+        assert!(out.status.success(), "{game}");
+        let text = std::fs::read_to_string(&log).expect("log");
+        let run: Vec<String> = text
+            .lines()
+            .filter(|l| !l.starts_with('#'))
+            .map(|l| l.split_whitespace().take(2).collect::<Vec<_>>().join(" "))
+            .collect();
+        assert!(run.len() > 10, "{game}: {text}");
+        assert_eq!(repl, run, "{game}");
+        std::fs::remove_file(&log).ok();
+    }
 }
 
 #[test]

@@ -15,12 +15,13 @@ pub const DEFS: &[BuiltinDef] = &[
             ("options", P::List),
             ("prompt", P::Text),
             ("labels", P::List),
+            ("notes", P::List),
         ],
         min_args: 2,
         effect: Effect::Choice,
         values_only: false,
-        // Labels are for showing: worked out only when something shows them.
-        shown_only: &[2, 3],
+        // Labels and notes are for showing: worked out only when something shows them.
+        shown_only: &[2, 3, 4],
         ret: |args| args.get(1).map(|t| t.elem()).unwrap_or(Ty::Any),
         eval: |me, a| {
             let p = a.player(0)?;
@@ -28,8 +29,10 @@ pub const DEFS: &[BuiltinDef] = &[
             let prompt = a.prompt(me, 2, "Choose");
             let labels = labels(me, a, 3, options.len(), "options")?;
             let labels = labels.as_deref().map(|l| &l[..]);
+            let notes = labels_named(me, a, 4, options.len(), "notes")?;
+            let notes = notes.as_deref().map(|l| &l[..]);
             Ok(
-                match me.decide_labelled(p, &options, labels, &prompt, a.span)? {
+                match me.decide_labelled(p, &options, labels, notes, &prompt, a.span)? {
                     Some(i) => options.get(i).cloned().unwrap_or(Value::None),
                     None => Value::None,
                 },
@@ -209,6 +212,18 @@ fn labels(me: &Interp, a: &Args, i: usize, n: usize, what: &str) -> R<Option<Rc<
     let l = me.as_list(v, a.span_of(i))?;
     if l.len() != n {
         return Err(a.err_at(i, format!("{} labels for {n} {what}", l.len())));
+    }
+    Ok(me.record.then_some(l))
+}
+
+/// `choose`'s notes: one text per option, shown beside it (`none` for an option without one).
+fn labels_named(me: &Interp, a: &Args, i: usize, n: usize, what: &str) -> R<Option<Rc<Items>>> {
+    let Some(v) = a.get(i) else {
+        return Ok(None);
+    };
+    let l = me.as_list(v, a.span_of(i))?;
+    if l.len() != n {
+        return Err(a.err_at(i, format!("{} {what} for {n} options", l.len())));
     }
     Ok(me.record.then_some(l))
 }

@@ -364,15 +364,21 @@ impl Checker {
                 }
             }
         }
+        let before = self.diags.len();
         let (b, bt) = self.expr(base);
-        if keys.len() != 1 {
+        // A base that was just reported (an unknown name) is not a list: its keys are not
+        // checked against one, which would only report the same mistake again.
+        let reported = bt == Ty::Any && self.diags.len() > before;
+        if keys.len() != 1 && !reported {
             self.err(Diag::error("check::keys", "a list takes one index").label(span, "here"));
         }
         let Some(k) = keys.first() else {
             return (mk(ExprKind::Const(Value::None)), Ty::Any);
         };
         let (kx, kt) = self.expr(k);
-        self.expect_ty(&Ty::Int, &kt, k.span, "a list index");
+        if !reported {
+            self.expect_ty(&Ty::Int, &kt, k.span, "a list index");
+        }
         if !matches!(bt, Ty::Any | Ty::List(_) | Ty::Zone(_)) {
             let g = self.ty_name(&bt);
             self.err(

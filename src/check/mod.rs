@@ -22,6 +22,7 @@ mod loops;
 mod narrow;
 mod purity;
 mod repl;
+mod screen;
 mod stmts;
 mod types;
 
@@ -349,6 +350,7 @@ impl Checker {
                     let id = self.prog.enums.len() as Id;
                     self.declare(&e.name, Global::Enum(id));
                     let mut variants: Vec<String> = Vec::new();
+                    let mut shown: Vec<String> = Vec::new();
                     for (i, v) in e.variants.iter().enumerate() {
                         if variants.contains(&v.node) {
                             self.err(
@@ -362,10 +364,18 @@ impl Checker {
                         }
                         self.declare(v, Global::Variant(id, i as u32));
                         variants.push(v.node.clone());
+                        shown.push(
+                            e.shown
+                                .get(i)
+                                .cloned()
+                                .flatten()
+                                .unwrap_or_else(|| crate::interp::words(&v.node)),
+                        );
                     }
                     self.prog.enums.push(EnumDef {
                         name: e.name.node.clone(),
                         variants,
+                        shown,
                         span: e.name.span,
                     });
                 }
@@ -404,6 +414,7 @@ impl Checker {
                         refuse: false,
                         keys: vec![],
                         visibility: v.visibility,
+                        internal: v.internal,
                         init: const_expr(Value::None, v.name.span),
                         locals: 0,
                         span: v.name.span,
@@ -771,6 +782,7 @@ impl Checker {
                 Item::Trigger(t) => self.trigger(t),
                 Item::Check(c) => self.check_item(c),
                 Item::Face(f) => self.face_item(f),
+                Item::Screen(sc) => self.screen_item(sc),
                 Item::Kind(k) => {
                     self.kind_describe(kind_id, k);
                     kind_id += 1;

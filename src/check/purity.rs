@@ -73,6 +73,9 @@ struct Walk<'a> {
     roots: Vec<&'a Expr>,
 }
 
+/// Who a screen line's effect is reported against.
+const SCREEN_LINE: &str = "a `screen` line";
+
 impl Checker {
     /// Report every place where code that must only read the game could change it.
     pub(super) fn check_purity(&mut self) {
@@ -143,6 +146,15 @@ impl Checker {
                 }
             }
         }
+        if let Some(sc) = &prog.screen {
+            for (l, v) in &sc.lines {
+                for e in [l, v] {
+                    if let Some(imp) = w.expr(e) {
+                        found.push((SCREEN_LINE.into(), e.span, imp));
+                    }
+                }
+            }
+        }
         // Text for showing, wherever it is written: `say` and choice labels.
         let mut shown: Vec<(&'static str, &Expr)> = Vec::new();
         let bodies = prog
@@ -179,7 +191,14 @@ impl Checker {
                 found.push((what.into(), e.span, imp));
             }
         }
+        // One mistake, one error: an effect reached from several places (a score and a screen
+        // line calling the same function) is reported where it is first reached.
+        let mut told: Vec<Span> = Vec::new();
         for (who, at, imp) in found {
+            if told.contains(&imp.span) {
+                continue;
+            }
+            told.push(imp.span);
             let mut d = Diag::error("check::purity", format!("{who} can change the game"))
                 .label(imp.span, format!("this {}", imp.what));
             for (span, text) in &imp.calls {
@@ -188,9 +207,12 @@ impl Checker {
             if !imp.calls.is_empty() || !at.contains(imp.span) {
                 d = d.label(at, "which must only read the game");
             }
-            self.err(d.help(
-                "scores, tiebreaks, `end_when`, `say` text, choice labels and card rules only read the game; make the change in a phase, a setup or a trigger",
-            ));
+            let help = if who == SCREEN_LINE {
+                "a screen only reads the game; make the change in a phase, a setup or a trigger, and show the var it keeps"
+            } else {
+                "scores, tiebreaks, `end_when`, `say` text, choice labels and card rules only read the game; make the change in a phase, a setup or a trigger"
+            };
+            self.err(d.help(help));
         }
     }
 }

@@ -87,7 +87,15 @@ impl Out<'_> {
                 if let Some((name, vars)) = k.split_first() {
                     self.tok(name);
                     self.sp();
-                    self.seq(end(name), vars, "{", "}", true, |o, v| o.tok(v));
+                    self.seq(end(name), vars, "{", "}", true, |o, v| {
+                        // A variant, then how players read it, if given.
+                        for (i, part) in kids(v).iter().enumerate() {
+                            if i > 0 {
+                                o.sp();
+                            }
+                            o.tok(part);
+                        }
+                    });
                 }
             }
             Rule::kind_decl => {
@@ -208,6 +216,15 @@ impl Out<'_> {
                     self.tok(var);
                     self.w(" in ");
                     self.tok(kind);
+                }
+                let rest: Vec<P> = it.cloned().collect();
+                self.braced_lines(&p, &rest, |o, e| o.entry(&kids(e), ": "));
+            }
+            Rule::screen_decl => {
+                self.kw("screen ");
+                let mut it = k.iter().filter(|c| c.as_rule() != Rule::screen_kw);
+                if let Some(seat) = it.next() {
+                    self.tok(seat);
                 }
                 let rest: Vec<P> = it.cloned().collect();
                 self.braced_lines(&p, &rest, |o, e| o.entry(&kids(e), ": "));

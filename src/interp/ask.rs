@@ -4,7 +4,7 @@
 //! never a change to the interpreter.
 
 use super::search::{SearchPoint, SearchStats};
-use super::seen::PlayerView;
+use super::seen::{PlayerView, ScreenLine};
 
 /// One decision asked of a player: pick one of `count` options. Everything in it is what the
 /// player may see: `view` builds their view of the game (on demand: most agents never look).
@@ -26,6 +26,11 @@ pub struct ChoiceRequest<'a> {
     /// A line of an `allocate`: how many lines are still to share what is left, this one
     /// included (the options are the amounts `0..=left`, in order). `None` for other choices.
     pub allocation: Option<u64>,
+    /// The game's own `screen` for this seat, worked out only for an agent that
+    /// [`Agent::wants_screen`] and a game that declares one.
+    pub screen: Option<&'a [ScreenLine]>,
+    /// What the game says beside each option (`choose`'s `notes`), when it says anything.
+    pub notes: Option<&'a [String]>,
 }
 
 /// A uniformly random legal answer: an option of a choice, or, for a line of an allocation,
@@ -47,6 +52,10 @@ pub fn random_answer(
 
 /// What an agent answers to stop the game at a choice a person must make (the REPL's agents).
 pub const PENDING: &str = "run::pending";
+/// What an agent answers when the person stopped the game (`:quit`, end of input, Ctrl-C).
+pub const QUIT: &str = "run::quit";
+/// What an agent answers when the person takes their last answer back (`:undo`).
+pub const TAKE_BACK: &str = "run::take_back";
 
 /// What answers a player's choices: the interpreter's answerer interface.
 pub trait Agent {
@@ -58,6 +67,17 @@ pub trait Agent {
         req: &ChoiceRequest,
         label: &dyn Fn(usize) -> String,
     ) -> Result<usize, String>;
+
+    /// The game is being replayed (`rules run --resume`, a person's `:undo`): this choice was
+    /// answered `answer` before. An agent that keeps state between choices (a random agent's
+    /// draws, a script's place) moves on as if it had answered.
+    fn replayed(&mut self, _req: &ChoiceRequest, _label: &dyn Fn(usize) -> String, _answer: usize) {
+    }
+
+    /// Whether this agent reads the game's own `screen` (`req.screen`): a person does.
+    fn wants_screen(&self) -> bool {
+        false
+    }
 
     /// Whether this agent searches the position (`req.search`): the interpreter then keeps
     /// what a search replays from.

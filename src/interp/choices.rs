@@ -1,6 +1,6 @@
 //! Choices: asking a player's agent, with the option limit and the choice log.
 
-use super::ask::{ChoiceRequest, PENDING};
+use super::ask::{ChoiceRequest, PENDING, QUIT, TAKE_BACK};
 use super::*;
 use crate::diag::{Diag, Span};
 use crate::events::Event;
@@ -16,19 +16,22 @@ impl<'p> Interp<'p> {
         prompt: &str,
         span: Span,
     ) -> R<Option<usize>> {
-        self.decide_labelled(player, options, None, prompt, span)
+        self.decide_labelled(player, options, None, None, prompt, span)
     }
 
-    /// Ask a choice; `labels`, when given (one per option), is how the options are shown.
+    /// Ask a choice; `labels`, when given (one per option), is how the options are shown, and
+    /// `notes` what is said beside each.
     pub(crate) fn decide_labelled(
         &mut self,
         player: u32,
         options: &[Value],
         labels: Option<&[Value]>,
+        notes: Option<&[Value]>,
         prompt: &str,
         span: Span,
     ) -> R<Option<usize>> {
         let labels = labels.filter(|l| l.len() == options.len());
+        let notes = notes.filter(|l| l.len() == options.len());
         // A player out of the game is never asked: the choice comes back empty.
         if options.is_empty() || !self.is_in(player) {
             return Ok(None);
@@ -58,7 +61,7 @@ impl<'p> Interp<'p> {
                 // A playout of a search answers for everyone (`search.rs`).
                 self.playout_answer(player, options, labels)?
             } else {
-                self.ask_agent(player, options, labels, prompt, secret, span)?
+                self.ask_agent(player, options, labels, notes, prompt, secret, span)?
             };
             if i >= options.len() {
                 return Err(rt(span, "the agent answered an option that does not exist"));
@@ -96,15 +99,39 @@ impl<'p> Interp<'p> {
 
     /// Ask the player's agent: it sees the options as the player does, their view, and (when
     /// it searches) the position to play out.
+    #[allow(clippy::too_many_arguments)]
     fn ask_agent(
         &mut self,
         player: u32,
         options: &[Value],
         labels: Option<&[Value]>,
+        notes: Option<&[Value]>,
         prompt: &str,
         secret: bool,
         span: Span,
     ) -> R<usize> {
+        // What a person reads besides the options: the game's own screen, and the notes.
+        let person = self
+            .agents
+            .get(player as usize)
+            .is_some_and(|a| a.wants_screen());
+        let screen = if person {
+            self.screen_lines(player)
+        } else {
+            None
+        };
+        let notes: Option<Vec<String>> = notes.filter(|_| person).map(|ns| {
+            let view = self.view();
+            ns.iter()
+                .map(|n| match n {
+                    Value::None => String::new(),
+                    n => view
+                        .show_parts(n, &self.state.known)
+                        .for_viewer(player)
+                        .words(),
+                })
+                .collect()
+        });
         let fallback;
         let name: &str = match self.player_names.get(player as usize) {
             Some(n) => n,
@@ -118,11 +145,12 @@ impl<'p> Interp<'p> {
             n_players: self.state.n_players,
             zone_base: &self.state.zone_base,
         };
-        // The chooser sees the options as they may: a card they do not know is hidden.
+        // The chooser sees the options as they may (a card they do not know is hidden) and
+        // reads enum values in words.
         let known = &self.state.known;
         let labeler = |i: usize| {
             let v = labels.and_then(|l| l.get(i)).or(options.get(i));
-            v.map(|v| view.option_parts(v, known).for_viewer(player).text())
+            v.map(|v| view.option_parts(v, known).for_viewer(player).words())
                 .unwrap_or_default()
         };
         let (prog, state) = (self.prog, &self.state);
@@ -153,6 +181,8 @@ impl<'p> Interp<'p> {
             view: &player_view,
             search: search.as_ref(),
             allocation: self.allocation,
+            screen: screen.as_deref(),
+            notes: notes.as_deref(),
         };
         let Some(agent) = self.agents.get_mut(player as usize) else {
             return Err(rt(span, format!("no agent plays P{}", player + 1)));
@@ -161,6 +191,12 @@ impl<'p> Interp<'p> {
             if m == PENDING {
                 // Not an error: an interactive session stops here to ask a person.
                 Box::new(Diag::error(PENDING, "a choice is waiting"))
+            } else if let Some(code) = [QUIT, TAKE_BACK].into_iter().find(|c| *c == m) {
+                // Not errors: the person stopped the game, or takes an answer back.
+                Box::new(Diag::error(
+                    code,
+                    "the person at the terminal stopped the game",
+                ))
             } else {
                 Box::new(Diag::error("run::agent", m).label(span, "while asking for this choice"))
             }

@@ -28,9 +28,11 @@ impl<'p> Interp<'p> {
                 *slot = v;
             }
         }
+        let mut first = Vec::with_capacity(prog.vars.len());
         for ((i, v), (init, locals)) in prog.vars.iter().enumerate().zip(&code.var_inits) {
             let init = self.with_frame(*locals, |me| init(me))?;
             let init = self.bounded(init, v.bounds, v.refuse, &v.name, v.span, v.init.span)?;
+            first.push(init.clone());
             let base = self.state.var_base[i] as usize;
             let size = family_size(&v.keys, self.state.n_players, prog).unwrap_or(0) as usize;
             for slot in base..base + size {
@@ -38,6 +40,7 @@ impl<'p> Interp<'p> {
             }
             self.stamp_var(i as Id);
         }
+        self.state.var_first = std::rc::Rc::from(first);
         // Calls remembered while constants were still being worked out may have read one
         // before it was set (constants are not dated).
         self.state.memo = Memo::default();

@@ -13,6 +13,7 @@ mod choices;
 mod compile;
 mod exprs;
 mod flow;
+mod screen;
 mod search;
 mod seen;
 mod state;
@@ -21,14 +22,14 @@ mod triggers;
 mod view;
 mod visibility;
 
-pub use ask::{random_answer, Agent, ChoiceRequest, PENDING};
+pub use ask::{random_answer, Agent, ChoiceRequest, PENDING, QUIT, TAKE_BACK};
 pub use checks::{card_lines, card_values, run_checks, state_size};
 pub(crate) use compile::{walk, Node};
 pub use compile::{CodeCache, Memo};
 use exprs::Source;
 pub use search::{Met, Played, PlayoutEnd, Policy, SearchPoint, SearchStats, World};
-pub use seen::{player_view, CardView, PlayerView, VarView, ZoneView};
-pub use view::View;
+pub use seen::{player_view, CardView, PlayerView, ScreenLine, VarFamily, VarView, ZoneView};
+pub use view::{words, View};
 pub use visibility::{everyone, holds, one, Players};
 
 use crate::ast::EventKind;
@@ -57,6 +58,9 @@ pub struct State {
     pub phase: Option<Id>,
     pub vars: Vec<Value>,
     pub var_base: Vec<u32>,
+    /// Each var family's starting value (set by `init`): a player's screen folds the entries
+    /// that still hold it.
+    pub var_first: std::rc::Rc<[Value]>,
     pub zones: Vec<Vec<u32>>,
     pub zone_base: Vec<u32>,
     pub card_zone: Vec<u32>,
@@ -462,6 +466,7 @@ impl<'p> Interp<'p> {
             phase: None,
             vars: vec![Value::None; layout.vars as usize],
             var_base: layout.var_base.clone(),
+            var_first: std::rc::Rc::from(Vec::new()),
             zones: vec![Vec::new(); layout.zones as usize],
             zone_base: layout.zone_base.clone(),
             card_zone: vec![NOWHERE; prog.cards.len()],

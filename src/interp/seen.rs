@@ -1,6 +1,7 @@
 //! A player's view of a position: what that player may see, and nothing else. Agents are
 //! handed this (never the `State`); a search compares it to tell positions apart; the human
-//! agent and the web seats show it (`crate::view`, `crate::serve`).
+//! agent shows it (`crate::view::screen`), or the lines of the game's own `screen`
+//! (`ScreenLine`, worked out in `interp::screen`).
 
 use super::{holds, key_count, State, View};
 use crate::program::Program;
@@ -31,6 +32,28 @@ pub struct VarView {
     pub name: String,
     /// `None` when the var is hidden from this player.
     pub value: Option<String>,
+    /// The family (`PlayerView::families`) this entry belongs to.
+    pub family: u32,
+    /// It holds the value the game started it with.
+    pub default: bool,
+}
+
+/// A var family: its name, and whether the game keeps it for its own bookkeeping (`internal`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct VarFamily {
+    pub name: String,
+    pub internal: bool,
+    pub keyed: bool,
+}
+
+/// A line of the game's own `screen`, as the seat reads it: its label and its items (a list's
+/// elements, or the one value), each item on a line of its own when `each_line` (a few cards,
+/// each as its `describe` line).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ScreenLine {
+    pub label: String,
+    pub items: Vec<String>,
+    pub each_line: bool,
 }
 
 /// Everything one player may see of a position.
@@ -41,6 +64,7 @@ pub struct PlayerView {
     pub phase: Option<String>,
     pub zones: Vec<ZoneView>,
     pub vars: Vec<VarView>,
+    pub families: Vec<VarFamily>,
 }
 
 /// Build `player`'s view of `state`.
@@ -53,7 +77,7 @@ pub fn player_view(prog: &Program, state: &State, player: u32) -> PlayerView {
     let knows = |c: u32| holds(state.known.get(c as usize).copied().unwrap_or(0), player);
     let zones = (0..state.zones.len() as u32)
         .map(|slot| ZoneView {
-            name: v.zone_name(slot),
+            name: zone_label(&v, slot),
             mine: v.zone_owner(slot) == Some(player),
             cards: state.zones[slot as usize]
                 .iter()
@@ -61,13 +85,20 @@ pub fn player_view(prog: &Program, state: &State, player: u32) -> PlayerView {
                     if !knows(c) {
                         return CardView::Hidden;
                     }
-                    card_view(&v, state, c, &knows)
+                    card_view(&v, state, c, player)
                 })
                 .collect(),
         })
         .collect();
     let mut vars = Vec::new();
+    let mut families = Vec::with_capacity(prog.vars.len());
     for (id, vd) in prog.vars.iter().enumerate() {
+        families.push(VarFamily {
+            name: vd.name.clone(),
+            internal: vd.internal,
+            keyed: !vd.keys.is_empty(),
+        });
+        let first = state.var_first.get(id);
         let base = state.var_base.get(id).copied().unwrap_or(0) as usize;
         let size: u32 = vd
             .keys
@@ -81,15 +112,18 @@ pub fn player_view(prog: &Program, state: &State, player: u32) -> PlayerView {
             } else {
                 format!("{}[{}]", vd.name, key_names(&v, &vd.keys, off).join(", "))
             };
+            let x = state.vars.get(base + off as usize);
             let value = if holds(v.var_readers(id as u32, off), player) {
-                state
-                    .vars
-                    .get(base + off as usize)
-                    .map(|x| v.show_parts(x, &state.known).for_viewer(player).text())
+                x.map(|x| v.show_parts(x, &state.known).for_viewer(player).words())
             } else {
                 None
             };
-            vars.push(VarView { name, value });
+            vars.push(VarView {
+                name,
+                value,
+                family: id as u32,
+                default: x.is_some() && x == first,
+            });
         }
     }
     PlayerView {
@@ -101,10 +135,11 @@ pub fn player_view(prog: &Program, state: &State, player: u32) -> PlayerView {
             .map(|p| p.name.clone()),
         zones,
         vars,
+        families,
     }
 }
 
-fn card_view(v: &View, state: &State, c: u32, knows: &dyn Fn(u32) -> bool) -> CardView {
+fn card_view(v: &View, state: &State, c: u32, player: u32) -> CardView {
     let prog = v.prog;
     let Some(cd) = prog.cards.get(c as usize) else {
         return CardView::Hidden;
@@ -115,13 +150,8 @@ fn card_view(v: &View, state: &State, c: u32, knows: &dyn Fn(u32) -> bool) -> Ca
         for f in kd.fields.iter().filter(|f| f.mutable) {
             if let Some(Some((true, i))) = kd.slot_of.get(f.sym as usize) {
                 if let Some(x) = state.card_vars.get((base + i) as usize) {
-                    // A card var may hold another card: shown only if that one is known too.
-                    let shown = match x {
-                        crate::value::Value::Card(o) if !knows(*o) => {
-                            crate::events::HIDDEN_CARD.to_string()
-                        }
-                        _ => v.show(x),
-                    };
+                    // A card var may hold other cards: shown only if those are known too.
+                    let shown = v.show_parts(x, &state.known).for_viewer(player).words();
                     vars.push((f.name.clone(), shown));
                 }
             }
@@ -135,7 +165,23 @@ fn card_view(v: &View, state: &State, c: u32, knows: &dyn Fn(u32) -> bool) -> Ca
     }
 }
 
-/// The key values of a family slot, as text (`P2`, `Left`, `3`).
+/// A zone slot's name as a player reads it: `seat_at[P1, Inner left]`.
+fn zone_label(v: &View, slot: u32) -> String {
+    let def = v.zone_def_of_slot(slot);
+    let (Some(zd), Some(&base)) = (
+        v.prog.zones.get(def as usize),
+        v.zone_base.get(def as usize),
+    ) else {
+        return v.zone_name(slot);
+    };
+    if zd.keys.is_empty() {
+        return zd.name.clone();
+    }
+    let keys = key_names(v, &zd.keys, slot.saturating_sub(base));
+    format!("{}[{}]", zd.name, keys.join(", "))
+}
+
+/// The key values of a family slot, as a player reads them (`P2`, `Inner left`, `3`).
 fn key_names(v: &View, keys: &[crate::program::KeyDomain], off: u32) -> Vec<String> {
     use crate::program::KeyDomain;
     let mut rest = off;
@@ -146,13 +192,7 @@ fn key_names(v: &View, keys: &[crate::program::KeyDomain], off: u32) -> Vec<Stri
         rest /= n;
         parts.push(match d {
             KeyDomain::Player => format!("P{}", i + 1),
-            KeyDomain::Enum(e) => v
-                .prog
-                .enums
-                .get(*e as usize)
-                .and_then(|en| en.variants.get(i as usize))
-                .cloned()
-                .unwrap_or_default(),
+            KeyDomain::Enum(e) => v.enum_words(*e, i),
             KeyDomain::Range(lo, _) => lo.saturating_add(i64::from(i)).to_string(),
         });
     }

@@ -78,6 +78,17 @@ impl View<'_> {
         format!("{}[{}]", zd.name, parts.join(", "))
     }
 
+    /// Variant `x` of enum `e` as players read it: the game's words for it, else its name in
+    /// words (`CovertOperation`: "Covert operation").
+    pub fn enum_words(&self, e: u32, x: u32) -> String {
+        self.prog
+            .enums
+            .get(e as usize)
+            .and_then(|d| d.shown.get(x as usize))
+            .cloned()
+            .unwrap_or_default()
+    }
+
     pub fn card_name(&self, c: u32) -> String {
         let prog = self.prog;
         let Some(cd) = prog.cards.get(c as usize) else {
@@ -155,7 +166,7 @@ impl View<'_> {
             Value::Int(n) => {
                 let _ = write!(out, "{n}");
             }
-            Value::Bool(b) => out.push_str(if *b { "yes" } else { "no" }),
+            Value::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
             Value::Text(t) => out.push_str(t),
             Value::Enum(e, x) => {
                 if let Some(name) = self
@@ -207,6 +218,71 @@ impl View<'_> {
                 }
                 (None, None) => out.push_str("code"),
             },
+        }
+    }
+}
+
+/// An enum value's name as a player reads it: `CovertOperation` is "Covert operation",
+/// `FactionA` "Faction A", `HOCMove` "HOC move" (a capital alone or a run of capitals stays).
+pub fn words(name: &str) -> String {
+    let chars: Vec<char> = name.chars().collect();
+    let mut words: Vec<String> = Vec::new();
+    let mut cur = String::new();
+    for (i, &c) in chars.iter().enumerate() {
+        let prev = i.checked_sub(1).and_then(|j| chars.get(j)).copied();
+        let next = chars.get(i + 1).copied();
+        let starts = match prev {
+            None => false,
+            Some(p) if c == '_' || p == '_' => true,
+            Some(p) => {
+                c.is_uppercase()
+                    && (p.is_lowercase()
+                        || p.is_ascii_digit()
+                        || (p.is_uppercase() && next.is_some_and(char::is_lowercase)))
+            }
+        };
+        if starts && !cur.is_empty() {
+            words.push(std::mem::take(&mut cur));
+        }
+        if c != '_' {
+            cur.push(c);
+        }
+    }
+    if !cur.is_empty() {
+        words.push(cur);
+    }
+    let mut out = String::with_capacity(name.len() + words.len());
+    for (i, w) in words.iter().enumerate() {
+        if i > 0 {
+            out.push(' ');
+            // A word of one capital or of capitals only (`A`, `HOC`) keeps them.
+            if w.chars().skip(1).any(char::is_lowercase) {
+                out.extend(w.chars().flat_map(char::to_lowercase));
+                continue;
+            }
+        }
+        out.push_str(w);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::words;
+
+    #[test]
+    fn enum_names_read_as_words() {
+        for (name, want) in [
+            ("CovertOperation", "Covert operation"),
+            ("InnerLeft", "Inner left"),
+            ("FactionA", "Faction A"),
+            ("HOCMove", "HOC move"),
+            ("Left", "Left"),
+            ("UN", "UN"),
+            ("deep_state", "deep state"),
+            ("Level2Boss", "Level2 boss"),
+        ] {
+            assert_eq!(words(name), want, "{name}");
         }
     }
 }

@@ -173,7 +173,15 @@ impl View<'_> {
                 seq(self, &items[..], ", ", out);
                 out.push(Part::Text("]".into()));
             }
-            Value::Tuple(items) => seq(self, &items[..], " / ", out),
+            Value::Tuple(items) => {
+                out.push(Part::Text("(".into()));
+                seq(self, &items[..], ", ", out);
+                out.push(Part::Text(")".into()));
+            }
+            Value::Enum(e, x) => out.push(Part::Word {
+                name: self.show(v),
+                words: self.enum_words(*e, *x),
+            }),
             other => out.push(Part::Text(self.show(other))),
         }
     }

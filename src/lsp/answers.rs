@@ -221,7 +221,7 @@ impl Workspace {
 const KEYWORDS: &[&str] = &[
     "let", "set", "move", "draw", "shuffle", "flip", "reveal", "if", "else", "for", "in", "repeat",
     "say", "return", "true", "false", "none", "and", "or", "not", "match", "where", "secretly",
-    "to", "from", "per", "public", "owner", "hidden", "list", "of", "table",
+    "to", "from", "per", "public", "owner", "hidden", "internal", "list", "of", "table",
 ];
 
 /// What hover shows of a declaration: the card or field as written, else its line.

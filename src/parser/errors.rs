@@ -19,6 +19,7 @@ pub fn rule_name(rule: Rule) -> &'static str {
         game_decl => DECLARATION,
         game_entry => "a game setting like `players: 3..5`",
         enum_decl => DECLARATION,
+        variant => "a variant like `Left` or `Left \"the left\"`",
         kind_decl => DECLARATION,
         field_decl => "a field like `rating: int`",
         describe_decl => "a line like `describe \"{name} ({value})\"`",
@@ -37,6 +38,7 @@ pub fn rule_name(rule: Rule) -> &'static str {
         var_decl => DECLARATION,
         bounds => "bounds like `in 0..7`",
         bound_policy => "`clamp` or `refuse`",
+        internal_kw => "`internal`",
         const_decl => DECLARATION,
         fn_decl => DECLARATION,
         params | param => "a parameter",
@@ -50,6 +52,8 @@ pub fn rule_name(rule: Rule) -> &'static str {
         check_decl | check_kw => DECLARATION,
         face_decl => DECLARATION,
         face_entry => "a face entry (`title: c.name`)",
+        screen_decl | screen_kw => DECLARATION,
+        screen_entry => "a screen line (`\"Bank\": bank[p]`)",
         check_where | check_require | check_help => "an expression",
         option_decl | option_kw | event_decl | event_kw => DECLARATION,
         copies | x_kw => "a number of copies like `3 x`",
@@ -150,7 +154,7 @@ pub(super) fn syntax_error(e: &pest::error::Error<Rule>, text: &str, file: u32) 
     // At the top level every item keyword is expected: say "a declaration" once.
     const ITEMS: &[&str] = &[
         "import", "game", "enum", "kind", "card", "cards", "zone", "var", "const", "fn", "phase",
-        "setup", "on", "table", "check", "warn", "option", "event", "allow", "face",
+        "setup", "on", "table", "check", "warn", "option", "event", "allow", "face", "screen",
     ];
     if tokens
         .iter()

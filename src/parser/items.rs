@@ -36,6 +36,7 @@ impl Builder {
             Rule::table_decl => Item::Table(self.table_decl(pair)),
             Rule::check_decl => Item::Check(Box::new(self.check_decl(pair))),
             Rule::face_decl => Item::Face(self.face_decl(pair)),
+            Rule::screen_decl => Item::Screen(self.screen_decl(pair)),
             Rule::option_decl => Item::Option(self.option_decl(pair)?),
             Rule::event_decl => Item::Event(self.event_decl(pair)?),
             Rule::allow_decl => Item::Allow(self.allow_decl(pair)),
@@ -123,13 +124,26 @@ impl Builder {
     }
 
     pub(super) fn enum_decl(&mut self, pair: Pair<Rule>) -> EnumDecl {
-        let mut it = children(pair).map(|p| self.ident(p));
-        let name = it
-            .next()
-            .unwrap_or_else(|| Spanned::new(String::new(), Span::default()));
+        let mut name = None;
+        let mut variants = Vec::new();
+        let mut shown = Vec::new();
+        for p in children(pair) {
+            match p.as_rule() {
+                Rule::ident => name = Some(self.ident(p)),
+                Rule::variant => {
+                    let mut parts = children(p);
+                    if let Some(v) = parts.next() {
+                        variants.push(self.ident(v));
+                        shown.push(parts.next().map(|s| self.plain_string(s)));
+                    }
+                }
+                _ => {}
+            }
+        }
         EnumDecl {
-            name,
-            variants: it.collect(),
+            name: name.unwrap_or_else(|| Spanned::new(String::new(), Span::default())),
+            variants,
+            shown,
         }
     }
 
@@ -392,6 +406,7 @@ impl Builder {
         let mut bounds = None;
         let mut per = Vec::new();
         let mut visibility = Visibility::Public;
+        let mut internal = false;
         let mut init = None;
         for p in children(pair) {
             match p.as_rule() {
@@ -400,6 +415,7 @@ impl Builder {
                 Rule::bounds => bounds = Some(self.bounds(p)),
                 Rule::per_clause => per = self.per_clause(p),
                 Rule::visibility => visibility = visibility_of(p.as_str()),
+                Rule::internal_kw => internal = true,
                 Rule::expr => init = Some(self.expr(p)),
                 _ => {}
             }
@@ -412,6 +428,7 @@ impl Builder {
             bounds,
             per,
             visibility,
+            internal,
             init: init.unwrap_or(Expr {
                 kind: ExprKind::None,
                 span,
@@ -461,6 +478,25 @@ impl Builder {
             entries,
             span,
         }
+    }
+
+    pub(super) fn screen_decl(&mut self, pair: Pair<Rule>) -> ScreenDecl {
+        let span = self.span(&pair);
+        let mut it = children(pair).filter(|p| p.as_rule() != Rule::screen_kw);
+        let seat = it.next().map(|p| self.ident(p)).unwrap_or_default_ident();
+        let mut lines = Vec::new();
+        for e in it {
+            let mut parts = children(e);
+            if let (Some(label), Some(value)) = (parts.next(), parts.next()) {
+                let span = self.span(&label);
+                let label = Expr {
+                    kind: ExprKind::Text(self.string(label)),
+                    span,
+                };
+                lines.push((label, self.expr(value)));
+            }
+        }
+        ScreenDecl { seat, lines, span }
     }
 
     pub(super) fn check_decl(&mut self, pair: Pair<Rule>) -> CheckDecl {
