@@ -43,7 +43,8 @@ pub fn band_colour(index: usize) -> [u8; 3] {
 }
 
 /// A field's value as a printed card reads it: a list as its items separated by commas (`none`
-/// when empty), a tuple as its parts separated by spaces, a boolean as yes or no, a table by
+/// when empty), a tuple as its parts separated by spaces, a boolean as yes or no, an enum value
+/// in words (`ForeignAffairs`: "Foreign affairs", or the game's own words), a table by
 /// its ranges as `rules cards` writes it.
 pub fn printed(view: &View, v: &Value, ty: &Ty) -> String {
     let is_table =
@@ -76,6 +77,7 @@ pub fn printed(view: &View, v: &Value, ty: &Ty) -> String {
             .collect::<Vec<_>>()
             .join(" "),
         Value::Bool(b) => if *b { "yes" } else { "no" }.into(),
+        Value::Enum(e, x) => view.enum_words(*e, *x),
         _ => value_text(view, v, ty),
     }
 }

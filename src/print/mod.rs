@@ -146,6 +146,10 @@ pub fn faces(prog: &Program, cards: &[usize], limits: &Limits) -> Result<Vec<Fac
                     FaceSlot::Subtitle => f.subtitle = text,
                     FaceSlot::Corner => f.corner = Some(text).filter(|t| !t.is_empty()),
                     FaceSlot::Band => {
+                        let text = match v {
+                            Value::Enum(e, x) => view.enum_words(*e, *x),
+                            _ => text,
+                        };
                         let colour = match v {
                             Value::Enum(_, i) => face::band_colour(*i as usize),
                             Value::Bool(b) => face::band_colour(usize::from(*b)),
