@@ -204,6 +204,45 @@ enum Command {
     /// A language server for editors, on stdin and stdout: diagnostics as you type, hover, go
     /// to definition, references, completion and document symbols (see editors/README.md)
     Lsp,
+    /// Serve one game over the web: a page per seat, each showing only what that seat may see
+    ///
+    /// Prints one link per human seat (each with an unguessable token) and a spectators' link,
+    /// with a QR code of each. Agents play the other seats. The answers are written to the log
+    /// as the game goes; `--resume LOG` continues it with the same links. At the terminal,
+    /// `P2 random` hands a seat to an agent and `P2 human` back; `quit` ends.
+    Serve {
+        /// A `.rules` file or a game folder
+        game: PathBuf,
+        /// Number of players (default: the game's `default_players`)
+        #[arg(long)]
+        players: Option<u32>,
+        /// Seed of the game's random generator
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Who plays each seat: human (a browser), random, first or mc:N, per seat like
+        /// `P1=human,P2=human,random`
+        #[arg(long, default_value = "human")]
+        agent: String,
+        /// Set a game option, like `--set solo=true`
+        #[arg(long = "set", value_name = "NAME=VALUE")]
+        set: Vec<String>,
+        /// The port to listen on (0: any free port)
+        #[arg(long, default_value_t = 8080)]
+        port: u16,
+        /// The address to listen on; anything but a loopback address lets other machines in
+        #[arg(long, default_value = "127.0.0.1")]
+        bind: std::net::IpAddr,
+        /// Where the game's log goes (default: GAME-SEED.serve.json here); the links' tokens
+        /// are kept beside it in LOG.tokens
+        #[arg(long)]
+        log: Option<PathBuf>,
+        /// Continue the game of this log, with the same links
+        #[arg(long, value_name = "LOG", conflicts_with_all = ["players", "seed", "agent", "set", "log"])]
+        resume: Option<PathBuf>,
+        /// Leave out the QR codes
+        #[arg(long)]
+        no_qr: bool,
+    },
     /// Format `.rules` files in place in the one canonical layout, keeping every comment
     ///
     /// Exit codes: 0 when done (with --check: when every file is formatted already), 1 when a
@@ -649,6 +688,39 @@ fn run(cli: Cli) -> ExitCode {
                 ExitCode::from(1)
             }
         },
+        Command::Serve {
+            game,
+            players,
+            seed,
+            agent,
+            set,
+            port,
+            bind,
+            log,
+            resume,
+            no_qr,
+        } => {
+            let cfg = rules::serve::Config {
+                game,
+                players,
+                seed,
+                agent,
+                set,
+                port,
+                bind,
+                log,
+                resume,
+                qr: !no_qr,
+            };
+            let mut out = std::io::stdout();
+            match rules::serve::run(cfg, &mut out) {
+                Ok(()) => ExitCode::SUCCESS,
+                Err(e) => {
+                    errln!("error: {e}");
+                    ExitCode::from(2)
+                }
+            }
+        }
         Command::Print(args) => {
             print_cli::print(args, &limits, |c| print_diags(&c.diags, &c.sources))
         }

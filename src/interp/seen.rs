@@ -67,14 +67,24 @@ pub struct PlayerView {
     pub families: Vec<VarFamily>,
 }
 
-/// Build `player`'s view of `state`.
+/// Build `player`'s view of `state`; a `player` past the seats (`events::PUBLIC`) sees what
+/// every seat sees.
 pub fn player_view(prog: &Program, state: &State, player: u32) -> PlayerView {
     let v = View {
         prog,
         n_players: state.n_players,
         zone_base: &state.zone_base,
     };
-    let knows = |c: u32| holds(state.known.get(c as usize).copied().unwrap_or(0), player);
+    // A viewer who is no seat (`events::PUBLIC`, a spectator) knows what every player knows.
+    let all = super::everyone(state.n_players);
+    let sees = |set: super::Players| {
+        if player >= state.n_players {
+            all != 0 && set & all == all
+        } else {
+            holds(set, player)
+        }
+    };
+    let knows = |c: u32| sees(state.known.get(c as usize).copied().unwrap_or(0));
     let zones = (0..state.zones.len() as u32)
         .map(|slot| ZoneView {
             name: zone_label(&v, slot),
@@ -113,7 +123,7 @@ pub fn player_view(prog: &Program, state: &State, player: u32) -> PlayerView {
                 format!("{}[{}]", vd.name, key_names(&v, &vd.keys, off).join(", "))
             };
             let x = state.vars.get(base + off as usize);
-            let value = if holds(v.var_readers(id as u32, off), player) {
+            let value = if sees(v.var_readers(id as u32, off)) {
                 x.map(|x| v.show_parts(x, &state.known).for_viewer(player).words())
             } else {
                 None

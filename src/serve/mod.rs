@@ -1,0 +1,419 @@
+//! `rules serve`: one game, each player on their own screen. The game runs on the host's
+//! thread as a `Session` (the REPL's model: a position is the seed and the answers, so undo and
+//! resume replay them); the web server (`http.rs`) runs on its own thread and shares only the
+//! `Hub` (`hub.rs`): each seat's latest message, built from that seat's view (`message.rs`),
+//! and the question waiting. A web seat is a person of the session: their question stops the
+//! game (`interp::PENDING`), and their answer, checked by the hub and again here, goes on.
+//! Agents answer the other seats inside the session, as the REPL's do.
+//!
+//! The answers are written to the log (a save, `rules repl --load` reads it too) after every
+//! change; the tokens beside it (`LOG.tokens`, readable by the owner only), so `--resume LOG`
+//! continues with the same links.
+
+pub mod http;
+pub mod hub;
+pub mod message;
+pub mod qr;
+pub mod tokens;
+
+use crate::session::{Mode, SaveFile, Session, Stop, Until};
+use hub::{HostCmd, Hub, Question};
+use std::io::Write;
+use std::net::{IpAddr, SocketAddr};
+use std::path::{Path, PathBuf};
+use std::sync::mpsc::{sync_channel, Receiver};
+use std::sync::Arc;
+
+/// Commands queued for the game's thread at most (more are refused as busy).
+pub const COMMAND_QUEUE: usize = 64;
+
+/// What `rules serve` was asked.
+pub struct Config {
+    pub game: PathBuf,
+    pub players: Option<u32>,
+    pub seed: u64,
+    pub agent: String,
+    pub set: Vec<String>,
+    pub port: u16,
+    pub bind: IpAddr,
+    pub log: Option<PathBuf>,
+    pub resume: Option<PathBuf>,
+    /// Draw a QR code of each link.
+    pub qr: bool,
+}
+
+fn mode_of(spec: &str) -> Result<Mode, String> {
+    Mode::parse(spec).ok_or_else(|| {
+        format!("`{spec}` cannot play a seat of `rules serve`: use human, random, first or mc:N")
+    })
+}
+
+/// Run a game server until the host ends it (Ctrl-C, or `quit` at the terminal). `out` gets
+/// the links and the host's messages.
+pub fn run(cfg: Config, out: &mut dyn Write) -> Result<(), String> {
+    let limits = crate::limits::Limits::default();
+    let c = crate::check_path(&cfg.game, &limits);
+    let Some(prog) = c.program else {
+        return Err(format!(
+            "{}{}: the game has errors; nothing was served",
+            c.render(),
+            cfg.game.display()
+        ));
+    };
+    if prog.phases.is_empty() || prog.game.round_phases.is_empty() {
+        return Err(format!(
+            "{}: the game has no round phases; nothing to play",
+            cfg.game.display()
+        ));
+    }
+    let game_name = prog.game.name.clone();
+    let (session, log, tokens) = match &cfg.resume {
+        Some(path) => {
+            let text = crate::files::read_text(path, limits.max_log_bytes)
+                .map_err(|e| format!("cannot read `{}`: {e}", path.display()))?;
+            let save: SaveFile = serde_json::from_str(&text)
+                .map_err(|e| format!("`{}` is not a log of `rules serve`: {e}", path.display()))?;
+            if save.game != game_name {
+                return Err(format!(
+                    "`{}` is a game of `{}`, not of `{game_name}`",
+                    path.display(),
+                    save.game
+                ));
+            }
+            let tokens = tokens::load(path, save.players)?;
+            let (s, misfit) = Session::load(prog, &save, limits).map_err(|d| d.message.clone())?;
+            if let Some(m) = misfit {
+                return Err(format!(
+                    "`{}` no longer fits the rules: {m}",
+                    path.display()
+                ));
+            }
+            (s, path.clone(), tokens)
+        }
+        None => {
+            let n = cfg.players.unwrap_or_else(|| crate::default_players(&prog));
+            if n < prog.game.min_players || n > prog.game.max_players {
+                return Err(format!(
+                    "`{game_name}` is for {} to {} players, not {n}",
+                    prog.game.min_players, prog.game.max_players
+                ));
+            }
+            let specs = crate::agent::seat_specs(&cfg.agent, n, "human")?;
+            let modes = specs
+                .iter()
+                .map(|s| mode_of(s))
+                .collect::<Result<Vec<_>, _>>()?;
+            let mut s = Session::with_options(prog, n, cfg.seed, cfg.set.clone(), limits)
+                .map_err(|d| d.message.clone())?;
+            s.modes = modes;
+            let log = cfg.log.clone().unwrap_or_else(|| {
+                PathBuf::from(format!(
+                    "{}-{}.serve.json",
+                    cfg.game
+                        .file_stem()
+                        .and_then(|s| s.to_str())
+                        .unwrap_or("game"),
+                    cfg.seed
+                ))
+            });
+            let tokens = tokens::fresh(n)?;
+            tokens::store(&log, &tokens)?;
+            (s, log, tokens)
+        }
+    };
+    let addr = SocketAddr::new(cfg.bind, cfg.port);
+    let listener =
+        std::net::TcpListener::bind(addr).map_err(|e| format!("cannot listen on {addr}: {e}"))?;
+    listener
+        .set_nonblocking(true)
+        .map_err(|e| format!("cannot listen on {addr}: {e}"))?;
+    let local = listener
+        .local_addr()
+        .map_err(|e| format!("cannot listen on {addr}: {e}"))?;
+    let (tx, rx) = sync_channel(COMMAND_QUEUE);
+    let cards = message::card_index(&session.prog);
+    let hub = Arc::new(Hub::new(tokens.clone(), Vec::new(), tx));
+    let server_hub = hub.clone();
+    std::thread::spawn(move || {
+        if let Err(e) = http::serve(listener, server_hub) {
+            eprintln!("error: {e}");
+        }
+    });
+    // The host's terminal: lines typed there go to the game's thread in order.
+    let term_hub = hub.clone();
+    std::thread::spawn(move || {
+        let stdin = std::io::stdin();
+        let mut line = String::new();
+        loop {
+            line.clear();
+            match std::io::BufRead::read_line(&mut stdin.lock(), &mut line) {
+                Ok(0) | Err(_) => break,
+                Ok(_) => {
+                    if !term_hub.host_line(line.trim().to_string()) {
+                        break;
+                    }
+                }
+            }
+        }
+    });
+    let _ = writeln!(out, "serving {game_name} at http://{local}/");
+    if !cfg.bind.is_loopback() {
+        let _ = writeln!(
+            out,
+            "warning: {} is reachable from other machines: anyone who gets a link plays that seat",
+            cfg.bind
+        );
+    }
+    let mut host = Host {
+        session,
+        hub,
+        cards,
+        local,
+        tokens,
+        log,
+        question: 0,
+        undo: Vec::new(),
+        qr: cfg.qr,
+    };
+    if host.session.stop != Stop::Done && host.session.pending.is_none() {
+        host.session
+            .advance(Until::Choice, crate::session::Auto::Off);
+    }
+    // The first messages are there before anyone has a link.
+    host.publish();
+    host.links(out, None);
+    let _ = writeln!(
+        out,
+        "at this terminal: `P2 random` hands a seat to an agent (random, first, mc:N), `P2 human` back to its person; `quit` ends"
+    );
+    host.game_loop(rx, out)
+}
+
+struct Host {
+    session: Session,
+    hub: Arc<Hub>,
+    cards: std::collections::BTreeMap<String, u32>,
+    local: SocketAddr,
+    tokens: Vec<String>,
+    log: PathBuf,
+    /// The number of the question waiting (each new one gets the next).
+    question: u64,
+    /// The seats that agreed to take back the last answer.
+    undo: Vec<u32>,
+    qr: bool,
+}
+
+impl Host {
+    fn link(&self, i: usize) -> String {
+        format!(
+            "http://{}/s/{}",
+            self.local,
+            self.tokens.get(i).map(String::as_str).unwrap_or("")
+        )
+    }
+
+    /// Print the human seats' links (or only `only`'s) and the spectators'.
+    fn links(&self, out: &mut dyn Write, only: Option<u32>) {
+        let n = self.session.players;
+        for p in 0..n {
+            let human = self.session.modes.get(p as usize) == Some(&Mode::Human);
+            if !human || only.is_some_and(|o| o != p) {
+                continue;
+            }
+            let link = self.link(p as usize);
+            let _ = writeln!(out, "P{} {link}", u64::from(p) + 1);
+            if self.qr {
+                let _ = write!(out, "{}", qr::draw(&link));
+            }
+        }
+        if only.is_none() {
+            let link = self.link(n as usize);
+            let _ = writeln!(out, "spectators {link}");
+            if self.qr {
+                let _ = write!(out, "{}", qr::draw(&link));
+            }
+        }
+        let _ = out.flush();
+    }
+
+    fn humans(&self) -> Vec<u32> {
+        (0..self.session.players)
+            .filter(|&p| self.session.modes.get(p as usize) == Some(&Mode::Human))
+            .collect()
+    }
+
+    /// Every seat's message now, and the question waiting.
+    fn publish(&mut self) {
+        self.question = self.question.wrapping_add(1);
+        let version = self.question;
+        let s = &self.session;
+        let pending = s
+            .pending
+            .as_ref()
+            .filter(|_| s.stop == Stop::Pending && s.error.is_none());
+        let question = pending.map(|p| Question {
+            id: self.question,
+            seat: p.player,
+            count: p.options.len(),
+            taken: false,
+        });
+        let extra = message::Extra {
+            question: question.as_ref().map(|q| q.id),
+            undo: &self.undo,
+            version,
+        };
+        let mut messages: Vec<Arc<str>> = (0..s.players)
+            .map(|p| Arc::from(message::build(s, &self.cards, Some(p), &extra)))
+            .collect();
+        messages.push(Arc::from(message::build(s, &self.cards, None, &extra)));
+        self.hub.publish(messages, question);
+    }
+
+    /// Write the log: the save, through a file beside it, so a stop never leaves half a log.
+    fn write_log(&self) -> Result<(), String> {
+        let save = self.session.save(&self.session.prog.game.name);
+        let text = serde_json::to_string_pretty(&save).map_err(|e| e.to_string())?;
+        let tmp = self.log.with_extension("json.part");
+        std::fs::write(&tmp, text)
+            .and_then(|_| std::fs::rename(&tmp, &self.log))
+            .map_err(|e| format!("cannot write the log `{}`: {e}", self.log.display()))
+    }
+
+    fn game_loop(&mut self, rx: Receiver<HostCmd>, out: &mut dyn Write) -> Result<(), String> {
+        let mut ended = false;
+        // The messages of the position now were published when the server started.
+        let mut first = true;
+        loop {
+            if let Err(e) = self.write_log() {
+                let _ = writeln!(out, "error: {e}");
+            }
+            if !first {
+                self.publish();
+            }
+            first = false;
+            if let Some(e) = &self.session.error {
+                let _ = writeln!(out, "error: the game stopped: {}", e.message);
+            }
+            if self.session.stop == Stop::Done && !ended {
+                ended = true;
+                let _ = writeln!(
+                    out,
+                    "the game is over; the pages show the end until you stop the server (Ctrl-C or `quit`)"
+                );
+                let _ = out.flush();
+            }
+            let Ok(cmd) = rx.recv() else {
+                return Ok(());
+            };
+            match cmd {
+                HostCmd::Answer {
+                    seat,
+                    question,
+                    index,
+                } => {
+                    // The hub checked it; checked again against the session itself.
+                    let fits = question == self.question
+                        && self.session.stop == Stop::Pending
+                        && self
+                            .session
+                            .pending
+                            .as_ref()
+                            .is_some_and(|p| p.player == seat && index < p.options.len());
+                    if fits {
+                        self.undo.clear();
+                        if let Err(e) = self.session.choose(index) {
+                            let _ = writeln!(out, "error: {e}");
+                        }
+                    }
+                }
+                HostCmd::Undo { seat, question } => {
+                    if question != self.question || self.session.answers().is_empty() {
+                        continue;
+                    }
+                    if !self.undo.contains(&seat) {
+                        self.undo.push(seat);
+                    }
+                    let humans = self.humans();
+                    if humans.iter().all(|h| self.undo.contains(h)) {
+                        self.undo.clear();
+                        self.take_back();
+                        let _ = writeln!(out, "every person agreed: the last answer is taken back");
+                    }
+                }
+                HostCmd::Line(line) => {
+                    if !self.host_line(&line, out) {
+                        return Ok(());
+                    }
+                }
+            }
+        }
+    }
+
+    /// Take back the last answer a person gave (and the agents' after it).
+    fn take_back(&mut self) {
+        let before = self.session.answers().len();
+        while self.session.can_undo() > 0 {
+            self.session.undo(1);
+            let back = self.session.answers().len() < before;
+            if back && self.session.pending.is_some() {
+                break;
+            }
+        }
+        if self.session.pending.is_none() && self.session.stop != Stop::Done {
+            self.session
+                .advance(Until::Choice, crate::session::Auto::Off);
+        }
+    }
+
+    /// A line typed at the host's terminal; false ends the server.
+    fn host_line(&mut self, line: &str, out: &mut dyn Write) -> bool {
+        let words: Vec<&str> = line.split_whitespace().collect();
+        match words.as_slice() {
+            [] => {}
+            ["quit"] | ["exit"] => return false,
+            ["links"] => self.links(out, None),
+            [seat, spec] => {
+                let n = self.session.players;
+                let p = seat
+                    .strip_prefix(['P', 'p'])
+                    .and_then(|k| k.parse::<u32>().ok())
+                    .filter(|k| (1..=n).contains(k))
+                    .map(|k| k - 1);
+                let (Some(p), Ok(mode)) = (p, mode_of(spec)) else {
+                    let _ = writeln!(
+                        out,
+                        "`{line}`: write a seat and who plays it, like `P2 random` or `P2 human` (seats P1 to P{n})"
+                    );
+                    return true;
+                };
+                if let Some(m) = self.session.modes.get_mut(p as usize) {
+                    *m = mode;
+                }
+                self.undo.retain(|s| *s != p);
+                let _ = writeln!(out, "P{} is played by {}", u64::from(p) + 1, mode.name());
+                if mode == Mode::Human {
+                    self.links(out, Some(p));
+                } else if self.session.pending.as_ref().is_some_and(|q| q.player == p) {
+                    // The agent answers the question waiting.
+                    self.session
+                        .advance(Until::Choice, crate::session::Auto::Off);
+                }
+            }
+            _ => {
+                let _ = writeln!(
+                    out,
+                    "`{line}`: type `P2 random`, `P2 human`, `links` or `quit`"
+                );
+            }
+        }
+        let _ = out.flush();
+        true
+    }
+}
+
+/// Where the tokens of a log are kept.
+pub fn tokens_path(log: &Path) -> PathBuf {
+    let mut name = log.as_os_str().to_owned();
+    name.push(".tokens");
+    PathBuf::from(name)
+}

@@ -1,0 +1,67 @@
+//! The links' tokens: 128 bits each from the operating system's generator (never the game's,
+//! which the seed makes public), one per seat and one for spectators, kept beside the log in a
+//! file only its owner may read, so `--resume` gives everyone the same links.
+
+use rand::RngCore;
+use std::io::Write;
+use std::path::Path;
+
+/// A token's length in hex digits (128 bits).
+const HEX: usize = 32;
+
+fn token() -> Result<String, String> {
+    let mut bytes = [0u8; HEX / 2];
+    rand::rngs::OsRng
+        .try_fill_bytes(&mut bytes)
+        .map_err(|e| format!("the system gives no random numbers for the links: {e}"))?;
+    Ok(bytes.iter().map(|b| format!("{b:02x}")).collect())
+}
+
+/// One token per seat, then the spectators'.
+pub fn fresh(players: u32) -> Result<Vec<String>, String> {
+    (0..=players).map(|_| token()).collect()
+}
+
+/// Write the tokens beside `log` (`LOG.tokens`), readable and writable by the owner only.
+pub fn store(log: &Path, tokens: &[String]) -> Result<(), String> {
+    let path = super::tokens_path(log);
+    let mut opts = std::fs::OpenOptions::new();
+    opts.write(true).create(true).truncate(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        opts.mode(0o600);
+    }
+    let mut f = opts
+        .open(&path)
+        .map_err(|e| format!("cannot write the links' tokens `{}`: {e}", path.display()))?;
+    #[cfg(unix)]
+    {
+        // A file that was there before keeps its mode through `open`: set it.
+        use std::os::unix::fs::PermissionsExt;
+        let _ = f.set_permissions(std::fs::Permissions::from_mode(0o600));
+    }
+    let text = tokens.join("\n") + "\n";
+    f.write_all(text.as_bytes())
+        .map_err(|e| format!("cannot write the links' tokens `{}`: {e}", path.display()))
+}
+
+/// Read the tokens kept beside `log`: one per seat and the spectators'.
+pub fn load(log: &Path, players: u32) -> Result<Vec<String>, String> {
+    let path = super::tokens_path(log);
+    let text = crate::files::read_text(&path, 64 * 1024)
+        .map_err(|e| format!("cannot read the links' tokens `{}`: {e}", path.display()))?;
+    let tokens: Vec<String> = text.lines().map(|l| l.trim().to_string()).collect();
+    let fits = tokens.len() == players as usize + 1
+        && tokens
+            .iter()
+            .all(|t| t.len() == HEX && t.bytes().all(|b| b.is_ascii_hexdigit()));
+    if !fits {
+        return Err(format!(
+            "`{}` does not hold {} tokens of {HEX} hex digits, one per line",
+            path.display(),
+            u64::from(players) + 1
+        ));
+    }
+    Ok(tokens)
+}

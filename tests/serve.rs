@@ -1,0 +1,560 @@
+//! `rules serve`, through the binary and HTTP: whole games played by clients answering through
+//! the server's own paths, every message each seat and the spectators received checked against
+//! the hidden-information model of `tests/hidden.rs`; answers refused when stale, forged or
+//! duplicated; hostile clients; the log, `--resume` with the same links, seats handed to agents
+//! and back, and undo by everyone's consent.
+
+#[path = "common/hidden_model.rs"]
+mod hidden_model;
+#[path = "common/web.rs"]
+mod web;
+
+use hidden_model::{cards_of, Model};
+use rules::limits::Limits;
+use rules::program::Program;
+use rules::session::{SaveFile, Session};
+use serde_json::Value as J;
+use std::collections::{BTreeMap, BTreeSet};
+use std::io::{Read, Write};
+use std::net::TcpStream;
+use std::path::Path;
+use std::time::Duration;
+use web::{play_out, request, scratch, Server};
+
+fn load(game: &Path) -> Program {
+    let c = rules::check_path(game, &Limits::default());
+    assert_eq!(c.errors(), 0, "{}", c.render());
+    c.program.expect("program")
+}
+
+fn log_of(dir: &Path) -> String {
+    dir.join("game.json").display().to_string()
+}
+
+/// The game's whole omniscient event stream, replayed from the server's log.
+fn omniscient(prog: Program, log: &Path) -> Vec<J> {
+    let text = std::fs::read_to_string(log).expect("the server wrote its log");
+    let save: SaveFile = serde_json::from_str(&text).expect("the log is a save");
+    let (s, misfit) = Session::load(prog, &save, Limits::default()).expect("the log loads");
+    assert!(misfit.is_none(), "{misfit:?}");
+    s.events
+        .iter()
+        .map(|e| serde_json::to_value(e).expect("json"))
+        .collect()
+}
+
+/// Whole words of `text`, as a set, to look card names up in.
+fn contains_word(text: &str, word: &str) -> bool {
+    let is_word = |c: char| c.is_alphanumeric() || c == '_';
+    text.match_indices(word).any(|(i, _)| {
+        let before = text[..i].chars().next_back();
+        let after = text[i + word.len()..].chars().next();
+        !before.is_some_and(is_word) && !after.is_some_and(is_word)
+    })
+}
+
+/// Check every message: no card hidden from its reader at that moment, and never shown to
+/// them before, is named in it. A card's name counts only when no card the reader may have
+/// seen shares it, and when it is no word of the game's own vocabulary (zones, phases, vars,
+/// enum values) the page shows anyway.
+fn check_messages(
+    prog: &Program,
+    game: &str,
+    n: u32,
+    omni: &[J],
+    seen: &[(Option<u32>, J)],
+) -> Result<usize, String> {
+    let v = rules::interp::View {
+        prog,
+        n_players: n,
+        zone_base: &[],
+    };
+    let mut names: BTreeMap<String, Vec<String>> = BTreeMap::new();
+    for (i, c) in prog.cards.iter().enumerate() {
+        names
+            .entry(v.card_name(i as u32))
+            .or_default()
+            .push(c.id.to_string());
+    }
+    let mut vocabulary: BTreeSet<String> = BTreeSet::new();
+    vocabulary.extend(prog.zones.iter().map(|z| z.name.clone()));
+    vocabulary.extend(prog.phases.iter().map(|p| p.name.clone()));
+    vocabulary.extend(prog.vars.iter().map(|x| x.name.clone()));
+    for e in &prog.enums {
+        vocabulary.extend(e.variants.iter().cloned());
+    }
+    vocabulary.insert(prog.game.name.clone());
+    // Messages in the order of the events they follow.
+    let mut order: Vec<(usize, usize)> = seen
+        .iter()
+        .enumerate()
+        .map(|(i, (_, m))| (m["events"].as_u64().expect("events") as usize, i))
+        .collect();
+    order.sort();
+    let mut model = Model {
+        prog,
+        n,
+        zone: BTreeMap::new(),
+        face_up: BTreeMap::new(),
+        known: BTreeMap::new(),
+    };
+    // Who was ever shown each card (a reader may name a card they saw once).
+    let mut ever: BTreeMap<String, u64> = BTreeMap::new();
+    let mut applied = 0;
+    let mut hidden_checked = 0;
+    for (k, i) in order {
+        while applied < k.min(omni.len()) {
+            let ev = &omni[applied];
+            let sight = model.apply(ev);
+            for (j, c) in cards_of(ev).iter().enumerate() {
+                if let (Some(id), Some(s)) = (c["id"].as_str(), sight.get(j)) {
+                    *ever.entry(id.to_string()).or_default() |= s;
+                }
+            }
+            applied += 1;
+        }
+        let (seat, m) = &seen[i];
+        let text = m.to_string();
+        let all = model.all();
+        let may_know = |id: &str| -> bool {
+            let now = model.known(id);
+            let once = ever.get(id).copied().unwrap_or(0);
+            let both = now | once;
+            match seat {
+                Some(p) => both & (1 << p) != 0,
+                // Spectators see only what every player sees.
+                None => now & all == all || once & all == all,
+            }
+        };
+        for (name, ids) in &names {
+            if ids.iter().any(|id| may_know(id)) || vocabulary.contains(name) {
+                continue;
+            }
+            hidden_checked += 1;
+            if contains_word(&text, name) {
+                let who = seat
+                    .map(|p| format!("P{}", p + 1))
+                    .unwrap_or("spectators".into());
+                return Err(format!(
+                    "{game}: a message to {who} after event {k} names `{name}`, hidden from them: {text}"
+                ));
+            }
+        }
+    }
+    Ok(hidden_checked)
+}
+
+fn serve_and_check(game: &Path, seed: u64) -> usize {
+    let prog = load(game);
+    let n = rules::default_players(&prog);
+    let dir = scratch(&format!(
+        "serve-leak-{}",
+        game.file_stem().and_then(|s| s.to_str()).unwrap_or("game")
+    ));
+    let log = log_of(&dir);
+    let seed_s = seed.to_string();
+    let server = Server::start(&[
+        &game.display().to_string(),
+        "--seed",
+        &seed_s,
+        "--agent",
+        "human",
+        "--log",
+        &log,
+    ]);
+    assert_eq!(server.seats.len(), n as usize, "{}", server.banner);
+    let seen = play_out(&server, seed, 5000);
+    let omni = omniscient(load(game), Path::new(&log));
+    check_messages(&prog, &game.display().to_string(), n, &omni, &seen)
+        .unwrap_or_else(|e| panic!("{e}"))
+}
+
+#[test]
+fn no_seat_and_no_spectator_is_sent_a_hidden_card_in_any_game() {
+    let games = rules::games_in(Path::new("games"));
+    assert!(games.len() >= 5, "the five games");
+    for game in games {
+        let checked = serve_and_check(&game, 3);
+        // The check had something to check: some card was hidden from somebody.
+        assert!(checked > 0, "{}: nothing was ever hidden", game.display());
+    }
+}
+
+#[test]
+fn the_check_finds_a_hidden_card_named() {
+    // The check must fail on a message naming a card its reader may not know: P1's first
+    // message, with every card's name planted in it.
+    let game = Path::new("games/the-establishment.rules");
+    let prog = load(game);
+    let n = rules::default_players(&prog);
+    let dir = scratch("serve-planted");
+    let log = log_of(&dir);
+    let server = Server::start(&[
+        &game.display().to_string(),
+        "--log",
+        &log,
+        "--agent",
+        "P1=human,P2=human,random",
+    ]);
+    let t1 = server.seats[0].clone().expect("P1 is human");
+    let m1 = server.state(&t1);
+    let omni = omniscient(load(game), Path::new(&log));
+    // Unchanged, it passes.
+    let seen = vec![(Some(0), m1.clone())];
+    check_messages(&prog, "as sent", n, &omni, &seen).expect("P1's message as sent");
+    let v = rules::interp::View {
+        prog: &prog,
+        n_players: n,
+        zone_base: &[],
+    };
+    let every: Vec<String> = (0..prog.cards.len() as u32)
+        .map(|c| v.card_name(c))
+        .collect();
+    let mut planted = m1.clone();
+    planted["screen"] = J::from(every.join("; "));
+    let seen = vec![(Some(0), planted)];
+    let caught = check_messages(&prog, "planted", n, &omni, &seen);
+    assert!(caught.is_err(), "the check missed the planted names");
+}
+
+/// Two human seats of The Establishment play it to its end through the server.
+#[test]
+fn two_people_play_the_establishment_to_the_end() {
+    let dir = scratch("serve-two");
+    let log = log_of(&dir);
+    let server = Server::start(&[
+        "games/the-establishment.rules",
+        "--agent",
+        "P1=human,P2=human,random",
+        "--log",
+        &log,
+    ]);
+    assert!(
+        server.banner.contains("P1 http://127.0.0.1:"),
+        "{}",
+        server.banner
+    );
+    assert!(
+        server.banner.contains("P2 http://127.0.0.1:"),
+        "{}",
+        server.banner
+    );
+    assert!(
+        server.banner.contains("spectators http://"),
+        "{}",
+        server.banner
+    );
+    let seen = play_out(&server, 7, 5000);
+    let last = &seen.last().expect("messages").1;
+    assert!(last["end"]["scores"].is_array(), "{last}");
+    assert!(last["end"]["reason"].is_string(), "{last}");
+    // Each seat saw its own hand with its cards named.
+    let p1 = seen
+        .iter()
+        .find(|(s, _)| *s == Some(0))
+        .expect("P1's message");
+    let mine: Vec<&J> = p1.1["zones"]
+        .as_array()
+        .expect("zones")
+        .iter()
+        .filter(|z| z["mine"] == true)
+        .collect();
+    assert!(!mine.is_empty(), "P1 has zones of their own: {}", p1.1);
+    // The tokens are kept beside the log, readable by the owner only.
+    let tokens = format!("{log}.tokens");
+    let meta = std::fs::metadata(&tokens).expect("tokens kept");
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        assert_eq!(meta.permissions().mode() & 0o777, 0o600);
+    }
+    let _ = meta;
+    let kept = std::fs::read_to_string(&tokens).expect("tokens");
+    assert!(kept.contains(server.seats[0].as_deref().expect("P1")));
+}
+
+fn establishment(dir: &str, extra: &[&str]) -> Server {
+    let dir = scratch(dir);
+    let log = log_of(&dir);
+    let mut args = vec![
+        "games/the-establishment.rules",
+        "--agent",
+        "P1=human,P2=human,random",
+        "--log",
+    ];
+    let log: &'static str = Box::leak(log.into_boxed_str());
+    args.push(log);
+    args.extend_from_slice(extra);
+    Server::start(&args)
+}
+
+/// The seat asked first, its token and its question.
+fn asked(server: &Server) -> (usize, String, J) {
+    for _ in 0..500 {
+        for (k, t) in server.seats.iter().enumerate() {
+            let Some(t) = t else { continue };
+            let m = server.state(t);
+            if m["question"].is_object() {
+                return (k, t.clone(), m);
+            }
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    panic!("nobody was asked");
+}
+
+#[test]
+fn stale_forged_and_duplicate_answers_are_refused() {
+    let server = establishment("serve-refused", &[]);
+    let (k, t, m) = asked(&server);
+    let id = m["question"]["id"].as_u64().expect("id");
+    let count = m["question"]["options"].as_array().expect("options").len();
+    let other = server.seats[1 - k].clone().expect("the other seat");
+    // Not this seat's question.
+    let (code, body) = server.answer(&other, id, 0);
+    assert_eq!(code, 409, "{body}");
+    assert!(body.contains("not yours"), "{body}");
+    // An option that does not exist.
+    let (code, body) = server.answer(&t, id, count);
+    assert_eq!(code, 400, "{body}");
+    assert!(body.contains("does not exist"), "{body}");
+    // A question that is not the one asked.
+    let (code, body) = server.answer(&t, id + 1000, 0);
+    assert_eq!(code, 409, "{body}");
+    assert!(body.contains("no longer asked"), "{body}");
+    // A forged token.
+    let (code, body) = server.answer("0123456789abcdef0123456789abcdef", id, 0);
+    assert_eq!(code, 404, "{body}");
+    // A spectator.
+    let (code, body) = server.answer(&server.spectator, id, 0);
+    assert_eq!(code, 403, "{body}");
+    // The right answer, then the same again.
+    let (code, body) = server.answer(&t, id, 0);
+    assert_eq!(code, 200, "{body}");
+    let (code, body) = server.answer(&t, id, 0);
+    assert_eq!(code, 409, "{body}");
+    assert!(
+        body.contains("already answered")
+            || body.contains("no longer asked")
+            || body.contains("not yours"),
+        "{body}"
+    );
+}
+
+#[test]
+fn hostile_clients_get_errors_and_the_game_goes_on() {
+    let server = establishment("serve-hostile", &[]);
+    let (_, t, m) = asked(&server);
+    let path = format!("/s/{t}/answer");
+    // Malformed bodies.
+    for body in [
+        &b"not json"[..],
+        b"{\"question\": \"x\"}",
+        b"[]",
+        b"{}",
+        &[0xff, 0xfe, 0x00],
+    ] {
+        let (code, reply) = request(&server.addr, "POST", &path, Some(body));
+        assert_eq!(code, 400, "{reply}");
+        assert!(reply.contains("error"), "{reply}");
+    }
+    // A wrong token, on every path.
+    for p in ["/s/nope", "/s/nope/state", "/s/nope/events"] {
+        let (code, _) = server.get(p);
+        assert_eq!(code, 404, "{p}");
+    }
+    // A 10 MB body: refused before it is read.
+    let big = vec![b'x'; 10 << 20];
+    let (code, _) = request(&server.addr, "POST", &path, Some(&big));
+    assert!(code == 413 || code == 0, "a 10 MB body got {code}");
+    // A client that opens the live stream and never reads it.
+    let mut sleeper = TcpStream::connect(&server.addr).expect("connect");
+    write!(sleeper, "GET /s/{t}/events HTTP/1.1\r\nHost: x\r\n\r\n").expect("send");
+    // A flood of requests from many connections at once.
+    let threads: Vec<_> = (0..8)
+        .map(|_| {
+            let addr = server.addr.clone();
+            let path = path.clone();
+            std::thread::spawn(move || {
+                let mut codes = BTreeMap::new();
+                for _ in 0..100 {
+                    let (c, _) = request(
+                        &addr,
+                        "POST",
+                        &path,
+                        Some(b"{\"question\": 0, \"option\": 0}"),
+                    );
+                    *codes.entry(c).or_insert(0) += 1;
+                }
+                codes
+            })
+        })
+        .collect();
+    for th in threads {
+        let codes = th.join().expect("flood");
+        assert!(codes.keys().all(|c| *c == 409), "{codes:?}");
+    }
+    // The page still answers, and the game plays to its end for everyone.
+    assert_eq!(m["error"], J::Null);
+    let seen = play_out(&server, 11, 5000);
+    assert!(seen.last().expect("messages").1["end"].is_object());
+    drop(sleeper);
+}
+
+#[test]
+fn the_log_resumes_with_the_same_links() {
+    let dir = scratch("serve-resume");
+    let log = log_of(&dir);
+    let (tokens, answered) = {
+        let server = Server::start(&[
+            "games/the-establishment.rules",
+            "--agent",
+            "P1=human,P2=human,random",
+            "--log",
+            &log,
+        ]);
+        // Answer a few questions, then stop the server.
+        for _ in 0..3 {
+            let (_, t, m) = asked(&server);
+            let id = m["question"]["id"].as_u64().expect("id");
+            let (code, body) = server.answer(&t, id, 0);
+            assert_eq!(code, 200, "{body}");
+            let _ = server.state_after(&t, m["version"].as_u64().expect("version"));
+        }
+        let (_, t, _) = asked(&server);
+        let m = server.state(&t);
+        (server.seats.clone(), m["account"].clone())
+    };
+    let save: SaveFile =
+        serde_json::from_str(&std::fs::read_to_string(&log).expect("log")).expect("save");
+    assert!(
+        save.choices.len() >= 3,
+        "the log holds the answers: {:?}",
+        save.choices
+    );
+    let server = Server::start(&["games/the-establishment.rules", "--resume", &log]);
+    assert_eq!(server.seats, tokens, "the same links");
+    let (_, t, _) = asked(&server);
+    let m = server.state(&t);
+    assert_eq!(m["account"], answered, "the same position");
+    // A resume with a damaged token file is refused.
+    std::fs::write(format!("{log}.tokens"), "short\n").expect("write");
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_rules"))
+        .args([
+            "serve",
+            "games/the-establishment.rules",
+            "--resume",
+            &log,
+            "--port",
+            "0",
+        ])
+        .output()
+        .expect("run");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("tokens"));
+}
+
+#[test]
+fn a_seat_is_handed_to_an_agent_and_back() {
+    let mut server = establishment("serve-hand", &[]);
+    let (k, t, m) = asked(&server);
+    let seat = format!("P{}", k + 1);
+    server.host(&format!("{seat} random"));
+    // The agent answers the question waiting; the seat is no longer asked.
+    let after = server.state_after(&t, m["version"].as_u64().expect("version"));
+    let plays = after["seats"][k]["plays"].clone();
+    assert_eq!(plays, "random", "{after}");
+    server.host(&format!("{seat} human"));
+    let mut back = after.clone();
+    for _ in 0..100 {
+        back = server.state(&t);
+        if back["seats"][k]["plays"] == "human" {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    assert_eq!(back["seats"][k]["plays"], "human", "{back}");
+    // A bad line is answered, and the game goes on.
+    server.host("P9 dragon");
+    assert!(server.is_running());
+}
+
+#[test]
+fn undo_needs_every_person() {
+    let server = establishment("serve-undo", &[]);
+    let (_, t, m) = asked(&server);
+    let id = m["question"]["id"].as_u64().expect("id");
+    let (code, _) = server.answer(&t, id, 0);
+    assert_eq!(code, 200);
+    let m = server.state_after(&t, m["version"].as_u64().expect("version"));
+    let before = m["events"].as_u64().expect("events");
+    let q = m["undo_question"].as_u64().expect("a question waits");
+    let tokens: Vec<String> = server.seats.iter().flatten().cloned().collect();
+    let undo = |tok: &str, q: u64| {
+        request(
+            &server.addr,
+            "POST",
+            &format!("/s/{tok}/undo"),
+            Some(format!(r#"{{"question": {q}}}"#).as_bytes()),
+        )
+    };
+    // One person asks: nothing is taken back yet, and everyone sees the request.
+    let (code, body) = undo(&tokens[0], q);
+    assert_eq!(code, 200, "{body}");
+    let m1 = server.state_after(&tokens[1], m["version"].as_u64().expect("version"));
+    assert_eq!(m1["undo"]["agreed"], serde_json::json!(["P1"]), "{m1}");
+    assert_eq!(m1["events"].as_u64(), Some(before));
+    // The other agrees: the answer is taken back.
+    let q = m1["undo_question"].as_u64().expect("question");
+    let (code, body) = undo(&tokens[1], q);
+    assert_eq!(code, 200, "{body}");
+    let m2 = server.state_after(&tokens[1], m1["version"].as_u64().expect("version"));
+    assert!(m2["events"].as_u64() < Some(before), "{m2}");
+    assert!(m2["undo"].is_null());
+    // A stale consent is refused.
+    let (code, _) = undo(&tokens[0], q);
+    assert_eq!(code, 409);
+}
+
+#[test]
+fn a_non_loopback_address_warns() {
+    let dir = scratch("serve-bind");
+    let log = log_of(&dir);
+    let server = Server::start(&[
+        "games/the-establishment.rules",
+        "--bind",
+        "0.0.0.0",
+        "--log",
+        &log,
+    ]);
+    assert!(server.banner.contains("warning:"), "{}", server.banner);
+    let local = establishment("serve-bind-local", &[]);
+    assert!(!local.banner.contains("warning:"), "{}", local.banner);
+}
+
+#[test]
+fn the_page_and_its_assets_come_from_the_binary() {
+    let server = establishment("serve-page", &[]);
+    let t = server.seats[0].clone().expect("P1");
+    let (code, page) = server.get(&format!("/s/{t}"));
+    assert_eq!(code, 200);
+    assert!(page.contains("<script src=\"/page.js\">"), "{page}");
+    assert!(!page.contains("https://"), "no CDN");
+    let (code, js) = server.get("/page.js");
+    assert_eq!(code, 200);
+    assert!(js.contains("EventSource"));
+    let (code, _) = server.get("/page.css");
+    assert_eq!(code, 200);
+    // The live stream starts with the whole state.
+    let mut s = TcpStream::connect(&server.addr).expect("connect");
+    s.set_read_timeout(Some(Duration::from_secs(10))).ok();
+    write!(s, "GET /s/{t}/events HTTP/1.1\r\nHost: x\r\n\r\n").expect("send");
+    let mut buf = vec![0u8; 65536];
+    let mut got = Vec::new();
+    while !String::from_utf8_lossy(&got).contains("data: {") {
+        let n = s.read(&mut buf).expect("read");
+        assert!(n > 0, "the stream closed");
+        got.extend_from_slice(&buf[..n]);
+    }
+    assert!(String::from_utf8_lossy(&got).contains("text/event-stream"));
+}
