@@ -177,9 +177,40 @@ pub fn request(addr: &str, method: &str, path: &str, body: Option<&[u8]>) -> (u1
     s.write_all(head.as_bytes()).expect("send");
     // A server that refuses a body early may close before reading it all.
     let _ = s.write_all(body);
+    // Read to the end of the body: some servers (chromedriver) keep the connection open.
     let mut raw = Vec::new();
-    let _ = s.read_to_end(&mut raw);
+    let mut buf = [0u8; 16384];
+    loop {
+        if response_complete(&raw) {
+            break;
+        }
+        match s.read(&mut buf) {
+            Ok(0) | Err(_) => break,
+            Ok(n) => raw.extend_from_slice(&buf[..n]),
+        }
+    }
     parse_response(&raw)
+}
+
+/// Whether `raw` holds a whole response: its headers and, by its length or its last chunk, its
+/// body.
+fn response_complete(raw: &[u8]) -> bool {
+    let Some(end) = raw.windows(4).position(|w| w == b"\r\n\r\n") else {
+        return false;
+    };
+    let head = String::from_utf8_lossy(&raw[..end]).to_ascii_lowercase();
+    let body = &raw[end + 4..];
+    if let Some(len) = head
+        .lines()
+        .find_map(|l| l.strip_prefix("content-length:"))
+        .and_then(|v| v.trim().parse::<usize>().ok())
+    {
+        return body.len() >= len;
+    }
+    if head.contains("transfer-encoding: chunked") {
+        return body.ends_with(b"0\r\n\r\n");
+    }
+    false
 }
 
 pub fn parse_response(raw: &[u8]) -> (u16, String) {

@@ -80,7 +80,8 @@ function show(m) {
 
   $("end").hidden = !m.end;
   if (m.end) {
-    text($("reason"), "Won by " + (m.end.winners.join(", ") || "nobody") + (m.end.reason ? " · the game ended by " + m.end.reason : ""));
+    const won = m.end.winners.length ? "Won by " + m.end.winners.join(", ") : "The rules name no winner";
+    text($("reason"), won + (m.end.reason ? " · the game ended by " + m.end.reason : ""));
     const ol = $("scores");
     ol.replaceChildren();
     for (const [who, score] of m.end.scores) add(ol, "li", who + ": " + score);
