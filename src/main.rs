@@ -242,6 +242,9 @@ enum Command {
         /// Leave out the QR codes
         #[arg(long)]
         no_qr: bool,
+        /// Seconds a connection may go with nothing read or written before it is dropped
+        #[arg(long, default_value_t = 60, hide = true)]
+        idle_seconds: u64,
     },
     /// Format `.rules` files in place in the one canonical layout, keeping every comment
     ///
@@ -699,6 +702,7 @@ fn run(cli: Cli) -> ExitCode {
             log,
             resume,
             no_qr,
+            idle_seconds,
         } => {
             let cfg = rules::serve::Config {
                 game,
@@ -711,6 +715,7 @@ fn run(cli: Cli) -> ExitCode {
                 log,
                 resume,
                 qr: !no_qr,
+                idle: std::time::Duration::from_secs(idle_seconds.max(1)),
             };
             let mut out = std::io::stdout();
             match rules::serve::run(cfg, &mut out) {

@@ -558,3 +558,83 @@ fn the_page_and_its_assets_come_from_the_binary() {
     }
     assert!(String::from_utf8_lossy(&got).contains("text/event-stream"));
 }
+
+#[test]
+fn a_connection_that_sends_nothing_is_dropped() {
+    let server = establishment("serve-idle", &["--idle-seconds", "2"]);
+    let t = server.seats[0].clone().expect("P1");
+    // Sends nothing at all.
+    let mut silent = TcpStream::connect(&server.addr).expect("connect");
+    silent.set_read_timeout(Some(Duration::from_secs(20))).ok();
+    let started = std::time::Instant::now();
+    let mut buf = [0u8; 64];
+    let n = silent.read(&mut buf).expect("closed, not timed out");
+    assert_eq!(n, 0, "the server closes a silent connection");
+    assert!(started.elapsed() < Duration::from_secs(15));
+    // Half a request, then nothing.
+    let mut half = TcpStream::connect(&server.addr).expect("connect");
+    half.set_read_timeout(Some(Duration::from_secs(20))).ok();
+    write!(half, "GET /s/{t}/state HTTP/1.1\r\nHost: x\r\n").expect("send");
+    let started = std::time::Instant::now();
+    let n = half.read(&mut buf).expect("closed, not timed out");
+    assert_eq!(n, 0, "the server closes a request that never ends");
+    assert!(started.elapsed() < Duration::from_secs(15));
+    // The game is still served.
+    assert!(server.state(&t)["question"].is_object() || server.state(&t)["waiting"].is_string());
+}
+
+/// Five people and fifty spectators on one game: every spectator's live stream sees the end,
+/// and the answers are applied in the order they were given.
+#[test]
+fn five_seats_and_fifty_spectators_hold() {
+    let dir = scratch("serve-load");
+    let log = log_of(&dir);
+    let server = Server::start(&[
+        "games/the-establishment.rules",
+        "--players",
+        "5",
+        "--log",
+        &log,
+    ]);
+    assert_eq!(server.seats.iter().flatten().count(), 5);
+    let watchers: Vec<_> = (0..50)
+        .map(|_| {
+            let addr = server.addr.clone();
+            let token = server.spectator.clone();
+            std::thread::spawn(move || {
+                let mut s = TcpStream::connect(&addr).expect("connect");
+                s.set_read_timeout(Some(Duration::from_secs(120))).ok();
+                write!(s, "GET /s/{token}/events HTTP/1.1\r\nHost: x\r\n\r\n").expect("send");
+                let mut seen = Vec::new();
+                let mut buf = vec![0u8; 65536];
+                loop {
+                    let n = s.read(&mut buf).unwrap_or(0);
+                    if n == 0 {
+                        return false;
+                    }
+                    seen.extend_from_slice(&buf[..n]);
+                    // Keep only the tail: enough to find the last message's end.
+                    if seen.len() > 1 << 20 {
+                        seen.drain(..seen.len() - (1 << 19));
+                    }
+                    let text = String::from_utf8_lossy(&seen);
+                    if text.contains("\"end\":{") {
+                        return true;
+                    }
+                }
+            })
+        })
+        .collect();
+    let seen = play_out(&server, 5, 20000);
+    assert!(seen.last().expect("messages").1["end"].is_object());
+    for w in watchers {
+        assert!(
+            w.join().expect("a spectator"),
+            "a spectator's stream ended early"
+        );
+    }
+    // Every answer given is in the log, in order: the log replays to the same end.
+    let prog = load(Path::new("games/the-establishment.rules"));
+    let omni = omniscient(prog, Path::new(&log));
+    assert_eq!(omni.last().expect("events")["event"], "end");
+}

@@ -1,7 +1,7 @@
 //! The web server: a page per seat, its message (whole, or as server-sent events when it
 //! changes), and answers. Every request names its seat by the token in its path; an unknown
 //! token gets 404 and nothing else. Bodies are capped at `BODY_LIMIT` bytes, a long poll and a
-//! request's headers at a few seconds, connections at `MAX_CONNECTIONS` (the next wait for one
+//! connection with nothing read or written at `Config::idle`, connections at `MAX_CONNECTIONS` (the next wait for one
 //! to close), and each live connection holds one message at most: the latest.
 
 use super::hub::{Hub, Who};
@@ -13,6 +13,7 @@ use axum::routing::{get, post};
 use axum::Router;
 use serde::Deserialize;
 use std::convert::Infallible;
+use std::future::Future;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -206,7 +207,7 @@ async fn undo(
 }
 
 /// Serve until the process ends: connections beyond `MAX_CONNECTIONS` wait for a free one.
-pub fn serve(listener: std::net::TcpListener, hub: Shared) -> Result<(), String> {
+pub fn serve(listener: std::net::TcpListener, hub: Shared, idle: Duration) -> Result<(), String> {
     let rt = tokio::runtime::Builder::new_current_thread()
         .enable_io()
         .enable_time()
@@ -218,6 +219,7 @@ pub fn serve(listener: std::net::TcpListener, hub: Shared) -> Result<(), String>
         let limited = Limited {
             inner: listener,
             permits: Arc::new(tokio::sync::Semaphore::new(MAX_CONNECTIONS)),
+            idle,
         };
         axum::serve(limited, router(hub))
             .await
@@ -229,6 +231,7 @@ pub fn serve(listener: std::net::TcpListener, hub: Shared) -> Result<(), String>
 struct Limited {
     inner: tokio::net::TcpListener,
     permits: Arc<tokio::sync::Semaphore>,
+    idle: Duration,
 }
 
 impl axum::serve::Listener for Limited {
@@ -245,13 +248,14 @@ impl axum::serve::Listener for Limited {
             match self.inner.accept().await {
                 Ok((io, addr)) => {
                     let _ = io.set_nodelay(true);
-                    return (
-                        Permitted {
-                            io,
-                            _permit: permit,
-                        },
-                        addr,
-                    );
+                    let deadline = Box::pin(tokio::time::sleep(self.idle));
+                    let conn = Permitted {
+                        io,
+                        _permit: permit,
+                        idle: self.idle,
+                        deadline,
+                    };
+                    return (conn, addr);
                 }
                 // Out of file descriptors and the like: wait a moment, as axum's own does.
                 Err(_) => tokio::time::sleep(Duration::from_millis(50)).await,
@@ -264,10 +268,36 @@ impl axum::serve::Listener for Limited {
     }
 }
 
-/// A connection with its permit: closing it frees the permit.
+/// A connection with its permit (closing it frees the permit) and its idle deadline: a
+/// connection on which nothing was read or written for `idle` (a client that sends nothing, or
+/// never reads what it is sent) ends with an error, so it holds its permit and its buffers only
+/// that long. A live stream writes a keep-alive every 15 s, so a reader that reads is never idle.
 struct Permitted {
     io: tokio::net::TcpStream,
     _permit: tokio::sync::OwnedSemaphorePermit,
+    idle: Duration,
+    deadline: std::pin::Pin<Box<tokio::time::Sleep>>,
+}
+
+impl Permitted {
+    fn progressed(&mut self) {
+        let next = tokio::time::Instant::now() + self.idle;
+        self.deadline.as_mut().reset(next);
+    }
+
+    /// Pending I/O: an error once the deadline has passed.
+    fn waited<T>(
+        &mut self,
+        cx: &mut std::task::Context<'_>,
+    ) -> std::task::Poll<std::io::Result<T>> {
+        match self.deadline.as_mut().poll(cx) {
+            std::task::Poll::Ready(()) => std::task::Poll::Ready(Err(std::io::Error::new(
+                std::io::ErrorKind::TimedOut,
+                "the connection was idle too long",
+            ))),
+            std::task::Poll::Pending => std::task::Poll::Pending,
+        }
+    }
 }
 
 impl tokio::io::AsyncRead for Permitted {
@@ -276,7 +306,14 @@ impl tokio::io::AsyncRead for Permitted {
         cx: &mut std::task::Context<'_>,
         buf: &mut tokio::io::ReadBuf<'_>,
     ) -> std::task::Poll<std::io::Result<()>> {
-        std::pin::Pin::new(&mut self.io).poll_read(cx, buf)
+        let this = &mut *self;
+        match std::pin::Pin::new(&mut this.io).poll_read(cx, buf) {
+            std::task::Poll::Ready(r) => {
+                this.progressed();
+                std::task::Poll::Ready(r)
+            }
+            std::task::Poll::Pending => this.waited(cx),
+        }
     }
 }
 
@@ -286,7 +323,14 @@ impl tokio::io::AsyncWrite for Permitted {
         cx: &mut std::task::Context<'_>,
         buf: &[u8],
     ) -> std::task::Poll<std::io::Result<usize>> {
-        std::pin::Pin::new(&mut self.io).poll_write(cx, buf)
+        let this = &mut *self;
+        match std::pin::Pin::new(&mut this.io).poll_write(cx, buf) {
+            std::task::Poll::Ready(r) => {
+                this.progressed();
+                std::task::Poll::Ready(r)
+            }
+            std::task::Poll::Pending => this.waited(cx),
+        }
     }
     fn poll_flush(
         mut self: std::pin::Pin<&mut Self>,

@@ -40,7 +40,12 @@ pub struct Config {
     pub resume: Option<PathBuf>,
     /// Draw a QR code of each link.
     pub qr: bool,
+    /// How long a connection may go with nothing read or written before it is dropped.
+    pub idle: std::time::Duration,
 }
+
+/// The default of `Config::idle`.
+pub const IDLE: std::time::Duration = std::time::Duration::from_secs(60);
 
 fn mode_of(spec: &str) -> Result<Mode, String> {
     Mode::parse(spec).ok_or_else(|| {
@@ -134,8 +139,9 @@ pub fn run(cfg: Config, out: &mut dyn Write) -> Result<(), String> {
     let cards = message::card_index(&session.prog);
     let hub = Arc::new(Hub::new(tokens.clone(), Vec::new(), tx));
     let server_hub = hub.clone();
+    let idle = cfg.idle;
     std::thread::spawn(move || {
-        if let Err(e) = http::serve(listener, server_hub) {
+        if let Err(e) = http::serve(listener, server_hub, idle) {
             eprintln!("error: {e}");
         }
     });
