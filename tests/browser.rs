@@ -272,7 +272,7 @@ fn two_browsers_play_the_establishment_to_the_end() {
                 continue;
             }
             // A few screenshots along the way: the first questions, then every 25th.
-            if shot_at[i] < 2 || clicks % 25 == 0 {
+            if shot_at[i] < 2 || clicks.is_multiple_of(25) {
                 s.screenshot(&shots.join(format!("{name}-{clicks:04}.png")));
                 shot_at[i] += 1;
             }

@@ -139,7 +139,7 @@ async fn events(State(hub): State<Shared>, Path(token): Path<String>) -> Respons
             rx.borrow_and_update();
             let msg = hub.message(who);
             Some((
-                Ok::<_, Infallible>(SseEvent::default().data(msg.to_string())),
+                Ok::<_, Infallible>(SseEvent::default().data(&*msg)),
                 (hub, rx, false),
             ))
         });
@@ -155,8 +155,8 @@ struct Answer {
 }
 
 /// The body as JSON of the expected shape, or a message saying what is wrong.
-fn parse<T: for<'de> Deserialize<'de>>(body: &[u8], shape: &str) -> Result<T, Response> {
-    serde_json::from_slice(body).map_err(|e| refuse(400, &format!("the body is not {shape}: {e}")))
+fn parse<T: for<'de> Deserialize<'de>>(body: &[u8], shape: &str) -> Result<T, String> {
+    serde_json::from_slice(body).map_err(|e| format!("the body is not {shape}: {e}"))
 }
 
 async fn answer(
@@ -172,7 +172,7 @@ async fn answer(
     };
     let a: Answer = match parse(&body, r#"{"question": N, "option": I} (I from 0)"#) {
         Ok(a) => a,
-        Err(r) => return r,
+        Err(e) => return refuse(400, &e),
     };
     match hub.answer(seat, a.question, a.option) {
         Ok(()) => json_body(Arc::from(r#"{"ok":true}"#)),
@@ -198,7 +198,7 @@ async fn undo(
     };
     let u: Undo = match parse(&body, r#"{"question": N}"#) {
         Ok(u) => u,
-        Err(r) => return r,
+        Err(e) => return refuse(400, &e),
     };
     match hub.undo(seat, u.question) {
         Ok(()) => json_body(Arc::from(r#"{"ok":true}"#)),
