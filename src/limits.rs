@@ -64,6 +64,23 @@ pub struct Limits {
     /// Most bytes of open documents `rules lsp` keeps (default 64 MiB). A document that would
     /// pass it, or is longer than `max_file_bytes`, is not kept: the editor hears why on it.
     pub max_lsp_open_bytes: usize,
+    /// Largest request body `rules serve` reads (default 4 KiB; an answer is a few dozen
+    /// bytes): a longer one is refused (413) before it is read.
+    pub max_serve_body_bytes: usize,
+    /// Connections `rules serve` keeps open at once (default 256); past it, new ones wait in
+    /// the kernel's queue until one closes.
+    pub max_serve_connections: usize,
+    /// Seconds a `rules serve` connection may go with nothing read or written before it is
+    /// dropped (default 60): a client that sends nothing, or never reads, holds its buffers
+    /// only that long. A live stream writes a keep-alive every 15 s.
+    pub serve_idle_seconds: u64,
+    /// Seconds a long poll of `rules serve` (`/state?after=V`) waits for a change (default 20).
+    pub serve_poll_seconds: u64,
+    /// Lines of the account each `rules serve` message carries, the latest (default 400).
+    pub max_serve_account_lines: usize,
+    /// Answers and requests queued for the game's thread of `rules serve` (default 64); past
+    /// it, a request is told the game is busy.
+    pub max_serve_queue: usize,
 }
 
 impl Limits {
@@ -101,6 +118,12 @@ impl Default for Limits {
             max_lsp_message_bytes: 16 << 20,
             max_lsp_games: 8,
             max_lsp_open_bytes: 64 << 20,
+            max_serve_body_bytes: 4096,
+            max_serve_connections: 256,
+            serve_idle_seconds: 60,
+            serve_poll_seconds: 20,
+            max_serve_account_lines: 400,
+            max_serve_queue: 64,
         }
     }
 }

@@ -243,8 +243,8 @@ enum Command {
         #[arg(long)]
         no_qr: bool,
         /// Seconds a connection may go with nothing read or written before it is dropped
-        #[arg(long, default_value_t = 60, hide = true)]
-        idle_seconds: u64,
+        #[arg(long, hide = true)]
+        idle_seconds: Option<u64>,
     },
     /// Format `.rules` files in place in the one canonical layout, keeping every comment
     ///
@@ -715,7 +715,10 @@ fn run(cli: Cli) -> ExitCode {
                 log,
                 resume,
                 qr: !no_qr,
-                idle: std::time::Duration::from_secs(idle_seconds.max(1)),
+                limits: rules::limits::Limits {
+                    serve_idle_seconds: idle_seconds.unwrap_or(limits.serve_idle_seconds).max(1),
+                    ..limits
+                },
             };
             let mut out = std::io::stdout();
             match rules::serve::run(cfg, &mut out) {

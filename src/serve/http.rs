@@ -1,10 +1,11 @@
 //! The web server: a page per seat, its message (whole, or as server-sent events when it
 //! changes), and answers. Every request names its seat by the token in its path; an unknown
-//! token gets 404 and nothing else. Bodies are capped at `BODY_LIMIT` bytes, a long poll and a
-//! connection with nothing read or written at `Config::idle`, connections at `MAX_CONNECTIONS` (the next wait for one
-//! to close), and each live connection holds one message at most: the latest.
+//! token gets 404 and nothing else. Bodies, connections, idle connections and long polls are
+//! bounded by `Limits` (`max_serve_body_bytes`, `max_serve_connections`, `serve_idle_seconds`,
+//! `serve_poll_seconds`), and each live connection holds one message at most: the latest.
 
 use super::hub::{Hub, Who};
+use crate::limits::Limits;
 use axum::extract::{DefaultBodyLimit, Path, Query, State};
 use axum::http::{header, StatusCode};
 use axum::response::sse::{Event as SseEvent, KeepAlive, Sse};
@@ -17,20 +18,13 @@ use std::future::Future;
 use std::sync::Arc;
 use std::time::Duration;
 
-/// The largest request body read (an answer is a few dozen bytes).
-pub const BODY_LIMIT: usize = 4096;
-/// Connections open at once; past it, new ones wait in the kernel's queue.
-pub const MAX_CONNECTIONS: usize = 256;
-/// How long a long poll (`/state?after=V`) waits for a change.
-pub const POLL_WAIT: Duration = Duration::from_secs(20);
-
 const PAGE: &str = include_str!("page/page.html");
 const SCRIPT: &str = include_str!("page/page.js");
 const STYLE: &str = include_str!("page/page.css");
 
 type Shared = Arc<Hub>;
 
-pub fn router(hub: Shared) -> Router {
+pub fn router(hub: Shared, limits: &Limits) -> Router {
     Router::new()
         .route("/", get(home))
         .route(
@@ -44,7 +38,7 @@ pub fn router(hub: Shared) -> Router {
         .route("/s/{token}/answer", post(answer))
         .route("/s/{token}/undo", post(undo))
         .fallback(|| async { refuse(404, "nothing here") })
-        .layer(DefaultBodyLimit::max(BODY_LIMIT))
+        .layer(DefaultBodyLimit::max(limits.max_serve_body_bytes))
         .with_state(hub)
 }
 
@@ -118,7 +112,8 @@ async fn state(
     if let Some(after) = q.after {
         let mut rx = hub.version.subscribe();
         if *rx.borrow_and_update() == after {
-            let _ = tokio::time::timeout(POLL_WAIT, rx.changed()).await;
+            let wait = Duration::from_secs(hub.limits.serve_poll_seconds);
+            let _ = tokio::time::timeout(wait, rx.changed()).await;
         }
     }
     json_body(hub.message(who))
@@ -207,7 +202,8 @@ async fn undo(
 }
 
 /// Serve until the process ends: connections beyond `MAX_CONNECTIONS` wait for a free one.
-pub fn serve(listener: std::net::TcpListener, hub: Shared, idle: Duration) -> Result<(), String> {
+pub fn serve(listener: std::net::TcpListener, hub: Shared) -> Result<(), String> {
+    let limits = hub.limits;
     let rt = tokio::runtime::Builder::new_current_thread()
         .enable_io()
         .enable_time()
@@ -218,10 +214,10 @@ pub fn serve(listener: std::net::TcpListener, hub: Shared, idle: Duration) -> Re
             .map_err(|e| format!("cannot listen: {e}"))?;
         let limited = Limited {
             inner: listener,
-            permits: Arc::new(tokio::sync::Semaphore::new(MAX_CONNECTIONS)),
-            idle,
+            permits: Arc::new(tokio::sync::Semaphore::new(limits.max_serve_connections)),
+            idle: Duration::from_secs(limits.serve_idle_seconds.max(1)),
         };
-        axum::serve(limited, router(hub))
+        axum::serve(limited, router(hub, &limits))
             .await
             .map_err(|e| format!("the web server stopped: {e}"))
     })

@@ -50,6 +50,7 @@ pub struct Hub {
     /// Bumped at every new set of messages; each live connection waits on it.
     pub version: watch::Sender<u64>,
     cmd: SyncSender<HostCmd>,
+    pub limits: crate::limits::Limits,
 }
 
 /// Who a token is.
@@ -70,7 +71,12 @@ fn same(a: &str, b: &str) -> bool {
 }
 
 impl Hub {
-    pub fn new(tokens: Vec<String>, messages: Vec<Arc<str>>, cmd: SyncSender<HostCmd>) -> Hub {
+    pub fn new(
+        tokens: Vec<String>,
+        messages: Vec<Arc<str>>,
+        cmd: SyncSender<HostCmd>,
+        limits: crate::limits::Limits,
+    ) -> Hub {
         Hub {
             shared: Mutex::new(Shared {
                 messages,
@@ -81,6 +87,7 @@ impl Hub {
             tokens,
             version: watch::channel(0).0,
             cmd,
+            limits,
         }
     }
 

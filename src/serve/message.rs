@@ -10,12 +10,10 @@ use crate::session::{Mode, Session, Stop};
 use serde_json::{json, Value as J};
 use std::collections::BTreeMap;
 
-/// The last lines of the account a message carries (a page shows the latest; the whole game's
-/// account would grow every message).
-pub const ACCOUNT_LINES: usize = 400;
-
 /// What the host adds to every message: the question's number, the undo asked, a notice.
 pub struct Extra<'a> {
+    /// The account's latest lines kept (`Limits::max_serve_account_lines`).
+    pub account_lines: usize,
     pub question: Option<u64>,
     pub undo: &'a [u32],
     pub version: u64,
@@ -96,7 +94,7 @@ pub fn build(
             account.extend(t.lines().filter(|l| !l.is_empty()).map(str::to_string));
         }
     }
-    let omitted = account.len().saturating_sub(ACCOUNT_LINES);
+    let omitted = account.len().saturating_sub(extra.account_lines);
     let account: Vec<String> = account.split_off(omitted);
     let seats: Vec<J> = (0..s.players)
         .map(|p| {

@@ -24,9 +24,6 @@ use std::path::{Path, PathBuf};
 use std::sync::mpsc::{sync_channel, Receiver};
 use std::sync::Arc;
 
-/// Commands queued for the game's thread at most (more are refused as busy).
-pub const COMMAND_QUEUE: usize = 64;
-
 /// What `rules serve` was asked.
 pub struct Config {
     pub game: PathBuf,
@@ -40,12 +37,9 @@ pub struct Config {
     pub resume: Option<PathBuf>,
     /// Draw a QR code of each link.
     pub qr: bool,
-    /// How long a connection may go with nothing read or written before it is dropped.
-    pub idle: std::time::Duration,
+    /// The limits (those of `rules serve` are `Limits::max_serve_*` and `serve_*`).
+    pub limits: crate::limits::Limits,
 }
-
-/// The default of `Config::idle`.
-pub const IDLE: std::time::Duration = std::time::Duration::from_secs(60);
 
 fn mode_of(spec: &str) -> Result<Mode, String> {
     Mode::parse(spec).ok_or_else(|| {
@@ -56,7 +50,7 @@ fn mode_of(spec: &str) -> Result<Mode, String> {
 /// Run a game server until the host ends it (Ctrl-C, or `quit` at the terminal). `out` gets
 /// the links and the host's messages.
 pub fn run(cfg: Config, out: &mut dyn Write) -> Result<(), String> {
-    let limits = crate::limits::Limits::default();
+    let limits = cfg.limits;
     let c = crate::check_path(&cfg.game, &limits);
     let Some(prog) = c.program else {
         return Err(format!(
@@ -135,13 +129,12 @@ pub fn run(cfg: Config, out: &mut dyn Write) -> Result<(), String> {
     let local = listener
         .local_addr()
         .map_err(|e| format!("cannot listen on {addr}: {e}"))?;
-    let (tx, rx) = sync_channel(COMMAND_QUEUE);
+    let (tx, rx) = sync_channel(limits.max_serve_queue);
     let cards = message::card_index(&session.prog);
-    let hub = Arc::new(Hub::new(tokens.clone(), Vec::new(), tx));
+    let hub = Arc::new(Hub::new(tokens.clone(), Vec::new(), tx, limits));
     let server_hub = hub.clone();
-    let idle = cfg.idle;
     std::thread::spawn(move || {
-        if let Err(e) = http::serve(listener, server_hub, idle) {
+        if let Err(e) = http::serve(listener, server_hub) {
             eprintln!("error: {e}");
         }
     });
@@ -264,6 +257,7 @@ impl Host {
             taken: false,
         });
         let extra = message::Extra {
+            account_lines: s.limits.max_serve_account_lines,
             question: question.as_ref().map(|q| q.id),
             undo: &self.undo,
             version,
