@@ -208,7 +208,8 @@ impl<'a> Out<'a> {
 
     fn comment(&mut self, c: &Comment) {
         self.printed_comments += 1;
-        if !c.own_line && !self.bol {
+        // At the end of the line, unless one already ends it (it would swallow this one).
+        if !c.own_line && !self.bol && !self.pending {
             self.sp();
             if self.align {
                 self.out.push(MARK);

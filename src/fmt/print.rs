@@ -20,7 +20,8 @@ fn end(p: &P) -> usize {
 }
 
 /// Where the pair's text really ends: pest may count spaces and comments skipped after its
-/// last token as part of it.
+/// last token as part of it. After its last leaf come only the brackets and keywords the tree
+/// does not keep, and comments (no strings: a string is a leaf).
 fn tend(p: &P, src: &str) -> usize {
     let mut last = p.clone();
     while let Some(k) = last.clone().into_inner().last() {
@@ -32,15 +33,25 @@ fn tend(p: &P, src: &str) -> usize {
     let from = end(&last);
     let tail = src.get(from..end(p)).unwrap_or("");
     let mut upto = 0;
+    let mut comment = false;
     for (i, ch) in tail.char_indices() {
-        if ch == '#' {
-            break;
-        }
-        if !ch.is_whitespace() {
-            upto = i + ch.len_utf8();
+        match ch {
+            '\n' => comment = false,
+            '#' => comment = true,
+            _ if comment || ch.is_whitespace() => {}
+            _ => upto = i + ch.len_utf8(),
         }
     }
     from + upto
+}
+
+/// Where a bracketed list gets a comma after its last element.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Trailing {
+    /// When it is printed one element per line.
+    Multi,
+    Always,
+    Never,
 }
 
 impl Out<'_> {
@@ -87,7 +98,8 @@ impl Out<'_> {
                 if let Some((name, vars)) = k.split_first() {
                     self.tok(name);
                     self.sp();
-                    self.seq(end(name), vars, "{", "}", true, |o, v| {
+                    let open = self.next_bracket('{');
+                    self.seq(open, vars, "{", "}", true, |o, v| {
                         // A variant, then how players read it, if given.
                         for (i, part) in kids(v).iter().enumerate() {
                             if i > 0 {
@@ -298,7 +310,7 @@ impl Out<'_> {
         match params {
             Some(ps) => {
                 let items = kids(ps);
-                let open = self.pos;
+                let open = self.next_bracket('(');
                 self.seq(open, &items, "(", ")", false, |o, x| o.node(x));
             }
             None => self.w("()"),
@@ -413,6 +425,23 @@ impl Out<'_> {
         pad: bool,
         f: impl Fn(&mut Self, &P),
     ) {
+        self.seq_with(open_at, items, open, close, pad, Trailing::Multi, f);
+    }
+
+    /// `seq`, with the trailing comma given: a parenthesis's decides what it is.
+    #[allow(clippy::too_many_arguments)]
+    fn seq_with(
+        &mut self,
+        open_at: usize,
+        items: &[P],
+        open: &str,
+        close: &str,
+        pad: bool,
+        comma: Trailing,
+        f: impl Fn(&mut Self, &P),
+    ) {
+        // The comments before the bracket stay before it.
+        self.lead(open_at);
         self.w(open);
         let multi = items
             .first()
@@ -438,14 +467,21 @@ impl Out<'_> {
             f(self, x);
         }
         self.indent -= 1;
-        if multi {
+        // Where the closing bracket is looked for: after the last element, or the opening
+        // bracket of an empty list.
+        let after = items
+            .last()
+            .map_or(open_at + open.len(), |x| tend(x, self.src));
+        if comma == Trailing::Always || (multi && comma == Trailing::Multi) {
             self.w(",");
+        }
+        if multi {
             self.indent += 1;
-            self.lead(self.close_of(close));
+            self.lead(self.close_of(after));
             self.indent -= 1;
             self.nl();
         } else {
-            let c = self.close_of(close);
+            let c = self.close_of(after);
             self.lead(c);
             if pad && !items.is_empty() {
                 self.sp();
@@ -454,9 +490,27 @@ impl Out<'_> {
         self.w(close);
     }
 
-    /// Where the closing bracket of the list being printed is: the next `close` in the source.
-    fn close_of(&self, close: &str) -> usize {
+    /// Where the next `ch` outside comments is, from the last position printed: the bracket
+    /// about to be printed, with only white space, comments and keywords before it.
+    fn next_bracket(&self, ch: char) -> usize {
         let rest = self.src.get(self.pos..).unwrap_or("");
+        let mut comment = false;
+        for (i, c) in rest.char_indices() {
+            match c {
+                '\n' => comment = false,
+                '#' => comment = true,
+                _ if c == ch && !comment => return self.pos + i,
+                _ => {}
+            }
+        }
+        self.pos
+    }
+
+    /// Where the closing bracket of the list being printed is, from `from` (after its last
+    /// element): past white space, comments and commas.
+    fn close_of(&self, from: usize) -> usize {
+        let from = from.max(self.pos);
+        let rest = self.src.get(from..).unwrap_or("");
         // Comments may sit before the bracket; skip them.
         let mut off = 0;
         let mut r = rest;
@@ -474,11 +528,15 @@ impl Out<'_> {
                 break;
             }
         }
-        let _ = close;
-        self.pos + off
+        from + off
     }
 
     fn block(&mut self, p: &P) {
+        // The comments before the brace stay before it; after one, the brace starts a line.
+        self.lead(start(p));
+        if self.pending {
+            self.nl();
+        }
         let stmts = kids(p);
         let has_comment = super::has_comment(self.src, start(p), end(p));
         if stmts.is_empty() && !has_comment {
@@ -550,7 +608,7 @@ impl Out<'_> {
             }
             Rule::secretly_stmt => self.keyword_parts("secretly ", &k, &[]),
             Rule::step_stmt => self.keyword_parts("step ", &k, &[" "]),
-            Rule::end_stmt => self.w("end game"),
+            Rule::end_stmt => self.spaced(&k),
             Rule::eliminate_stmt => {
                 self.w("eliminate ");
                 self.each(k.get(1..).unwrap_or(&[]));
@@ -614,7 +672,7 @@ impl Out<'_> {
                     .filter(|c| c.as_rule() == Rule::fn_type_param)
                     .cloned()
                     .collect();
-                let open = self.pos;
+                let open = self.next_bracket('(');
                 self.seq(open, &params, "(", ")", false, |o, x| {
                     o.entry(&kids(x), ": ");
                 });
@@ -659,13 +717,14 @@ impl Out<'_> {
             Rule::custom_ev => {
                 if let Some((name, ps)) = k.split_first() {
                     self.tok(name);
-                    let open = self.pos;
+                    let open = self.next_bracket('(');
                     self.seq(open, ps, "(", ")", false, |o, x| o.tok(x));
                 }
             }
             Rule::ev_keys => {
-                let open = self.pos;
-                self.seq(open, &k, "[", "]", false, |o, x| o.tok(x));
+                // No trailing comma: the grammar takes none here.
+                let open = start(p);
+                self.seq_with(open, &k, "[", "]", false, Trailing::Never, |o, x| o.tok(x));
             }
             Rule::repeat_upto | Rule::repeat_until | Rule::move_face => {
                 for (i, c) in k.iter().enumerate() {
@@ -698,22 +757,20 @@ impl Out<'_> {
     }
 
     fn event_pat(&mut self, k: &[P]) {
-        let mut prev_end = None;
         for c in k {
             match c.as_rule() {
                 Rule::ident => {
-                    let is_as = prev_end.is_some_and(|pe: usize| {
-                        self.src
-                            .get(pe..start(c))
-                            .is_some_and(|t| t.split_whitespace().any(|w| w == "as"))
-                    });
-                    self.w(if is_as { " as " } else { " " });
+                    self.sp();
                     self.tok(c);
                 }
-                Rule::ev_keys => self.node(c),
+                Rule::as_kw => {
+                    self.lead(start(c));
+                    self.sp();
+                    self.w("as");
+                    self.pos = end(c);
+                }
                 _ => self.node(c),
             }
-            prev_end = Some(end(c));
         }
     }
 
@@ -757,18 +814,27 @@ impl Out<'_> {
                     self.w("..");
                 }
                 _ => {
-                    // An infix operator: keep a line break the source had around it.
+                    // An infix operator: keep a line break the source had around it. A comment
+                    // before it stays before it, and the operator starts the next line.
                     let next = k.get(i + 1).map_or(end(c), start);
-                    let brk = self.has_nl(prev_end, next);
-                    self.sp();
-                    self.w(c.as_str());
-                    // A comment before the operator goes after it, at the end of the line.
                     self.lead(start(c));
+                    let commented = self.pending;
+                    let brk = if commented {
+                        self.has_nl(end(c), next)
+                    } else {
+                        self.has_nl(prev_end, next)
+                    };
+                    if (brk || commented) && !broke {
+                        broke = true;
+                        self.indent += 1;
+                    }
+                    if commented {
+                        self.nl();
+                    } else {
+                        self.sp();
+                    }
+                    self.w(c.as_str());
                     if brk {
-                        if !broke {
-                            broke = true;
-                            self.indent += 1;
-                        }
                         self.line(next);
                     } else {
                         self.sp();
@@ -791,7 +857,9 @@ impl Out<'_> {
                 }
                 Rule::index => {
                     let items = kids(&c);
-                    self.seq(start(&c), &items, "[", "]", false, |o, x| o.expr(x));
+                    // No trailing comma: the grammar takes none in an index.
+                    let comma = Trailing::Never;
+                    self.seq_with(start(&c), &items, "[", "]", false, comma, |o, x| o.expr(x));
                 }
                 Rule::call_args => {
                     let items = kids(&c);
@@ -815,7 +883,7 @@ impl Out<'_> {
                     .filter(|c| c.as_rule() == Rule::ident)
                     .cloned()
                     .collect();
-                let open = self.pos;
+                let open = self.next_bracket('(');
                 self.seq(open, &params, "(", ")", false, |o, x| o.tok(x));
                 if let Some(b) = k.iter().find(|c| c.as_rule() == Rule::fn_body) {
                     self.node(b);
@@ -888,15 +956,20 @@ impl Out<'_> {
                     self.tok(var);
                     self.w(" in ");
                     self.expr(src);
-                    let mut prev = end(src);
-                    for e in it {
-                        let is_map = self
-                            .src
-                            .get(prev..start(e))
-                            .is_some_and(|t| t.contains("=>"));
-                        self.w(if is_map { " =>" } else { " where" });
-                        self.break_or_space(e, |o, e| o.expr(e));
-                        prev = end(e);
+                    for part in it {
+                        let word = match part.as_rule() {
+                            Rule::agg_where => "where",
+                            Rule::agg_map => "=>",
+                            _ => continue,
+                        };
+                        // A comment before the word stays before it.
+                        self.lead(start(part));
+                        self.sp();
+                        self.w(word);
+                        self.pos = self.pos.max(start(part) + word.len());
+                        if let Some(e) = kids(part).first() {
+                            self.break_or_space(e, |o, e| o.expr(e));
+                        }
                     }
                     self.lead(end(p));
                     self.w(")");
@@ -905,7 +978,7 @@ impl Out<'_> {
             Rule::table_lit => {
                 self.lead(start(p));
                 self.w("table ");
-                let open = start(p);
+                let open = self.next_bracket('{');
                 self.seq(open, &k, "{", "}", true, |o, x| o.node(x));
             }
             Rule::block => self.block(p),
@@ -915,14 +988,19 @@ impl Out<'_> {
             }
             Rule::paren => {
                 self.lead(start(p));
-                let one_tuple =
-                    k.len() == 1 && p.as_str().trim_end_matches(')').trim_end().ends_with(',');
-                self.seq(start(p), &k, "(", ")", false, |o, x| o.expr(x));
-                if one_tuple && !self.out.ends_with(",)") {
-                    // `(x,)` is a tuple of one: keep its comma.
-                    let n = self.out.len().saturating_sub(1);
-                    self.out.insert(n, ',');
-                }
+                let items: Vec<P> = k
+                    .iter()
+                    .filter(|c| c.as_rule() != Rule::trailing_comma)
+                    .cloned()
+                    .collect();
+                let tuple_of_one = items.len() < k.len() && items.len() == 1;
+                // `(x,)` is a tuple of one and keeps its comma; `(x)` is `x` and gets none.
+                let comma = match items.len() {
+                    1 if tuple_of_one => Trailing::Always,
+                    1 => Trailing::Never,
+                    _ => Trailing::Multi,
+                };
+                self.seq_with(start(p), &items, "(", ")", false, comma, |o, x| o.expr(x));
             }
             _ => self.tok(p),
         }
@@ -982,8 +1060,11 @@ impl Out<'_> {
         if let Some((kind, cols)) = head.split_first() {
             self.tok(kind);
             self.sp();
-            let open = self.pos;
-            self.seq(open, cols, "(", ")", false, |o, x| o.tok(x));
+            // No trailing comma: the grammar takes none after the columns.
+            let open = self.next_bracket('(');
+            self.seq_with(open, cols, "(", ")", false, Trailing::Never, |o, x| {
+                o.tok(x)
+            });
         }
         self.w(" {");
         self.indent += 1;
@@ -1003,7 +1084,7 @@ impl Out<'_> {
         self.table_gap(end(p), &mut lines);
         self.render_table(&lines);
         self.indent -= 1;
-        if rows.is_empty() && lines.is_empty() {
+        if rows.is_empty() && lines.is_empty() && !self.pending {
             self.w("}");
         } else {
             self.nl();
@@ -1023,9 +1104,10 @@ impl Out<'_> {
                         continue;
                     }
                     None => {
-                        // After the opening brace.
+                        // After the opening brace: the line ends with it.
                         self.sp();
                         self.out.push_str(&c.text);
+                        self.pending = true;
                         continue;
                     }
                     _ => {}

@@ -102,6 +102,10 @@ pub fn rule_name(rule: Rule) -> &'static str {
         match_arm => "a match arm like `Left => 1`",
         pattern | wildcard | pat_range | pat_atom => "a pattern",
         aggregate | agg_kw => "an aggregate like `count(c in hand where ...)`",
+        agg_where => "`where`",
+        agg_map => "`=>`",
+        trailing_comma => "`,`",
+        as_kw => "`as`",
         list_lit => "a list `[...]`",
         WHITESPACE | comment_text | detailing => "whitespace",
     }

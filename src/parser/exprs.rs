@@ -217,11 +217,11 @@ impl Builder {
             Rule::aggregate => {
                 let mut kind = AggKind::Count;
                 let mut var = None;
-                let mut exprs: Vec<(Rule, Expr)> = Vec::new();
-                let mut saw_where = false;
-                // Distinguish `where` from `=>` by the text between the parts.
-                let text = pair.as_str();
-                let base = pair.as_span().start();
+                let mut source = None;
+                let mut filter = None;
+                let mut map = None;
+                // The tree tells the source, `where cond` and `=> value` apart (never the text
+                // between them, which may hold comments).
                 for p in children(pair) {
                     match p.as_rule() {
                         Rule::agg_kw => {
@@ -240,32 +240,14 @@ impl Builder {
                             }
                         }
                         Rule::ident => var = Some(self.ident(p)),
-                        Rule::expr => {
-                            let start = p.as_span().start() - base;
-                            let before = text.get(..start).unwrap_or("").trim_end();
-                            let r = if before.ends_with("where") {
-                                saw_where = true;
-                                Rule::and_op
-                            } else if before.ends_with("=>") {
-                                Rule::or_op
-                            } else {
-                                Rule::expr
-                            };
-                            let e = self.expr(p);
-                            exprs.push((r, e));
+                        Rule::expr => source = Some(Box::new(self.expr(p))),
+                        Rule::agg_where => {
+                            filter = children(p).next().map(|e| Box::new(self.expr(e)));
+                        }
+                        Rule::agg_map => {
+                            map = children(p).next().map(|e| Box::new(self.expr(e)));
                         }
                         _ => {}
-                    }
-                }
-                let _ = saw_where;
-                let mut source = None;
-                let mut filter = None;
-                let mut map = None;
-                for (r, e) in exprs {
-                    match r {
-                        Rule::and_op => filter = Some(Box::new(e)),
-                        Rule::or_op => map = Some(Box::new(e)),
-                        _ => source = Some(Box::new(e)),
                     }
                 }
                 ExprKind::Agg {
@@ -332,9 +314,15 @@ impl Builder {
                 ExprKind::List(items)
             }
             Rule::paren => {
-                let text = pair.as_str();
-                let mut items: Vec<Expr> = children(pair).map(|p| self.value(p)).collect();
-                let trailing_comma = text.trim_end_matches(')').trim_end().ends_with(',');
+                let mut trailing_comma = false;
+                let mut items: Vec<Expr> = Vec::new();
+                for p in children(pair) {
+                    if p.as_rule() == Rule::trailing_comma {
+                        trailing_comma = true;
+                    } else {
+                        items.push(self.value(p));
+                    }
+                }
                 if items.len() == 1 && !trailing_comma {
                     let mut e = items.remove(0);
                     e.span = span;

@@ -635,8 +635,8 @@ impl Builder {
             match p.as_rule() {
                 Rule::event_pat if self.custom_event(&p, &mut event, &mut target, &mut params) => {}
                 Rule::event_pat => {
-                    let ev_text = p.as_str();
-                    let ev_start = p.as_span().start();
+                    // The target comes before `as`, the binding after it.
+                    let mut after_as = false;
                     for q in children(p) {
                         match q.as_rule() {
                             Rule::ev_name => {
@@ -651,16 +651,9 @@ impl Builder {
                                 event = Spanned::new(k, self.span(&q));
                             }
                             Rule::ev_keys => params = children(q).map(|k| self.ident(k)).collect(),
-                            Rule::ident => {
-                                // The target comes before `as`, the binding after it.
-                                let start = q.as_span().start() - ev_start;
-                                let before = ev_text.get(..start).unwrap_or("").trim_end();
-                                if before.ends_with("as") {
-                                    binding = Some(self.ident(q));
-                                } else {
-                                    target = Some(self.ident(q));
-                                }
-                            }
+                            Rule::as_kw => after_as = true,
+                            Rule::ident if after_as => binding = Some(self.ident(q)),
+                            Rule::ident => target = Some(self.ident(q)),
                             _ => {}
                         }
                     }
