@@ -249,8 +249,9 @@ enum Command {
     /// Format `.rules` files in place in the one canonical layout, keeping every comment
     ///
     /// Exit codes: 0 when done (with --check: when every file is formatted already), 1 when a
-    /// file would change under --check or could not be formatted (a syntax error: nothing is
-    /// written), 2 when a path does not exist.
+    /// file would change under --check or could not be formatted (a syntax error, or not a
+    /// regular file: symbolic links, FIFOs and devices are never read; nothing is written), 2
+    /// when a path does not exist.
     Fmt {
         /// Report the files that would change (exit 1 if any) instead of rewriting them
         #[arg(long)]
@@ -735,7 +736,8 @@ fn run(cli: Cli) -> ExitCode {
         Command::Fmt { check, paths } => {
             let mut files = Vec::new();
             for p in &paths {
-                if !p.exists() {
+                // A dangling symbolic link exists: `format_files` says what it is.
+                if std::fs::symlink_metadata(p).is_err() {
                     errln!("error: `{}` does not exist", p.display());
                     return ExitCode::from(2);
                 }

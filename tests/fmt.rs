@@ -187,3 +187,55 @@ fn a_missing_path_is_a_usage_error() {
         .expect("run");
     assert_eq!(out.status.code(), Some(2));
 }
+
+/// `rules fmt` (and `--check`) on something that is not a regular file says what it is and
+/// fails: a symbolic link (never followed: rewriting it would change the file it points to), a
+/// FIFO, a device, and a link or FIFO named `.rules` inside a folder. The file a link points to
+/// is left as it was.
+#[cfg(unix)]
+#[test]
+fn anything_but_a_regular_file_is_refused() {
+    let dir = std::env::temp_dir().join(format!("rules-fmt-special-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(dir.join("folder")).expect("mkdir");
+    let target = dir.join("target.rules");
+    std::fs::write(&target, "const   a=1\n").expect("write");
+    let link = dir.join("link.rules");
+    std::os::unix::fs::symlink(&target, &link).expect("symlink");
+    let dangling = dir.join("dangling.rules");
+    std::os::unix::fs::symlink(dir.join("nowhere.rules"), &dangling).expect("symlink");
+    let fifo = dir.join("fifo.rules");
+    let made = Command::new("mkfifo").arg(&fifo).status().expect("mkfifo");
+    assert!(made.success());
+    std::os::unix::fs::symlink(&target, dir.join("folder/inner.rules")).expect("symlink");
+    let cases: [(&Path, &str); 5] = [
+        (&link, "a symbolic link"),
+        (&dangling, "a symbolic link"),
+        (&fifo, "a FIFO"),
+        (Path::new("/dev/null"), "a device"),
+        (&dir.join("folder"), "a symbolic link"),
+    ];
+    for check in [true, false] {
+        for (path, what) in cases {
+            let mut cmd = Command::new(env!("CARGO_BIN_EXE_rules"));
+            cmd.arg("fmt");
+            if check {
+                cmd.arg("--check");
+            }
+            let out = cmd.arg(path).env("NO_COLOR", "1").output().expect("run");
+            let err = String::from_utf8_lossy(&out.stderr);
+            assert_eq!(out.status.code(), Some(1), "{}: {err}", path.display());
+            assert!(
+                err.contains(what) && err.contains("not a regular file"),
+                "{}: {err}",
+                path.display()
+            );
+            assert!(out.stdout.is_empty(), "{}", path.display());
+        }
+    }
+    assert_eq!(
+        std::fs::read_to_string(&target).expect("read"),
+        "const   a=1\n"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -17,21 +17,24 @@ pub struct Report {
     pub refused: Vec<String>,
 }
 
-/// The `.rules` files under `path` (itself when it is a file), in name order. Symbolic links
-/// are not followed; only regular files are listed.
+/// The `.rules` files under `path` (itself when it is not a folder), in name order. Symbolic
+/// links are not followed. Every `.rules` entry that is not a folder is listed, a regular file
+/// or not: `format_files` refuses the others, saying what they are.
 pub fn rules_files(path: &Path, out: &mut Vec<PathBuf>) {
     walk(path, 0, true, out);
 }
 
 fn walk(path: &Path, depth: usize, named: bool, out: &mut Vec<PathBuf>) {
     let Ok(meta) = std::fs::symlink_metadata(path) else {
-        return;
-    };
-    if meta.is_file() {
-        if named || path.extension().is_some_and(|e| e == "rules") {
+        if named {
             out.push(path.to_path_buf());
         }
-    } else if meta.is_dir() && depth < MAX_FOLDER_DEPTH {
+        return;
+    };
+    if meta.is_dir() {
+        if depth >= MAX_FOLDER_DEPTH {
+            return;
+        }
         let Ok(rd) = std::fs::read_dir(path) else {
             return;
         };
@@ -40,7 +43,49 @@ fn walk(path: &Path, depth: usize, named: bool, out: &mut Vec<PathBuf>) {
         for e in entries {
             walk(&e, depth + 1, false, out);
         }
+    } else if named || path.extension().is_some_and(|e| e == "rules") {
+        out.push(path.to_path_buf());
     }
+}
+
+/// Why `path` is not a file `rules fmt` reads (it never follows a symbolic link: rewriting one
+/// would change the file it points to, wherever that is), or `None` for a regular file.
+fn not_regular(path: &Path) -> Option<String> {
+    let meta = match std::fs::symlink_metadata(path) {
+        Ok(m) => m,
+        Err(e) => return Some(e.to_string()),
+    };
+    let t = meta.file_type();
+    if t.is_file() {
+        return None;
+    }
+    let what = if t.is_symlink() {
+        "a symbolic link (links are not followed)"
+    } else if t.is_dir() {
+        "a folder"
+    } else {
+        special_kind(&t)
+    };
+    Some(format!("it is {what}, not a regular file"))
+}
+
+#[cfg(unix)]
+fn special_kind(t: &std::fs::FileType) -> &'static str {
+    use std::os::unix::fs::FileTypeExt;
+    if t.is_fifo() {
+        "a FIFO"
+    } else if t.is_char_device() || t.is_block_device() {
+        "a device"
+    } else if t.is_socket() {
+        "a socket"
+    } else {
+        "a special file"
+    }
+}
+
+#[cfg(not(unix))]
+fn special_kind(_: &std::fs::FileType) -> &'static str {
+    "a special file"
 }
 
 /// Format `files`: rewrite each one that changes, or with `check` only list it.
@@ -48,6 +93,12 @@ pub fn format_files(files: &[PathBuf], check: bool, limits: &Limits, color: bool
     let mut report = Report::default();
     for f in files {
         let name = f.display().to_string();
+        if let Some(why) = not_regular(f) {
+            report
+                .refused
+                .push(format!("error: cannot format {name}: {why}\n"));
+            continue;
+        }
         let text = match crate::files::read_text(f, limits.max_file_bytes) {
             Ok(t) => t,
             Err(e) => {
