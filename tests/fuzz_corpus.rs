@@ -82,3 +82,8 @@ fn lsp_messages_corpus() {
         ) > 5
     );
 }
+
+#[test]
+fn fmt_roundtrip_corpus() {
+    assert!(replay("fmt_roundtrip", RULES, common::fmt_roundtrip) > 50);
+}
