@@ -6,6 +6,7 @@
 
 use rules::limits::Limits;
 use std::path::Path;
+use std::rc::Rc;
 
 /// Tight limits: small budgets make every input fast, so the fuzzer explores more.
 pub fn limits() -> Limits {
@@ -51,24 +52,39 @@ pub fn run_game(data: &[u8]) {
     }
 }
 
-/// The game the save and REPL targets play, from the repository.
+/// The game the save and REPL targets play, from the repository: this file is built into the
+/// fuzz crate (in `fuzz/`) and into `tests/fuzz_corpus.rs` (at the root).
 fn game_path() -> &'static Path {
+    let root = Path::new(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/games/the-establishment.rules"
+    ));
+    if root.is_file() {
+        return root;
+    }
     Path::new(concat!(
         env!("CARGO_MANIFEST_DIR"),
         "/../games/the-establishment.rules"
     ))
 }
 
+/// Whether the game the save and REPL targets play was found and checks clean (without it they
+/// test nothing).
+pub fn game_checks() -> bool {
+    game().is_some()
+}
+
 thread_local! {
-    /// The Establishment, checked once per process: checking it for every input would make
-    /// the save and REPL targets spend nearly all their time in the checker.
-    static GAME: (Option<rules::program::Program>, rules::diag::Sources) = {
+    /// The Establishment, checked once per process and shared by every input's session (an
+    /// `Rc`: never cloned, so it is compiled once too): checking it, or cloning and compiling
+    /// it, for every input would make the save and REPL targets spend most of their time there.
+    static GAME: (Option<Rc<rules::program::Program>>, rules::diag::Sources) = {
         let c = rules::check_path(game_path(), &limits());
-        (c.program, c.sources)
+        (c.program.map(Rc::new), c.sources)
     };
 }
 
-fn game() -> Option<rules::program::Program> {
+fn game() -> Option<Rc<rules::program::Program>> {
     GAME.with(|g| g.0.clone())
 }
 

@@ -248,8 +248,8 @@ impl Repl {
             // declares that name.
             let first = line.split_whitespace().next().unwrap_or("");
             let as_command = format!(":{first}");
-            let declared = self.words().iter().any(|w| w == first);
-            if COMMANDS.contains(&as_command.as_str()) && !declared {
+            // The game's names are gathered only for a word that is a command.
+            if COMMANDS.contains(&as_command.as_str()) && !self.words().iter().any(|w| w == first) {
                 self.say(format!("(commands start with `:`; running `:{line}`)"));
                 return self.handle_inner(&format!(":{line}"));
             }

@@ -317,7 +317,8 @@ impl Agent for SessionAgent {
 
 /// An interactive game.
 pub struct Session {
-    pub prog: Program,
+    /// The checked program, shared: sessions made from one `Rc` share its compiled code.
+    pub prog: Rc<Program>,
     pub players: u32,
     pub seed: u64,
     /// The game options set for this game, as `name=value` (`--set`).
@@ -370,7 +371,7 @@ pub const SAVE_FORMAT: u32 = 1;
 
 impl Session {
     pub fn new(
-        prog: Program,
+        prog: impl Into<Rc<Program>>,
         players: u32,
         seed: u64,
         limits: Limits,
@@ -380,12 +381,13 @@ impl Session {
 
     /// A new game with options set (`name=value`, as `--set` takes them).
     pub fn with_options(
-        prog: Program,
+        prog: impl Into<Rc<Program>>,
         players: u32,
         seed: u64,
         options: Vec<String>,
         limits: Limits,
     ) -> Result<Session, Box<Diag>> {
+        let prog: Rc<Program> = prog.into();
         let set = crate::options::parse_sets(&prog, &options)
             .map_err(|m| Box::new(Diag::error("run::option", m)))?;
         let mut interp = Interp::new(&prog, players, seed, Vec::new(), limits)?;
@@ -717,7 +719,7 @@ impl Session {
 
     /// Rebuild a session from a save (the program must be the save's game).
     pub fn load(
-        prog: Program,
+        prog: impl Into<Rc<Program>>,
         save: &SaveFile,
         limits: Limits,
     ) -> Result<(Session, Option<String>), Box<Diag>> {
@@ -767,7 +769,7 @@ impl Session {
 
     /// Swap in re-read rules and replay the seed and choices into them. Returns where the
     /// replay first stopped fitting, if it did.
-    pub fn reload(&mut self, prog: Program) -> Result<Option<String>, Box<Diag>> {
+    pub fn reload(&mut self, prog: impl Into<Rc<Program>>) -> Result<Option<String>, Box<Diag>> {
         let mut fresh = Session::with_options(
             prog,
             self.players,

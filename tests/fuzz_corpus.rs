@@ -58,11 +58,13 @@ fn run_game_corpus() {
 
 #[test]
 fn load_save_corpus() {
+    assert!(common::game_checks(), "the saves' game is missing");
     replay("load_save", &[], common::load_save);
 }
 
 #[test]
 fn repl_lines_corpus() {
+    assert!(common::game_checks(), "the REPL's game is missing");
     assert!(
         replay(
             "repl_lines",
