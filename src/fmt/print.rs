@@ -350,6 +350,8 @@ impl Out<'_> {
             self.node(src);
         }
         self.indent += 1;
+        // `require`, `else`, `at` and `help` start lines: the comments and blank line before
+        // each keyword stay before it.
         for c in it {
             match c.as_rule() {
                 Rule::check_where => {
@@ -357,22 +359,22 @@ impl Out<'_> {
                     self.each(&kids(c));
                 }
                 Rule::check_require => {
-                    self.line(start(c));
+                    self.line(self.next_code());
                     self.w("require ");
                     self.each(&kids(c));
                 }
                 Rule::expr => {
-                    self.line(start(c));
+                    self.line(self.next_code());
                     self.w("else ");
                     self.node(c);
                 }
                 Rule::ident => {
-                    self.line(start(c));
+                    self.line(self.next_code());
                     self.w("at ");
                     self.tok(c);
                 }
                 Rule::check_help => {
-                    self.line(start(c));
+                    self.line(self.next_code());
                     self.w("help ");
                     self.each(&kids(c));
                 }
@@ -504,6 +506,22 @@ impl Out<'_> {
             }
         }
         self.pos
+    }
+
+    /// Where the next thing that is not white space or a comment is, from the last position
+    /// printed (a keyword about to be printed).
+    fn next_code(&self) -> usize {
+        let rest = self.src.get(self.pos..).unwrap_or("");
+        let mut comment = false;
+        for (i, c) in rest.char_indices() {
+            match c {
+                '\n' => comment = false,
+                '#' => comment = true,
+                _ if comment || c.is_whitespace() => {}
+                _ => return self.pos + i,
+            }
+        }
+        self.pos + rest.len()
     }
 
     /// Where the closing bracket of the list being printed is, from `from` (after its last
