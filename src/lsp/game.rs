@@ -140,6 +140,12 @@ impl Workspace {
 
     /// The workspace folders the editor named (absolute paths); none leaves each opened
     /// document's folder to count as one.
+    /// Drop every checked game (after a handler panicked: one may be half updated); the next
+    /// request checks its game again.
+    pub fn forget_games(&mut self) {
+        self.games.clear();
+    }
+
     pub fn set_roots(&mut self, roots: Vec<PathBuf>) {
         self.named_roots = !roots.is_empty();
         self.roots = roots

@@ -9,6 +9,9 @@
 //! initialized", a request after `shutdown` an invalid request, parameters that do not fit
 //! their method invalid parameters (for a notification, a `window/logMessage`), and a file
 //! that does not parse still gets its diagnostics, and what the rest of the game can answer.
+//! A handler that panics (a bug) does not end it either: the request gets an internal error,
+//! a notification a `window/logMessage`, the checked games are dropped (one may be half
+//! updated) and the server goes on.
 
 mod answers;
 mod game;
@@ -27,6 +30,7 @@ use lsp_types::{
 use rpc::{code, Frame, Incoming};
 use serde_json::{json, Value};
 use std::io::{self, BufRead, Write};
+use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::PathBuf;
 
 /// Serve on stdin and stdout until the editor says `exit`, or closes stdin. The exit code is
@@ -44,7 +48,17 @@ pub fn serve(input: impl BufRead, output: &mut impl Write, limits: Limits) -> io
     let mut server = Server {
         ws: Workspace::new(limits),
         state: State::Waiting,
+        #[cfg(test)]
+        panic_on: None,
     };
+    serve_with(&mut reader, output, &mut server)
+}
+
+fn serve_with(
+    reader: &mut rpc::Reader<impl BufRead>,
+    output: &mut impl Write,
+    server: &mut Server,
+) -> io::Result<u8> {
     let mut out = Vec::new();
     loop {
         let exit = match reader.next()? {
@@ -76,6 +90,19 @@ enum State {
 struct Server {
     ws: Workspace,
     state: State,
+    /// In unit tests, a method whose handler panics (to test the guard).
+    #[cfg(test)]
+    panic_on: Option<String>,
+}
+
+/// Run `f`, giving a panic's message instead of unwinding further.
+fn guard<T>(f: impl FnOnce() -> T) -> Result<T, String> {
+    catch_unwind(AssertUnwindSafe(f)).map_err(|e| {
+        e.downcast_ref::<&str>()
+            .map(|s| s.to_string())
+            .or_else(|| e.downcast_ref::<String>().cloned())
+            .unwrap_or_else(|| "a panic".to_string())
+    })
 }
 
 impl Server {
@@ -99,11 +126,26 @@ impl Server {
             }
             // Before `initialize` and after `shutdown`, notifications are dropped.
             Incoming::Notification { method, params } if self.state == State::Running => {
-                out.extend(notify(&mut self.ws, &method, params));
+                match guard(|| self.notify(&method, params)) {
+                    Ok(list) => out.extend(list),
+                    Err(e) => {
+                        self.ws.forget_games();
+                        out.push(rpc::notification(
+                            notification::LogMessage::METHOD,
+                            json!({ "type": 1, "message": internal(&method, &e) }),
+                        ));
+                    }
+                }
             }
             Incoming::Notification { .. } => {}
             Incoming::Request { id, method, params } => {
-                let answer = self.request(id, &method, params);
+                let answer = match guard(|| self.request(id.clone(), &method, params)) {
+                    Ok(answer) => answer,
+                    Err(e) => {
+                        self.ws.forget_games();
+                        rpc::error(id, code::INTERNAL_ERROR, internal(&method, &e))
+                    }
+                };
                 out.push(answer);
             }
         }
@@ -139,9 +181,31 @@ impl Server {
                 self.state = State::ShutDown;
                 rpc::ok(id, Value::Null)
             }
-            (State::Running, _) => answer(&mut self.ws, id, method, params),
+            (State::Running, _) => {
+                #[cfg(test)]
+                if self.panic_on.as_deref() == Some(method) {
+                    panic!("a test's panic in `{method}`");
+                }
+                answer(&mut self.ws, id, method, params)
+            }
         }
     }
+
+    fn notify(&mut self, method: &str, params: Value) -> Vec<Value> {
+        #[cfg(test)]
+        if self.panic_on.as_deref() == Some(method) {
+            panic!("a test's panic in `{method}`");
+        }
+        notify(&mut self.ws, method, params)
+    }
+}
+
+/// What the editor is told when the handler of `method` panicked.
+fn internal(method: &str, panic: &str) -> String {
+    format!(
+        "`{method}` failed: an internal error of the rules language server (please report it): \
+         {panic}"
+    )
 }
 
 fn initialize_result() -> Value {
@@ -264,5 +328,72 @@ fn notify(ws: &mut Workspace, method: &str, params: Value) -> Vec<Value> {
             notification::LogMessage::METHOD,
             json!({ "type": 1, "message": format!("`{method}`: {e}") }),
         )],
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn session(lines: &[&str]) -> Vec<u8> {
+        let mut input = Vec::new();
+        for l in lines {
+            input.extend_from_slice(format!("Content-Length: {}\r\n\r\n{l}", l.len()).as_bytes());
+        }
+        input
+    }
+
+    /// A request or a notification whose handler panics gets an internal error or a logged
+    /// message, and the server answers what follows.
+    #[test]
+    fn a_panicking_handler_does_not_end_the_server() {
+        let input = session(&[
+            r#"{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"capabilities":{}}}"#,
+            r#"{"jsonrpc":"2.0","id":1,"method":"textDocument/hover","params":{}}"#,
+            r#"{"jsonrpc":"2.0","method":"textDocument/hover","params":{}}"#,
+            r#"{"jsonrpc":"2.0","id":2,"method":"shutdown"}"#,
+            r#"{"jsonrpc":"2.0","method":"exit"}"#,
+        ]);
+        let limits = Limits::default();
+        let mut reader = rpc::Reader::new(&input[..], &limits);
+        let mut server = Server {
+            ws: Workspace::new(limits),
+            state: State::Waiting,
+            panic_on: Some("textDocument/hover".into()),
+        };
+        let mut out = Vec::new();
+        let exit = serve_with(&mut reader, &mut out, &mut server).expect("in memory");
+        assert_eq!(exit, 0, "shut down, then exit");
+        let text = String::from_utf8(out).expect("utf-8");
+        let answers: Vec<Value> = text
+            .split("Content-Length: ")
+            .filter_map(|m| m.split_once("\r\n\r\n"))
+            .map(|(_, body)| serde_json::from_str(body).expect("JSON"))
+            .collect();
+        assert_eq!(answers.len(), 4, "{text}");
+        assert_eq!(answers[0]["id"], 0);
+        assert_eq!(answers[1]["id"], 1);
+        assert_eq!(answers[1]["error"]["code"], code::INTERNAL_ERROR);
+        let message = answers[1]["error"]["message"].as_str().unwrap_or("");
+        assert!(
+            message.starts_with("`textDocument/hover` failed: an internal error")
+                && message.ends_with("a test's panic in `textDocument/hover`"),
+            "{message}"
+        );
+        assert_eq!(answers[2]["method"], "window/logMessage");
+        assert_eq!(answers[2]["params"]["type"], 1);
+        assert_eq!(answers[3]["id"], 2);
+        assert_eq!(answers[3]["result"], Value::Null);
+    }
+
+    #[test]
+    fn guard_gives_the_panic_message() {
+        assert_eq!(guard(|| 1), Ok(1));
+        assert_eq!(guard(|| -> u8 { panic!("boom") }), Err("boom".to_string()));
+        let n = 3;
+        assert_eq!(
+            guard(|| -> u8 { panic!("n = {n}") }),
+            Err("n = 3".to_string())
+        );
     }
 }

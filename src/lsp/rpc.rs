@@ -21,6 +21,7 @@ pub mod code {
     pub const INVALID_REQUEST: i32 = -32600;
     pub const METHOD_NOT_FOUND: i32 = -32601;
     pub const INVALID_PARAMS: i32 = -32602;
+    pub const INTERNAL_ERROR: i32 = -32603;
     pub const SERVER_NOT_INITIALIZED: i32 = -32002;
     pub const REQUEST_FAILED: i32 = -32803;
 }
