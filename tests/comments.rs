@@ -33,6 +33,12 @@ fn with_comments(text: &str, comment: &str) -> String {
     let mut pos = 0;
     for c in cuts {
         out.push_str(&text[pos..c]);
+        // A comment on a line of its own at a line's start: no blank line with it (a blank
+        // line is not a comment, and it ends a `##` doc comment).
+        let comment = match comment.strip_prefix('\n') {
+            Some(own) if out.ends_with('\n') => own,
+            _ => comment,
+        };
         out.push_str(comment);
         out.push('\n');
         pos = c;
@@ -84,7 +90,8 @@ fn a_comment_between_any_two_tokens_changes_nothing() {
 /// The places where the parser once told parts apart by the text before them, so that a comment
 /// there changed what the file meant (issue 32): the condition of an aggregate read as its
 /// source (`where # ...`), its value dropped (`=> # ...`), a trigger's binding read as its target
-/// (`as # ...`), and a tuple of one read as a plain value (`(x, # ...`).
+/// (`as # ...`), a tuple of one read as a plain value (`(x, # ...`), and a `##` doc comment
+/// detached from its declaration by a comment line.
 #[test]
 fn comments_where_the_parser_read_the_text() {
     let limits = Limits::default();
@@ -111,6 +118,10 @@ fn comments_where_the_parser_read_the_text() {
             "on enter hand as c { say \"{c.v}\" }",
         ),
         ("const t = (1, # c\n)", "const t = (1,)"),
+        (
+            "## A doc.\n# c\n## More of it.\n  # c\nfn f() -> int = 1",
+            "## A doc.\n## More of it.\nfn f() -> int = 1",
+        ),
         ("const t = (1 # c,\n)", "const t = (1)"),
     ];
     for (commented, plain) in cases {

@@ -395,6 +395,8 @@ pub fn open_brackets_from(depth: usize, text: &str) -> usize {
 }
 
 /// The `##` lines right above byte `start` of `text`, when only spaces precede it on its line.
+/// Plain `#` comment lines among them and below them are passed over: a comment never changes
+/// what a file means, so one between a doc and its declaration does not detach the doc.
 pub fn doc_above(text: &str, start: usize) -> Option<String> {
     let before = text.get(..start)?;
     let line_start = before.rfind('\n').map_or(0, |i| i + 1);
@@ -409,11 +411,12 @@ pub fn doc_above(text: &str, start: usize) -> Option<String> {
     loop {
         let from = rest.rfind('\n').map_or(0, |i| i + 1);
         let line = rest.get(from..).unwrap_or("").trim();
-        let Some(doc) = line.strip_prefix("##") else {
+        if let Some(doc) = line.strip_prefix("##") {
+            let doc = doc.strip_prefix(' ').unwrap_or(doc).trim_end();
+            lines.push(doc.to_string());
+        } else if !line.starts_with('#') {
             break;
-        };
-        let doc = doc.strip_prefix(' ').unwrap_or(doc).trim_end();
-        lines.push(doc.to_string());
+        }
         if from == 0 {
             break;
         }
