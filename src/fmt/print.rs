@@ -359,23 +359,19 @@ impl Out<'_> {
                     self.each(&kids(c));
                 }
                 Rule::check_require => {
-                    self.line(self.next_code());
-                    self.w("require ");
+                    self.keyword_line("require");
                     self.each(&kids(c));
                 }
                 Rule::expr => {
-                    self.line(self.next_code());
-                    self.w("else ");
+                    self.keyword_line("else");
                     self.node(c);
                 }
                 Rule::ident => {
-                    self.line(self.next_code());
-                    self.w("at ");
+                    self.keyword_line("at");
                     self.tok(c);
                 }
                 Rule::check_help => {
-                    self.line(self.next_code());
-                    self.w("help ");
+                    self.keyword_line("help");
                     self.each(&kids(c));
                 }
                 _ => self.node(c),
@@ -390,11 +386,13 @@ impl Out<'_> {
         self.indent += 1;
         let mut prev: Option<usize> = None;
         for it in items {
-            // Entries the source wrote on one line stay on one line.
+            // Entries the source wrote on one line stay on one line: nothing but white space
+            // and the comma between them, from the last token printed (an entry may end in a
+            // comment before its comma).
             match prev {
                 Some(pe)
-                    if !self.has_nl(pe, start(it))
-                        && !super::has_comment(self.src, pe, start(it)) =>
+                    if !self.has_nl(pe.min(self.pos), start(it))
+                        && !super::has_comment(self.src, pe.min(self.pos), start(it)) =>
                 {
                     self.w(", ");
                     self.lead(start(it));
@@ -508,8 +506,21 @@ impl Out<'_> {
         self.pos
     }
 
-    /// Where the next thing that is not white space or a comment is, from the last position
-    /// printed (a keyword about to be printed).
+    /// Start a line with the keyword `kw` (the next code in the source): the comments and blank
+    /// line before it stay before it, and those after it after it.
+    fn keyword_line(&mut self, kw: &str) {
+        let at = self.next_code();
+        self.line(at);
+        self.w(kw);
+        self.w(" ");
+        if self.src.get(at..).is_some_and(|t| t.starts_with(kw)) {
+            self.pos = at + kw.len();
+        }
+    }
+
+    /// Where the next thing that is not white space, a comment or a closing bracket is, from the
+    /// last position printed (a keyword about to be printed; a list's closing bracket is printed
+    /// without moving the position past it).
     fn next_code(&self) -> usize {
         let rest = self.src.get(self.pos..).unwrap_or("");
         let mut comment = false;
@@ -517,7 +528,7 @@ impl Out<'_> {
             match c {
                 '\n' => comment = false,
                 '#' => comment = true,
-                _ if comment || c.is_whitespace() => {}
+                _ if comment || c.is_whitespace() || matches!(c, ')' | ']' | '}') => {}
                 _ => return self.pos + i,
             }
         }
@@ -755,7 +766,12 @@ impl Out<'_> {
             Rule::game_entry => match k.split_last() {
                 Some((last, rest)) if last.as_rule() == Rule::at_round_end => {
                     self.entry(rest, ": ");
-                    self.w(" at round end");
+                    // Each word after the comments before it (they stay before it).
+                    for w in kids(last) {
+                        self.lead(start(&w));
+                        self.sp();
+                        self.tok(&w);
+                    }
                 }
                 Some((last, rest)) if last.as_rule() == Rule::at_setup => {
                     self.entry(rest, ": ");
