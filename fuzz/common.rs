@@ -52,20 +52,10 @@ pub fn run_game(data: &[u8]) {
     }
 }
 
-/// The game the save and REPL targets play, from the repository: this file is built into the
-/// fuzz crate (in `fuzz/`) and into `tests/fuzz_corpus.rs` (at the root).
-fn game_path() -> &'static Path {
-    let root = Path::new(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/games/the-establishment.rules"
-    ));
-    if root.is_file() {
-        return root;
-    }
-    Path::new(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../games/the-establishment.rules"
-    ))
+/// The game the save and REPL targets play, from the repository (`repo_dir`: this file is built
+/// into the fuzz crate in `fuzz/` and into tests at the root).
+fn game_path() -> std::path::PathBuf {
+    repo_dir().join("games/the-establishment.rules")
 }
 
 /// Whether the game the save and REPL targets play was found and checks clean (without it they
@@ -79,7 +69,7 @@ thread_local! {
     /// `Rc`: never cloned, so it is compiled once too): checking it, or cloning and compiling
     /// it, for every input would make the save and REPL targets spend most of their time there.
     static GAME: (Option<Rc<rules::program::Program>>, rules::diag::Sources) = {
-        let c = rules::check_path(game_path(), &limits());
+        let c = rules::check_path(&game_path(), &limits());
         (c.program.map(Rc::new), c.sources)
     };
 }
@@ -94,17 +84,23 @@ fn fresh_repl() -> Option<rules::repl::Repl> {
     let prog = game()?;
     let n = rules::default_players(&prog);
     let s = rules::session::Session::with_options(prog, n, 1, Vec::new(), limits).ok()?;
-    Some(rules::repl::Repl::new(s, path.to_path_buf()))
+    Some(rules::repl::Repl::new(s, path))
 }
 
 /// Read the input as a save file of the Establishment and replay it; then step back and forth
 /// through what it loaded (the redo material a save leaves past where its replay stopped
 /// included), and save it again.
 pub fn load_save(data: &[u8]) {
+    let _ = load_save_loaded(data);
+}
+
+/// `load_save`, saying whether the input was a save that loaded (the in-tree replay counts
+/// them: a replay where none loads tests only the JSON reader).
+pub fn load_save_loaded(data: &[u8]) -> bool {
     let Ok(save) = serde_json::from_slice::<rules::session::SaveFile>(data) else {
-        return;
+        return false;
     };
-    let Some(prog) = game() else { return };
+    let Some(prog) = game() else { return false };
     match rules::session::Session::load(prog, &save, limits()) {
         Ok((mut s, _)) => {
             let _ = s.where_now();
@@ -114,9 +110,11 @@ pub fn load_save(data: &[u8]) {
             s.redo();
             let again = s.save(&save.game);
             let _ = serde_json::to_string(&again);
+            true
         }
         Err(d) => GAME.with(|g| {
             let _ = d.render(&g.1);
+            false
         }),
     }
 }

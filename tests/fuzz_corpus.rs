@@ -22,16 +22,18 @@ fn files_under(dir: &Path, ext: Option<&str>, out: &mut Vec<PathBuf>) {
     }
 }
 
+/// Run `f` on every seed (`seeds`: folders and the extension of their files) and every kept
+/// input of `target` (`fuzz/regressions/<target>/`), giving how many ran. A folder with no
+/// file fails the test: a replay that finds nothing tests nothing.
 fn replay(target: &str, seeds: &[(&str, Option<&str>)], f: fn(&[u8])) -> usize {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let kept = format!("fuzz/regressions/{target}");
     let mut files = Vec::new();
-    for (dir, ext) in seeds {
-        files_under(Path::new(dir), *ext, &mut files);
+    for (dir, ext) in seeds.iter().copied().chain([(kept.as_str(), None)]) {
+        let before = files.len();
+        files_under(&root.join(dir), ext, &mut files);
+        assert!(files.len() > before, "{target}: no input found in {dir}/");
     }
-    files_under(
-        &Path::new("fuzz/regressions").join(target),
-        None,
-        &mut files,
-    );
     files.sort();
     for p in &files {
         let data = std::fs::read(p).expect("read");
@@ -60,6 +62,19 @@ fn run_game_corpus() {
 fn load_save_corpus() {
     assert!(common::game_checks(), "the saves' game is missing");
     replay("load_save", &[], common::load_save);
+    // At least one kept save loads (the others are refused): without the game, or with saves
+    // the session no longer reads, the replay would test only the JSON reader.
+    let mut files = Vec::new();
+    files_under(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("fuzz/regressions/load_save"),
+        None,
+        &mut files,
+    );
+    let loaded = files
+        .iter()
+        .filter(|p| common::load_save_loaded(&std::fs::read(p).expect("read")))
+        .count();
+    assert!(loaded > 0, "no kept save loads");
 }
 
 #[test]
