@@ -764,22 +764,20 @@ impl Out<'_> {
                 }
             }
             Rule::game_entry => match k.split_last() {
-                Some((last, rest)) if last.as_rule() == Rule::at_round_end => {
+                // `at round end`, `at setup`, `at end`: each word after the comments before it
+                // (they stay before it).
+                Some((last, rest))
+                    if matches!(
+                        last.as_rule(),
+                        Rule::at_round_end | Rule::at_setup | Rule::at_end
+                    ) =>
+                {
                     self.entry(rest, ": ");
-                    // Each word after the comments before it (they stay before it).
                     for w in kids(last) {
                         self.lead(start(&w));
                         self.sp();
                         self.tok(&w);
                     }
-                }
-                Some((last, rest)) if last.as_rule() == Rule::at_setup => {
-                    self.entry(rest, ": ");
-                    self.w(" at setup");
-                }
-                Some((last, rest)) if last.as_rule() == Rule::at_end => {
-                    self.entry(rest, ": ");
-                    self.w(" at end");
                 }
                 _ => self.entry(&k, ": "),
             },
