@@ -16,6 +16,9 @@ pub enum CardRef {
         id: String,
         name: String,
         known: u64,
+        /// Known to every player in the game: what a viewer who is no player (`PUBLIC`, a
+        /// spectator) may see.
+        public: bool,
     },
     Hidden,
 }
@@ -24,6 +27,7 @@ impl CardRef {
     /// The card as `viewer` may see it.
     pub fn for_viewer(&self, viewer: u32) -> CardRef {
         match self {
+            CardRef::Shown { public: true, .. } if viewer >= PUBLIC => self.clone(),
             CardRef::Shown { known, .. } if known & 1u64.checked_shl(viewer).unwrap_or(0) != 0 => {
                 self.clone()
             }
@@ -302,5 +306,28 @@ impl Event {
                 Some(s)
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod public_viewer {
+    use super::*;
+
+    fn card(known: u64, public: bool) -> CardRef {
+        CardRef::Shown {
+            id: "c".into(),
+            name: "Card".into(),
+            known,
+            public,
+        }
+    }
+
+    /// A viewer who is no player sees a card every player knows, and no other.
+    #[test]
+    fn a_spectator_sees_what_every_player_knows() {
+        assert_eq!(card(0b111, true).for_viewer(PUBLIC), card(0b111, true));
+        assert_eq!(card(0b001, false).for_viewer(PUBLIC), CardRef::Hidden);
+        assert_eq!(card(0b001, false).for_viewer(0), card(0b001, false));
+        assert_eq!(card(0b001, false).for_viewer(1), CardRef::Hidden);
     }
 }

@@ -128,6 +128,10 @@ impl View<'_> {
                 .unwrap_or_default(),
             name: self.card_name(c),
             known,
+            public: {
+                let all = everyone(self.n_players);
+                all != 0 && known & all == all
+            },
         }
     }
 
