@@ -324,6 +324,9 @@ pub struct GameInfo {
     /// When `rules simulate` reads the groups (`groups: [...] at setup`, `at end`; by default
     /// when the game first sets them).
     pub groups_at: crate::ast::GroupsAt,
+    /// `figures: [crises_met]`: functions of no argument giving a count (int) or so many of so
+    /// many ((int, int)), read when each game is over; `rules simulate` adds them up.
+    pub figures: Vec<Id>,
     /// `winner: lowest`: the lowest score wins (and the lowest tiebreak value breaks ties).
     pub lowest_wins: bool,
     /// `goal: "..."`: how to win, in a sentence, shown to people at the start.

@@ -602,3 +602,72 @@ fn random_splits_an_allocation_uniformly_over_the_ways() {
         assert!((140..265).contains(&n), "{row}");
     }
 }
+
+/// A game's own figures (`figures:`): a count added up over the games, and so many of so many
+/// with a share and its interval; a share that stayed at 0 is a warning that names the agents.
+#[test]
+fn the_game_s_figures_are_added_up_and_a_share_never_met_is_a_warning() {
+    let game = "tests/simulate/figures.rules";
+    let r = report(
+        game,
+        &["--games", "30", "--agent", "first"],
+        "figures-first",
+    );
+    let figures = r["figures"].as_array().expect("figures");
+    let by = |name: &str| {
+        figures
+            .iter()
+            .find(|f| f["name"] == name)
+            .unwrap_or_else(|| panic!("no figure {name}: {figures:?}"))
+            .clone()
+    };
+    // Two players, three rounds: six throws a game; `first` always aims at 1.
+    let turns = by("turns");
+    assert_eq!(turns["total"], 180);
+    assert_eq!(turns["games"], 30);
+    assert_eq!(turns["of"], serde_json::Value::Null);
+    assert_eq!(turns["per_game"]["mean"], 6.0);
+    let hits = by("hits");
+    assert_eq!(
+        (hits["total"].as_i64(), hits["of"].as_i64()),
+        (Some(0), Some(180))
+    );
+    assert_eq!(hits["share"]["value"], 0.0);
+    let warnings = r["figure_warnings"].as_array().expect("warnings");
+    assert_eq!(warnings.len(), 1, "{warnings:?}");
+    let w = warnings[0].as_str().unwrap_or("");
+    assert!(
+        w.starts_with("hits: 0 of 180 in 30 games under `first` play"),
+        "{w}"
+    );
+    assert!(w.contains("--agent ismcts"), "{w}");
+    // Random play aims at 3 about a third of the time: the share's interval holds a third.
+    let r = report(game, &["--games", "60"], "figures-random");
+    let hits = r["figures"]
+        .as_array()
+        .and_then(|f| f.iter().find(|f| f["name"] == "hits").cloned())
+        .expect("hits");
+    let (k, n) = (
+        hits["total"].as_i64().expect("k"),
+        hits["of"].as_i64().expect("n"),
+    );
+    assert_eq!(n, 360);
+    let (lo, hi) = (
+        hits["share"]["low"].as_f64().expect("low"),
+        hits["share"]["high"].as_f64().expect("high"),
+    );
+    assert!(k > 0 && lo < 1.0 / 3.0 && 1.0 / 3.0 < hi, "{hits}");
+    assert_eq!(r["figure_warnings"].as_array().map(Vec::len), Some(0));
+    // The terminal says the same.
+    let (code, out, err) = common::rules(&["simulate", game, "--games", "30", "--agent", "first"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.contains("hits: 0 of 180 (0.0%, 95% interval 0.0% .. 2.1%) in 30 games"),
+        "{out}"
+    );
+    assert!(
+        out.contains("turns: 180 in 30 games; a game: mean 6.0"),
+        "{out}"
+    );
+    assert!(out.contains("warning: hits: 0 of 180"), "{out}");
+}

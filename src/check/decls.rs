@@ -623,6 +623,7 @@ impl Checker {
             "tiebreak",
             "winner",
             "groups",
+            "figures",
             "goal",
             "summary",
         ];
@@ -718,12 +719,25 @@ impl Checker {
                 "score" => {
                     if let Some((n, span)) = self.name_list(e).into_iter().next() {
                         info.score = self.fn_named(&n, span, 1);
+                        if let Some(f) = info.score {
+                            self.fn_gives_int(f, span, "a score");
+                        }
                     }
                 }
                 "tiebreak" => {
                     for (n, span) in self.name_list(e) {
                         if let Some(f) = self.fn_named(&n, span, 1) {
+                            self.fn_gives_int(f, span, "a tiebreak");
                             info.tiebreaks.push(f);
+                        }
+                    }
+                }
+                "figures" => {
+                    for (n, span) in self.name_list(e) {
+                        if let Some(f) = self.fn_named(&n, span, 0) {
+                            if self.figure_fn(f, span) {
+                                info.figures.push(f);
+                            }
                         }
                     }
                 }
@@ -890,10 +904,15 @@ impl Checker {
                 let f = &f;
                 let got = self.prog.fns[*f as usize].params.len();
                 if got != arity {
+                    let want = if arity == 0 {
+                        "no argument".to_string()
+                    } else {
+                        format!("{arity} argument (a player)")
+                    };
                     self.err(
                         Diag::error(
                             "check::arity",
-                            format!("`{n}` must take {arity} argument (a player), it takes {got}"),
+                            format!("`{n}` must take {want}, it takes {got}"),
                         )
                         .label(span, "here"),
                     );
@@ -910,6 +929,59 @@ impl Checker {
                 None
             }
         }
+    }
+
+    /// A score or tiebreak function gives an int (never a value that may be `none`).
+    fn fn_gives_int(&mut self, f: Id, span: Span, what: &str) {
+        let gives = self.fn_gives.get(f as usize).cloned().unwrap_or(Ty::Any);
+        if super::types::compatible(&Ty::Int, &gives) {
+            return;
+        }
+        let fd = &self.prog.fns[f as usize];
+        let (name, at) = (fd.name.clone(), fd.span);
+        let g = self.ty_name(&gives);
+        self.err(
+            Diag::error(
+                "check::type",
+                format!("{what} is a number, but `{name}` gives {g}"),
+            )
+            .label(span, format!("{what}: an int for each player"))
+            .label(at, format!("gives {g}"))
+            .help(if super::types::maybe_none(&gives) {
+                format!("it is `none` when there is nothing to compare: in `{name}`, put the value in a `let` and give a number for `none` (`if m == none {{ 0 }} else {{ m }}`)")
+            } else {
+                format!("make `{name}` give an int (`fn {name}(p: player) -> int = ...`)")
+            }),
+        );
+    }
+
+    /// A figure's function gives an int (a count) or a pair of ints (`(met, faced)`: so many of
+    /// so many).
+    fn figure_fn(&mut self, f: Id, span: Span) -> bool {
+        let gives = self.fn_gives.get(f as usize).cloned().unwrap_or(Ty::Any);
+        let ok = match &gives {
+            Ty::Int => true,
+            Ty::Tuple(ts) => ts.len() == 2 && ts.iter().all(|t| *t == Ty::Int),
+            _ => false,
+        };
+        if ok {
+            return true;
+        }
+        let fd = &self.prog.fns[f as usize];
+        let (name, at) = (fd.name.clone(), fd.span);
+        let g = self.ty_name(&gives);
+        self.err(
+            Diag::error(
+                "check::type",
+                format!("a figure is a count or a pair of counts, but `{name}` gives {g}"),
+            )
+            .label(span, "a figure: an int, or (int, int) for so many of so many")
+            .label(at, format!("gives {g}"))
+            .help(format!(
+                "declare what it gives: `fn {name}() -> int = ...` or `fn {name}() -> (int, int) = (met, faced)`"
+            )),
+        );
+        false
     }
 
     pub(super) fn check_recursion(&mut self) {

@@ -141,6 +141,9 @@ pub struct Checker {
     jump: loops::Jump,
     /// Cards missing required fields, reported together once every card is read.
     missing_fields: Vec<cards::MissingFields>,
+    /// Per function: what its body gives (its declared result where it declares one), for the
+    /// game block's checks of a score's or a figure's function.
+    fn_gives: Vec<Ty>,
 }
 
 /// Check a loaded game. Returns the program when there were no errors.
@@ -254,6 +257,7 @@ impl Checker {
             shadowed_words: Vec::new(),
             jump: loops::Jump::Outside,
             missing_fields: Vec::new(),
+            fn_gives: Vec::new(),
         }
     }
 
@@ -733,6 +737,19 @@ impl Checker {
                     let (body, ty) = self.expr(&f.body);
                     let ret = self.prog.fns[fn_id].ret.clone();
                     let decl = f.ret.as_ref().map(|r| r.span);
+                    if self.fn_gives.len() <= fn_id {
+                        self.fn_gives.resize(fn_id + 1, Ty::Any);
+                    }
+                    if let Some(g) = self.fn_gives.get_mut(fn_id) {
+                        // A body that returns early gives what its returns give: unknown here.
+                        let early =
+                            matches!(&f.body.kind, ast::ExprKind::Block(b) if ends_in_return(b));
+                        *g = match (&ret, early) {
+                            (Ty::Any, true) => Ty::Any,
+                            (Ty::Any, false) => ty.clone(),
+                            _ => ret.clone(),
+                        };
+                    }
                     match &f.body.kind {
                         // A body that ends in `return` has said what it returns.
                         ast::ExprKind::Block(b) if ends_in_return(b) => {}

@@ -1,4 +1,4 @@
-//! Purity: scores, tiebreaks, groups, `end_when`, choice labels, `say` text, `describe` lines and `check`/`warn` card rules
+//! Purity: scores, tiebreaks, groups, figures, `end_when`, choice labels, `say` text, `describe` lines and `check`/`warn` card rules
 //! only read the game. This pass walks the lowered program and proves it: anything that moves
 //! cards, changes a var or a field, shuffles, flips, reveals, rolls, asks a player or ends the
 //! game is reported where such code is required, with the chain of calls that reaches it.
@@ -99,6 +99,7 @@ impl Checker {
             .map(|f| ("score function", *f))
             .chain(g.tiebreaks.iter().map(|f| ("tiebreak", *f)))
             .chain(g.groups.iter().map(|f| ("group", *f)))
+            .chain(g.figures.iter().map(|f| ("figure", *f)))
         {
             let Some(fd) = prog.fns.get(f as usize) else {
                 continue;

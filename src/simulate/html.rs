@@ -464,6 +464,45 @@ fn summary(r: &Report) -> String {
             &rows,
         ));
     }
+    if !r.figures.is_empty() {
+        let rows: Vec<Vec<String>> = r
+            .figures
+            .iter()
+            .map(|f| {
+                let (of, share, interval) = match (&f.of, &f.share) {
+                    (Some(n), Some(sh)) => (
+                        n.to_string(),
+                        pc(sh.value),
+                        format!("{} – {}", pc(sh.low), pc(sh.high)),
+                    ),
+                    (Some(n), None) => (n.to_string(), "–".to_string(), "–".to_string()),
+                    (None, _) => ("–".to_string(), "–".to_string(), "–".to_string()),
+                };
+                vec![
+                    f.words.clone(),
+                    f.games.to_string(),
+                    f.total.to_string(),
+                    of,
+                    share,
+                    interval,
+                    format!("{:.1}", f.per_game.mean),
+                ]
+            })
+            .collect();
+        h.push_str("<h2>The game's figures</h2>\n");
+        h.push_str(&table(
+            &[
+                "figure",
+                "games",
+                "total",
+                "of",
+                "share",
+                "95% interval",
+                "mean a game",
+            ],
+            &rows,
+        ));
+    }
     let rest = super::report::figures(r);
     if !rest.is_empty() {
         h.push_str("<h2>Figures</h2>\n<ul>\n");
@@ -540,7 +579,7 @@ pub fn html(r: &Report, t: &Tally) -> Result<String, String> {
     );
     page.push_str(&format!("<h1>{}</h1>\n", escape(&r.game)));
     page.push_str(&summary(r));
-    for w in &r.impact_warnings {
+    for w in r.figure_warnings.iter().chain(&r.impact_warnings) {
         page.push_str(&format!("<p class=\"error\">warning: {}</p>\n", escape(w)));
     }
     if !decided {

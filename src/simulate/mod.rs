@@ -59,6 +59,10 @@ pub struct GameResult {
     /// player belonged to at the end.
     #[serde(default)]
     pub groups: Vec<(String, Vec<Vec<String>>)>,
+    /// Each figure the game declares (`figures:`), read when the game is over: its name, the
+    /// count, and for so many of so many, of how many.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub figures: Vec<(String, i64, Option<i64>)>,
     /// What ended the game (`None` if an error stopped it first).
     #[serde(default)]
     pub ended_by: Option<crate::interp::EndReason>,
@@ -90,6 +94,7 @@ fn play(prog: &crate::program::Program, plan: &Plan, seed: u64, limits: Limits) 
         round_leaders: Vec::new(),
         ended_by: None,
         groups: Vec::new(),
+        figures: Vec::new(),
         search: None,
         error: None,
         asked: Vec::new(),
@@ -123,6 +128,7 @@ fn play(prog: &crate::program::Program, plan: &Plan, seed: u64, limits: Limits) 
     // Step by step, checking the invariants between steps.
     let mut round_leaders = Vec::new();
     let mut groups = Vec::new();
+    let mut figures = Vec::new();
     let mut sat_out = Vec::new();
     let mut dealt = Dealt::new(prog, plan.players);
     let played = (|| -> Result<crate::interp::Outcome, String> {
@@ -168,6 +174,7 @@ fn play(prog: &crate::program::Program, plan: &Plan, seed: u64, limits: Limits) 
         }
         let at_end = group_members(prog, &mut interp, false).map_err(text)?;
         groups = dealt.or(at_end);
+        figures = read_figures(prog, &mut interp).map_err(text)?;
         Ok(interp.outcome.take().unwrap_or(crate::interp::Outcome {
             winners: Vec::new(),
             scores: Vec::new(),
@@ -183,6 +190,7 @@ fn play(prog: &crate::program::Program, plan: &Plan, seed: u64, limits: Limits) 
     r.rounds = interp.state.round;
     r.round_leaders = round_leaders;
     r.groups = groups;
+    r.figures = figures;
     r.ended_by = interp.state.ended_by;
     r.forced_choices = interp.state.forced_choices;
     r.search = interp
@@ -223,6 +231,32 @@ impl GameResult {
         }
         d.value()
     }
+}
+
+/// The game's figures once it is over (`figures: [...]`), read without charging the game's
+/// steps: each function's name, its count, and for a pair `(k, n)`, `n`.
+fn read_figures(
+    prog: &crate::program::Program,
+    interp: &mut Interp,
+) -> Result<Vec<(String, i64, Option<i64>)>, Box<crate::diag::Diag>> {
+    use crate::value::Value;
+    let mut out = Vec::new();
+    for &f in &prog.game.figures {
+        let Some(fd) = prog.fns.get(f as usize) else {
+            continue;
+        };
+        let v = interp.call_uncharged(f, Vec::new(), fd.span)?;
+        let (k, n) = match &v {
+            Value::Int(k) => (*k, None),
+            Value::Tuple(t) => match &t[..] {
+                [Value::Int(k), Value::Int(n)] => (*k, Some(*n)),
+                _ => continue,
+            },
+            _ => continue,
+        };
+        out.push((fd.name.clone(), k, n));
+    }
+    Ok(out)
 }
 
 /// The groups each seat belongs to at the end of a game, for every grouping the game declares:

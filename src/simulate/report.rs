@@ -55,6 +55,10 @@ pub struct Report {
     pub ended_by: Vec<Ending>,
     /// Win rates per group, for every grouping the game declares (`groups:`).
     pub groups: Vec<Grouping>,
+    /// The game's own figures (`figures:`), over the games played.
+    pub figures: Vec<Figure>,
+    /// What the figures say the agents never did (a share that stayed at 0), with what to try.
+    pub figure_warnings: Vec<String>,
     /// Who led at round ends, by the game's score (`null` without a `score`).
     pub leads: Option<super::leads::Leads>,
     /// What the searching agents' (`mc:N`) searches came to over all games (`null` when no
@@ -92,6 +96,80 @@ pub struct Solo {
     pub seat: String,
     pub played_by_rules: Vec<String>,
     pub sat_out: Vec<String>,
+}
+
+/// One of the game's figures (`figures: [crises_met]`) over the games played.
+#[derive(Debug, Serialize)]
+pub struct Figure {
+    /// The function's name, and the same in words (`crises met`).
+    pub name: String,
+    pub words: String,
+    /// Games that reported it, and its count per game.
+    pub games: u64,
+    pub per_game: Spread,
+    /// The counts added up over the games.
+    pub total: i128,
+    /// For so many of so many (`(int, int)`): the second numbers added up, and the share with
+    /// its 95% Wilson interval (`null` for a plain count, or when the share is not one: more
+    /// than of, or a negative number).
+    pub of: Option<i128>,
+    pub share: Option<Interval>,
+}
+
+/// The figures over the games counted in `t`, and the warnings they call for.
+fn figure_report(t: &Tally, agent: &str) -> (Vec<Figure>, Vec<String>) {
+    let mut out = Vec::new();
+    let mut warnings = Vec::new();
+    for (name, f) in t.figure_names.iter().zip(&t.figures) {
+        let words = name.replace('_', " ");
+        let (total, of) = match f.of {
+            Some((k, n)) => (k, Some(n)),
+            None => (
+                f.counts.iter().fold(0i128, |a, (v, n)| {
+                    a.saturating_add(i128::from(*v).saturating_mul(i128::from(*n)))
+                }),
+                None,
+            ),
+        };
+        let share = match of {
+            Some(n) if n > 0 && total >= 0 && total <= n => {
+                let (k, n) = (
+                    u64::try_from(total).unwrap_or(u64::MAX),
+                    u64::try_from(n).unwrap_or(u64::MAX),
+                );
+                let (low, high) = wilson(k, n);
+                Some(Interval {
+                    value: k as f64 / n as f64,
+                    low,
+                    high,
+                })
+            }
+            _ => None,
+        };
+        if let (Some(n), true) = (of, total == 0) {
+            if n > 0 {
+                let stronger = if agent.contains("ismcts") {
+                    "a larger search budget"
+                } else {
+                    "try --agent ismcts:200, whose play aims at them"
+                };
+                warnings.push(format!(
+                    "{words}: 0 of {n} in {} games under `{agent}` play: whatever they depend on never mattered; {stronger}",
+                    super::tally::total(&f.counts)
+                ));
+            }
+        }
+        out.push(Figure {
+            name: name.clone(),
+            words,
+            games: super::tally::total(&f.counts),
+            per_game: spread(&f.counts),
+            total,
+            of,
+            share,
+        });
+    }
+    (out, warnings)
 }
 
 /// One grouping (`groups: [faction]`): the win rate of each of its groups.
@@ -403,7 +481,7 @@ fn spread(c: &Counts) -> Spread {
     }
 }
 
-pub const FORMAT: u32 = 5;
+pub const FORMAT: u32 = 6;
 
 /// The report of the games counted in `t` (played from `plan.seed` on, in seed order).
 pub fn build(plan: &super::Plan, t: &Tally, interrupted: bool) -> Report {
@@ -495,6 +573,7 @@ pub fn build(plan: &super::Plan, t: &Tally, interrupted: bool) -> Report {
         })
         .collect();
     ended_by.sort_by_key(|e| std::cmp::Reverse(e.games));
+    let (figures, figure_warnings) = figure_report(t, &plan.agent);
     Report {
         format: FORMAT,
         game: plan.game.display().to_string(),
@@ -541,6 +620,8 @@ pub fn build(plan: &super::Plan, t: &Tally, interrupted: bool) -> Report {
         ended_by,
         leads: super::leads::leads(&t.leads),
         groups: groupings(t),
+        figures,
+        figure_warnings,
         search: t.search,
         without: plan.without.clone(),
         impact: Vec::new(),
@@ -763,6 +844,32 @@ pub fn figures(r: &Report) -> Vec<String> {
             .collect();
         out.push(format!("the eventual winner in front: {}", by.join(", ")));
     }
+    for f in &r.figures {
+        out.push(match (&f.of, &f.share) {
+            (Some(n), Some(sh)) => format!(
+                "{}: {} of {} ({}, 95% interval {} .. {}) in {} games",
+                f.words,
+                f.total,
+                n,
+                pct(sh.value).trim_start(),
+                pct(sh.low).trim_start(),
+                pct(sh.high).trim_start(),
+                f.games
+            ),
+            (Some(n), None) => format!("{}: {} of {} in {} games", f.words, f.total, n, f.games),
+            (None, _) => format!(
+                "{}: {} in {} games; a game: mean {:.1}, p10 {}, median {}, p90 {}, max {}",
+                f.words,
+                f.total,
+                f.games,
+                f.per_game.mean,
+                f.per_game.p10,
+                f.per_game.p50,
+                f.per_game.p90,
+                f.per_game.max
+            ),
+        });
+    }
     if !r.without.is_empty() {
         let cards: Vec<String> = r.without.iter().map(|c| format!("@{c}")).collect();
         out.push(format!("played without: {}", cards.join(", ")));
@@ -880,7 +987,7 @@ pub fn text(r: &Report) -> String {
             }
         }
     }
-    for w in &r.impact_warnings {
+    for w in r.figure_warnings.iter().chain(&r.impact_warnings) {
         s.push_str(&format!("  warning: {w}\n"));
     }
     if !r.impact_unfinished.is_empty() {

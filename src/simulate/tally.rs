@@ -90,6 +90,15 @@ impl Default for LeadTally {
     }
 }
 
+/// One figure (`figures: [crises_met]`) over the games that reported it.
+#[derive(Debug, Clone, Default)]
+pub struct FigureTally {
+    /// The count of each game.
+    pub counts: Counts,
+    /// For so many of so many: the sums of both (`None` for a plain count).
+    pub of: Option<(i128, i128)>,
+}
+
 /// Everything a report counts, over the games added so far.
 #[derive(Debug, Clone, Default)]
 pub struct Tally {
@@ -120,6 +129,9 @@ pub struct Tally {
     /// Per grouping, per group: the scores of its members, one per member per game.
     pub group_scores: Vec<BTreeMap<String, Counts>>,
     pub leads: LeadTally,
+    /// Each figure's name (`figures:`), and per figure what the games came to.
+    pub figure_names: Vec<String>,
+    pub figures: Vec<FigureTally>,
     pub search: Option<SearchStats>,
     /// Per seat: games played in which the seat was asked a choice, and games in which it
     /// was out of the game once setup was done.
@@ -199,6 +211,7 @@ impl Tally {
         }
         self.add_groups(r);
         self.add_leads(r);
+        self.add_figures(r);
         if let Some(s) = r.search {
             match &mut self.search {
                 Some(a) => a.add(&s),
@@ -242,6 +255,28 @@ impl Tally {
                     n if n > 1 && r.winners.iter().any(member) => inc(&mut e.2),
                     _ => {}
                 }
+            }
+        }
+    }
+
+    fn add_figures(&mut self, r: &GameResult) {
+        for (name, k, n) in &r.figures {
+            let i = match self.figure_names.iter().position(|x| x == name) {
+                Some(i) => i,
+                None => {
+                    self.figure_names.push(name.clone());
+                    self.figures.push(FigureTally::default());
+                    self.figure_names.len() - 1
+                }
+            };
+            let Some(f) = self.figures.get_mut(i) else {
+                continue;
+            };
+            count(&mut f.counts, *k);
+            if let Some(n) = n {
+                let (a, b) = f.of.get_or_insert((0, 0));
+                *a = a.saturating_add(i128::from(*k));
+                *b = b.saturating_add(i128::from(*n));
             }
         }
     }
