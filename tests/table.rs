@@ -135,7 +135,9 @@ fn amounts_are_typed_as_numbers_and_secret_answers_are_echoed_to_their_giver() {
     assert_eq!(code, 0, "stopping at the end of input is no error: {err}");
     assert!(err.contains("an amount: 0-15"), "{err}");
     assert!(
-        out.contains("how many to Military vs FactionB (15 left) -> 3 (secret: only you see this)"),
+        out.contains(
+            "how many to Military vs Faction B (15 left) -> 3 (secret: only you see this)"
+        ),
         "typing 3 gives 3 steel: {out}"
     );
     // `#3` is the third option: 2 steel, of the 12 left.
@@ -350,6 +352,81 @@ fn enum_values_read_as_words_or_as_the_game_names_them() {
         "",
     );
     assert!(json.contains("\"choice\":\"CovertOperation\""), "{json}");
+}
+
+#[test]
+fn enum_values_in_text_the_game_builds_read_as_words() {
+    let (code, out, err) = typed(
+        &[
+            "run",
+            "tests/table/words_in_text.rules",
+            "--agent",
+            "P1=human,first",
+        ],
+        "hoc\n",
+    );
+    assert_eq!(code, 0, "{err}");
+    // A screen's label and its values, the prompt and the notes beside the options.
+    assert!(
+        err.contains("Plan (Covert operation)  Covert operation, a raid at dawn\n"),
+        "{err}"
+    );
+    assert!(
+        err.contains("P1: P1: which tactic (HOC move beats Covert operation)?\n"),
+        "{err}"
+    );
+    assert!(
+        err.contains("    2) a raid at dawn    beats HOC move\n"),
+        "{err}"
+    );
+    assert!(
+        err.contains("    3) HOC move          beats Covert operation\n"),
+        "{err}"
+    );
+    // A `say` line as each seat may read it: P1 reads its own plan, not P2's.
+    assert!(
+        out.contains("P1 plans HOC move, which beats Covert operation\n"),
+        "{out}"
+    );
+    assert!(
+        out.contains("P2 plans (hidden), which beats (hidden)\n"),
+        "{out}"
+    );
+    let (_, p2, _) = typed(
+        &[
+            "run",
+            "tests/table/words_in_text.rules",
+            "--agent",
+            "first",
+            "--viewer",
+            "P2",
+        ],
+        "",
+    );
+    assert!(
+        p2.contains("P2 plans Covert operation, which beats a raid at dawn\n"),
+        "{p2}"
+    );
+    // `--json`: texts are for people (words); a choice's answer keeps the rules' name.
+    let (_, json, _) = typed(
+        &[
+            "run",
+            "tests/table/words_in_text.rules",
+            "--agent",
+            "first",
+            "--json",
+        ],
+        "",
+    );
+    assert!(
+        json.contains("\"prompt\":\"P1: which tactic (HOC move beats Covert operation)?\""),
+        "{json}"
+    );
+    assert!(json.contains("\"choice\":\"CovertOperation\""), "{json}");
+    assert!(
+        json.contains("\"text\":\"P1 plans Covert operation, which beats a raid at dawn\""),
+        "{json}"
+    );
 }
 
 #[test]

@@ -179,7 +179,7 @@ pub const DEFS: &[BuiltinDef] = &[
                     pr.push_str(&prompt);
                     pr.push_str(": how many to ");
                     let shown = labels.as_ref().and_then(|l| l.get(i)).unwrap_or(c);
-                    me.show_append(shown, &mut pr);
+                    me.words_append(shown, &mut pr);
                     pr.push_str(" (");
                     pr.push_str(itoa(left, &mut [0; 24]));
                     pr.push_str(" left)");

@@ -248,7 +248,7 @@ pub const DEFS: &[BuiltinDef] = &[
                 if i > 0 {
                     out.push_str(&sep);
                 }
-                me.show_append(v, &mut out);
+                me.words_append(v, &mut out);
                 if out.len() > me.limits.max_text_bytes {
                     return Err(a.err(format!(
                         "this text grew past {} bytes",

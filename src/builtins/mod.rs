@@ -186,11 +186,12 @@ impl Args<'_> {
             None => Err(rt(self.span, "missing argument")),
         }
     }
-    /// An optional text argument, shown as text (the default is not copied: a choice's prompt
-    /// is often left out, and never worked out when nothing shows it).
+    /// An optional text argument, shown as text for people, enum values in words (the
+    /// default is not copied: a choice's prompt is often left out, and never worked out when
+    /// nothing shows it).
     pub fn text<'d>(&self, me: &Interp, i: usize, default: &'d str) -> std::borrow::Cow<'d, str> {
         match self.vals.get(i) {
-            Some(v) => std::borrow::Cow::Owned(me.show(v)),
+            Some(v) => std::borrow::Cow::Owned(me.words(v)),
             None => std::borrow::Cow::Borrowed(default),
         }
     }

@@ -39,12 +39,12 @@ pub fn run_checks(prog: &Program, limits: Limits) -> Vec<Diag> {
                 }
                 let message = match me.eval(&c.message)? {
                     Value::Text(t) => t.to_string(),
-                    other => me.show(&other),
+                    other => me.words(&other),
                 };
                 let help = match &c.help {
                     Some(h) => {
                         let v = me.eval(h)?;
-                        Some(me.show(&v))
+                        Some(me.words(&v))
                     }
                     None => None,
                 };
@@ -127,7 +127,7 @@ pub fn card_lines(prog: &Program, limits: Limits) -> (Vec<Option<String>>, Vec<D
             Ok(v) => {
                 let text = match v {
                     Value::Text(t) => t.to_string(),
-                    other => interp.show(&other),
+                    other => interp.words(&other),
                 };
                 if let Some(l) = lines.get_mut(c) {
                     *l = Some(text);
@@ -192,7 +192,7 @@ pub fn card_values(
                 let v = me.eval(e)?;
                 let text = match &v {
                     Value::Text(t) => t.to_string(),
-                    other => me.show(other),
+                    other => me.words(other),
                 };
                 row.push((v, text));
             }

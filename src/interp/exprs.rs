@@ -300,7 +300,7 @@ impl<'p> Interp<'p> {
     /// One interpolated value of a text, shown and charged for.
     pub(super) fn show_into_text(&mut self, s: &mut String, v: &Value, at: Span) -> R<()> {
         self.charge(v.cost(), at)?;
-        self.show_append(v, s);
+        self.words_append(v, s);
         Ok(())
     }
 

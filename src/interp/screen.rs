@@ -29,7 +29,7 @@ impl<'p> Interp<'p> {
             me.set_local(sc.slot, Value::Player(seat));
             for (label, value) in &sc.lines {
                 let label = match me.eval(label) {
-                    Ok(v) => me.show_for(&v, Some(seat)),
+                    Ok(v) => me.words_for(&v, Some(seat)),
                     Err(_) => HIDDEN_VALUE.to_string(),
                 };
                 let line = match me.eval(value) {

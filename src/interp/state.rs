@@ -261,20 +261,29 @@ impl<'p> Interp<'p> {
         self.view().card_name(c)
     }
 
-    /// `show(v)` written at the end of `out`.
-    pub fn show_append(&self, v: &Value, out: &mut String) {
-        match self.observer {
-            None => self.view().show_append(v, out),
-            o => out.push_str(&self.show_for(v, o)),
-        }
-    }
-
-    /// A value as text, for `say`, interpolation and option labels (as the observer, if any,
-    /// may see it).
+    /// A value as text, enum values by their names (as the observer, if any, may see it):
+    /// for diagnostics and the REPL; text for people is `words`.
     pub fn show(&self, v: &Value) -> String {
         match self.observer {
             None => self.view().show(v),
             o => self.show_for(v, o),
+        }
+    }
+
+    /// `words(v)` written at the end of `out`.
+    pub fn words_append(&self, v: &Value, out: &mut String) {
+        match self.observer {
+            None => self.view().words_append(v, out),
+            o => out.push_str(&self.words_for(v, o)),
+        }
+    }
+
+    /// A value as people read it, for `say`, interpolation, prompts and labels: enum values in
+    /// words (as the observer, if any, may see it).
+    pub fn words(&self, v: &Value) -> String {
+        match self.observer {
+            None => self.view().words(v),
+            o => self.words_for(v, o),
         }
     }
 

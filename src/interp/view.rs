@@ -126,11 +126,24 @@ impl View<'_> {
     }
 
     /// A value as text, at most `MAX_SHOWN` bytes long (then cut with `…`): the walk stops
-    /// once that much is written, so a value with shared halves prints in bounded time.
+    /// once that much is written, so a value with shared halves prints in bounded time. Enum
+    /// values by their names, as the rules write them (the REPL, diagnostics); `words` gives
+    /// the text people read.
     pub fn show(&self, v: &Value) -> String {
+        self.shown(v, false)
+    }
+
+    /// A value as text for people (`say`, interpolated texts, prompts, labels, `describe`
+    /// lines): as `show`, but an enum value reads as its words (`EnumDef::shown`: the game's
+    /// own, else its name in words), alone or inside a list or tuple.
+    pub fn words(&self, v: &Value) -> String {
+        self.shown(v, true)
+    }
+
+    fn shown(&self, v: &Value, words: bool) -> String {
         let mut out = String::new();
         let cap = MAX_SHOWN;
-        self.show_into(v, &mut out, cap);
+        self.show_into(v, &mut out, cap, words);
         if out.len() > cap {
             let mut cut = cap;
             while !out.is_char_boundary(cut) {
@@ -142,10 +155,10 @@ impl View<'_> {
         out
     }
 
-    /// `show(v)` written at the end of `out` (no text of its own in between).
-    pub fn show_append(&self, v: &Value, out: &mut String) {
+    /// `words(v)` written at the end of `out` (no text of its own in between).
+    pub fn words_append(&self, v: &Value, out: &mut String) {
         let start = out.len();
-        self.show_into(v, out, start.saturating_add(MAX_SHOWN));
+        self.show_into(v, out, start.saturating_add(MAX_SHOWN), true);
         if out.len().saturating_sub(start) > MAX_SHOWN {
             let mut cut = start.saturating_add(MAX_SHOWN);
             while !out.is_char_boundary(cut) {
@@ -156,7 +169,7 @@ impl View<'_> {
         }
     }
 
-    fn show_into(&self, v: &Value, out: &mut String, cap: usize) {
+    fn show_into(&self, v: &Value, out: &mut String, cap: usize, words: bool) {
         use std::fmt::Write;
         if out.len() > cap {
             return;
@@ -169,13 +182,12 @@ impl View<'_> {
             Value::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
             Value::Text(t) => out.push_str(t),
             Value::Enum(e, x) => {
-                if let Some(name) = self
-                    .prog
-                    .enums
-                    .get(*e as usize)
-                    .and_then(|d| d.variants.get(*x as usize))
-                {
-                    out.push_str(name)
+                // Both spellings are worked out once per program: a lookup, no allocation.
+                if let Some(d) = self.prog.enums.get(*e as usize) {
+                    let names = if words { &d.shown } else { &d.variants };
+                    if let Some(name) = names.get(*x as usize) {
+                        out.push_str(name)
+                    }
                 }
             }
             Value::Card(c) => out.push_str(&self.card_name(*c)),
@@ -192,7 +204,7 @@ impl View<'_> {
                     if k > 0 {
                         out.push_str(", ");
                     }
-                    self.show_into(i, out, cap);
+                    self.show_into(i, out, cap, words);
                 }
                 out.push(']');
             }
@@ -205,7 +217,7 @@ impl View<'_> {
                     if k > 0 {
                         out.push_str(", ");
                     }
-                    self.show_into(i, out, cap);
+                    self.show_into(i, out, cap, words);
                 }
                 out.push(')');
             }

@@ -334,7 +334,7 @@ impl<'p> Interp<'p> {
     /// again as that viewer, each `{...}` that reads something hidden from them written
     /// `(hidden)` and each card they do not know `a hidden card`.
     pub(crate) fn record_say(&mut self, full: &Value, e: &Expr) {
-        let text = self.show(full);
+        let text = self.words(full);
         let mut views = Vec::new();
         let plain = matches!(&e.kind, ExprKind::Text(parts)
             if parts.iter().all(|p| matches!(p, TextPart::Lit(_))));
@@ -375,7 +375,7 @@ impl<'p> Interp<'p> {
     /// something hidden from them (any error: the line was already worked out in full).
     fn shown_or_hidden(&mut self, e: &Expr) -> String {
         match self.eval(e) {
-            Ok(v) => self.show(&v),
+            Ok(v) => self.words(&v),
             Err(_) => HIDDEN_VALUE.to_string(),
         }
     }
@@ -389,6 +389,18 @@ impl<'p> Interp<'p> {
                 .show_parts(v, &self.state.known)
                 .for_viewer(p)
                 .text(),
+        }
+    }
+
+    /// `show_for` with enum values in words.
+    pub fn words_for(&self, v: &Value, viewer: Option<u32>) -> String {
+        match viewer {
+            None => self.words(v),
+            Some(p) => self
+                .view()
+                .show_parts(v, &self.state.known)
+                .for_viewer(p)
+                .words(),
         }
     }
 }
