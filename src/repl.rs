@@ -190,8 +190,21 @@ impl Repl {
 
     fn show_choice(&mut self, p: &crate::session::Pending) {
         self.say(format!("P{} to choose: {}", p.player + 1, p.prompt));
+        // Each option with the game's note beside it, if it gives one, as `rules run` shows it.
+        let widest = if p.notes.is_empty() {
+            0
+        } else {
+            p.options
+                .iter()
+                .map(|o| o.chars().count())
+                .max()
+                .unwrap_or(0)
+        };
         for (i, o) in p.options.iter().enumerate() {
-            self.say(format!("  {:>3}) {o}", i + 1));
+            match p.notes.get(i).filter(|n| !n.is_empty()) {
+                Some(note) => self.say(format!("  {:>3}) {o:<widest$}  {note}", i + 1)),
+                None => self.say(format!("  {:>3}) {o}", i + 1)),
+            }
         }
         self.say("(:choose N, or :auto to let the agent answer)");
     }

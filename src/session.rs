@@ -59,6 +59,8 @@ pub struct Pending {
     pub player: u32,
     pub prompt: String,
     pub options: Vec<String>,
+    /// What the game says beside each option (`choose`'s notes); empty when it says nothing.
+    pub notes: Vec<String>,
     pub secret: bool,
 }
 
@@ -181,6 +183,12 @@ fn ordinal(i: impl TryInto<u64>) -> u128 {
 struct SessionAgent(Rc<RefCell<Shared>>);
 
 impl Agent for SessionAgent {
+    /// The notes beside a waiting choice's options (`:choices`); the REPL has views of its own
+    /// instead of the game's screen.
+    fn wants_notes(&self) -> bool {
+        true
+    }
+
     fn searches(&self) -> bool {
         self.0
             .borrow()
@@ -244,6 +252,11 @@ impl Agent for SessionAgent {
                 player: req.player,
                 prompt: req.prompt.to_string(),
                 options: (0..req.count).map(label).collect(),
+                notes: req
+                    .notes
+                    .filter(|ns| ns.iter().any(|n| !n.is_empty()))
+                    .map(<[String]>::to_vec)
+                    .unwrap_or_default(),
                 secret: req.secret,
             });
             Err(PENDING.to_string())

@@ -722,6 +722,11 @@ impl Agent for ReplayAgent {
         t.replay.get(t.answers).is_none() && self.inner.wants_screen()
     }
 
+    fn wants_notes(&self) -> bool {
+        let t = self.table.borrow();
+        t.replay.get(t.answers).is_none() && self.inner.wants_notes()
+    }
+
     fn searches(&self) -> bool {
         self.inner.searches()
     }

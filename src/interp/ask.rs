@@ -29,7 +29,8 @@ pub struct ChoiceRequest<'a> {
     /// The game's own `screen` for this seat, worked out only for an agent that
     /// [`Agent::wants_screen`] and a game that declares one.
     pub screen: Option<&'a [ScreenLine]>,
-    /// What the game says beside each option (`choose`'s `notes`), when it says anything.
+    /// What the game says beside each option (`choose`'s `notes`), when it says anything, to
+    /// an answerer that reads it ([`Agent::wants_notes`]).
     pub notes: Option<&'a [String]>,
 }
 
@@ -77,6 +78,12 @@ pub trait Agent {
     /// Whether this agent reads the game's own `screen` (`req.screen`): a person does.
     fn wants_screen(&self) -> bool {
         false
+    }
+
+    /// Whether this agent reads what the game says beside each option (`req.notes`): a person
+    /// does, and so does the REPL, which shows them with the options of a waiting choice.
+    fn wants_notes(&self) -> bool {
+        self.wants_screen()
     }
 
     /// Whether this agent searches the position (`req.search`): the interpreter then keeps

@@ -110,17 +110,18 @@ impl<'p> Interp<'p> {
         secret: bool,
         span: Span,
     ) -> R<usize> {
-        // What a person reads besides the options: the game's own screen, and the notes.
-        let person = self
+        // What a person reads besides the options: the game's own screen, and the notes (the
+        // REPL shows the notes alone).
+        let (person, noted) = self
             .agents
             .get(player as usize)
-            .is_some_and(|a| a.wants_screen());
+            .map_or((false, false), |a| (a.wants_screen(), a.wants_notes()));
         let screen = if person {
             self.screen_lines(player)
         } else {
             None
         };
-        let notes: Option<Vec<String>> = notes.filter(|_| person).map(|ns| {
+        let notes: Option<Vec<String>> = notes.filter(|_| noted).map(|ns| {
             let view = self.view();
             ns.iter()
                 .map(|n| match n {
