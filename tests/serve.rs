@@ -247,6 +247,17 @@ fn two_people_play_the_establishment_to_the_end() {
     let seen = play_out(&server, 7, 5000);
     let last = &seen.last().expect("messages").1;
     assert!(last["end"]["scores"].is_array(), "{last}");
+    // A placement's options come with the storyline's text beside each (choose's notes).
+    let noted = seen.iter().any(|(_, m)| {
+        let q = &m["question"];
+        match (q["options"].as_array(), q["notes"].as_array()) {
+            (Some(o), Some(n)) => {
+                o.len() == n.len() && n.iter().any(|x| x.as_str().is_some_and(|t| !t.is_empty()))
+            }
+            _ => false,
+        }
+    });
+    assert!(noted, "no question came with notes beside its options");
     assert!(last["end"]["reason"].is_string(), "{last}");
     // Each seat saw its own hand with its cards named.
     let p1 = seen

@@ -110,6 +110,7 @@ pub fn build(
                 "id": id,
                 "prompt": p.prompt,
                 "options": p.options,
+                "notes": p.notes,
                 "secret": p.secret,
                 "amount": amount(&p.options),
             })

@@ -68,6 +68,8 @@ function show(m) {
         form.hidden = true;
         q.options.forEach((o, i) => {
           const b = add(opts, "button", o);
+          const note = q.notes && q.notes[i];
+          if (note) add(b, "small", note, "note");
           b.type = "button";
           b.dataset.option = String(i);
           b.addEventListener("click", () => answer(q.id, i));
