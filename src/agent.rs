@@ -1,4 +1,5 @@
-//! Agents answer choices: `random` (seeded), `first`, `script:FILE`, `human`, `mc:N` (search).
+//! Agents answer choices: `random` (seeded), `first`, `script:FILE`, `human`, `mc:N` and
+//! `ismcts:N` (search), `bot:NAME` (a bot the game declares).
 
 pub mod ismcts;
 pub mod mc;
@@ -56,6 +57,57 @@ impl Agent for RandomAgent {
     fn replayed(&mut self, req: &ChoiceRequest, label: &dyn Fn(usize) -> String, _: usize) {
         let _ = self.decide(req, label);
     }
+}
+
+/// A bot the game declares (`bot Greedy(me) { ... }`, seated by `bot:Greedy`): the interpreter
+/// works its answer out from the rules, as the seat sees the game, and hands it over.
+#[derive(Clone)]
+pub struct BotAgent {
+    pub name: Rc<str>,
+}
+
+impl Agent for BotAgent {
+    fn decide(
+        &mut self,
+        req: &ChoiceRequest,
+        _: &dyn Fn(usize) -> String,
+    ) -> Result<usize, String> {
+        req.bot
+            .ok_or_else(|| format!("the bot `{}` was not worked out for this choice", self.name))
+    }
+
+    fn bot(&self, _seat: u32) -> Option<Rc<str>> {
+        Some(self.name.clone())
+    }
+}
+
+/// The bot a seat's agent spec names (`bot:Greedy`), if it names one.
+pub fn bot_name(spec: &str) -> Option<&str> {
+    spec.strip_prefix("bot:")
+}
+
+/// Every bot the seats' specs name must be one the game declares: else the error lists them.
+pub fn check_bots(specs: &[String], prog: &crate::program::Program) -> Result<(), String> {
+    for name in specs.iter().filter_map(|s| bot_name(s)) {
+        if prog.bots.iter().any(|b| b.name == name) {
+            continue;
+        }
+        let names: Vec<&str> = prog.bots.iter().map(|b| b.name.as_str()).collect();
+        return Err(if names.is_empty() {
+            format!(
+                "the game has no bot `{name}`: it declares none (`bot Name(me) {{ prefer ... }}` in its rules)"
+            )
+        } else {
+            let guess = crate::diag::did_you_mean(name, names.iter().copied())
+                .map(|g| format!(" ({g})"))
+                .unwrap_or_default();
+            format!(
+                "the game has no bot `{name}`; its bots: {}{guess}",
+                names.join(", ")
+            )
+        });
+    }
+    Ok(())
 }
 
 /// Answers read from a choice log: one line per choice, `P<n> <index> [label...]`, index 1-based.
@@ -145,7 +197,8 @@ impl Agent for ScriptAgent {
 }
 
 /// The agent kinds a seat may have, for messages.
-pub const KINDS: &str = "random, first, human, mc:N, ismcts:N (or ismcts:200ms) or script:FILE";
+pub const KINDS: &str =
+    "random, first, human, mc:N, ismcts:N (or ismcts:200ms), bot:NAME (a bot the game declares) or script:FILE";
 
 /// Split a `--agent` value into one single-agent spec per seat. The value is a comma-separated
 /// list: `P2=human` gives seat 2 its own agent, and the last entry without `P<n>=` is for every
@@ -216,6 +269,7 @@ fn check_kind(spec: &str) -> Result<(), String> {
     match spec {
         "random" | "first" | "human" => Ok(()),
         s if s.starts_with("script:") && s.len() > "script:".len() => Ok(()),
+        s if bot_name(s).is_some_and(|n| !n.is_empty()) => Ok(()),
         other => Err(format!("unknown agent `{other}`; use {KINDS}")),
     }
 }
@@ -267,6 +321,9 @@ fn build_agents(
             "first" => Box::new(FirstAgent),
             "human" => Box::new(HumanAgent {
                 table: table.clone(),
+            }),
+            s if bot_name(s).is_some() => Box::new(BotAgent {
+                name: Rc::from(bot_name(s).unwrap_or("")),
             }),
             s if s.starts_with("ismcts") => {
                 let budget = ismcts::parse(s).unwrap_or(Err(String::new()))?;

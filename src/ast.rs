@@ -39,6 +39,7 @@ pub enum Item {
     Check(Box<CheckDecl>),
     Face(FaceDecl),
     Screen(ScreenDecl),
+    Bot(BotDecl),
     Option(OptionDecl),
     Event(EventDecl),
     Allow(AllowDecl),
@@ -86,6 +87,29 @@ pub struct FaceDecl {
 pub struct ScreenDecl {
     pub seat: Ident,
     pub lines: Vec<(Expr, Expr)>,
+    pub span: Span,
+}
+
+/// `bot Greedy(me) { prefer c in Card => c.value }`: a designer's own player, which `--agent
+/// P2=bot:Greedy` seats. `seat` names the seat it plays.
+#[derive(Debug, Clone)]
+pub struct BotDecl {
+    pub name: Ident,
+    pub seat: Ident,
+    pub rules: Vec<PreferRule>,
+    /// The `##` lines written just above it.
+    pub doc: Option<String>,
+    pub span: Span,
+}
+
+/// `prefer c in Card where c.cost <= 3 => c.value`: how a bot ranks the options of one type: a
+/// score (an int, the highest wins) or a preference list (of the option's type, earliest wins).
+#[derive(Debug, Clone)]
+pub struct PreferRule {
+    pub var: Ident,
+    pub ty: Spanned<TypeExpr>,
+    pub cond: Option<Expr>,
+    pub value: Expr,
     pub span: Span,
 }
 

@@ -1,6 +1,7 @@
 //! `rules explain`: how to play a game, from what its files declare: the `game` block's goal and
 //! summary, the player counts, the options, the round's phases in order (each from the `##` lines
-//! above it), the card kinds with their counts, and how the game ends and is scored.
+//! above it), the card kinds with their counts, how the game ends and is scored, and the bots it
+//! declares (`bot`), each with its `##` lines.
 
 use crate::diag::Span;
 use crate::program::{Expr, ExprKind, Program};
@@ -155,6 +156,20 @@ pub fn explain(prog: &Program) -> String {
         }
         None => out
             .push_str("  No score: the game names no winner; its account tells how it came out.\n"),
+    }
+
+    if !prog.bots.is_empty() {
+        out.push_str("\nBots (`--agent P2=bot:NAME`):\n");
+        let width = prog
+            .bots
+            .iter()
+            .map(|b| b.name.chars().count())
+            .max()
+            .unwrap_or(0);
+        for b in &prog.bots {
+            let head = format!("  {}", b.name);
+            entry(&mut out, &head, width + 2, b.doc.as_deref());
+        }
     }
     out
 }

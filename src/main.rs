@@ -68,9 +68,10 @@ enum Command {
         #[arg(long)]
         seed: Option<u64>,
         /// Who answers the choices: random (the default), first, human, mc:N (N playouts per
-        /// option), ismcts:N (N iterations of tree search, or ismcts:200ms) or script:FILE, for
-        /// every seat, or per seat like `P1=human,P2=mc:50,random` (the last plain entry is for
-        /// the other seats)
+        /// option), ismcts:N (N iterations of tree search, or ismcts:200ms), bot:NAME (a bot the
+        /// game declares: `bot NAME(me) { prefer ... }`; `rules explain` lists them) or
+        /// script:FILE, for every seat, or per seat like `P1=human,P2=bot:Greedy,random` (the
+        /// last plain entry is for the other seats)
         #[arg(long)]
         agent: Option<String>,
         /// Write every answered choice to FILE (also when a person stops the game with Ctrl-C,
@@ -135,7 +136,8 @@ enum Command {
         #[arg(long)]
         load: Option<PathBuf>,
         /// Who answers each seat's choices (default: you answer every seat), like
-        /// `P2=random,P3=script:game.log` or `P1=human,random`
+        /// `P2=random,P3=script:game.log`, `P2=bot:Greedy` (a bot the game declares) or
+        /// `P1=human,random`
         #[arg(long)]
         agent: Option<String>,
         /// Set a game option, like `--set solo=true` (`rules check` lists a game's options)
@@ -163,7 +165,8 @@ enum Command {
         /// The first game's seed
         #[arg(long, default_value_t = 1)]
         seed: u64,
-        /// Who answers the choices, for every seat or per seat (`P1=first,random`)
+        /// Who answers the choices, for every seat or per seat (`P1=bot:Greedy,random`): random,
+        /// first, mc:N, ismcts:N, bot:NAME (a bot the game declares) or script:FILE
         #[arg(long, default_value = "random")]
         agent: String,
         /// Set a game option, like `--set solo=true`
@@ -272,8 +275,9 @@ enum Command {
         /// How many games to play
         #[arg(long, default_value_t = 2000)]
         games: u64,
-        /// Who answers the choices, for every seat or per seat (`P1=ismcts:100,random`); with a
-        /// searching agent the bench also reports its decisions per second
+        /// Who answers the choices, for every seat or per seat (`P1=ismcts:100,random`, or
+        /// `bot:NAME`, a bot the game declares); with a searching agent the bench also reports
+        /// its decisions per second
         #[arg(long, default_value = "random")]
         agent: String,
         /// Set a game option, like `--set solo=true` (`rules check` lists a game's options)
@@ -795,12 +799,14 @@ fn run(cli: Cli) -> ExitCode {
                     return ExitCode::from(2);
                 }
             };
-            if let Err(e) = rules::agent::seat_specs(&agent, n, "random") {
+            if let Err(e) = rules::agent::seat_specs(&agent, n, "random")
+                .and_then(|specs| rules::agent::check_bots(&specs, &prog))
+            {
                 errln!("error: {e}");
                 return ExitCode::from(2);
             }
             if agent.contains("human") {
-                errln!("error: a bench has no people at the keyboard: use random, first, mc:N, ismcts:N or script agents");
+                errln!("error: a bench has no people at the keyboard: use random, first, mc:N, ismcts:N, bot:NAME or script agents");
                 return ExitCode::from(2);
             }
             let t1 = Instant::now();

@@ -187,6 +187,41 @@ pub struct ScreenDef {
     pub span: Span,
 }
 
+/// `bot Greedy(me) { prefer c in Card => c.value }`: a designer's own player, seated by
+/// `--agent P2=bot:Greedy`. Its rules rank each choice's options (`interp/bots.rs`).
+#[derive(Debug, Clone)]
+pub struct BotDef {
+    pub name: String,
+    /// The `##` lines written just above it.
+    pub doc: Option<String>,
+    /// The local slot of the seat it plays.
+    pub seat: u32,
+    pub locals: u32,
+    pub rules: Vec<BotRule>,
+    /// Where its name is written.
+    pub span: Span,
+}
+
+/// `prefer c in Card where cond => value`: the options of type `ty` (bound to `slot`) for which
+/// `cond` holds are ranked by `value`.
+#[derive(Debug, Clone)]
+pub struct BotRule {
+    pub slot: u32,
+    pub ty: Ty,
+    pub cond: Option<Expr>,
+    pub value: Expr,
+    pub score: BotScore,
+    pub span: Span,
+}
+
+/// How a bot's rule ranks: by an int (the highest wins) or by a place in a list (the earliest
+/// wins).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BotScore {
+    Score,
+    Preference,
+}
+
 /// A validation rule over cards, run by `rules check` (`check` / `warn`).
 #[derive(Debug, Clone)]
 pub struct CheckDef {
@@ -484,6 +519,8 @@ pub struct Program {
     pub faces: Vec<FaceDef>,
     /// The game's `screen`, if it declares one (else a player's screen is the default one).
     pub screen: Option<ScreenDef>,
+    /// The designers' own players (`bot`), in declaration order.
+    pub bots: Vec<BotDef>,
     pub options: Vec<OptionDef>,
     pub events: Vec<EventDef>,
     pub setup: Vec<(Block, u32)>,

@@ -20,7 +20,7 @@ Commands (anything else is a rules-language expression or statement, evaluated o
   :choices                  the waiting choice and its numbered options
   :choose N | NAME          answer the waiting choice (a number or the option's text)
   :auto [N|phase|round|end] let the agents answer (N choices; default 1)
-  :agent PLAYER MODE        who answers PLAYER: human, random, first, mc:N or script:FILE
+  :agent PLAYER MODE        who answers PLAYER: human, random, first, mc:N, bot:NAME or script:FILE
   :state                    the whole position as tables
   :show ZONE|PLAYER|VAR|CARD  one zone (all its keys), one player's things, a var, or a card (@id)
   :as PLAYER|all            whose eyes hidden information is shown to
@@ -289,7 +289,9 @@ impl Repl {
                     self.session
                         .modes
                         .get(p.player as usize)
-                        .is_some_and(|&m| matches!(m, Mode::Random | Mode::First | Mode::Mc(_)))
+                        .is_some_and(|&m| {
+                            matches!(m, Mode::Random | Mode::First | Mode::Mc(_) | Mode::Bot(_))
+                        })
                 });
                 if self.session.pending.is_some() && until == Until::Choice && !agents_turn {
                     self.say("A choice is waiting: answer it with :choose N, or :auto to let the agent answer.");
@@ -467,12 +469,12 @@ impl Repl {
                         Some(sc) if mode == Mode::Script => {
                             format!("P{}: script:{}", i + 1, sc.name)
                         }
-                        _ => format!("P{}: {}", i + 1, mode.name()),
+                        _ => format!("P{}: {}", i + 1, self.session.mode_name(i)),
                     }
                 })
                 .collect();
             self.say(format!(
-                "{}   (`:agent P2 random` changes one; human, random, first, mc:N or script:FILE)",
+                "{}   (`:agent P2 random` changes one; human, random, first, mc:N, bot:NAME or script:FILE)",
                 list.join(", ")
             ));
             return;
@@ -496,15 +498,24 @@ impl Repl {
                     }
                 }
             }
-            None => match (crate::agent::mc::parse(m), Mode::parse(m)) {
+            None => match (
+                crate::agent::mc::parse(m),
+                Mode::parse_in(m, &self.session.prog),
+            ) {
                 (Some(Err(e)), _) => {
                     self.say(e);
+                    return;
+                }
+                (_, None) if crate::agent::bot_name(m).is_some() => {
+                    let spec = [m.to_string()];
+                    let e = crate::agent::check_bots(&spec, &self.session.prog).err();
+                    self.say(e.unwrap_or_default());
                     return;
                 }
                 (_, Some(mode)) if mode != Mode::Script => (mode, None),
                 _ => {
                     self.say(format!(
-                        "`{m}` is not an agent: human, random, first, mc:N or script:FILE."
+                        "`{m}` is not an agent: human, random, first, mc:N, bot:NAME or script:FILE."
                     ));
                     return;
                 }
@@ -532,7 +543,10 @@ impl Repl {
             [k] => format!("P{}", k + 1),
             _ => "Every player".to_string(),
         };
-        let mut what = mode.name();
+        let mut what = match seats.first() {
+            Some(&k) => self.session.mode_name(k as usize),
+            None => mode.name(),
+        };
         if let Some((path, _)) = &text {
             let lines: usize = seats
                 .iter()
@@ -787,7 +801,7 @@ impl Repl {
             let mut lines = vec![format!(
                 "P{} (agent: {})",
                 p + 1,
-                self.session.modes[p as usize].name()
+                self.session.mode_name(p as usize)
             )];
             lines.extend(self.var_lines(Some(p), None, true));
             for z in 0..prog.zones.len() {
@@ -1362,7 +1376,7 @@ pub fn run(mut repl: Repl, first: Option<String>) -> std::io::Result<()> {
             .enumerate()
             .map(|(i, m)| match m {
                 Mode::Human => format!("P{} you", i + 1),
-                m => format!("P{} {}", i + 1, m.name()),
+                _ => format!("P{} {}", i + 1, repl.session.mode_name(i)),
             })
             .collect();
         format!("Seats: {} (:agent changes them).", seats.join(", "))

@@ -179,7 +179,9 @@ pub fn run(a: RunArgs, limits: Limits) -> ExitCode {
         return super::not_playable(&prog, &a.game);
     }
     let n = players.unwrap_or_else(|| rules::default_players(&prog));
-    let seats = match rules::agent::seat_specs(&agent, n.min(64), "random") {
+    let seats = match rules::agent::seat_specs(&agent, n.min(64), "random")
+        .and_then(|specs| rules::agent::check_bots(&specs, &prog).map(|()| specs))
+    {
         Ok(s) => s,
         Err(e) => {
             errln!("error: {e}");

@@ -28,6 +28,8 @@ pub enum Mode {
     Script,
     /// Flat Monte Carlo with N playouts per option (`:agent P2 mc:50`): see `agent::mc`.
     Mc(u32),
+    /// The game's bot of this number (`:agent P2 bot:Greedy`), in declaration order.
+    Bot(u32),
 }
 
 impl Mode {
@@ -42,6 +44,17 @@ impl Mode {
             _ => None,
         }
     }
+    /// `parse`, and `bot:NAME` for a bot `prog` declares.
+    pub fn parse_in(s: &str, prog: &Program) -> Option<Mode> {
+        match agent::bot_name(s) {
+            Some(name) => prog
+                .bots
+                .iter()
+                .position(|b| b.name == name)
+                .map(|i| Mode::Bot(i as u32)),
+            None => Mode::parse(s),
+        }
+    }
     pub fn name(self) -> String {
         match self {
             Mode::Human => "human".into(),
@@ -49,6 +62,7 @@ impl Mode {
             Mode::First => "first".into(),
             Mode::Script => "script".into(),
             Mode::Mc(n) => format!("mc:{n}"),
+            Mode::Bot(i) => format!("bot #{}", u64::from(i) + 1),
         }
     }
 }
@@ -136,6 +150,8 @@ struct Shared {
     /// Each seat's random stream, moved on by every answer the seat gives (as `rules run`'s
     /// random agent is, replays included).
     rngs: Vec<agent::RandomAgent>,
+    /// The names of the game's bots, in declaration order (`Mode::Bot`).
+    bots: Vec<Rc<str>>,
 }
 
 /// One seat's answers read from a choice log: 0-based option numbers, with the log's name and
@@ -195,6 +211,14 @@ impl Agent for SessionAgent {
             .modes
             .iter()
             .any(|m| matches!(m, Mode::Mc(_)))
+    }
+
+    fn bot(&self, seat: u32) -> Option<Rc<str>> {
+        let s = self.0.borrow();
+        match s.modes.get(seat as usize) {
+            Some(Mode::Bot(i)) => s.bots.get(*i as usize).cloned(),
+            _ => None,
+        }
     }
 
     fn decide(
@@ -289,6 +313,10 @@ impl Agent for SessionAgent {
             Mode::Human => return ask_person(&mut s),
             Mode::Random => drawn.unwrap_or(0),
             Mode::First => 0,
+            Mode::Bot(_) => match req.bot {
+                Some(i) => i,
+                None => return Err("the seat's bot was not worked out for this choice".into()),
+            },
             Mode::Mc(n) => match req.search {
                 Some(sp) => agent::mc::pick(sp, n, s.seed, req.number).0,
                 None => return ask_person(&mut s),
@@ -629,6 +657,12 @@ impl Session {
             scripts: self.scripts.clone(),
             answered,
             rngs,
+            bots: self
+                .prog
+                .bots
+                .iter()
+                .map(|b| Rc::from(b.name.as_str()))
+                .collect(),
         }));
         let agents = (0..self.players)
             .map(|_| Box::new(SessionAgent(shared.clone())) as Box<dyn Agent>)
@@ -712,6 +746,17 @@ impl Session {
         true
     }
 
+    /// How seat `i`'s agent is named: as `:agent` takes it (`bot:Greedy` for a bot).
+    pub fn mode_name(&self, i: usize) -> String {
+        match self.modes.get(i).copied().unwrap_or(Mode::Human) {
+            Mode::Bot(b) => match self.prog.bots.get(b as usize) {
+                Some(bot) => format!("bot:{}", bot.name),
+                None => Mode::Bot(b).name(),
+            },
+            m => m.name(),
+        }
+    }
+
     pub fn save(&self, game: &str) -> SaveFile {
         SaveFile {
             format: SAVE_FORMAT,
@@ -740,6 +785,23 @@ impl Session {
             Session::with_options(prog, save.players, save.seed, save.options.clone(), limits)?;
         // A save may say anything: an `mc` agent's playouts are held to what `mc:N` accepts.
         let max = agent::mc::MAX_PLAYOUTS;
+        if let Some(Mode::Bot(i)) = save
+            .agents
+            .iter()
+            .find(|m| matches!(m, Mode::Bot(i) if *i as usize >= s.prog.bots.len()))
+        {
+            return Err(Box::new(
+                Diag::error(
+                    "load::agent",
+                    format!(
+                        "the save gives a seat the game's bot #{}, and the game has {} bots",
+                        u64::from(*i) + 1,
+                        s.prog.bots.len()
+                    ),
+                )
+                .help("edit the save's `agents`, or load it and set the agent with `:agent`"),
+            ));
+        }
         if let Some(bad) = save.agents.iter().find_map(|m| match m {
             Mode::Mc(n) if !(1..=max).contains(n) => Some(*n),
             _ => None,

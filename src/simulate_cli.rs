@@ -64,13 +64,15 @@ pub fn simulate(
         errln!("error: {e}");
         return ExitCode::from(2);
     }
-    if let Err(e) = rules::agent::seat_specs(&agent, n, "random") {
+    if let Err(e) = rules::agent::seat_specs(&agent, n, "random")
+        .and_then(|specs| rules::agent::check_bots(&specs, &prog))
+    {
         errln!("error: {e}");
         return ExitCode::from(2);
     }
     if agent.contains("human") {
         errln!(
-            "error: a simulation has no people at the keyboard: use random, first, mc:N, ismcts:N or script agents"
+            "error: a simulation has no people at the keyboard: use random, first, mc:N, ismcts:N, bot:NAME or script agents"
         );
         return ExitCode::from(2);
     }

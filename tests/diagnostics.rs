@@ -1,6 +1,6 @@
 //! Snapshot tests of the rendered diagnostics: one broken `.rules` file per mistake.
 //! `tests/broken/*.rules` must fail `rules check`; `tests/runtime/*.rules` must check clean and
-//! then stop with a runtime diagnostic.
+//! then stop with a runtime diagnostic (`# agent: ...` seats other agents than `first`).
 
 use rules::interp::Interp;
 use rules::limits::Limits;
@@ -72,7 +72,13 @@ fn runtime_failures_are_reported() {
         );
         let prog = c.program.expect("checked");
         let n = rules::default_players(&prog);
-        let agents = rules::agent::make_agents("first", n, 1).expect("agents");
+        // `# agent: P1=bot:Peeker,first` seats other agents (default `first`).
+        let text = std::fs::read_to_string(path).expect("read");
+        let agent = text
+            .lines()
+            .find_map(|l| l.trim().strip_prefix("# agent:"))
+            .map_or("first", str::trim);
+        let agents = rules::agent::make_agents(agent, n, 1).expect("agents");
         let mut interp = Interp::new(&prog, n, 1, agents, limits).expect("interp");
         let err = match interp.run() {
             Ok(_) => panic!("{} should fail at run time", path.display()),

@@ -734,6 +734,11 @@ impl Agent for ReplayAgent {
     fn search_stats(&self) -> Option<super::mc::SearchStats> {
         self.inner.search_stats()
     }
+
+    fn bot(&self, seat: u32) -> Option<Rc<str>> {
+        // Worked out on replayed answers too, so a replay charges the steps the game did.
+        self.inner.bot(seat)
+    }
 }
 
 #[cfg(test)]

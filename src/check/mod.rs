@@ -8,6 +8,7 @@
 //! the game) and `repl` (lines typed at the REPL).
 
 pub mod allow;
+mod bots;
 mod cards;
 mod decls;
 mod describe;
@@ -800,6 +801,7 @@ impl Checker {
                 Item::Check(c) => self.check_item(c),
                 Item::Face(f) => self.face_item(f),
                 Item::Screen(sc) => self.screen_item(sc),
+                Item::Bot(b) => self.bot_item(b),
                 Item::Kind(k) => {
                     self.kind_describe(kind_id, k);
                     kind_id += 1;

@@ -156,6 +156,15 @@ impl Checker {
                 }
             }
         }
+        for b in &prog.bots {
+            for r in &b.rules {
+                for e in r.cond.iter().chain([&r.value]) {
+                    if let Some(imp) = w.expr(e) {
+                        found.push((format!("the bot `{}`", b.name), r.span, imp));
+                    }
+                }
+            }
+        }
         // Text for showing, wherever it is written: `say` and choice labels.
         let mut shown: Vec<(&'static str, &Expr)> = Vec::new();
         let bodies = prog
@@ -210,6 +219,8 @@ impl Checker {
             }
             let help = if who == SCREEN_LINE {
                 "a screen only reads the game; make the change in a phase, a setup or a trigger, and show the var it keeps"
+            } else if who.starts_with("the bot ") {
+                "a bot only reads the game to rank the options; the choice it answers makes the change"
             } else {
                 "scores, tiebreaks, `end_when`, `say` text, choice labels and card rules only read the game; make the change in a phase, a setup or a trigger"
             };

@@ -241,6 +241,18 @@ impl Out<'_> {
                 let rest: Vec<P> = it.cloned().collect();
                 self.braced_lines(&p, &rest, |o, e| o.entry(&kids(e), ": "));
             }
+            Rule::bot_decl => {
+                self.kw("bot ");
+                let mut it = k.iter().filter(|c| c.as_rule() != Rule::bot_kw);
+                if let (Some(name), Some(seat)) = (it.next(), it.next()) {
+                    self.tok(name);
+                    self.w("(");
+                    self.tok(seat);
+                    self.w(")");
+                }
+                let rest: Vec<P> = it.cloned().collect();
+                self.braced_lines(&p, &rest, |o, r| o.prefer_rule(r));
+            }
             _ => self.node(&p),
         }
     }
@@ -378,6 +390,34 @@ impl Out<'_> {
             }
         }
         self.indent -= 1;
+    }
+
+    /// A bot's rule: `prefer c in Card where cond => score`.
+    fn prefer_rule(&mut self, r: &P) {
+        let k = kids(r);
+        let mut it = k.iter();
+        if let (Some(kw), Some(var), Some(ty)) = (it.next(), it.next(), it.next()) {
+            self.tok(kw);
+            self.sp();
+            self.tok(var);
+            self.w(" in ");
+            self.node(ty);
+        }
+        for part in it {
+            let word = match part.as_rule() {
+                Rule::prefer_where => "where",
+                Rule::prefer_value => "=>",
+                _ => continue,
+            };
+            // A comment before the word stays before it.
+            self.lead(start(part));
+            self.sp();
+            self.w(word);
+            self.pos = self.pos.max(start(part) + word.len());
+            if let Some(e) = kids(part).first() {
+                self.break_or_space(e, |o, e| o.expr(e));
+            }
+        }
     }
 
     /// ` { ... }` with one child per line (`{}` when empty).

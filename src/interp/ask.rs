@@ -32,6 +32,9 @@ pub struct ChoiceRequest<'a> {
     /// What the game says beside each option (`choose`'s `notes`), when it says anything, to
     /// an answerer that reads it ([`Agent::wants_notes`]).
     pub notes: Option<&'a [String]>,
+    /// For an agent that plays one of the game's bots ([`Agent::bot`]): the option that bot
+    /// picks, worked out by the interpreter as the seat sees the game (`interp/bots.rs`).
+    pub bot: Option<usize>,
 }
 
 /// A uniformly random legal answer: an option of a choice, or, for a line of an allocation,
@@ -90,6 +93,12 @@ pub trait Agent {
     /// what a search replays from.
     fn searches(&self) -> bool {
         false
+    }
+
+    /// The game's bot (`bot Greedy(me) { ... }`) this agent plays for `seat`, by name: the
+    /// interpreter then works its answer out and hands it over in `req.bot`.
+    fn bot(&self, _seat: u32) -> Option<std::rc::Rc<str>> {
+        None
     }
 
     /// What a searching agent's searches came to so far (`rules simulate` reports them).

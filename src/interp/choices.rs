@@ -110,6 +110,11 @@ impl<'p> Interp<'p> {
         secret: bool,
         span: Span,
     ) -> R<usize> {
+        // A seat a bot of the game plays: its answer, worked out as the seat sees the game.
+        let bot = match self.agents.get(player as usize).and_then(|a| a.bot(player)) {
+            Some(name) => Some(self.bot_answer(&name, player, options, span)?),
+            None => None,
+        };
         // What a person reads besides the options: the game's own screen, and the notes (the
         // REPL shows the notes alone).
         let (person, noted) = self
@@ -184,6 +189,7 @@ impl<'p> Interp<'p> {
             allocation: self.allocation,
             screen: screen.as_deref(),
             notes: notes.as_deref(),
+            bot,
         };
         let Some(agent) = self.agents.get_mut(player as usize) else {
             return Err(rt(span, format!("no agent plays P{}", player + 1)));

@@ -7,6 +7,7 @@
 //! which card; `checks` runs card rules.
 
 mod ask;
+mod bots;
 mod builtins;
 mod checks;
 mod choices;

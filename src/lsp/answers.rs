@@ -60,7 +60,7 @@ impl Workspace {
         };
         // What the `##` lines above the declaration say about it.
         let doc = match d.kind {
-            DefKind::Kind | DefKind::Fn | DefKind::Phase | DefKind::Option => a
+            DefKind::Kind | DefKind::Fn | DefKind::Phase | DefKind::Option | DefKind::Bot => a
                 .sources
                 .get(d.at.file)
                 .and_then(|f| {
@@ -125,7 +125,8 @@ impl Workspace {
         let wanted = |d: &Def| match trigger {
             Some('@') => d.kind == DefKind::Card,
             Some('.') => d.kind == DefKind::Field,
-            _ => !matches!(d.kind, DefKind::Card | DefKind::Field),
+            // A bot is named to `--agent`, never in the rules.
+            _ => !matches!(d.kind, DefKind::Card | DefKind::Field | DefKind::Bot),
         };
         for d in a.index.defs.iter().filter(|d| wanted(d)) {
             items.entry(d.name.clone()).or_insert(item_kind(d.kind));
@@ -271,6 +272,7 @@ fn item_kind(k: DefKind) -> CompletionItemKind {
         DefKind::Fn | DefKind::Table => CompletionItemKind::FUNCTION,
         DefKind::Phase => CompletionItemKind::MODULE,
         DefKind::Event => CompletionItemKind::EVENT,
+        DefKind::Bot => CompletionItemKind::CLASS,
     }
 }
 
@@ -286,5 +288,6 @@ fn symbol_kind(k: DefKind) -> SymbolKind {
         DefKind::Fn | DefKind::Table => SymbolKind::FUNCTION,
         DefKind::Phase => SymbolKind::MODULE,
         DefKind::Event => SymbolKind::EVENT,
+        DefKind::Bot => SymbolKind::OBJECT,
     }
 }

@@ -23,6 +23,8 @@ pub enum DefKind {
     Table,
     Event,
     Option,
+    /// A designer's own player (`bot Greedy(me) { ... }`), named to `--agent`.
+    Bot,
 }
 
 impl DefKind {
@@ -41,6 +43,7 @@ impl DefKind {
             DefKind::Table => "table",
             DefKind::Event => "event",
             DefKind::Option => "option",
+            DefKind::Bot => "bot",
         }
     }
 }
@@ -165,6 +168,7 @@ impl Index {
                 Item::Phase(p) => def(&p.name.node, DefKind::Phase, p.name.span, p.name.span, None),
                 Item::Table(t) => def(&t.name.node, DefKind::Table, t.name.span, t.name.span, None),
                 Item::Event(e) => def(&e.name.node, DefKind::Event, e.name.span, e.name.span, None),
+                Item::Bot(b) => def(&b.name.node, DefKind::Bot, b.name.span, b.name.span, None),
                 Item::Option(o) => def(
                     &o.name.node,
                     DefKind::Option,

@@ -54,6 +54,9 @@ pub fn rule_name(rule: Rule) -> &'static str {
         face_entry => "a face entry (`title: c.name`)",
         screen_decl | screen_kw => DECLARATION,
         screen_entry => "a screen line (`\"Bank\": bank[p]`)",
+        bot_decl | bot_kw => DECLARATION,
+        prefer_rule | prefer_kw => "a bot's rule (`prefer c in Card => c.value`)",
+        prefer_where | prefer_value => "an expression",
         check_where | check_require | check_help => "an expression",
         option_decl | option_kw | event_decl | event_kw => DECLARATION,
         copies | x_kw => "a number of copies like `3 x`",
@@ -159,6 +162,7 @@ pub(super) fn syntax_error(e: &pest::error::Error<Rule>, text: &str, file: u32) 
     const ITEMS: &[&str] = &[
         "import", "game", "enum", "kind", "card", "cards", "zone", "var", "const", "fn", "phase",
         "setup", "on", "table", "check", "warn", "option", "event", "allow", "face", "screen",
+        "bot",
     ];
     if tokens
         .iter()

@@ -37,6 +37,7 @@ impl Builder {
             Rule::check_decl => Item::Check(Box::new(self.check_decl(pair))),
             Rule::face_decl => Item::Face(self.face_decl(pair)),
             Rule::screen_decl => Item::Screen(self.screen_decl(pair)),
+            Rule::bot_decl => Item::Bot(self.bot_decl(pair)),
             Rule::option_decl => Item::Option(self.option_decl(pair)?),
             Rule::event_decl => Item::Event(self.event_decl(pair)?),
             Rule::allow_decl => Item::Allow(self.allow_decl(pair)),
@@ -497,6 +498,48 @@ impl Builder {
             }
         }
         ScreenDecl { seat, lines, span }
+    }
+
+    pub(super) fn bot_decl(&mut self, pair: Pair<Rule>) -> BotDecl {
+        let span = self.span(&pair);
+        let doc = self.doc(&pair);
+        let mut it = children(pair).filter(|p| p.as_rule() != Rule::bot_kw);
+        let name = it.next().map(|p| self.ident(p)).unwrap_or_default_ident();
+        let seat = it.next().map(|p| self.ident(p)).unwrap_or_default_ident();
+        let rules = it.map(|r| self.prefer_rule(r)).collect();
+        BotDecl {
+            name,
+            seat,
+            rules,
+            doc,
+            span,
+        }
+    }
+
+    pub(super) fn prefer_rule(&mut self, pair: Pair<Rule>) -> PreferRule {
+        let span = self.span(&pair);
+        let (mut var, mut ty, mut cond, mut value) = (None, None, None, None);
+        for p in children(pair) {
+            match p.as_rule() {
+                Rule::ident => var = Some(self.ident(p)),
+                Rule::type_expr => ty = Some(self.type_expr(p)),
+                Rule::prefer_where => cond = children(p).next().map(|e| self.expr(e)),
+                Rule::prefer_value => value = children(p).next().map(|e| self.expr(e)),
+                _ => {}
+            }
+        }
+        PreferRule {
+            var: var.unwrap_or_else(|| Spanned::new(String::new(), span)),
+            ty: ty.unwrap_or_else(|| {
+                Spanned::new(TypeExpr::Named(Spanned::new("any".into(), span)), span)
+            }),
+            cond,
+            value: value.unwrap_or(Expr {
+                kind: ExprKind::None,
+                span,
+            }),
+            span,
+        }
     }
 
     pub(super) fn check_decl(&mut self, pair: Pair<Rule>) -> CheckDecl {
