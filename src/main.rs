@@ -222,8 +222,8 @@ enum Command {
         /// Seed of the game's random generator
         #[arg(long, default_value_t = 1)]
         seed: u64,
-        /// Who plays each seat: human (a browser), random, first or mc:N, per seat like
-        /// `P1=human,P2=human,random`
+        /// Who plays each seat: human (a browser), random, first, mc:N or bot:NAME (a bot the game
+        /// declares), per seat like `P1=human,P2=human,random`
         #[arg(long, default_value = "human")]
         agent: String,
         /// Set a game option, like `--set solo=true`

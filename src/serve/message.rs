@@ -97,10 +97,9 @@ pub fn build(
     let omitted = account.len().saturating_sub(extra.account_lines);
     let account: Vec<String> = account.split_off(omitted);
     let seats: Vec<J> = (0..s.players)
-        .map(|p| {
-            let mode = s.modes.get(p as usize).copied().unwrap_or(Mode::Human);
-            json!({"name": format!("P{}", u64::from(p) + 1), "plays": mode.name()})
-        })
+        .map(
+            |p| json!({"name": format!("P{}", u64::from(p) + 1), "plays": s.mode_name(p as usize)}),
+        )
         .collect();
     let pending = s.pending.as_ref().filter(|_| s.stop == Stop::Pending);
     let waiting = pending.map(|p| format!("P{}", u64::from(p.player) + 1));

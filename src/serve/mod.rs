@@ -41,9 +41,14 @@ pub struct Config {
     pub limits: crate::limits::Limits,
 }
 
-fn mode_of(spec: &str) -> Result<Mode, String> {
-    Mode::parse(spec).ok_or_else(|| {
-        format!("`{spec}` cannot play a seat of `rules serve`: use human, random, first or mc:N")
+fn mode_of(spec: &str, prog: &crate::program::Program) -> Result<Mode, String> {
+    if crate::agent::bot_name(spec).is_some() {
+        crate::agent::check_bots(&[spec.to_string()], prog)?;
+    }
+    Mode::parse_in(spec, prog).ok_or_else(|| {
+        format!(
+            "`{spec}` cannot play a seat of `rules serve`: use human, random, first, mc:N or bot:NAME"
+        )
     })
 }
 
@@ -100,7 +105,7 @@ pub fn run(cfg: Config, out: &mut dyn Write) -> Result<(), String> {
             let specs = crate::agent::seat_specs(&cfg.agent, n, "human")?;
             let modes = specs
                 .iter()
-                .map(|s| mode_of(s))
+                .map(|s| mode_of(s, &prog))
                 .collect::<Result<Vec<_>, _>>()?;
             let mut s = Session::with_options(prog, n, cfg.seed, cfg.set.clone(), limits)
                 .map_err(|d| d.message.clone())?;
@@ -379,7 +384,7 @@ impl Host {
                     .and_then(|k| k.parse::<u32>().ok())
                     .filter(|k| (1..=n).contains(k))
                     .map(|k| k - 1);
-                let (Some(p), Ok(mode)) = (p, mode_of(spec)) else {
+                let (Some(p), Ok(mode)) = (p, mode_of(spec, &self.session.prog)) else {
                     let _ = writeln!(
                         out,
                         "`{line}`: write a seat and who plays it, like `P2 random` or `P2 human` (seats P1 to P{n})"
@@ -390,7 +395,12 @@ impl Host {
                     *m = mode;
                 }
                 self.undo.retain(|s| *s != p);
-                let _ = writeln!(out, "P{} is played by {}", u64::from(p) + 1, mode.name());
+                let _ = writeln!(
+                    out,
+                    "P{} is played by {}",
+                    u64::from(p) + 1,
+                    self.session.mode_name(p as usize)
+                );
                 if mode == Mode::Human {
                     self.links(out, Some(p));
                 } else if self.session.pending.as_ref().is_some_and(|q| q.player == p) {
