@@ -203,6 +203,11 @@ enum Command {
         #[arg(long, value_name = "K", num_args = 0..=1, default_missing_value = "25",
               value_parser = clap::value_parser!(u32).range(1..=100_000))]
         skill: Option<u32>,
+        /// A seat-balanced match between agents, like `--match ismcts:50,mc:10`: the same
+        /// --games seeds once per agent, the agents rotated over the seats so each plays every
+        /// seat equally often; each agent's win rate with its 95% interval against a fair share
+        #[arg(long = "match", value_name = "AGENT,AGENT,...")]
+        matchup: Option<String>,
     },
     /// A language server for editors, on stdin and stdout: diagnostics as you type, hover, go
     /// to definition, references, completion and document symbols (see editors/README.md)
@@ -669,6 +674,7 @@ fn run(cli: Cli) -> ExitCode {
             impact,
             html,
             skill,
+            matchup,
             merge: None,
         } => simulate(
             game,
@@ -686,6 +692,7 @@ fn run(cli: Cli) -> ExitCode {
                 impact,
                 html,
                 skill,
+                matchup,
             },
             &limits,
         ),

@@ -24,6 +24,7 @@ pub struct Extra {
     pub impact: Option<String>,
     pub html: Option<PathBuf>,
     pub skill: Option<u32>,
+    pub matchup: Option<String>,
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -46,6 +47,7 @@ pub fn simulate(
         impact,
         html,
         skill,
+        matchup,
     } = extra;
     if let Err(code) = one_game(&game) {
         return code;
@@ -162,10 +164,20 @@ pub fn simulate(
     // A progress bar on the terminal as games finish (none when stderr is not a terminal),
     // counting the reruns of `--impact` too.
     let tty = std::io::stderr().is_terminal();
-    let total = match skill {
+    let match_agents = match matchup.as_deref().map(rules::simulate::matchup::parse) {
+        None => None,
+        Some(Ok(a)) => Some(a),
+        Some(Err(e)) => {
+            errln!("error: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let total = match (skill, &match_agents) {
         // Two matches (K against 2K, 2K against 4K), each once per seat.
-        Some(_) => games.saturating_mul(2).saturating_mul(u64::from(n)),
-        None => games.saturating_mul(1 + impact_cards.len() as u64),
+        (Some(_), _) => games.saturating_mul(2).saturating_mul(u64::from(n)),
+        // Each agent's seating.
+        (None, Some(a)) => games.saturating_mul(a.len() as u64),
+        (None, None) => games.saturating_mul(1 + impact_cards.len() as u64),
     };
     let bar = if tty {
         let bar = indicatif::ProgressBar::new(total);
@@ -189,6 +201,39 @@ pub fn simulate(
             errln!("error: --until-ci takes a width between 0 and 1, like 0.05");
             return ExitCode::from(2);
         }
+    }
+    if let Some(agents) = &match_agents {
+        if skill.is_some()
+            || shard.is_some()
+            || impact.is_some()
+            || until_ci.is_some()
+            || html.is_some()
+            || whole.agent != "random"
+        {
+            errln!("error: --match seats its own agents and plays its own games: leave out --agent, --skill, --shard, --impact, --until-ci and --html");
+            return ExitCode::from(2);
+        }
+        let m = match rules::simulate::matchup::run(&whole, agents, *limits, &STOP, &progress) {
+            Ok(m) => m,
+            Err(e) => {
+                errln!("error: {e}");
+                return ExitCode::from(1);
+            }
+        };
+        bar.finish_and_clear();
+        out!("{}", rules::simulate::matchup::text(&m));
+        if let Some(path) = &json {
+            let text = serde_json::to_string_pretty(&m).unwrap_or_default();
+            if let Err(e) = std::fs::write(path, text + "\n") {
+                errln!("error: cannot write `{}`: {e}", path.display());
+                return ExitCode::from(2);
+            }
+        }
+        return if m.errors > 0 {
+            ExitCode::from(1)
+        } else {
+            ExitCode::SUCCESS
+        };
     }
     if let Some(k) = skill {
         if shard.is_some() || impact.is_some() || until_ci.is_some() || html.is_some() {

@@ -305,7 +305,7 @@ pub fn pick(sp: &SearchPoint, budget: Budget, seed: u64, number: usize) -> (usiz
         let future = rng::draw_u64(&mut rng);
         let (option, new) = tree.select(0, root);
         tree.descend(0, root, option, new);
-        let (result, back) = sp.playout_with(&world, option, future, tree);
+        let (result, back) = sp.playout_with(world, option, future, tree);
         // The tree comes back with the playout (a playout that could not start keeps nothing).
         tree = match back.and_then(|p| into_tree(p)) {
             Some(t) => t,

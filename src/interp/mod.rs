@@ -433,6 +433,28 @@ impl<'p> Interp<'p> {
         agents: Vec<Box<dyn Agent>>,
         limits: Limits,
     ) -> R<Self> {
+        Self::assemble(prog, n_players, seed, agents, limits, None)
+    }
+
+    /// An interpreter that goes on from `state` (a playout of a search, `search.rs`): as
+    /// `new`, without building a first state only to replace it.
+    pub(super) fn from_state(
+        prog: &'p Program,
+        seed: u64,
+        limits: Limits,
+        state: State,
+    ) -> R<Self> {
+        Self::assemble(prog, state.n_players, seed, Vec::new(), limits, Some(state))
+    }
+
+    fn assemble(
+        prog: &'p Program,
+        n_players: u32,
+        seed: u64,
+        agents: Vec<Box<dyn Agent>>,
+        limits: Limits,
+        given: Option<State>,
+    ) -> R<Self> {
         let g = &prog.game;
         // A card set without a `game` block (max 0) can still be inspected and checked.
         if g.max_players > 0 && (n_players < g.min_players || n_players > g.max_players) {
@@ -461,44 +483,47 @@ impl<'p> Interp<'p> {
         }
         let layout = prog.code.layout(prog, n_players, &limits)?;
         let step_limit = limits.max_steps.min(MAX_STEP_COUNT);
-        let state = State {
-            n_players,
-            round: 0,
-            phase: None,
-            vars: vec![Value::None; layout.vars as usize],
-            var_base: layout.var_base.clone(),
-            var_first: std::rc::Rc::from(Vec::new()),
-            zones: vec![Vec::new(); layout.zones as usize],
-            zone_base: layout.zone_base.clone(),
-            card_zone: vec![NOWHERE; prog.cards.len()],
-            face_up: vec![true; prog.cards.len()],
-            known: vec![everyone(n_players); prog.cards.len()],
-            card_vars: layout.card_vars.clone(),
-            card_var_base: layout.card_var_base.clone(),
-            consts: vec![Value::None; prog.consts.len()],
-            rng: rng::new_rng(seed),
-            finished: false,
-            eliminated: vec![false; n_players as usize],
-            options: prog.options.iter().map(|o| o.default.clone()).collect(),
-            steps_left: step_limit.saturating_add(1),
-            step_limit,
-            choices_made: 0,
-            forced_choices: 0,
-            ended_by: None,
-            var_clock: 0,
-            var_stamp: vec![0; prog.vars.len()],
-            // Indexed by field name: as long as the last name that is a field of some kind.
-            field_stamp: vec![
-                0;
-                prog.kinds
-                    .iter()
-                    .flat_map(|k| &k.fields)
-                    .map(|f| f.sym as usize + 1)
-                    .max()
-                    .unwrap_or(0)
-            ],
-            zone_stamp: vec![0; prog.zones.len()],
-            memo: Memo::default(),
+        let state = match given {
+            Some(state) => state,
+            None => State {
+                n_players,
+                round: 0,
+                phase: None,
+                vars: vec![Value::None; layout.vars as usize],
+                var_base: layout.var_base.clone(),
+                var_first: std::rc::Rc::from(Vec::new()),
+                zones: vec![Vec::new(); layout.zones as usize],
+                zone_base: layout.zone_base.clone(),
+                card_zone: vec![NOWHERE; prog.cards.len()],
+                face_up: vec![true; prog.cards.len()],
+                known: vec![everyone(n_players); prog.cards.len()],
+                card_vars: layout.card_vars.clone(),
+                card_var_base: layout.card_var_base.clone(),
+                consts: vec![Value::None; prog.consts.len()],
+                rng: rng::new_rng(seed),
+                finished: false,
+                eliminated: vec![false; n_players as usize],
+                options: prog.options.iter().map(|o| o.default.clone()).collect(),
+                steps_left: step_limit.saturating_add(1),
+                step_limit,
+                choices_made: 0,
+                forced_choices: 0,
+                ended_by: None,
+                var_clock: 0,
+                var_stamp: vec![0; prog.vars.len()],
+                // Indexed by field name: as long as the last name that is a field of some kind.
+                field_stamp: vec![
+                    0;
+                    prog.kinds
+                        .iter()
+                        .flat_map(|k| &k.fields)
+                        .map(|f| f.sym as usize + 1)
+                        .max()
+                        .unwrap_or(0)
+                ],
+                zone_stamp: vec![0; prog.zones.len()],
+                memo: Memo::default(),
+            },
         };
         let searching = agents.iter().any(|a| a.searches());
         Ok(Interp {

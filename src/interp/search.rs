@@ -36,6 +36,7 @@ use super::seen::PlayerView;
 use super::*;
 use serde::{Deserialize, Serialize};
 use std::cell::OnceCell;
+use std::rc::Rc;
 
 /// The state at the last segment boundary, and the choices asked since (secret or not).
 #[derive(Clone)]
@@ -50,12 +51,11 @@ pub(super) struct Track {
 
 /// What a playout interpreter answers with, instead of agents.
 pub(super) struct Playout {
-    /// The choices since the boundary: (player, index, secret).
-    replay: Vec<(u32, usize, bool)>,
+    /// The choices since the boundary, and the choice as the seat sees it: one per choice
+    /// searched, shared by its playouts.
+    want: Rc<Wanted>,
     seat: u32,
     count: usize,
-    want_labels: Vec<String>,
-    want_view: PlayerView,
     option: usize,
     /// How another player's secret choices in the replay are answered.
     hidden: Hidden,
@@ -68,6 +68,148 @@ pub(super) struct Playout {
     /// Who answers the choices after the one searched (a tree search's policy); random
     /// answers when `None`.
     policy: Option<Box<dyn Policy>>,
+}
+
+/// What a playout must meet: the choices since the boundary, and the choice searched as the
+/// seat sees it. Made once per choice searched and shared by its playouts.
+pub(super) struct Wanted {
+    /// The choices since the boundary: (player, index, secret).
+    replay: Vec<(u32, usize, bool)>,
+    /// The real position at the choice, its options and their labels: a playout whose position
+    /// matches them (`looks_same`) reads the same to the seat without building its view.
+    now: State,
+    options: Vec<Value>,
+    labels: Option<Vec<Value>>,
+    /// The options' texts and the view as the seat sees them, built when a playout's position
+    /// does not plainly match (`seen`).
+    seen: OnceCell<(Vec<String>, PlayerView)>,
+}
+
+impl Wanted {
+    /// The options' texts and the seat's view of the real position.
+    fn seen(&self, prog: &Program, seat: u32) -> &(Vec<String>, PlayerView) {
+        self.seen.get_or_init(|| {
+            let view = View {
+                prog,
+                n_players: self.now.n_players,
+                zone_base: &self.now.zone_base,
+            };
+            let labels = (0..self.options.len())
+                .map(|i| {
+                    seen_label(
+                        &view,
+                        &self.options,
+                        self.labels.as_deref(),
+                        &self.now.known,
+                        seat,
+                        i,
+                    )
+                })
+                .collect();
+            (labels, super::seen::player_view(prog, &self.now, seat))
+        })
+    }
+}
+
+/// Whether `v` reads the same to `seat` in two states whose card knowledge is `a` and `b`: every
+/// card in it known to the seat in both or in neither (a value as text depends on nothing else
+/// of the state: `View::show_parts`).
+fn known_alike(v: &Value, a: &[Players], b: &[Players], seat: u32) -> bool {
+    match v {
+        Value::Card(c) => {
+            let k = |s: &[Players]| s.get(*c as usize).map(|&x| holds(x, seat));
+            k(a) == k(b)
+        }
+        Value::List(items) | Value::Tuple(items) => {
+            items.iter().all(|x| known_alike(x, a, b, seat))
+        }
+        _ => true,
+    }
+}
+
+/// Whether the seat's view (`seen::player_view`) of `a` is plainly the same as of `b`, from the
+/// states themselves: the same round and phase, in every zone slot the same cards where the
+/// seat knows them (with their faces and var fields) and hidden cards where it knows neither,
+/// and every var the same (a var's value is shown when visible, and whether it holds its first
+/// value either way). `true` only when the views are equal; `false` says nothing (the views may
+/// still be equal: build them to know).
+fn looks_same(prog: &Program, a: &State, b: &State, seat: u32) -> bool {
+    if a.round != b.round
+        || a.phase != b.phase
+        || a.zones.len() != b.zones.len()
+        || a.vars.len() != b.vars.len()
+        || a.n_players != b.n_players
+    {
+        return false;
+    }
+    let knows = |s: &State, c: u32| holds(s.known.get(c as usize).copied().unwrap_or(0), seat);
+    fn card_vars<'s>(prog: &Program, s: &'s State, c: u32) -> Option<&'s [Value]> {
+        let kind = prog.cards.get(c as usize)?.kind;
+        let n = prog.kinds.get(kind as usize)?.var_count as usize;
+        let base = *s.card_var_base.get(c as usize)? as usize;
+        s.card_vars.get(base..base + n)
+    }
+    for (za, zb) in a.zones.iter().zip(&b.zones) {
+        if za.len() != zb.len() {
+            return false;
+        }
+        for (&ca, &cb) in za.iter().zip(zb) {
+            let k = knows(a, ca);
+            if k != knows(b, cb) {
+                return false;
+            }
+            if !k {
+                continue;
+            }
+            if ca != cb || a.face_up.get(ca as usize) != b.face_up.get(cb as usize) {
+                return false;
+            }
+            match (card_vars(prog, a, ca), card_vars(prog, b, cb)) {
+                (Some(x), Some(y)) => {
+                    if x != y || !x.iter().all(|v| known_alike(v, &a.known, &b.known, seat)) {
+                        return false;
+                    }
+                }
+                (None, None) => {}
+                _ => return false,
+            }
+        }
+    }
+    if a.var_base != b.var_base {
+        return false;
+    }
+    let view = View {
+        prog,
+        n_players: a.n_players,
+        zone_base: &a.zone_base,
+    };
+    for (id, vd) in prog.vars.iter().enumerate() {
+        let base = a.var_base.get(id).copied().unwrap_or(0) as usize;
+        let size: u32 = vd
+            .keys
+            .iter()
+            .map(|k| key_count(k, a.n_players, prog))
+            .product::<u32>()
+            .max(1);
+        let (fa, fb) = (a.var_first.get(id), b.var_first.get(id));
+        for off in 0..size {
+            let (x, y) = (
+                a.vars.get(base + off as usize),
+                b.vars.get(base + off as usize),
+            );
+            if (x.is_some() && x == fa) != (y.is_some() && y == fb) {
+                return false;
+            }
+            if holds(view.var_readers(id as u32, off), seat) {
+                match (x, y) {
+                    (Some(x), Some(y)) if x == y && known_alike(x, &a.known, &b.known, seat) => {}
+                    (None, None) => {}
+                    _ => return false,
+                }
+            }
+        }
+    }
+    true
 }
 
 /// A choice met in a playout after the one searched, as a tree search sees it: who chooses,
@@ -96,7 +238,7 @@ enum Hidden {
     /// gathers prior / proposal over the answers drawn.
     Drawn {
         repick: Box<ChaCha8Rng>,
-        proposals: Vec<Proposal>,
+        proposals: Rc<[Proposal]>,
         weight: f64,
     },
     /// A probe: every answer as given except replayed choice `at`, answered `alt` (as given
@@ -175,9 +317,9 @@ pub struct SearchPoint<'a> {
     pub(super) seat: u32,
     pub(super) options: &'a [Value],
     pub(super) labels: Option<&'a [Value]>,
-    pub(super) want: OnceCell<(Vec<String>, PlayerView)>,
+    pub(super) want: OnceCell<Rc<Wanted>>,
     /// For each choice replayed: how a playout draws its answer (`prepare`).
-    pub(super) proposals: OnceCell<Vec<Proposal>>,
+    pub(super) proposals: OnceCell<Rc<[Proposal]>>,
 }
 
 /// Option `i`'s text as player `seat` sees it (a card they do not know is hidden).
@@ -193,9 +335,6 @@ fn seen_label(
     v.map(|v| view.show_parts(v, known).for_viewer(seat).text())
         .unwrap_or_default()
 }
-
-/// Which cards a determinisation may exchange: the kind, and the values of the `var` fields.
-type Class = (u32, Vec<Value>);
 
 /// A value with every card renamed by `sigma` (`None` when nothing changes).
 fn relabel(v: &Value, sigma: &[u32]) -> Option<Value> {
@@ -231,6 +370,37 @@ fn relabel_all(values: &mut [Value], sigma: &[u32]) {
             *v = n;
         }
     }
+}
+
+/// Rename the cards of `st` by `sigma` (a permutation): the cards in the zones, and references
+/// to them in vars and card vars. Where a card lies, its face and who knows it belong to the
+/// place, so they go with the card now lying there.
+fn relabel_state(st: &mut State, sigma: &[u32]) {
+    for zone in st.zones.iter_mut() {
+        for c in zone.iter_mut() {
+            *c = sigma.get(*c as usize).copied().unwrap_or(*c);
+        }
+    }
+    let (zone_of, face, known) = (st.card_zone.clone(), st.face_up.clone(), st.known.clone());
+    for (old, &new) in sigma.iter().enumerate() {
+        let new = new as usize;
+        if new == old {
+            continue;
+        }
+        if let (Some(z), Some(&v)) = (st.card_zone.get_mut(new), zone_of.get(old)) {
+            *z = v;
+        }
+        if let (Some(f), Some(&v)) = (st.face_up.get_mut(new), face.get(old)) {
+            *f = v;
+        }
+        if let (Some(k), Some(&v)) = (st.known.get_mut(new), known.get(old)) {
+            *k = v;
+        }
+    }
+    relabel_all(&mut st.vars, sigma);
+    relabel_all(&mut st.card_vars, sigma);
+    // Remembered calls may hold the cards' old names.
+    st.memo = super::Memo::default();
 }
 
 impl Track {
@@ -269,29 +439,15 @@ impl SearchPoint<'_> {
         self.prog.game.score.is_some()
     }
 
-    fn want(&self) -> &(Vec<String>, PlayerView) {
+    fn want(&self) -> &Rc<Wanted> {
         self.want.get_or_init(|| {
-            let view = View {
-                prog: self.prog,
-                n_players: self.now.n_players,
-                zone_base: &self.now.zone_base,
-            };
-            let labels = (0..self.options.len())
-                .map(|i| {
-                    seen_label(
-                        &view,
-                        self.options,
-                        self.labels,
-                        &self.now.known,
-                        self.seat,
-                        i,
-                    )
-                })
-                .collect();
-            (
-                labels,
-                super::seen::player_view(self.prog, self.now, self.seat),
-            )
+            Rc::new(Wanted {
+                replay: self.replay(),
+                now: self.now.clone(),
+                options: self.options.to_vec(),
+                labels: self.labels.map(<[Value]>::to_vec),
+                seen: OnceCell::new(),
+            })
         })
     }
 
@@ -299,83 +455,77 @@ impl SearchPoint<'_> {
     /// are re-dealt at random among the places holding such cards (see the module's account).
     pub fn determinise(&self, rng: &mut ChaCha8Rng) -> World {
         let mut st = self.track.state.clone();
+        let sigma = self.deal(&st, rng);
+        if let Some(sigma) = sigma {
+            relabel_state(&mut st, &sigma);
+        }
+        World {
+            state: st,
+            repick: rng::draw_u64(rng),
+        }
+    }
+
+    /// The permutation of cards a determinisation makes of `st` (the boundary state): the cards
+    /// the seat knows neither at the boundary nor now, shuffled within their class and dealt
+    /// back into the places holding such cards. `None` when it renames no card.
+    fn deal(&self, st: &State, rng: &mut ChaCha8Rng) -> Option<Vec<u32>> {
         let seat = self.seat;
         let unknown = |c: u32| {
             let at_boundary = st.known.get(c as usize).copied().unwrap_or(0);
             let now = self.now.known.get(c as usize).copied().unwrap_or(0);
             !holds(at_boundary, seat) && !holds(now, seat)
         };
-        // The places holding cards the seat does not know, with the card's class: its kind and
-        // the values of its var fields (a card re-dealt keeps its own; only cards alike in
-        // both are exchanged, so `c.owner` still says whose deck a card goes back to).
-        let class = |c: u32| {
-            let kind = self.prog.cards.get(c as usize).map_or(0, |d| d.kind);
+        // A card's class: its kind and the values of its var fields (a card re-dealt keeps its
+        // own; only cards alike in both are exchanged, so `c.owner` still says whose deck a
+        // card goes back to). Compared in place, without copying the values.
+        let kind_of = |c: u32| self.prog.cards.get(c as usize).map_or(0, |d| d.kind);
+        let vars_of = |c: u32| -> &[Value] {
             let n = self
                 .prog
                 .kinds
-                .get(kind as usize)
+                .get(kind_of(c) as usize)
                 .map_or(0, |k| k.var_count) as usize;
             let base = st.card_var_base.get(c as usize).copied().unwrap_or(0) as usize;
-            let vars = st.card_vars.get(base..base + n).unwrap_or(&[]).to_vec();
-            (kind, vars)
+            st.card_vars.get(base..base + n).unwrap_or(&[])
         };
-        let mut places: Vec<(Class, u32, usize, u32)> = Vec::new();
+        let class = |a: u32, b: u32| {
+            kind_of(a)
+                .cmp(&kind_of(b))
+                .then_with(|| vars_of(a).cmp(vars_of(b)))
+        };
+        // The places holding cards the seat does not know: (slot, index, card).
+        let mut places: Vec<(u32, usize, u32)> = Vec::new();
         for (slot, zone) in st.zones.iter().enumerate() {
             for (i, &c) in zone.iter().enumerate() {
                 if unknown(c) {
-                    places.push((class(c), slot as u32, i, c));
+                    places.push((slot as u32, i, c));
                 }
             }
         }
+        if places.is_empty() {
+            return None;
+        }
         // Canonical: the cards by class, then id (the multiset); the places by class, then
         // slot order. Each class's cards are shuffled and dealt into that class's places.
-        let mut cards: Vec<(Class, u32)> = places.iter().map(|p| (p.0.clone(), p.3)).collect();
-        cards.sort_unstable();
-        places.sort_unstable_by(|a, b| (&a.0, a.1, a.2).cmp(&(&b.0, b.1, b.2)));
+        let mut cards: Vec<u32> = places.iter().map(|p| p.2).collect();
+        cards.sort_unstable_by(|&a, &b| class(a, b).then(a.cmp(&b)));
+        places.sort_unstable_by(|a, b| class(a.2, b.2).then((a.0, a.1).cmp(&(b.0, b.1))));
         let mut sigma: Vec<u32> = (0..st.known.len() as u32).collect();
         let mut into = places.iter();
-        for group in cards.chunk_by(|a, b| a.0 == b.0) {
-            let mut dealt: Vec<u32> = group.iter().map(|c| c.1).collect();
+        for group in cards.chunk_by(|&a, &b| class(a, b).is_eq()) {
+            let mut dealt: Vec<u32> = group.to_vec();
             rng::shuffle(rng, &mut dealt);
             for (&new, place) in dealt.iter().zip(into.by_ref()) {
-                if let Some(s) = sigma.get_mut(place.3 as usize) {
+                if let Some(s) = sigma.get_mut(place.2 as usize) {
                     *s = new;
                 }
             }
         }
-        if sigma.iter().enumerate().any(|(i, &s)| i as u32 != s) {
-            for zone in st.zones.iter_mut() {
-                for c in zone.iter_mut() {
-                    *c = sigma.get(*c as usize).copied().unwrap_or(*c);
-                }
-            }
-            // Where a card lies, its face and who knows it belong to the place.
-            let (zone_of, face, known) =
-                (st.card_zone.clone(), st.face_up.clone(), st.known.clone());
-            for (old, &new) in sigma.iter().enumerate() {
-                let new = new as usize;
-                if new == old {
-                    continue;
-                }
-                if let (Some(z), Some(&v)) = (st.card_zone.get_mut(new), zone_of.get(old)) {
-                    *z = v;
-                }
-                if let (Some(f), Some(&v)) = (st.face_up.get_mut(new), face.get(old)) {
-                    *f = v;
-                }
-                if let (Some(k), Some(&v)) = (st.known.get_mut(new), known.get(old)) {
-                    *k = v;
-                }
-            }
-            relabel_all(&mut st.vars, &sigma);
-            relabel_all(&mut st.card_vars, &sigma);
-            // Remembered calls may hold the cards' old names.
-            st.memo = super::Memo::default();
-        }
-        World {
-            state: st,
-            repick: rng::draw_u64(rng),
-        }
+        sigma
+            .iter()
+            .enumerate()
+            .any(|(i, &s)| i as u32 != s)
+            .then_some(sigma)
     }
 
     /// The choices since the boundary, as (player, index, secret).
@@ -393,17 +543,10 @@ impl SearchPoint<'_> {
 
     /// Run a playout interpreter from the boundary state `state` to the end of the game (or,
     /// for a probe, to the choice searched).
-    fn run(&self, state: &State, playout: Playout) -> R<(R<()>, Interp<'_>)> {
-        let mut it = Interp::new(
-            self.prog,
-            self.now.n_players,
-            self.seed,
-            Vec::new(),
-            self.limits,
-        )?;
+    fn run(&self, state: State, playout: Playout) -> R<(R<()>, Interp<'_>)> {
+        let mut it = Interp::from_state(self.prog, self.seed, self.limits, state)?;
         it.record = false;
         it.remember = self.remember;
-        it.state = state.clone();
         it.playout = Some(Box::new(playout));
         let mut pos = self.track.pos;
         while pos != Pos::Done {
@@ -416,14 +559,11 @@ impl SearchPoint<'_> {
     }
 
     fn playout_for(&self, option: usize, hidden: Hidden, seed: u64) -> Playout {
-        let (want_labels, want_view) = self.want().clone();
         let mut seeds = rng::new_rng(seed);
         Playout {
-            replay: self.replay(),
+            want: self.want().clone(),
             seat: self.seat,
             count: self.options.len(),
-            want_labels,
-            want_view,
             option,
             hidden,
             future: Some(rng::new_rng(rng::draw_u64(&mut seeds))),
@@ -439,7 +579,7 @@ impl SearchPoint<'_> {
     /// choice as the seat sees it, and the number of options choice `at` had.
     fn probe(&self, at: usize, alt: Option<usize>) -> (bool, usize) {
         let hidden = Hidden::Probe { at, alt, count: 0 };
-        match self.run(&self.track.state, self.playout_for(0, hidden, 0)) {
+        match self.run(self.track.state.clone(), self.playout_for(0, hidden, 0)) {
             Ok((end, it)) => {
                 let count = match it.playout.as_deref() {
                     Some(Playout {
@@ -470,7 +610,7 @@ impl SearchPoint<'_> {
         if self.proposals.get().is_some() {
             return;
         }
-        let replay = self.replay();
+        let replay = &self.want().replay;
         let mut proposals = vec![Proposal::Uniform; replay.len()];
         for (at, &(who, index, secret)) in replay.iter().enumerate() {
             if !secret || who == self.seat {
@@ -517,20 +657,25 @@ impl SearchPoint<'_> {
             fitted.sort_unstable();
             proposals[at] = Proposal::Among(fitted);
         }
-        let _ = self.proposals.set(proposals);
+        let _ = self.proposals.set(proposals.into());
     }
 
     /// Play `world` out with option `option` taken at this choice: the game's randomness and
     /// every answer after it come from `seed`. Bounded by the game's step budget.
     pub fn playout(&self, world: &World, option: usize, seed: u64) -> Played {
-        self.playout_inner(world, option, seed, None).0
+        let copy = World {
+            state: world.state.clone(),
+            repick: world.repick,
+        };
+        self.playout_inner(copy, option, seed, None).0
     }
 
     /// `playout`, with the choices after this one answered by `policy` (a tree search's), which
-    /// is handed back with the result.
+    /// is handed back with the result. The copy is played out in place (a tree search plays
+    /// each copy once).
     pub fn playout_with(
         &self,
-        world: &World,
+        world: World,
         option: usize,
         seed: u64,
         policy: Box<dyn Policy>,
@@ -540,19 +685,23 @@ impl SearchPoint<'_> {
 
     fn playout_inner(
         &self,
-        world: &World,
+        world: World,
         option: usize,
         seed: u64,
         policy: Option<Box<dyn Policy>>,
     ) -> (Played, Option<Box<dyn Policy>>) {
         let hidden = Hidden::Drawn {
             repick: Box::new(rng::new_rng(world.repick)),
-            proposals: self.proposals.get().cloned().unwrap_or_default(),
+            proposals: self
+                .proposals
+                .get()
+                .cloned()
+                .unwrap_or_else(|| Rc::from([])),
             weight: 1.0,
         };
         let mut playout = self.playout_for(option, hidden, seed);
         playout.policy = policy;
-        let (end, mut it) = match self.run(&world.state, playout) {
+        let (end, mut it) = match self.run(world.state, playout) {
             Ok(r) => r,
             Err(d) => {
                 return (
@@ -621,7 +770,7 @@ impl Interp<'_> {
         let count = options.len();
         let j = pl.asked;
         pl.asked += 1;
-        if let Some(&(who, index, secret)) = pl.replay.get(j) {
+        if let Some(&(who, index, secret)) = pl.want.replay.get(j) {
             if who != player {
                 return Err(signal(REJECT));
             }
@@ -635,7 +784,7 @@ impl Interp<'_> {
                 Err(signal(REJECT))
             };
         }
-        if j > pl.replay.len() {
+        if j > pl.want.replay.len() {
             if let Some(policy) = pl.policy.as_mut() {
                 let met = Met {
                     player,
@@ -657,13 +806,8 @@ impl Interp<'_> {
         if player != pl.seat || count != pl.count || pl.option >= count {
             return Err(signal(REJECT));
         }
-        let view = self.view();
-        let same_labels = (0..count).all(|i| {
-            pl.want_labels.get(i).map(String::as_str)
-                == Some(seen_label(&view, options, labels, &self.state.known, pl.seat, i).as_str())
-        });
-        let pv = super::seen::player_view(self.prog, &self.state, pl.seat);
-        if !same_labels || pv != pl.want_view {
+        let want = pl.want.clone();
+        if !self.seen_as_wanted(&want, options, labels, pl.seat) {
             return Err(signal(REJECT));
         }
         if matches!(pl.hidden, Hidden::Probe { .. }) {
@@ -674,6 +818,49 @@ impl Interp<'_> {
         }
         pl.branched = true;
         Ok(pl.option)
+    }
+}
+
+impl Interp<'_> {
+    /// Whether the choice being asked (`options`, `labels`) reads to `seat` as the choice
+    /// searched did: its options' texts and the seat's view. Plainly the same states and
+    /// options (`looks_same`) are; otherwise both are built and compared.
+    fn seen_as_wanted(
+        &self,
+        want: &Wanted,
+        options: &[Value],
+        labels: Option<&[Value]>,
+        seat: u32,
+    ) -> bool {
+        let count = options.len();
+        let label = |o: &[Value], l: Option<&[Value]>, i: usize| -> Option<Value> {
+            l.and_then(|l| l.get(i)).or(o.get(i)).cloned()
+        };
+        let plain = count == want.options.len()
+            && (0..count).all(|i| {
+                let (x, y) = (
+                    label(options, labels, i),
+                    label(&want.options, want.labels.as_deref(), i),
+                );
+                match (x, y) {
+                    (Some(x), Some(y)) => {
+                        x == y && known_alike(&x, &self.state.known, &want.now.known, seat)
+                    }
+                    (None, None) => true,
+                    _ => false,
+                }
+            })
+            && looks_same(self.prog, &self.state, &want.now, seat);
+        if plain {
+            return true;
+        }
+        let (want_labels, want_view) = want.seen(self.prog, seat);
+        let view = self.view();
+        let same_labels = (0..count).all(|i| {
+            want_labels.get(i).map(String::as_str)
+                == Some(seen_label(&view, options, labels, &self.state.known, seat, i).as_str())
+        });
+        same_labels && super::seen::player_view(self.prog, &self.state, seat) == *want_view
     }
 }
 

@@ -8,6 +8,7 @@
 pub mod html;
 pub mod invariants;
 pub mod leads;
+pub mod matchup;
 pub mod report;
 pub mod shard;
 pub mod skill;
