@@ -229,3 +229,102 @@ fn skill_pits_budgets_with_the_seats_rotated() {
     let last = steps[1]["win_rate"]["low"].as_f64().expect("low");
     assert!(last > 0.5, "{r}");
 }
+
+/// `--match A,B`: the agents rotated over the seats on the same seeds, each agent's games, wins
+/// by seat and win rate; the same report on one thread or two.
+#[test]
+fn match_rotates_the_agents_over_the_seats() {
+    let args = |jobs: &'static str| {
+        [
+            "tests/simulate/race.rules",
+            "--players",
+            "3",
+            "--games",
+            "6",
+            "--match",
+            "ismcts:8,random",
+            "--jobs",
+            jobs,
+        ]
+    };
+    let r = report(&args("1"), "match1");
+    assert_eq!(r, report(&args("2"), "match2"), "--jobs changed the match");
+    let seatings = r["seatings"].as_array().expect("seatings");
+    assert_eq!(
+        seatings,
+        &vec![
+            serde_json::json!(["ismcts:8", "random", "ismcts:8"]),
+            serde_json::json!(["random", "ismcts:8", "random"]),
+        ]
+    );
+    assert_eq!(r["games"], 12, "{r}");
+    for e in r["entrants"].as_array().expect("entrants") {
+        // Every game has both agents; over the two seatings each fills three seats per seed.
+        assert_eq!(e["games"], 12, "{e}");
+        assert_eq!(e["seats"], 18, "{e}");
+        let fair = e["fair_share"].as_f64().expect("fair share");
+        assert!((fair - 0.5).abs() < 1e-9, "{e}");
+        let by: u64 = e["wins_by_seat"]
+            .as_array()
+            .expect("by seat")
+            .iter()
+            .map(|x| x.as_u64().expect("wins"))
+            .sum();
+        assert!(by >= e["wins"].as_u64().expect("wins"), "{e}");
+    }
+    let ismcts = &r["entrants"][0];
+    assert_eq!(ismcts["agent"], "ismcts:8");
+    assert!(
+        ismcts["wins"].as_u64() > r["entrants"][1]["wins"].as_u64(),
+        "{r}"
+    );
+    let (code, out, _) = rules(&[
+        "simulate",
+        "tests/simulate/race.rules",
+        "--players",
+        "2",
+        "--games",
+        "2",
+        "--match",
+        "first,random",
+    ]);
+    assert_eq!(code, 0);
+    assert!(
+        out.contains("a match of first against random, 2 players, 2 seeds in each of 2 seatings"),
+        "{out}"
+    );
+    assert!(out.contains("seating 2: random, first"), "{out}");
+}
+
+#[test]
+fn match_specs_are_checked() {
+    for (bad, says) in [
+        ("random", "names one agent"),
+        ("random,random", "named twice"),
+        ("P1=mc:2,random", "seats its agents itself"),
+        ("mc:0,random", "mc:0"),
+    ] {
+        let (code, _, err) = rules(&[
+            "simulate",
+            "tests/simulate/race.rules",
+            "--players",
+            "2",
+            "--match",
+            bad,
+        ]);
+        assert_eq!(code, 2, "{bad}: {err}");
+        assert!(err.contains(says), "{bad}: {err}");
+    }
+    let (code, _, err) = rules(&[
+        "simulate",
+        "tests/simulate/race.rules",
+        "--players",
+        "2",
+        "--agent",
+        "mc:2",
+        "--match",
+        "mc:2,random",
+    ]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("leave out --agent"), "{err}");
+}

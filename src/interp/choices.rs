@@ -173,6 +173,7 @@ impl<'p> Interp<'p> {
             options,
             labels,
             want: Default::default(),
+            dealing: Default::default(),
             proposals: Default::default(),
         });
         let req = ChoiceRequest {

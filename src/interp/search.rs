@@ -318,8 +318,19 @@ pub struct SearchPoint<'a> {
     pub(super) options: &'a [Value],
     pub(super) labels: Option<&'a [Value]>,
     pub(super) want: OnceCell<Rc<Wanted>>,
+    /// What its determinisations deal (`deal`), worked out at the first.
+    pub(super) dealing: OnceCell<Dealing>,
     /// For each choice replayed: how a playout draws its answer (`prepare`).
     pub(super) proposals: OnceCell<Rc<[Proposal]>>,
+}
+
+/// What a determinisation deals, the same for every copy of one choice searched: the cards the
+/// seat does not know, by class (each class sorted by id), and the places holding them, named
+/// by the card lying there in the boundary state, class by class in slot order.
+#[derive(Default)]
+pub(super) struct Dealing {
+    classes: Vec<Vec<u32>>,
+    places: Vec<u32>,
 }
 
 /// Option `i`'s text as player `seat` sees it (a card they do not know is hidden).
@@ -455,7 +466,7 @@ impl SearchPoint<'_> {
     /// are re-dealt at random among the places holding such cards (see the module's account).
     pub fn determinise(&self, rng: &mut ChaCha8Rng) -> World {
         let mut st = self.track.state.clone();
-        let sigma = self.deal(&st, rng);
+        let sigma = self.deal(rng);
         if let Some(sigma) = sigma {
             relabel_state(&mut st, &sigma);
         }
@@ -465,10 +476,35 @@ impl SearchPoint<'_> {
         }
     }
 
-    /// The permutation of cards a determinisation makes of `st` (the boundary state): the cards
-    /// the seat knows neither at the boundary nor now, shuffled within their class and dealt
-    /// back into the places holding such cards. `None` when it renames no card.
-    fn deal(&self, st: &State, rng: &mut ChaCha8Rng) -> Option<Vec<u32>> {
+    /// The permutation of cards a determinisation makes of the boundary state: the cards the
+    /// seat knows neither at the boundary nor now, shuffled within their class and dealt back
+    /// into the places holding such cards. `None` when it renames no card.
+    fn deal(&self, rng: &mut ChaCha8Rng) -> Option<Vec<u32>> {
+        let d = self.dealing.get_or_init(|| self.dealing());
+        if d.places.is_empty() {
+            return None;
+        }
+        let mut sigma: Vec<u32> = (0..self.track.state.known.len() as u32).collect();
+        let mut into = d.places.iter();
+        for group in &d.classes {
+            let mut dealt: Vec<u32> = group.clone();
+            rng::shuffle(rng, &mut dealt);
+            for (&new, &place) in dealt.iter().zip(into.by_ref()) {
+                if let Some(s) = sigma.get_mut(place as usize) {
+                    *s = new;
+                }
+            }
+        }
+        sigma
+            .iter()
+            .enumerate()
+            .any(|(i, &s)| i as u32 != s)
+            .then_some(sigma)
+    }
+
+    /// What every determinisation of this choice deals (`deal`): worked out once.
+    fn dealing(&self) -> Dealing {
+        let st = &self.track.state;
         let seat = self.seat;
         let unknown = |c: u32| {
             let at_boundary = st.known.get(c as usize).copied().unwrap_or(0);
@@ -502,30 +538,18 @@ impl SearchPoint<'_> {
                 }
             }
         }
-        if places.is_empty() {
-            return None;
-        }
         // Canonical: the cards by class, then id (the multiset); the places by class, then
         // slot order. Each class's cards are shuffled and dealt into that class's places.
         let mut cards: Vec<u32> = places.iter().map(|p| p.2).collect();
         cards.sort_unstable_by(|&a, &b| class(a, b).then(a.cmp(&b)));
         places.sort_unstable_by(|a, b| class(a.2, b.2).then((a.0, a.1).cmp(&(b.0, b.1))));
-        let mut sigma: Vec<u32> = (0..st.known.len() as u32).collect();
-        let mut into = places.iter();
-        for group in cards.chunk_by(|&a, &b| class(a, b).is_eq()) {
-            let mut dealt: Vec<u32> = group.to_vec();
-            rng::shuffle(rng, &mut dealt);
-            for (&new, place) in dealt.iter().zip(into.by_ref()) {
-                if let Some(s) = sigma.get_mut(place.2 as usize) {
-                    *s = new;
-                }
-            }
+        Dealing {
+            classes: cards
+                .chunk_by(|&a, &b| class(a, b).is_eq())
+                .map(<[u32]>::to_vec)
+                .collect(),
+            places: places.iter().map(|p| p.2).collect(),
         }
-        sigma
-            .iter()
-            .enumerate()
-            .any(|(i, &s)| i as u32 != s)
-            .then_some(sigma)
     }
 
     /// The choices since the boundary, as (player, index, secret).
@@ -924,5 +948,106 @@ impl SearchStats {
         self.fallbacks = self.fallbacks.saturating_add(o.fallbacks);
         self.worlds = self.worlds.saturating_add(o.worlds);
         self.rejected = self.rejected.saturating_add(o.rejected);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const HANDS: &str = r#"
+kind Prize { value: int }
+cards Prize (value) {
+  gold: 10
+  tin: 1
+  lead: 2
+  iron: 3
+}
+zone deck: Prize hidden
+zone hand: Prize per player owner
+var points: int per player = 0
+game "Hands" { players: 2, rounds: 1, round: [play], score: score_of }
+fn score_of(p: player) -> int = points[p]
+setup {
+  move Prize to deck
+  shuffle deck
+  draw 1 from deck to hand[P1]
+  draw 1 from deck to hand[P2]
+}
+phase play {
+  set points[P1] = 1
+}
+"#;
+
+    /// The state after setup of the game above.
+    fn dealt(prog: &Program) -> State {
+        let mut it = Interp::new(prog, 2, 5, Vec::new(), Limits::default()).expect("interp");
+        it.init().expect("init");
+        it.step(Pos::Setup).expect("setup");
+        it.state
+    }
+
+    /// Swap the cards at two places, as a determinisation does.
+    fn swap(st: &mut State, (z1, i1): (usize, usize), (z2, i2): (usize, usize)) {
+        let (a, b) = (st.zones[z1][i1], st.zones[z2][i2]);
+        st.zones[z1][i1] = b;
+        st.zones[z2][i2] = a;
+        let (za, zb) = (st.card_zone[a as usize], st.card_zone[b as usize]);
+        st.card_zone[a as usize] = zb;
+        st.card_zone[b as usize] = za;
+        let (ka, kb) = (st.known[a as usize], st.known[b as usize]);
+        st.known[a as usize] = kb;
+        st.known[b as usize] = ka;
+    }
+
+    /// `looks_same` says "the same" only when the seat's views are equal: for a copy, for
+    /// hidden cards exchanged, and never for a changed hand or var.
+    #[test]
+    fn looks_same_only_when_the_views_are_equal() {
+        let c = crate::check_text("hands.rules", HANDS, &Limits::default());
+        assert_eq!(c.errors(), 0, "{}", c.render());
+        let prog = c.program.expect("program");
+        let real = dealt(&prog);
+        let deck = prog
+            .zones
+            .iter()
+            .position(|z| z.name == "deck")
+            .expect("deck");
+        let hand = prog
+            .zones
+            .iter()
+            .position(|z| z.name == "hand")
+            .expect("hand");
+        let deck = real.zone_base[deck] as usize;
+        let p2_hand = real.zone_base[hand] as usize + 1;
+        let view = |s: &State, p: u32| super::super::seen::player_view(&prog, s, p);
+        let agrees = |a: &State, p: u32| {
+            let same = looks_same(&prog, a, &real, p);
+            if same {
+                assert_eq!(
+                    view(a, p),
+                    view(&real, p),
+                    "looks_same for P{} but the views differ",
+                    p + 1
+                );
+            }
+            same
+        };
+        // A copy.
+        assert!(agrees(&real.clone(), 0) && agrees(&real.clone(), 1));
+        // Two deck cards exchanged: nobody sees the difference.
+        let mut deck_swapped = real.clone();
+        swap(&mut deck_swapped, (deck, 0), (deck, 1));
+        assert!(agrees(&deck_swapped, 0) && agrees(&deck_swapped, 1));
+        // P2's card exchanged with a deck card: the same to P1, not to P2.
+        let mut hand_swapped = real.clone();
+        swap(&mut hand_swapped, (p2_hand, 0), (deck, 0));
+        assert!(agrees(&hand_swapped, 0));
+        assert!(!agrees(&hand_swapped, 1));
+        assert_ne!(view(&hand_swapped, 1), view(&real, 1));
+        // A public var changed: different to both.
+        let mut scored = real.clone();
+        scored.vars[0] = Value::Int(7);
+        assert!(!agrees(&scored, 0) && !agrees(&scored, 1));
     }
 }
