@@ -84,6 +84,9 @@ fn ismcts_specs_are_bounded() {
         "ismcts:5s",
         "ismcts:0ms",
         "ismcts:99999999",
+        "ismcts:0x",
+        "ismcts:x",
+        "ismcts:99999x",
     ] {
         let (code, _, err) = rules(&[
             "simulate",
@@ -104,6 +107,54 @@ fn ismcts_specs_are_bounded() {
         rules::agent::ismcts::parse("ismcts:100"),
         Some(Ok(Budget::Iterations(100)))
     );
+    assert_eq!(
+        rules::agent::ismcts::parse("ismcts:10x"),
+        Some(Ok(Budget::PerOption(10)))
+    );
+}
+
+/// `ismcts:Nx` plays about as many games per decision as `mc:N` (N per option), and a match
+/// reports each agent's choices searched and playouts per choice, so two agents can be compared
+/// at equal cost.
+#[test]
+fn per_option_budgets_cost_what_mc_costs() {
+    let r = report(
+        &[
+            "tests/simulate/race.rules",
+            "--players",
+            "2",
+            "--games",
+            "6",
+            "--match",
+            "ismcts:6x,mc:6",
+        ],
+        "perop",
+    );
+    let each = |i: usize| {
+        let e = &r["entrants"][i];
+        let d = e["decisions"].as_u64().expect("decisions");
+        let p = e["playouts"].as_u64().expect("playouts");
+        assert!(d > 0, "{e}");
+        p as f64 / d as f64
+    };
+    let (ismcts, mc) = (each(0), each(1));
+    assert!(mc >= 12.0, "mc:6 plays 6 per option of at least 2: {mc}");
+    assert!(
+        (ismcts / mc - 1.0).abs() < 0.25,
+        "ismcts:6x {ismcts} against mc:6 {mc} playouts per choice"
+    );
+    let (code, out, err) = rules(&[
+        "simulate",
+        "tests/simulate/race.rules",
+        "--players",
+        "2",
+        "--games",
+        "2",
+        "--match",
+        "ismcts:3x,mc:3",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("choices searched, ") && out.contains(" playouts each"), "{out}");
 }
 
 #[test]
@@ -124,6 +175,7 @@ fn bench_reports_decisions_per_second() {
         out.contains("decisions searched: ") && out.contains(" decisions/s "),
         "{out}"
     );
+    assert!(out.contains(" playouts, ") && out.contains(" per decision;"), "{out}");
 }
 
 /// Two piles of one hidden card each; P1 takes one and scores its value, P2 the other. Whoever
@@ -196,7 +248,7 @@ fn ismcts_never_reads_a_card_hidden_from_it() {
 }
 
 /// `--skill K`: ismcts:2K against ismcts:K, then 4K against 2K, the stronger seat rotated round
-/// the table on the same seeds; in the race a larger budget wins more than its share.
+/// the table on the same seeds; its rate is over the games decided.
 #[test]
 fn skill_pits_budgets_with_the_seats_rotated() {
     let r = report(
@@ -226,8 +278,32 @@ fn skill_pits_budgets_with_the_seats_rotated() {
             .sum();
         assert_eq!(Some(by), st["wins"].as_u64(), "{st}");
     }
-    let last = steps[1]["win_rate"]["low"].as_f64().expect("low");
-    assert!(last > 0.5, "{r}");
+    // The rate is over the games decided: a shared win or a game nobody won counts for neither
+    // budget (in the race two good players often tie).
+    for st in steps {
+        let n = |k: &str| st[k].as_u64().expect(k);
+        assert_eq!(
+            n("decided"),
+            n("games") - n("shared_wins") - n("no_winner"),
+            "{st}"
+        );
+        let rate = st["win_rate"]["value"].as_f64().expect("rate");
+        assert!(
+            (rate - n("wins") as f64 / n("decided") as f64).abs() < 1e-9,
+            "{st}"
+        );
+    }
+    let (_, out, _) = rules(&[
+        "simulate",
+        "tests/simulate/race.rules",
+        "--players",
+        "2",
+        "--games",
+        "15",
+        "--skill",
+        "2",
+    ]);
+    assert!(out.contains("games decided (30 played, "), "{out}");
 }
 
 /// `--match A,B`: the agents rotated over the seats on the same seeds, each agent's games, wins

@@ -1,23 +1,32 @@
-//! `ismcts:N` and `ismcts:200ms`: information-set Monte Carlo tree search (Cowling, Powley and
-//! Whitehouse 2012, single-observer), on the determinisation `mc` uses (`interp::search`).
+//! `ismcts:N`, `ismcts:10x` and `ismcts:200ms`: information-set Monte Carlo tree search
+//! (Cowling, Powley and Whitehouse 2012, single observer), on the determinisation `mc` uses
+//! (`interp::search`).
 //!
-//! Each iteration deals a determinised copy of the position from the seat's own view (the cards
-//! it does not know re-dealt: it never peeks), picks an option at the root by UCB1, and plays the
-//! copy out. The choices met after it descend a tree of *information sets* as the seat sees
-//! them: a node is reached by the answers given so far, and holds, per shape of choice met there
-//! (who chooses, among how many options), the statistics of each answer; an answer that was never
-//! tried is tried first, then UCB1 picks among them, each player's answers scored by that
-//! player's result (a max-n search). Another player's secret choice is one the seat never sees:
-//! it stays a chance event (a random answer) and does not branch the tree. One new node is added
-//! per iteration; past the tree, answers are random (an allocation split uniformly). The result
-//! of each playout is backed up along its path, weighted by its copy's weight (`interp::Played`).
-//! The option played is the root's most visited.
+//! Each playout deals a determinised copy of the position from the seat's own view (the cards it
+//! does not know re-dealt: it never peeks), takes an option at the root, and plays the copy out.
+//! The root is searched by sequential halving (Karnin, Koren and Somekh 2013; on a tree as in
+//! Cazenave's SHOT): the budget is split evenly over log2(options) rounds; in each round every
+//! option still in plays the same copies with the same randomness after the choice (common random
+//! numbers, as `mc` compares its options), and the better half goes on, until one is left.
+//!
+//! The choices met after the root descend a tree of *information sets*: a node is reached by the
+//! answers given so far, holds per player the arms of the answers met there, and an answer is
+//! known by what its chooser sees of it (`interp::search::option_key`: a card it knows by its id,
+//! one it does not as an unknown card), so the same card is the same arm wherever it stands among
+//! a copy's options. An answer never tried at the node is tried first; then UCB1 over the answers
+//! on offer, each by its availability (the times it was on offer there). Each player's answers
+//! are chosen for that player's result (max-n). Another player's secret choice is one the seat
+//! never sees: it stays a chance event (a random answer) and does not branch the tree. One node
+//! is added per playout; past the tree, answers are random (an allocation split uniformly). The
+//! result of each playout is backed up along its path, weighted by its copy's weight.
 //!
 //! A result is worth, to each player, 0.75 times its share of the win (1 / winners, 0 for a loss)
 //! plus 0.25 times the share of the other players it outscored (so a seat that cannot win still
-//! learns to do better). Everything random comes from one stream seeded from (game seed, seat,
-//! choice number): with `N` iterations a decision is a function of the position; with a time
-//! budget it depends on the machine's speed.
+//! learns to do better); at the root, equal rewards go to the better mean score. The budget:
+//! `N` playouts per decision in all, `Nx` N per option (as many as `mc:N` plays, so the two
+//! compare at equal cost), or a time. Everything random comes from one stream seeded from (game
+//! seed, seat, choice number): with a number of playouts a decision is a function of the
+//! position; with a time budget it depends on the machine's speed.
 
 use super::mc::SearchStats;
 use super::{random_answer, Agent, ChoiceRequest};
@@ -45,6 +54,8 @@ const EXPLORE: f64 = 0.7;
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Budget {
     Iterations(u32),
+    /// `ismcts:10x`: so many playouts per option of each choice (as many in all as `mc:10`).
+    PerOption(u32),
     Millis(u32),
 }
 
@@ -56,6 +67,15 @@ pub fn parse(spec: &str) -> Option<Result<Budget, String>> {
             "`{spec}`: say how many iterations or how long, like ismcts:200 or ismcts:200ms"
         )));
     };
+    if let Some(x) = n.strip_suffix('x') {
+        return Some(match x.parse::<u32>() {
+            Ok(k) if (1..=super::mc::MAX_PLAYOUTS).contains(&k) => Ok(Budget::PerOption(k)),
+            _ => Err(format!(
+                "`ismcts:{n}`: the playouts per option are a number from 1 to {}, like ismcts:10x",
+                super::mc::MAX_PLAYOUTS
+            )),
+        });
+    }
     Some(match n.strip_suffix("ms") {
         Some(ms) => match ms.parse::<u32>() {
             Ok(k) if (1..=MAX_MS).contains(&k) => Ok(Budget::Millis(k)),
@@ -82,25 +102,38 @@ fn stream(seed: u64, seat: u32, number: usize) -> ChaCha8Rng {
     rng::new_rng(mixed)
 }
 
-/// One answer's statistics at a shape of choice.
+/// One answer's statistics at a node, the answer as its chooser sees it (`key`).
 #[derive(Debug, Clone, Default)]
 struct Arm {
+    key: u64,
     visits: u64,
+    /// The times this answer was on offer when its node was reached (the availability count
+    /// of information-set MCTS: in another copy the same choice may offer other answers).
+    avail: u64,
     /// Sum of the copies' weights, and of weight times reward.
     weight: f64,
     reward: f64,
+    /// Sum of weight times the player's score (higher is better: negated when the lowest
+    /// wins), for ties between answers of equal reward.
+    score: f64,
     child: Option<u32>,
 }
 
-/// A shape of choice met at a node: who chooses among how many, and each answer's arm.
+impl Arm {
+    fn mean(&self) -> f64 {
+        if self.weight > 0.0 {
+            self.reward / self.weight
+        } else {
+            0.0
+        }
+    }
+}
+
+/// The choices of one player met at a node, and the arm of each answer seen there.
 #[derive(Debug, Clone)]
 struct Shape {
     player: u32,
-    count: usize,
-    visits: u64,
     arms: Vec<Arm>,
-    /// Answers never tried, in the order they will be.
-    untried: Vec<usize>,
 }
 
 #[derive(Debug, Clone, Default)]
@@ -113,7 +146,7 @@ struct Tree {
     nodes: Vec<Node>,
     /// The node the playout stands at (`None` once it left the tree).
     at: Option<u32>,
-    /// The arms taken so far: (node, shape, answer).
+    /// The arms taken so far: (node, shape, arm).
     path: Vec<(u32, usize, usize)>,
 }
 
@@ -126,56 +159,98 @@ impl Tree {
         }
     }
 
-    /// The shape (player, count) at `node`, made on first meeting (its answers in random order).
-    fn shape(&mut self, node: u32, player: u32, count: usize, rng: &mut ChaCha8Rng) -> usize {
-        let Some(n) = self.nodes.get_mut(node as usize) else {
-            return 0;
-        };
-        if let Some(i) = n
-            .shapes
-            .iter()
-            .position(|s| s.player == player && s.count == count)
-        {
-            return i;
+    /// A placeholder while the tree is lent to a playout.
+    fn empty() -> Tree {
+        Tree {
+            nodes: Vec::new(),
+            at: None,
+            path: Vec::new(),
         }
-        let mut untried: Vec<usize> = (0..count).collect();
-        rng::shuffle(rng, &mut untried);
-        n.shapes.push(Shape {
-            player,
-            count,
-            visits: 0,
-            arms: vec![Arm::default(); count],
-            untried,
-        });
-        n.shapes.len() - 1
     }
 
-    /// The answer at `node`'s shape `k`: an untried one first, then UCB1's.
-    fn select(&mut self, node: u32, k: usize) -> (usize, bool) {
-        let Some(s) = self
+    /// The root's shape: the seat's options by number (the same in every copy: a copy that
+    /// shows the seat anything else is rejected).
+    fn root(&mut self, player: u32, count: usize) -> usize {
+        let arms = (0..count as u64)
+            .map(|key| Arm {
+                key,
+                ..Arm::default()
+            })
+            .collect();
+        match self.nodes.get_mut(0) {
+            Some(n) => {
+                n.shapes.push(Shape { player, arms });
+                n.shapes.len() - 1
+            }
+            None => 0,
+        }
+    }
+
+    /// `player`'s shape at `node`, made on first meeting.
+    fn shape(&mut self, node: u32, player: u32) -> Option<usize> {
+        let n = self.nodes.get_mut(node as usize)?;
+        if let Some(i) = n.shapes.iter().position(|s| s.player == player) {
+            return Some(i);
+        }
+        n.shapes.push(Shape {
+            player,
+            arms: Vec::new(),
+        });
+        Some(n.shapes.len() - 1)
+    }
+
+    /// The answer at `node`'s shape `k` among options that read as `keys`: one never tried
+    /// here first (at random), then UCB1 over those on offer, by their availability. Gives
+    /// (option, arm, whether the arm is new).
+    fn choose(
+        &mut self,
+        node: u32,
+        k: usize,
+        keys: &[u64],
+        rng: &mut ChaCha8Rng,
+    ) -> Option<(usize, usize, bool)> {
+        let s = self
             .nodes
             .get_mut(node as usize)
-            .and_then(|n| n.shapes.get_mut(k))
-        else {
-            return (0, false);
-        };
-        if let Some(a) = s.untried.pop() {
-            return (a, true);
-        }
-        let ln = (s.visits.max(1) as f64).ln();
-        let mut best = (0usize, f64::NEG_INFINITY);
-        for (a, arm) in s.arms.iter().enumerate() {
-            let mean = if arm.weight > 0.0 {
-                arm.reward / arm.weight
-            } else {
-                0.0
-            };
-            let u = mean + EXPLORE * (ln / arm.visits.max(1) as f64).sqrt();
-            if u > best.1 {
-                best = (a, u);
+            .and_then(|n| n.shapes.get_mut(k))?;
+        // Each distinct key once, at its first option.
+        let mut order: Vec<(u64, usize)> = keys.iter().copied().zip(0..).collect();
+        order.sort_unstable();
+        order.dedup_by_key(|e| e.0);
+        let mut untried = Vec::new();
+        let mut offered = Vec::with_capacity(order.len());
+        for &(key, option) in &order {
+            match s.arms.iter().position(|a| a.key == key) {
+                Some(a) => offered.push((option, a)),
+                None => untried.push((option, key)),
             }
         }
-        (best.0, false)
+        for &(_, a) in &offered {
+            if let Some(arm) = s.arms.get_mut(a) {
+                arm.avail += 1;
+            }
+        }
+        if !untried.is_empty() {
+            untried.sort_unstable();
+            let i = rng::below(rng, untried.len().min(u32::MAX as usize) as u32) as usize;
+            let (option, key) = untried.get(i).copied()?;
+            s.arms.push(Arm {
+                key,
+                avail: 1,
+                ..Arm::default()
+            });
+            return Some((option, s.arms.len() - 1, true));
+        }
+        let mut best: Option<(usize, usize, f64)> = None;
+        for &(option, a) in &offered {
+            let Some(arm) = s.arms.get(a) else { continue };
+            let ln = (arm.avail.max(1) as f64).ln();
+            let u = arm.mean() + EXPLORE * (ln / arm.visits.max(1) as f64).sqrt();
+            if best.is_none_or(|(_, _, b)| u > b) {
+                best = Some((option, a, u));
+            }
+        }
+        best.map(|(option, a, _)| (option, a, false))
     }
 
     /// Go down arm `a` of `node`'s shape `k`: to its child (made when `expand`), or out of the
@@ -220,14 +295,27 @@ impl Tree {
                 continue;
             };
             let r = reward(played, s.player, lowest_wins);
-            s.visits += 1;
+            let sc = score_of(played, s.player, lowest_wins);
             if let Some(arm) = s.arms.get_mut(a) {
                 arm.visits += 1;
                 arm.weight += played.weight;
                 arm.reward += played.weight * r;
+                arm.score += played.weight * sc;
             }
         }
         self.at = Some(0);
+    }
+}
+
+/// `player`'s score at the end of a playout, higher better (0 without one).
+fn score_of(played: &Played, player: u32, lowest_wins: bool) -> f64 {
+    let PlayoutEnd::Finished(o) = &played.end else {
+        return 0.0;
+    };
+    match o.scores.get(player as usize) {
+        Some(&s) if lowest_wins => -(s as f64),
+        Some(&s) => s as f64,
+        None => 0.0,
     }
 }
 
@@ -256,18 +344,28 @@ fn reward(played: &Played, player: u32, lowest_wins: bool) -> f64 {
 }
 
 impl Policy for Tree {
-    fn answer(&mut self, met: Met, rng: &mut ChaCha8Rng) -> usize {
+    fn answer(&mut self, met: Met<'_>, rng: &mut ChaCha8Rng) -> usize {
         let random = |rng: &mut ChaCha8Rng| random_answer(rng, met.count, met.allocation);
         let Some(node) = self.at else {
             return random(rng);
         };
-        if met.hidden || met.count > MAX_BRANCH {
+        if met.hidden || met.count > MAX_BRANCH || met.keys.len() != met.count {
             return random(rng);
         }
-        let k = self.shape(node, met.player, met.count, rng);
-        let (a, new) = self.select(node, k);
-        self.descend(node, k, a, new);
-        a
+        let Some(k) = self.shape(node, met.player) else {
+            return random(rng);
+        };
+        match self.choose(node, k, met.keys, rng) {
+            Some((option, a, new)) => {
+                self.descend(node, k, a, new);
+                option
+            }
+            None => random(rng),
+        }
+    }
+
+    fn wants_keys(&self) -> bool {
+        self.at.is_some()
     }
 
     fn into_any(self: Box<Self>) -> Box<dyn std::any::Any> {
@@ -275,7 +373,25 @@ impl Policy for Tree {
     }
 }
 
+/// The rounds of sequential halving among `count` options: until one is left.
+fn rounds(count: usize) -> u32 {
+    let mut r = 0u32;
+    let mut left = count;
+    while left > 1 {
+        left = left.div_ceil(2);
+        r += 1;
+    }
+    r.max(1)
+}
+
 /// The option `ismcts` picks at `sp` within `budget`, and what the search came to.
+///
+/// The root is searched by sequential halving (Karnin, Koren and Somekh 2013; on trees as in
+/// Cazenave's SHOT): the budget is split evenly over rounds, each round plays every option
+/// still in on the same determinised copies with the same randomness after the choice (common
+/// random numbers, so options are compared on the same deals, as `mc` does), and the better
+/// half, by mean reward over all their copies so far, goes on to the next round, until one is
+/// left. Below the root, each playout descends the tree of information sets by UCB1.
 pub fn pick(sp: &SearchPoint, budget: Budget, seed: u64, number: usize) -> (usize, SearchStats) {
     let count = sp.options();
     let seat = sp.seat();
@@ -288,72 +404,149 @@ pub fn pick(sp: &SearchPoint, budget: Budget, seed: u64, number: usize) -> (usiz
     sp.prepare(&mut rng);
     let lowest = sp.lowest_wins();
     let started = std::time::Instant::now();
-    let (iterations, max_tries) = match budget {
-        Budget::Iterations(n) => (n, n.saturating_mul(TRIES_PER_ITERATION)),
-        Budget::Millis(_) => (u32::MAX, u32::MAX),
-    };
-    let out_of_time = |done: u32| match budget {
-        Budget::Millis(ms) => done > 0 && started.elapsed().as_millis() >= u128::from(ms),
-        Budget::Iterations(_) => false,
-    };
+    let total_rounds = rounds(count);
     let mut tree = Box::new(Tree::new());
-    let root = tree.shape(0, seat, count, &mut rng);
-    let (mut played, mut tries) = (0u32, 0u32);
-    while played < iterations && tries < max_tries && !out_of_time(tries) {
-        tries += 1;
-        let world = sp.determinise(&mut rng);
-        let future = rng::draw_u64(&mut rng);
-        let (option, new) = tree.select(0, root);
-        tree.descend(0, root, option, new);
-        let (result, back) = sp.playout_with(world, option, future, tree);
-        // The tree comes back with the playout (a playout that could not start keeps nothing).
-        tree = match back.and_then(|p| into_tree(p)) {
-            Some(t) => t,
-            None => Box::new(Tree::new()),
+    let root = tree.root(seat, count);
+    let mut alive: Vec<usize> = (0..count).collect();
+    let (mut worlds, mut tries, mut playouts) = (0u64, 0u64, 0u64);
+    // The playouts asked for in all (a time budget counts none).
+    let asked = match budget {
+        Budget::Iterations(n) => Some(u64::from(n)),
+        Budget::PerOption(n) => Some(u64::from(n).saturating_mul(count as u64)),
+        Budget::Millis(_) => None,
+    };
+    let max_tries = asked.map_or(u64::MAX, |n| {
+        n.max(count as u64)
+            .saturating_mul(u64::from(TRIES_PER_ITERATION))
+    });
+    for round in 0..total_rounds {
+        if alive.len() <= 1 || tries >= max_tries {
+            break;
+        }
+        // This round's copies: its share of the budget over the options still in, at least one.
+        let per_round = asked.map_or(u64::MAX, |n| n / u64::from(total_rounds));
+        let want = (per_round / alive.len() as u64).max(1);
+        let deadline = match budget {
+            Budget::Millis(ms) => Some(
+                u128::from(ms).saturating_mul(u128::from(round) + 1) / u128::from(total_rounds),
+            ),
+            Budget::Iterations(_) | Budget::PerOption(_) => None,
         };
-        if result.end == PlayoutEnd::Rejected {
-            stats.rejected += 1;
-            // Undo the root arm's untried mark: nothing was learnt.
-            tree.path.clear();
-            tree.at = Some(0);
-            if new {
-                if let Some(s) = tree.nodes.get_mut(0).and_then(|n| n.shapes.get_mut(root)) {
-                    s.untried.push(option);
+        let mut got = 0u64;
+        while got < want && tries < max_tries {
+            if let Some(d) = deadline {
+                if got > 0 && started.elapsed().as_millis() >= d {
+                    break;
                 }
             }
-            continue;
+            tries += 1;
+            let world = sp.determinise(&mut rng);
+            let future = rng::draw_u64(&mut rng);
+            let mut accepted = true;
+            if let Some((&last, rest)) = alive.split_last() {
+                // Every option but the last plays a copy; the last plays the copy itself.
+                for &option in rest {
+                    accepted = play_one(sp, sp.copy(&world), option, future, &mut tree, root, lowest);
+                    if !accepted {
+                        break;
+                    }
+                    playouts += 1;
+                }
+                if accepted {
+                    accepted = play_one(sp, world, last, future, &mut tree, root, lowest);
+                    if accepted {
+                        playouts += 1;
+                    }
+                }
+            }
+            if !accepted {
+                stats.rejected += 1;
+                continue;
+            }
+            worlds += 1;
+            got += 1;
         }
-        played += 1;
-        tree.backup(&result, lowest);
+        if got == 0 {
+            break;
+        }
+        // The better half goes on (ties: the option first in order).
+        let arms = root_arms(&tree, root);
+        let mut ranked = alive.clone();
+        ranked.sort_by(|&a, &b| better(&arms, b, a).then(a.cmp(&b)));
+        ranked.truncate(alive.len().div_ceil(2));
+        ranked.sort_unstable();
+        alive = ranked;
     }
-    stats.worlds = u64::from(played);
-    let arms = tree
-        .nodes
-        .first()
-        .and_then(|n| n.shapes.get(root))
-        .map(|s| s.arms.clone())
-        .unwrap_or_default();
-    if played == 0 || arms.is_empty() {
+    stats.worlds = worlds;
+    stats.playouts = playouts;
+    if worlds == 0 {
         stats.fallbacks = 1;
         let i = rng::below(&mut rng, count.min(u32::MAX as usize) as u32) as usize;
         return (i, stats);
     }
-    // The most visited; ties to the best mean, then the first.
-    let mean = |a: &Arm| {
-        if a.weight > 0.0 {
-            a.reward / a.weight
-        } else {
-            0.0
-        }
+    // The best mean among those still in (one, unless the budget ran out first).
+    let arms = root_arms(&tree, root);
+    let best = alive.iter().copied().fold(None, |best: Option<usize>, o| match best {
+        Some(b) if better(&arms, o, b) != std::cmp::Ordering::Greater => Some(b),
+        _ => Some(o),
+    });
+    (best.unwrap_or(0), stats)
+}
+
+/// Play `world` out with `option` at the root, the tree answering below it, and back the
+/// result up; `false` when the copy did not lead back to the choice (nothing learnt).
+fn play_one(
+    sp: &SearchPoint,
+    world: crate::interp::World,
+    option: usize,
+    future: u64,
+    tree: &mut Box<Tree>,
+    root: usize,
+    lowest: bool,
+) -> bool {
+    let expand = tree
+        .nodes
+        .first()
+        .and_then(|n| n.shapes.get(root))
+        .and_then(|s| s.arms.get(option))
+        .is_some_and(|a| a.child.is_none());
+    tree.descend(0, root, option, expand);
+    let taken = std::mem::replace(tree, Box::new(Tree::empty()));
+    let (result, back) = sp.playout_with(world, option, future, taken);
+    // The tree comes back with the playout (a playout that could not start keeps nothing).
+    *tree = match back.and_then(|p| into_tree(p)) {
+        Some(t) => t,
+        None => Box::new(Tree::new()),
     };
-    let mut best = 0usize;
-    for (i, a) in arms.iter().enumerate().skip(1) {
-        let b = &arms[best];
-        if a.visits > b.visits || (a.visits == b.visits && mean(a) > mean(b)) {
-            best = i;
-        }
+    if result.end == PlayoutEnd::Rejected {
+        tree.path.clear();
+        tree.at = Some(0);
+        return false;
     }
-    (best, stats)
+    tree.backup(&result, lowest);
+    true
+}
+
+/// The root's arms (empty when the tree was lost).
+fn root_arms(tree: &Tree, root: usize) -> Vec<Arm> {
+    tree.nodes
+        .first()
+        .and_then(|n| n.shapes.get(root))
+        .map(|s| s.arms.clone())
+        .unwrap_or_default()
+}
+
+/// How answer `a` compares with `b` at the root: by mean reward, then mean score (both by the
+/// copies' weights; the options still in have played the same copies).
+fn better(arms: &[Arm], a: usize, b: usize) -> std::cmp::Ordering {
+    let mean = |i: usize| match arms.get(i) {
+        Some(arm) if arm.weight > 0.0 => (arm.reward / arm.weight, arm.score / arm.weight),
+        _ => (0.0, f64::NEG_INFINITY),
+    };
+    let ((ra, sa), (rb, sb)) = (mean(a), mean(b));
+    ra.partial_cmp(&rb)
+        .unwrap_or(std::cmp::Ordering::Equal)
+        .then(sa.partial_cmp(&sb).unwrap_or(std::cmp::Ordering::Equal))
 }
 
 /// The tree handed back by a playout (the only policy `pick` gives one).
@@ -401,5 +594,46 @@ impl Agent for IsmctsAgent {
             }
             None => Err("the ismcts agent was asked without the position to search".into()),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// An answer is known by what its chooser sees of it, wherever it stands among the
+    /// options of a copy: a key never tried here is tried first, and each answer on offer
+    /// counts its availability.
+    #[test]
+    fn arms_follow_what_the_chooser_sees() {
+        let mut t = Tree::new();
+        let k = t.shape(0, 1).expect("shape");
+        let mut rng = rng::new_rng(1);
+        let (o, _, new) = t.choose(0, k, &[7, 8], &mut rng).expect("answer");
+        assert!(new);
+        let first = [7u64, 8][o];
+        // The same two answers in the other order: the untried one, by its key.
+        let (o, _, new) = t.choose(0, k, &[8, 7], &mut rng).expect("answer");
+        assert!(new);
+        assert_ne!([8u64, 7][o], first);
+        // Both tried; a repeated key is one answer.
+        let (o, _, new) = t.choose(0, k, &[7, 8, 7], &mut rng).expect("answer");
+        assert!(!new);
+        assert!(o < 2, "the first option of each key: {o}");
+        let arms = &t.nodes[0].shapes[k].arms;
+        assert_eq!(arms.len(), 2);
+        let avail: Vec<u64> = arms.iter().map(|a| a.avail).collect();
+        assert_eq!(avail, vec![3, 2]);
+        // Another player at the same node has answers of its own.
+        assert_ne!(t.shape(0, 2), Some(k));
+    }
+
+    #[test]
+    fn rounds_halve_to_one() {
+        assert_eq!(rounds(2), 1);
+        assert_eq!(rounds(3), 2);
+        assert_eq!(rounds(4), 2);
+        assert_eq!(rounds(5), 3);
+        assert_eq!(rounds(20), 5);
     }
 }

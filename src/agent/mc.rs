@@ -119,6 +119,7 @@ pub fn pick(sp: &SearchPoint, n: u32, seed: u64, number: usize) -> (usize, Searc
         }
     }
     stats.worlds = u64::from(played);
+    stats.playouts = u64::from(played).saturating_mul(count as u64);
     if played == 0 {
         // No determinisation led back to this choice: choose at random (seeded).
         stats.fallbacks = 1;

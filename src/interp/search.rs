@@ -216,18 +216,59 @@ fn looks_same(prog: &Program, a: &State, b: &State, seat: u32) -> bool {
 /// among how many options, and whether it is another player's secret (which the searching
 /// seat never sees).
 #[derive(Debug, Clone, Copy)]
-pub struct Met {
+pub struct Met<'a> {
     pub player: u32,
     pub count: usize,
     pub hidden: bool,
     /// A line of an allocation: the lines left, this one included (`ChoiceRequest::allocation`).
     pub allocation: Option<u64>,
+    /// What the chooser sees of each option, as a key (`option_key`), when the policy asked for
+    /// them (`Policy::wants_keys`) and the choice is not hidden; else empty.
+    pub keys: &'a [u64],
+}
+
+/// What `player` sees of option `v`, as a key: the same for two options exactly when they read
+/// alike to that player (a card it knows by its id, a card it does not know as one unknown
+/// card; numbers, words and the rest as they are). Deterministic (SipHash with fixed keys).
+pub fn option_key(v: &Value, known: &[Players], player: u32) -> u64 {
+    use std::hash::Hasher;
+    fn feed(v: &Value, known: &[Players], player: u32, h: &mut std::hash::DefaultHasher) {
+        use std::hash::Hash;
+        match v {
+            Value::Card(c) => {
+                if known.get(*c as usize).is_some_and(|&k| holds(k, player)) {
+                    h.write_u8(1);
+                    h.write_u32(*c);
+                } else {
+                    h.write_u8(2);
+                }
+            }
+            Value::List(items) | Value::Tuple(items) => {
+                h.write_u8(if matches!(v, Value::List(_)) { 3 } else { 4 });
+                h.write_usize(items.len());
+                for x in items.iter() {
+                    feed(x, known, player, h);
+                }
+            }
+            other => {
+                h.write_u8(5);
+                other.hash(h);
+            }
+        }
+    }
+    let mut h = std::hash::DefaultHasher::new();
+    feed(v, known, player, &mut h);
+    h.finish()
 }
 
 /// How a tree search answers the choices of a playout after the one searched (`playout_with`).
 /// `rng` is the playout's own stream of answers.
 pub trait Policy {
-    fn answer(&mut self, met: Met, rng: &mut ChaCha8Rng) -> usize;
+    fn answer(&mut self, met: Met<'_>, rng: &mut ChaCha8Rng) -> usize;
+    /// Whether the next choice's `Met::keys` are wanted (working them out costs a little).
+    fn wants_keys(&self) -> bool {
+        false
+    }
     /// The policy as `Any`, for its search to take back what it learnt.
     fn into_any(self: Box<Self>) -> Box<dyn std::any::Any>;
 }
@@ -684,6 +725,14 @@ impl SearchPoint<'_> {
         let _ = self.proposals.set(proposals.into());
     }
 
+    /// Another copy of `world`, to play out with another option (paired comparisons).
+    pub fn copy(&self, world: &World) -> World {
+        World {
+            state: world.state.clone(),
+            repick: world.repick,
+        }
+    }
+
     /// Play `world` out with option `option` taken at this choice: the game's randomness and
     /// every answer after it come from `seed`. Bounded by the game's step budget.
     pub fn playout(&self, world: &World, option: usize, seed: u64) -> Played {
@@ -810,11 +859,21 @@ impl Interp<'_> {
         }
         if j > pl.want.replay.len() {
             if let Some(policy) = pl.policy.as_mut() {
+                let hidden = self.secret_depth > 0 && player != pl.seat;
+                let keys: Vec<u64> = if policy.wants_keys() && !hidden {
+                    options
+                        .iter()
+                        .map(|o| option_key(o, &self.state.known, player))
+                        .collect()
+                } else {
+                    Vec::new()
+                };
                 let met = Met {
                     player,
                     count,
-                    hidden: self.secret_depth > 0 && player != pl.seat,
+                    hidden,
                     allocation: self.allocation,
+                    keys: &keys,
                 };
                 return Ok(policy
                     .answer(met, &mut pl.answers)
@@ -939,6 +998,10 @@ pub struct SearchStats {
     /// Determinised copies played out, and copies the replay rejected.
     pub worlds: u64,
     pub rejected: u64,
+    /// Games played out from the choice (`mc:N`: every option on every copy; `ismcts`: one
+    /// per iteration), the measure of a search's effort that does not depend on the machine.
+    #[serde(default)]
+    pub playouts: u64,
 }
 
 impl SearchStats {
@@ -948,6 +1011,7 @@ impl SearchStats {
         self.fallbacks = self.fallbacks.saturating_add(o.fallbacks);
         self.worlds = self.worlds.saturating_add(o.worlds);
         self.rejected = self.rejected.saturating_add(o.rejected);
+        self.playouts = self.playouts.saturating_add(o.playouts);
     }
 }
 
@@ -1049,5 +1113,20 @@ phase play {
         let mut scored = real.clone();
         scored.vars[0] = Value::Int(7);
         assert!(!agrees(&scored, 0) && !agrees(&scored, 1));
+    }
+
+    /// An option reads to its chooser by what the chooser knows: a card by its id when known,
+    /// any unknown card alike; lists and tuples item by item.
+    #[test]
+    fn option_keys_are_what_the_chooser_sees() {
+        let known: Vec<Players> = vec![one(0), one(1), 0];
+        let key = |v: &Value, p: u32| option_key(v, &known, p);
+        assert_ne!(key(&Value::Card(0), 0), key(&Value::Card(2), 0));
+        assert_eq!(key(&Value::Card(1), 0), key(&Value::Card(2), 0));
+        assert_ne!(key(&Value::Card(1), 1), key(&Value::Card(2), 1));
+        assert_ne!(key(&Value::Int(1), 0), key(&Value::Int(2), 0));
+        let pair = |c: u32| Value::Tuple(Rc::new(Items::new(vec![Value::Card(c), Value::Int(3)])));
+        assert_eq!(key(&pair(1), 0), key(&pair(2), 0));
+        assert_ne!(key(&pair(0), 0), key(&pair(2), 0));
     }
 }

@@ -8,7 +8,8 @@
 //!
 //! Per agent the match reports the games it sat in and, of those, the games it won outright (every
 //! winner one of its seats) and the ones it shared (winners of its seats and of another agent's),
-//! its outright win rate with a Wilson 95% interval, and its fair share: the win rate a seat
+//! its outright win rate over the games decided (a shared win or a game nobody won counts for no
+//! agent) with a Wilson 95% interval, and its fair share: the win rate a seat
 //! picked at random would have, its seats over the players, averaged over the games it sat in
 //! (1/k whenever k <= n: over the k seatings of a seed it fills n of the k x n seats). Also its
 //! mean score per seat played and its outright wins by seat. The games come back in seed order, seating by
@@ -35,7 +36,11 @@ pub struct Entrant {
     /// Of those games: won outright (every winner its seat) and shared with another agent.
     pub wins: u64,
     pub shared_wins: u64,
-    /// The outright win rate with its Wilson 95% interval.
+    /// Of its games, those nobody won; the games decided are the rest, less its shared wins.
+    pub no_winner: u64,
+    pub decided: u64,
+    /// Its outright wins over the games decided, with the Wilson 95% interval (a shared win or
+    /// a game nobody won counts for no agent).
     pub win_rate: Interval,
     /// Its seats over the players, averaged over its games (`None` in a solo game).
     pub fair_share: Option<f64>,
@@ -43,6 +48,10 @@ pub struct Entrant {
     pub mean_score: Option<f64>,
     /// Per seat: its outright wins there.
     pub wins_by_seat: Vec<u64>,
+    /// Choices its seats searched, and the games played out for them (its effort, to compare
+    /// agents at equal cost: `playouts / decisions` each).
+    pub decisions: u64,
+    pub playouts: u64,
 }
 
 /// A match, as `--json` writes it.
@@ -117,6 +126,9 @@ struct Count {
     score: f64,
     scored: u64,
     by_seat: Vec<u64>,
+    no_winner: u64,
+    decisions: u64,
+    playouts: u64,
 }
 
 impl Count {
@@ -129,7 +141,9 @@ impl Count {
         self.seats += seats;
         self.fair += seats as f64 / f64::from(players.max(1));
         let is_mine = |w: &u32| mine.get(*w as usize).copied().unwrap_or(false);
-        if !r.winners.is_empty() {
+        if r.winners.is_empty() {
+            self.no_winner += 1;
+        } else {
             if r.winners.iter().all(is_mine) {
                 self.wins += 1;
                 for &w in &r.winners {
@@ -144,6 +158,10 @@ impl Count {
         for (s, _) in r.scores.iter().zip(mine).filter(|(_, &m)| m) {
             self.score += *s as f64;
             self.scored += 1;
+        }
+        for (s, _) in r.seat_search.iter().zip(mine).filter(|(_, &m)| m) {
+            self.decisions = self.decisions.saturating_add(s.decisions);
+            self.playouts = self.playouts.saturating_add(s.playouts);
         }
     }
 }
@@ -220,21 +238,26 @@ pub fn run(
         .iter()
         .zip(counts)
         .map(|(agent, c)| {
-            let (low, high) = wilson(c.wins, c.games);
+            let decided = c.games.saturating_sub(c.shared).saturating_sub(c.no_winner);
+            let (low, high) = wilson(c.wins, decided);
             Entrant {
                 agent: agent.clone(),
                 games: c.games,
                 seats: c.seats,
                 wins: c.wins,
                 shared_wins: c.shared,
+                no_winner: c.no_winner,
+                decided,
                 win_rate: Interval {
-                    value: c.wins as f64 / c.games.max(1) as f64,
+                    value: c.wins as f64 / decided.max(1) as f64,
                     low,
                     high,
                 },
                 fair_share: (n > 1 && c.games > 0).then(|| c.fair / c.games as f64),
                 mean_score: (c.scored > 0).then(|| c.score / c.scored as f64),
                 wins_by_seat: c.by_seat,
+                decisions: c.decisions,
+                playouts: c.playouts,
             }
         })
         .collect();
@@ -272,11 +295,16 @@ pub fn text(m: &Match) -> String {
             Some(f) => format!(", fair share {}: not clearly apart", pct(f)),
             None => String::new(),
         };
+        let left_out = if e.decided < e.games {
+            format!(" decided ({} played)", e.games)
+        } else {
+            String::new()
+        };
         t.push_str(&format!(
-            "  {:width$}  won {} of {} games: {} ({} .. {}){verdict}\n",
+            "  {:width$}  won {} of {} games{left_out}: {} ({} .. {}){verdict}\n",
             e.agent,
             e.wins,
-            e.games,
+            e.decided,
             pct(e.win_rate.value),
             pct(e.win_rate.low),
             pct(e.win_rate.high),
@@ -295,6 +323,13 @@ pub fn text(m: &Match) -> String {
             .map(|(i, w)| format!("P{} {w}", i + 1))
             .collect();
         more.push(format!("wins by seat: {}", by.join(", ")));
+        if e.decisions > 0 {
+            more.push(format!(
+                "{} choices searched, {:.1} playouts each",
+                e.decisions,
+                e.playouts as f64 / e.decisions as f64
+            ));
+        }
         t.push_str(&format!("  {:width$}  {}\n", "", more.join("; ")));
     }
     // Two agents in a solo game, or more than the seats: compare the intervals directly.

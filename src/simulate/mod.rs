@@ -71,6 +71,10 @@ pub struct GameResult {
     /// when no seat searches).
     #[serde(default)]
     pub search: Option<crate::agent::mc::SearchStats>,
+    /// The same per seat (empty when no seat searches; a seat that does not search has all
+    /// zeros), for a match to tell each agent's effort.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub seat_search: Vec<crate::agent::mc::SearchStats>,
     /// The runtime diagnostic that stopped the game, if one did.
     pub error: Option<String>,
     /// Per seat: the choices the seat was asked (a seat the rules play, like a solo game's
@@ -97,6 +101,7 @@ fn play(prog: &crate::program::Program, plan: &Plan, seed: u64, limits: Limits) 
         groups: Vec::new(),
         figures: Vec::new(),
         search: None,
+        seat_search: Vec::new(),
         error: None,
         asked: Vec::new(),
         sat_out: Vec::new(),
@@ -202,6 +207,13 @@ fn play(prog: &crate::program::Program, plan: &Plan, seed: u64, limits: Limits) 
             a.add(&b);
             a
         });
+    if r.search.is_some() {
+        r.seat_search = interp
+            .agents
+            .iter()
+            .map(|a| a.search_stats().unwrap_or_default())
+            .collect();
+    }
     r.choices = interp.state.choices_made;
     r.asked = vec![0; interp.state.n_players as usize];
     for c in &interp.choice_log {

@@ -798,12 +798,14 @@ pub fn figures(r: &Report) -> Vec<String> {
     ));
     if let Some(sr) = &r.search {
         out.push(format!(
-            "search: {} choices searched, {} picked at random for want of a copy that led back to the choice ({}); {} copies played out, {} rejected",
+            "search: {} choices searched, {} picked at random for want of a copy that led back to the choice ({}); {} copies played out, {} rejected; {} playouts, {:.1} per choice searched",
             sr.decisions,
             sr.fallbacks,
             pct(sr.fallbacks as f64 / sr.decisions.max(1) as f64).trim_start(),
             sr.worlds,
-            sr.rejected
+            sr.rejected,
+            sr.playouts,
+            sr.playouts as f64 / sr.decisions.max(1) as f64
         ));
     }
     if !r.ended_by.is_empty() {

@@ -2,8 +2,10 @@
 //! Browne's skill/luck measures). `ismcts` with a budget of 2b iterations plays against `ismcts:b`
 //! at every other seat, for b = K and 2K, on the same seeds once with each seat the stronger
 //! (rotated round the table, so no seat's advantage counts for either budget). The stronger
-//! seat's outright win rate against a fair share (one over the players) says how much a doubled
-//! budget wins: near the fair share the game is mostly luck at these budgets.
+//! seat's win rate over the games decided (those it did not share and someone won) against a fair
+//! share (one over the players) says how much a doubled budget wins: near the fair share the game
+//! is mostly luck at these budgets. A game of equals that ends shared says nothing either way, so
+//! it counts for neither.
 
 use super::stats::wilson;
 use super::tally::Tally;
@@ -21,7 +23,13 @@ pub struct Step {
     pub games: u64,
     pub wins: u64,
     pub shared_wins: u64,
-    /// The stronger seat's outright win rate with its Wilson 95% interval.
+    /// Games nobody won.
+    #[serde(default)]
+    pub no_winner: u64,
+    /// Games decided: played, less those the stronger seat shared and those nobody won.
+    #[serde(default)]
+    pub decided: u64,
+    /// The stronger seat's outright wins over the games decided, with its Wilson 95% interval.
     pub win_rate: super::report::Interval,
     /// Per seat it sat at: its wins there.
     pub wins_by_seat: Vec<u64>,
@@ -71,6 +79,8 @@ pub fn run(
             games: 0,
             wins: 0,
             shared_wins: 0,
+            no_winner: 0,
+            decided: 0,
             win_rate: super::report::Interval {
                 value: 0.0,
                 low: 0.0,
@@ -98,6 +108,7 @@ pub fn run(
             step.shared_wins = step
                 .shared_wins
                 .saturating_add(t.shared.get(seat as usize).copied().unwrap_or(0));
+            step.no_winner = step.no_winner.saturating_add(t.no_winner);
             if let Some(x) = step.wins_by_seat.get_mut(seat as usize) {
                 *x = w;
             }
@@ -106,9 +117,13 @@ pub fn run(
                 break;
             }
         }
-        let (low, high) = wilson(step.wins, step.games);
+        step.decided = step
+            .games
+            .saturating_sub(step.shared_wins)
+            .saturating_sub(step.no_winner);
+        let (low, high) = wilson(step.wins, step.decided);
         step.win_rate = super::report::Interval {
-            value: step.wins as f64 / step.games.max(1) as f64,
+            value: step.wins as f64 / step.decided.max(1) as f64,
             low,
             high,
         };
@@ -119,6 +134,22 @@ pub fn run(
         budget = strong;
     }
     Ok(out)
+}
+
+/// The games of a step left out of its rate, in words (empty when none were).
+fn undecided(st: &Step) -> String {
+    let mut parts = Vec::new();
+    if st.shared_wins > 0 {
+        parts.push(format!("{} shared", st.shared_wins));
+    }
+    if st.no_winner > 0 {
+        parts.push(format!("{} without a winner", st.no_winner));
+    }
+    if parts.is_empty() {
+        String::new()
+    } else {
+        format!(" ({} played, {})", st.games, parts.join(", "))
+    }
 }
 
 /// The matches as the terminal shows them.
@@ -136,11 +167,12 @@ pub fn text(s: &Skill) -> String {
     for st in &s.steps {
         let pct = |x: f64| format!("{:.1}%", x * 100.0);
         t.push_str(&format!(
-            "  {} against {} at every other seat: won {} of {} games, {} ({} .. {}), a fair share is {}: {:+.1} points{}\n",
+            "  {} against {} at every other seat: won {} of the {} games decided{}, {} ({} .. {}), a fair share is {}: {:+.1} points{}\n",
             st.stronger,
             st.weaker,
             st.wins,
-            st.games,
+            st.decided,
+            undecided(st),
             pct(st.win_rate.value),
             pct(st.win_rate.low),
             pct(st.win_rate.high),
