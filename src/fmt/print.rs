@@ -629,10 +629,12 @@ impl Out<'_> {
         for (i, s) in stmts.iter().enumerate() {
             self.line(start(s));
             self.stmt(s);
-            // `f()` then `-x` on the next line would read as one subtraction.
-            if stmts
-                .get(i + 1)
-                .is_some_and(|n| n.as_str().starts_with(['-', '(', '[']))
+            // `f()` then `-x` on the next line would read as one subtraction, and a statement
+            // that is only a keyword's word (`emit`, a name the checker refuses) would take the
+            // next line as its own.
+            let next = stmts.get(i + 1);
+            if next.is_some_and(|n| n.as_str().starts_with(['-', '(', '[']))
+                || (next.is_some() && only_a_keyword(s.as_str()))
             {
                 self.w(";");
             }
@@ -1329,4 +1331,18 @@ enum Line {
     Raw(String),
     Comment(String),
     Blank,
+}
+
+/// Whether a statement's text (which may end in white space and comments) is one word that
+/// begins a statement, like `emit`: the next statement on its own line would be read as its
+/// argument.
+fn only_a_keyword(text: &str) -> bool {
+    let word_end = text
+        .find(|c: char| c.is_whitespace() || c == '#')
+        .unwrap_or(text.len());
+    let (word, rest) = text.split_at(word_end);
+    crate::parser::STATEMENT_KEYWORDS.contains(&word)
+        && rest
+            .lines()
+            .all(|l| l.trim().is_empty() || l.trim_start().starts_with('#'))
 }
