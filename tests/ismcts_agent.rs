@@ -138,6 +138,14 @@ fn per_option_budgets_cost_what_mc_costs() {
         p as f64 / d as f64
     };
     let (ismcts, mc) = (each(0), each(1));
+    // Two agents in a game with a score: the gap in score per seat, with its interval.
+    let gap = &r["score_gap"];
+    let (v, lo, hi) = (
+        gap["value"].as_f64().expect("gap"),
+        gap["low"].as_f64().expect("low"),
+        gap["high"].as_f64().expect("high"),
+    );
+    assert!(lo <= v && v <= hi, "{gap}");
     assert!(mc >= 12.0, "mc:6 plays 6 per option of at least 2: {mc}");
     assert!(
         (ismcts / mc - 1.0).abs() < 0.25,
@@ -155,6 +163,7 @@ fn per_option_budgets_cost_what_mc_costs() {
     ]);
     assert_eq!(code, 0, "{err}");
     assert!(out.contains("choices searched, ") && out.contains(" playouts each"), "{out}");
+    assert!(out.contains("score per seat, ismcts:3x less mc:3: "), "{out}");
 }
 
 #[test]

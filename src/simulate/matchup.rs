@@ -71,6 +71,26 @@ pub struct Match {
     pub errors: u64,
     pub first_error: Option<(u64, String)>,
     pub interrupted: bool,
+    /// With two agents and a score: per game, the first agent's mean score per seat less the
+    /// second's, averaged over the games, with a 95% interval (normal approximation): where the
+    /// seat dealt decides most wins, the telling number.
+    pub score_gap: Option<Interval>,
+}
+
+/// The mean of `xs` with a 95% interval (normal approximation; `None` for fewer than 2).
+fn mean_interval(xs: &[f64]) -> Option<Interval> {
+    if xs.len() < 2 {
+        return None;
+    }
+    let n = xs.len() as f64;
+    let mean = xs.iter().sum::<f64>() / n;
+    let var = xs.iter().map(|x| (x - mean) * (x - mean)).sum::<f64>() / (n - 1.0);
+    let half = 1.96 * (var / n).sqrt();
+    Some(Interval {
+        value: mean,
+        low: mean - half,
+        high: mean + half,
+    })
 }
 
 /// Read `--match A,B,...`: at least two agents, each once, none of them a person.
@@ -194,7 +214,9 @@ pub fn run(
         errors: 0,
         first_error: None,
         interrupted: false,
+        score_gap: None,
     };
+    let mut gaps: Vec<f64> = Vec::new();
     for r in 0..k {
         let seats = seating(r, k, n);
         let names: Vec<String> = seats
@@ -227,6 +249,21 @@ pub fn run(
                 let mine: Vec<bool> = seats.iter().map(|&s| s == a).collect();
                 c.add(&g, &mine, n);
             }
+            if k == 2 && !g.scores.is_empty() {
+                let mean_of = |a: usize| {
+                    let xs: Vec<f64> = g
+                        .scores
+                        .iter()
+                        .zip(&seats)
+                        .filter(|(_, &s)| s == a)
+                        .map(|(&x, _)| x as f64)
+                        .collect();
+                    (!xs.is_empty()).then(|| xs.iter().sum::<f64>() / xs.len() as f64)
+                };
+                if let (Some(x), Some(y)) = (mean_of(0), mean_of(1)) {
+                    gaps.push(x - y);
+                }
+            }
             Ok(())
         })?;
         if got < p.games {
@@ -234,6 +271,7 @@ pub fn run(
             break;
         }
     }
+    out.score_gap = mean_interval(&gaps);
     out.entrants = agents
         .iter()
         .zip(counts)
@@ -343,6 +381,19 @@ pub fn text(m: &Match) -> String {
             "the intervals overlap: no clear difference".to_string()
         };
         t.push_str(&format!("  {verdict}\n"));
+    }
+    if let (Some(g), [a, b]) = (&m.score_gap, m.entrants.as_slice()) {
+        let verdict = if g.low > 0.0 {
+            format!("{} scores more", a.agent)
+        } else if g.high < 0.0 {
+            format!("{} scores more", b.agent)
+        } else {
+            "no clear difference".to_string()
+        };
+        t.push_str(&format!(
+            "  score per seat, {} less {}: {:+.2} ({:+.2} .. {:+.2}) per game: {verdict}\n",
+            a.agent, b.agent, g.value, g.low, g.high
+        ));
     }
     if m.no_winner > 0 {
         t.push_str(&format!(
