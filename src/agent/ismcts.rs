@@ -13,8 +13,11 @@
 //! answers given so far, holds per player the arms of the answers met there, and an answer is
 //! known by what its chooser sees of it (`interp::search::option_key`: a card it knows by its id,
 //! one it does not as an unknown card), so the same card is the same arm wherever it stands among
-//! a copy's options. An answer never tried at the node is tried first; then UCB1 over the answers
-//! on offer, each by its availability (the times it was on offer there). Each player's answers
+//! a copy's options. A node answers as a random playout would (recording the answers) until it
+//! has had two visits per answer on offer, so the copies of one world played with different root
+//! options stay paired while its statistics gather; then an answer never tried there is tried
+//! first, then UCB1 over the answers on offer, each by its availability (the times it was on
+//! offer there). Each player's answers
 //! are chosen for that player's result (max-n). Another player's secret choice is one the seat
 //! never sees: it stays a chance event (a random answer) and does not branch the tree. One node
 //! is added per playout; past the tree, answers are random (an allocation split uniformly). The
@@ -253,6 +256,54 @@ impl Tree {
         best.map(|(option, a, _)| (option, a, false))
     }
 
+    /// Whether `node`'s shape `k`, offering `distinct` answers, is still warming up: fewer
+    /// than two visits per answer so far. Until then it answers as a random playout would, so
+    /// that the copies of one world played with different root options stay paired (the same
+    /// answers from the same stream) while its statistics gather.
+    fn warming(&self, node: u32, k: usize, distinct: usize) -> bool {
+        let visits: u64 = self
+            .nodes
+            .get(node as usize)
+            .and_then(|n| n.shapes.get(k))
+            .map_or(0, |s| s.arms.iter().map(|a| a.visits).sum());
+        visits < 2 * distinct as u64
+    }
+
+    /// Record that `option` (read as `keys[option]`) was answered at `node`'s shape `k`: every
+    /// answer on offer counts its availability; gives the option's arm and whether it is new.
+    fn record(
+        &mut self,
+        node: u32,
+        k: usize,
+        keys: &[u64],
+        option: usize,
+    ) -> Option<(usize, bool)> {
+        let key = *keys.get(option)?;
+        let s = self
+            .nodes
+            .get_mut(node as usize)
+            .and_then(|n| n.shapes.get_mut(k))?;
+        let mut offered: Vec<u64> = keys.to_vec();
+        offered.sort_unstable();
+        offered.dedup();
+        for arm in s.arms.iter_mut() {
+            if offered.binary_search(&arm.key).is_ok() {
+                arm.avail += 1;
+            }
+        }
+        match s.arms.iter().position(|a| a.key == key) {
+            Some(a) => Some((a, false)),
+            None => {
+                s.arms.push(Arm {
+                    key,
+                    avail: 1,
+                    ..Arm::default()
+                });
+                Some((s.arms.len() - 1, true))
+            }
+        }
+    }
+
     /// Go down arm `a` of `node`'s shape `k`: to its child (made when `expand`), or out of the
     /// tree.
     fn descend(&mut self, node: u32, k: usize, a: usize, expand: bool) {
@@ -355,6 +406,16 @@ impl Policy for Tree {
         let Some(k) = self.shape(node, met.player) else {
             return random(rng);
         };
+        let mut distinct = met.keys.to_vec();
+        distinct.sort_unstable();
+        distinct.dedup();
+        if self.warming(node, k, distinct.len()) {
+            let option = random(rng);
+            if let Some((a, new)) = self.record(node, k, met.keys, option) {
+                self.descend(node, k, a, new);
+            }
+            return option;
+        }
         match self.choose(node, k, met.keys, rng) {
             Some((option, a, new)) => {
                 self.descend(node, k, a, new);
@@ -446,7 +507,8 @@ pub fn pick(sp: &SearchPoint, budget: Budget, seed: u64, number: usize) -> (usiz
             if let Some((&last, rest)) = alive.split_last() {
                 // Every option but the last plays a copy; the last plays the copy itself.
                 for &option in rest {
-                    accepted = play_one(sp, sp.copy(&world), option, future, &mut tree, root, lowest);
+                    accepted =
+                        play_one(sp, sp.copy(&world), option, future, &mut tree, root, lowest);
                     if !accepted {
                         break;
                     }
@@ -486,10 +548,13 @@ pub fn pick(sp: &SearchPoint, budget: Budget, seed: u64, number: usize) -> (usiz
     }
     // The best mean among those still in (one, unless the budget ran out first).
     let arms = root_arms(&tree, root);
-    let best = alive.iter().copied().fold(None, |best: Option<usize>, o| match best {
-        Some(b) if better(&arms, o, b) != std::cmp::Ordering::Greater => Some(b),
-        _ => Some(o),
-    });
+    let best = alive
+        .iter()
+        .copied()
+        .fold(None, |best: Option<usize>, o| match best {
+            Some(b) if better(&arms, o, b) != std::cmp::Ordering::Greater => Some(b),
+            _ => Some(o),
+        });
     (best.unwrap_or(0), stats)
 }
 
@@ -626,6 +691,25 @@ mod tests {
         assert_eq!(avail, vec![3, 2]);
         // Another player at the same node has answers of its own.
         assert_ne!(t.shape(0, 2), Some(k));
+    }
+
+    /// A node answers as a random playout would until each answer on offer could have had two
+    /// visits, recording what was answered; then it chooses.
+    #[test]
+    fn a_node_warms_up_on_random_answers() {
+        let mut t = Tree::new();
+        let k = t.shape(0, 1).expect("shape");
+        assert!(t.warming(0, k, 2));
+        let (a, new) = t.record(0, k, &[7, 8], 1).expect("recorded");
+        assert!(new);
+        assert_eq!(t.nodes[0].shapes[k].arms[a].key, 8);
+        for arm in t.nodes[0].shapes[k].arms.iter_mut() {
+            arm.visits = 4;
+        }
+        assert!(!t.warming(0, k, 2));
+        // A key not seen before is a new arm; one seen is the same arm, wherever it stands.
+        assert_eq!(t.record(0, k, &[9, 8], 0).map(|(_, n)| n), Some(true));
+        assert_eq!(t.record(0, k, &[9, 8], 1), Some((a, false)));
     }
 
     #[test]
