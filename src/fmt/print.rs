@@ -496,7 +496,9 @@ impl Out<'_> {
                 }
             } else {
                 self.w(",");
-                let prev_end = items.get(i - 1).map_or(0, end);
+                // Where the previous item's own text ends: its span may run on over white space
+                // and a comment (a `table` entry's optional comma is looked for past them).
+                let prev_end = items.get(i - 1).map_or(0, |p| tend(p, self.src));
                 if self.has_nl(prev_end, start(x)) {
                     self.line(start(x));
                 } else {
