@@ -162,8 +162,14 @@ fn per_option_budgets_cost_what_mc_costs() {
         "ismcts:3x,mc:3",
     ]);
     assert_eq!(code, 0, "{err}");
-    assert!(out.contains("choices searched, ") && out.contains(" playouts each"), "{out}");
-    assert!(out.contains("score per seat, ismcts:3x less mc:3: "), "{out}");
+    assert!(
+        out.contains("choices searched, ") && out.contains(" playouts each"),
+        "{out}"
+    );
+    assert!(
+        out.contains("score per seat, ismcts:3x less mc:3: "),
+        "{out}"
+    );
 }
 
 #[test]
@@ -184,7 +190,10 @@ fn bench_reports_decisions_per_second() {
         out.contains("decisions searched: ") && out.contains(" decisions/s "),
         "{out}"
     );
-    assert!(out.contains(" playouts, ") && out.contains(" per decision;"), "{out}");
+    assert!(
+        out.contains(" playouts, ") && out.contains(" per decision;"),
+        "{out}"
+    );
 }
 
 /// Two piles of one hidden card each; P1 takes one and scores its value, P2 the other. Whoever
