@@ -266,7 +266,8 @@ fn ismcts_never_reads_a_card_hidden_from_it() {
 }
 
 /// `--skill K`: ismcts:2K against ismcts:K, then 4K against 2K, the stronger seat rotated round
-/// the table on the same seeds; its rate is over the games decided.
+/// the table on the same seeds; its rate is over the games decided, and in Nim the larger
+/// budget wins more than its share.
 #[test]
 fn skill_pits_budgets_with_the_seats_rotated() {
     let r = report(
@@ -322,6 +323,24 @@ fn skill_pits_budgets_with_the_seats_rotated() {
         "2",
     ]);
     assert!(out.contains("games decided (30 played, "), "{out}");
+    // In Nim a larger budget finds the winning takes more often: each step's rate clearly
+    // above a fair half (the race rewards no budget past the smallest: both take 3).
+    let nim = report(
+        &[
+            "tests/simulate/nim.rules",
+            "--players",
+            "2",
+            "--games",
+            "100",
+            "--skill",
+            "8",
+        ],
+        "skill-nim",
+    );
+    for st in nim["steps"].as_array().expect("steps") {
+        let low = st["win_rate"]["low"].as_f64().expect("low");
+        assert!(low > 0.5, "{st}");
+    }
 }
 
 /// `--match A,B`: the agents rotated over the seats on the same seeds, each agent's games, wins
