@@ -77,22 +77,6 @@ pub struct Match {
     pub score_gap: Option<Interval>,
 }
 
-/// The mean of `xs` with a 95% interval (normal approximation; `None` for fewer than 2).
-fn mean_interval(xs: &[f64]) -> Option<Interval> {
-    if xs.len() < 2 {
-        return None;
-    }
-    let n = xs.len() as f64;
-    let mean = xs.iter().sum::<f64>() / n;
-    let var = xs.iter().map(|x| (x - mean) * (x - mean)).sum::<f64>() / (n - 1.0);
-    let half = 1.96 * (var / n).sqrt();
-    Some(Interval {
-        value: mean,
-        low: mean - half,
-        high: mean + half,
-    })
-}
-
 /// Read `--match A,B,...`: at least two agents, each once, none of them a person.
 pub fn parse(spec: &str) -> Result<Vec<String>, String> {
     let agents: Vec<String> = spec.split(',').map(|a| a.trim().to_string()).collect();
@@ -271,7 +255,8 @@ pub fn run(
             break;
         }
     }
-    out.score_gap = mean_interval(&gaps);
+    out.score_gap =
+        super::stats::mean_interval(&gaps).map(|(value, low, high)| Interval { value, low, high });
     out.entrants = agents
         .iter()
         .zip(counts)

@@ -296,7 +296,7 @@ fn mean_delta(with: Option<&Scores>, without: Option<&Scores>) -> Option<Interva
     let (a, b) = (with?, without?);
     let se = |s: &Scores| s.sd * s.sd / (s.n.max(1) as f64);
     let d = b.mean - a.mean;
-    let half = 1.959_963_984_540_054 * (se(a) + se(b)).sqrt();
+    let half = super::stats::Z95 * (se(a) + se(b)).sqrt();
     Some(Interval {
         value: d,
         low: d - half,

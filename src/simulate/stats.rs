@@ -1,12 +1,28 @@
 //! The few statistics a balance report needs, in integers and plain floats (report values
 //! only: nothing here feeds back into a game).
 
+/// The normal quantile of a two-sided 95% interval.
+pub const Z95: f64 = 1.959_963_984_540_054;
+
+/// The mean of `xs` with its 95% interval (normal approximation), as (mean, low, high); `None`
+/// for fewer than two values.
+pub fn mean_interval(xs: &[f64]) -> Option<(f64, f64, f64)> {
+    if xs.len() < 2 {
+        return None;
+    }
+    let n = xs.len() as f64;
+    let mean = xs.iter().sum::<f64>() / n;
+    let var = xs.iter().map(|x| (x - mean) * (x - mean)).sum::<f64>() / (n - 1.0);
+    let half = Z95 * (var / n).sqrt();
+    Some((mean, mean - half, mean + half))
+}
+
 /// Wilson score interval (95%, z = 1.96) for `k` successes in `n` trials, as (low, high).
 pub fn wilson(k: u64, n: u64) -> (f64, f64) {
     if n == 0 {
         return (0.0, 1.0);
     }
-    let z = 1.959_963_984_540_054_f64;
+    let z = Z95;
     let (k, n) = (k as f64, n as f64);
     let p = k / n;
     let z2 = z * z;
