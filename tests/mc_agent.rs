@@ -265,6 +265,18 @@ fn mc_learns_no_more_of_a_secret_answer_than_it_saw() {
     }
 }
 
+/// P2 shows one of its high cards (or none) from a hidden hand, then P1 keeps a card. Where the
+/// card shown stood among P2's options, and whether P2 had a choice at all, depends on cards P1
+/// cannot see: a copy replays P2's answer as the card P1 saw, so every copy leads back to P1's
+/// choice (replayed by its number, two in three were rejected).
+#[test]
+fn mc_replays_an_answer_it_saw_as_what_it_saw() {
+    let (_, stats) = p1_with_mc("shown.rules", 40);
+    assert_eq!(stats.decisions, 40);
+    assert_eq!(stats.fallbacks, 0, "{stats:?}");
+    assert_eq!(stats.rejected, 0, "{stats:?}");
+}
+
 #[test]
 fn a_simulation_with_mc_is_the_same_on_one_thread_and_on_two() {
     let report = |jobs: &str| {

@@ -55,6 +55,11 @@ impl<'p> Interp<'p> {
         let secret = self.secret_depth > 0;
         let idx = if options.len() == 1 {
             self.state.forced_choices += 1;
+            if self.playout.is_some() {
+                self.playout_forced(player, options)?;
+            } else if let Some(t) = self.search.as_mut() {
+                t.asked(player, options, 0, secret);
+            }
             0
         } else {
             let i = if self.playout.is_some() {
@@ -78,7 +83,7 @@ impl<'p> Interp<'p> {
                 label,
             });
             if let Some(t) = self.search.as_mut() {
-                t.asked(secret);
+                t.asked(player, options, i, secret);
             }
             i
         };
@@ -167,7 +172,6 @@ impl<'p> Interp<'p> {
             remember: self.remember,
             seed: self.seed,
             track,
-            log: &self.choice_log,
             now: state,
             seat: player,
             options,

@@ -18,7 +18,12 @@
 //!
 //! The replay keeps the game's real randomness up to the choice (it made the position the
 //! seat sees) and answers another player's *secret* choices since the boundary afresh, as the
-//! seat never saw them. At the choice, the replayed position must look the same to the seat as
+//! seat never saw them. Another player's other choices are replayed as what the seat saw of the
+//! answer, not by its number: in a copy where that player holds other cards, the card they
+//! played may stand elsewhere among their options, so the answer is an option that reads alike
+//! to the seat (a card it knows, the same card; one it does not, any card so dealt), drawn
+//! uniformly where several do; a copy where none does is rejected. Forced choices (one option)
+//! are replayed too: in a copy the same choice may offer more. At the choice, the replayed position must look the same to the seat as
 //! the real one (its `PlayerView` and the options as it sees them); a determinisation that does
 //! not is rejected, and another drawn. From the choice on, the game's own randomness and every
 //! player's answers come from the searcher's seeded stream.
@@ -38,15 +43,27 @@ use serde::{Deserialize, Serialize};
 use std::cell::OnceCell;
 use std::rc::Rc;
 
-/// The state at the last segment boundary, and the choices asked since (secret or not).
+/// The state at the last segment boundary, and the choices asked since (secret or not,
+/// forced or not).
 #[derive(Clone)]
 pub(super) struct Track {
     pos: Pos,
     state: State,
-    /// How many choices had been asked at the boundary.
-    choices: usize,
-    /// For each choice asked since: was it secret?
-    secret: Vec<bool>,
+    asked: Vec<Asked>,
+}
+
+/// A choice asked since the boundary: who answered, with which option, whether in secret.
+/// Forced choices (one option) are kept too: in a copy where the chooser holds other cards the
+/// same choice may offer more, or none.
+#[derive(Clone, Debug)]
+struct Asked {
+    player: u32,
+    index: usize,
+    /// How many options it had.
+    count: usize,
+    secret: bool,
+    /// The option taken.
+    taken: Value,
 }
 
 /// What a playout interpreter answers with, instead of agents.
@@ -73,8 +90,12 @@ pub(super) struct Playout {
 /// What a playout must meet: the choices since the boundary, and the choice searched as the
 /// seat sees it. Made once per choice searched and shared by its playouts.
 pub(super) struct Wanted {
-    /// The choices since the boundary: (player, index, secret).
-    replay: Vec<(u32, usize, bool)>,
+    /// The choices since the boundary, forced ones too.
+    replay: Vec<Asked>,
+    /// Each card's class among those a determinisation deals (`NOT_DEALT` for the others):
+    /// another player's answer the seat saw is replayed as an option that reads the same to the
+    /// seat (`pick_alike`).
+    class_of: Vec<u32>,
     /// The real position at the choice, its options and their labels: a playout whose position
     /// matches them (`looks_same`) reads the same to the seat without building its view.
     now: State,
@@ -353,7 +374,6 @@ pub struct SearchPoint<'a> {
     pub(super) remember: bool,
     pub(super) seed: u64,
     pub(super) track: &'a Track,
-    pub(super) log: &'a [ChoiceRecord],
     pub(super) now: &'a State,
     pub(super) seat: u32,
     pub(super) options: &'a [Value],
@@ -456,17 +476,23 @@ fn relabel_state(st: &mut State, sigma: &[u32]) {
 }
 
 impl Track {
-    pub(super) fn at(pos: Pos, state: &State, choices: usize) -> Track {
+    pub(super) fn at(pos: Pos, state: &State) -> Track {
         Track {
             pos,
             state: state.clone(),
-            choices,
-            secret: Vec::new(),
+            asked: Vec::new(),
         }
     }
 
-    pub(super) fn asked(&mut self, secret: bool) {
-        self.secret.push(secret);
+    /// A choice answered in the game (forced or not).
+    pub(super) fn asked(&mut self, player: u32, options: &[Value], index: usize, secret: bool) {
+        self.asked.push(Asked {
+            player,
+            index,
+            count: options.len(),
+            secret,
+            taken: options.get(index).cloned().unwrap_or_default(),
+        });
     }
 }
 
@@ -493,8 +519,18 @@ impl SearchPoint<'_> {
 
     fn want(&self) -> &Rc<Wanted> {
         self.want.get_or_init(|| {
+            let d = self.dealing.get_or_init(|| self.dealing());
+            let mut class_of = vec![NOT_DEALT; self.track.state.known.len()];
+            for (k, group) in d.classes.iter().enumerate() {
+                for &c in group {
+                    if let Some(x) = class_of.get_mut(c as usize) {
+                        *x = k as u32;
+                    }
+                }
+            }
             Rc::new(Wanted {
-                replay: self.replay(),
+                replay: self.track.asked.clone(),
+                class_of,
                 now: self.now.clone(),
                 options: self.options.to_vec(),
                 labels: self.labels.map(<[Value]>::to_vec),
@@ -593,19 +629,6 @@ impl SearchPoint<'_> {
         }
     }
 
-    /// The choices since the boundary, as (player, index, secret).
-    fn replay(&self) -> Vec<(u32, usize, bool)> {
-        let since = self.log.get(self.track.choices..).unwrap_or(&[]);
-        since
-            .iter()
-            .enumerate()
-            .map(|(k, r)| {
-                let secret = self.track.secret.get(k).copied().unwrap_or(false);
-                (r.player, r.index, secret)
-            })
-            .collect()
-    }
-
     /// Run a playout interpreter from the boundary state `state` to the end of the game (or,
     /// for a probe, to the choice searched).
     fn run(&self, state: State, playout: Playout) -> R<(R<()>, Interp<'_>)> {
@@ -677,7 +700,8 @@ impl SearchPoint<'_> {
         }
         let replay = &self.want().replay;
         let mut proposals = vec![Proposal::Uniform; replay.len()];
-        for (at, &(who, index, secret)) in replay.iter().enumerate() {
+        for (at, a) in replay.iter().enumerate() {
+            let (who, index, secret) = (a.player, a.index, a.secret);
             if !secret || who == self.seat {
                 continue;
             }
@@ -814,7 +838,39 @@ impl Interp<'_> {
     /// At a segment boundary: keep the state, when an agent searches.
     pub(super) fn track_boundary(&mut self, pos: Pos) {
         if self.searching {
-            self.search = Some(Box::new(Track::at(pos, &self.state, self.choice_log.len())));
+            self.search = Some(Box::new(Track::at(pos, &self.state)));
+        }
+    }
+
+    /// In a playout, a forced choice (one option): while the choices since the boundary are
+    /// replayed, it must stand for the one the game met there, which in a copy where its chooser
+    /// holds other cards may have offered more.
+    pub(super) fn playout_forced(&mut self, player: u32, options: &[Value]) -> R<()> {
+        let Some(pl) = self.playout.as_mut() else {
+            return Ok(());
+        };
+        let j = pl.asked;
+        let len = pl.want.replay.len();
+        if j > len {
+            return Ok(());
+        }
+        pl.asked += 1;
+        let Some(a) = pl.want.replay.get(j) else {
+            // The game asked the choice searched here.
+            return Err(signal(REJECT));
+        };
+        let fits = a.player == player
+            && if a.secret && player != pl.seat {
+                true
+            } else if player != pl.seat {
+                pick_alike(&pl.want, &mut pl.hidden, j, 0, options) == Some(0)
+            } else {
+                a.count == 1
+            };
+        if fits {
+            Ok(())
+        } else {
+            Err(signal(REJECT))
         }
     }
 
@@ -843,7 +899,8 @@ impl Interp<'_> {
         let count = options.len();
         let j = pl.asked;
         pl.asked += 1;
-        if let Some(&(who, index, secret)) = pl.want.replay.get(j) {
+        if let Some(a) = pl.want.replay.get(j) {
+            let (who, index, secret) = (a.player, a.index, a.secret);
             if who != player {
                 return Err(signal(REJECT));
             }
@@ -851,7 +908,14 @@ impl Interp<'_> {
                 // The seat never saw this answer.
                 return Ok(answer_hidden(&mut pl.hidden, j, index, count));
             }
-            return if index < count {
+            if who != pl.seat {
+                // Another player's answer, as the seat saw it: where the determinisation gave
+                // them other cards, the option the seat saw may stand elsewhere or not at all.
+                return pick_alike(&pl.want, &mut pl.hidden, j, index, options)
+                    .ok_or_else(|| signal(REJECT));
+            }
+            // The seat's own choice: it saw its options, so they must be as many.
+            return if index < count && count == a.count {
                 Ok(index)
             } else {
                 Err(signal(REJECT))
@@ -944,6 +1008,61 @@ impl Interp<'_> {
                 == Some(seen_label(&view, options, labels, &self.state.known, seat, i).as_str())
         });
         same_labels && super::seen::player_view(self.prog, &self.state, seat) == *want_view
+    }
+}
+
+/// A card's class when no determinisation deals it (`Wanted::class_of`).
+const NOT_DEALT: u32 = u32::MAX;
+
+/// Whether option `v` of a determinised copy reads to the seat as option `taken` of the real
+/// game did: alike in every part, a card either the same or, where the seat knows neither,
+/// one of the same class that a determinisation deals (the seat cannot tell them apart).
+fn reads_alike(taken: &Value, v: &Value, class_of: &[u32]) -> bool {
+    match (taken, v) {
+        (Value::Card(a), Value::Card(b)) => {
+            a == b || {
+                let ca = class_of.get(*a as usize).copied().unwrap_or(NOT_DEALT);
+                ca != NOT_DEALT && class_of.get(*b as usize) == Some(&ca)
+            }
+        }
+        (Value::List(x), Value::List(y)) | (Value::Tuple(x), Value::Tuple(y)) => {
+            x.len() == y.len()
+                && x.iter()
+                    .zip(y.iter())
+                    .all(|(a, b)| reads_alike(a, b, class_of))
+        }
+        _ => taken == v,
+    }
+}
+
+/// The answer to replayed choice `j`, another player's choice the seat saw made (answered
+/// `index` in the real game): an option of the copy that reads to the seat as the one taken
+/// (`reads_alike`), drawn uniformly when several do, `None` when none does. A probe replays
+/// the real position, where the option given is one.
+fn pick_alike(
+    want: &Wanted,
+    hidden: &mut Hidden,
+    j: usize,
+    index: usize,
+    options: &[Value],
+) -> Option<usize> {
+    let taken = &want.replay.get(j)?.taken;
+    let alike = |v: &Value| reads_alike(taken, v, &want.class_of);
+    match hidden {
+        Hidden::Probe { .. } => options.get(index).filter(|v| alike(v)).map(|_| index),
+        Hidden::Drawn { repick, .. } => {
+            let fits: Vec<usize> = (0..options.len())
+                .filter(|&i| options.get(i).is_some_and(alike))
+                .collect();
+            match fits.len() {
+                0 => None,
+                1 => fits.first().copied(),
+                n => {
+                    let k = rng::below(repick, n.min(u32::MAX as usize) as u32) as usize;
+                    fits.get(k).copied()
+                }
+            }
+        }
     }
 }
 
@@ -1113,6 +1232,29 @@ phase play {
         let mut scored = real.clone();
         scored.vars[0] = Value::Int(7);
         assert!(!agrees(&scored, 0) && !agrees(&scored, 1));
+    }
+
+    /// Another player's answer is replayed as what the seat saw: a card the seat knows by its
+    /// id, one a determinisation deals as any card of its class so dealt; the rest as it is.
+    #[test]
+    fn answers_read_alike_by_what_the_seat_saw() {
+        // Cards 0 and 1 are dealt (class 0), card 2 too (class 1); card 3 is known.
+        let class_of = [0, 0, 1, NOT_DEALT];
+        let alike = |a: &Value, b: &Value| reads_alike(a, b, &class_of);
+        assert!(alike(&Value::Card(0), &Value::Card(1)));
+        assert!(!alike(&Value::Card(0), &Value::Card(2)));
+        assert!(!alike(&Value::Card(0), &Value::Card(3)));
+        assert!(alike(&Value::Card(3), &Value::Card(3)));
+        assert!(!alike(&Value::Card(3), &Value::Card(0)));
+        let pair =
+            |c: u32, n: i64| Value::Tuple(Rc::new(Items::new(vec![Value::Card(c), Value::Int(n)])));
+        assert!(alike(&pair(0, 4), &pair(1, 4)));
+        assert!(!alike(&pair(0, 4), &pair(1, 5)));
+        assert!(!alike(
+            &pair(0, 4),
+            &Value::List(Rc::new(Items::new(vec![Value::Card(1), Value::Int(4)])))
+        ));
+        assert!(alike(&Value::None, &Value::None));
     }
 
     /// An option reads to its chooser by what the chooser knows: a card by its id when known,
