@@ -198,7 +198,7 @@ impl Agent for ScriptAgent {
 
 /// The agent kinds a seat may have, for messages.
 pub const KINDS: &str =
-    "random, first, human, mc:N, ismcts:N (or ismcts:200ms), bot:NAME (a bot the game declares) or script:FILE";
+    "random, first, human, mc:N, ismcts:N (or ismcts:Nx, ismcts:200ms, with :H or :end for the playouts' horizon), bot:NAME (a bot the game declares) or script:FILE";
 
 /// Split a `--agent` value into one single-agent spec per seat. The value is a comma-separated
 /// list: `P2=human` gives seat 2 its own agent, and the last entry without `P<n>=` is for every
@@ -326,8 +326,8 @@ fn build_agents(
                 name: Rc::from(bot_name(s).unwrap_or("")),
             }),
             s if s.starts_with("ismcts") => {
-                let budget = ismcts::parse(s).unwrap_or(Err(String::new()))?;
-                Box::new(ismcts::IsmctsAgent::new(budget, seed))
+                let spec = ismcts::parse(s).unwrap_or(Err(String::new()))?;
+                Box::new(ismcts::IsmctsAgent::with_spec(spec, seed))
             }
             s if s.starts_with("mc") => {
                 let playouts = mc::parse(s).unwrap_or(Err(String::new()))?;

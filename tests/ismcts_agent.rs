@@ -5,7 +5,7 @@
 mod common;
 
 use common::rules;
-use rules::agent::ismcts::{Budget, IsmctsAgent};
+use rules::agent::ismcts::{parse, Budget, IsmctsAgent, Spec, DEFAULT_HORIZON};
 use rules::agent::{Agent, FirstAgent};
 use rules::interp::{Interp, Pos};
 use rules::limits::Limits;
@@ -87,6 +87,10 @@ fn ismcts_specs_are_bounded() {
         "ismcts:0x",
         "ismcts:x",
         "ismcts:99999x",
+        "ismcts:10:0",
+        "ismcts:10:x",
+        "ismcts:10:999999",
+        "ismcts:10:end:3",
     ] {
         let (code, _, err) = rules(&[
             "simulate",
@@ -99,18 +103,56 @@ fn ismcts_specs_are_bounded() {
         assert_eq!(code, 2, "{bad}: {err}");
         assert!(err.contains("ismcts"), "{bad}: {err}");
     }
+    let spec = |budget, horizon| Some(Ok(Spec { budget, horizon }));
+    let default = Some(DEFAULT_HORIZON);
+    assert_eq!(parse("ismcts:200ms"), spec(Budget::Millis(200), default));
+    assert_eq!(parse("ismcts:100"), spec(Budget::Iterations(100), default));
+    assert_eq!(parse("ismcts:10x"), spec(Budget::PerOption(10), default));
     assert_eq!(
-        rules::agent::ismcts::parse("ismcts:200ms"),
-        Some(Ok(Budget::Millis(200)))
+        parse("ismcts:10x:12"),
+        spec(Budget::PerOption(10), Some(12))
     );
-    assert_eq!(
-        rules::agent::ismcts::parse("ismcts:100"),
-        Some(Ok(Budget::Iterations(100)))
-    );
-    assert_eq!(
-        rules::agent::ismcts::parse("ismcts:10x"),
-        Some(Ok(Budget::PerOption(10)))
-    );
+    assert_eq!(parse("ismcts:100:end"), spec(Budget::Iterations(100), None));
+}
+
+/// P1 takes 1 point now or 3 at the end; five choices of P2's later, P2 takes 2. Scored where
+/// it stands one choice past P1's, taking the point now looks better (1 against 0); played
+/// to the end, waiting wins (3 against 2). The horizon decides which the search sees.
+const PATIENCE: &str = r#"
+game "Patience" { players: 2, rounds: 1, round: [play], score: score_of }
+var points: int per player = 0
+fn score_of(p: player) -> int = points[p]
+phase play {
+  let now = choose(P1, [1, 3], "One point now, or three at the end?")
+  if now == 1 { set points[P1] += 1 }
+  repeat 5 { let x = choose(P2, [1, 2], "Wait") }
+  if now == 3 { set points[P1] += 3 }
+  set points[P2] += 2
+}
+"#;
+
+fn patience_pick(horizon: Option<u32>) -> usize {
+    let c = rules::check_text("patience.rules", PATIENCE, &Limits::default());
+    assert_eq!(c.errors(), 0, "{}", c.render());
+    let prog = c.program.expect("program");
+    let spec = Spec {
+        budget: Budget::Iterations(20),
+        horizon,
+    };
+    let agents: Vec<Box<dyn Agent>> = vec![
+        Box::new(IsmctsAgent::with_spec(spec, 1)),
+        Box::new(FirstAgent),
+    ];
+    let mut it = Interp::new(&prog, 2, 1, agents, Limits::default()).expect("interp");
+    it.run().expect("plays");
+    it.choice_log.first().expect("P1 was asked").index
+}
+
+#[test]
+fn a_playout_is_scored_where_it_stands_at_its_horizon() {
+    assert_eq!(patience_pick(Some(1)), 0, "one choice ahead, the point now");
+    assert_eq!(patience_pick(Some(10)), 1, "past the end, three at the end");
+    assert_eq!(patience_pick(None), 1, "to the end, three at the end");
 }
 
 /// `ismcts:Nx` plays about as many games per decision as `mc:N` (N per option), and a match

@@ -62,24 +62,56 @@ pub enum Budget {
     Millis(u32),
 }
 
-/// Read `ismcts:N` or `ismcts:200ms`: `None` when `spec` is not an `ismcts` spec.
-pub fn parse(spec: &str) -> Option<Result<Budget, String>> {
+/// How many choices after the one searched a playout answers before it is scored where it
+/// stands, unless the spec says otherwise (`ismcts:N:H`, `ismcts:N:end`).
+pub const DEFAULT_HORIZON: u32 = 40;
+
+/// The longest horizon a spec may give (past it, say `end`).
+pub const MAX_HORIZON: u32 = 100_000;
+
+/// An `ismcts` spec: the budget per decision and the playouts' horizon (`None`: to the end).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Spec {
+    pub budget: Budget,
+    pub horizon: Option<u32>,
+}
+
+/// Read `ismcts:N`, `ismcts:Nx` or `ismcts:200ms`, each with an optional horizon (`:40`, or
+/// `:end` to play every playout out): `None` when `spec` is not an `ismcts` spec.
+pub fn parse(spec: &str) -> Option<Result<Spec, String>> {
     let rest = spec.strip_prefix("ismcts")?;
     let Some(n) = rest.strip_prefix(':') else {
         return Some(Err(format!(
             "`{spec}`: say how many iterations or how long, like ismcts:200 or ismcts:200ms"
         )));
     };
+    let (n, horizon) = match n.split_once(':') {
+        None => (n, Some(DEFAULT_HORIZON)),
+        Some((n, "end")) => (n, None),
+        Some((n, h)) => match h.parse::<u32>() {
+            Ok(k) if (1..=MAX_HORIZON).contains(&k) => (n, Some(k)),
+            _ => {
+                return Some(Err(format!(
+                    "`{spec}`: the horizon is a number of choices from 1 to {MAX_HORIZON}, or `end`, like ismcts:100:40 or ismcts:100:end"
+                )))
+            }
+        },
+    };
+    Some(budget(n).map(|budget| Spec { budget, horizon }))
+}
+
+/// The budget part of a spec: `N`, `Nx` or `Nms`.
+fn budget(n: &str) -> Result<Budget, String> {
     if let Some(x) = n.strip_suffix('x') {
-        return Some(match x.parse::<u32>() {
+        return match x.parse::<u32>() {
             Ok(k) if (1..=super::mc::MAX_PLAYOUTS).contains(&k) => Ok(Budget::PerOption(k)),
             _ => Err(format!(
                 "`ismcts:{n}`: the playouts per option are a number from 1 to {}, like ismcts:10x",
                 super::mc::MAX_PLAYOUTS
             )),
-        });
+        };
     }
-    Some(match n.strip_suffix("ms") {
+    match n.strip_suffix("ms") {
         Some(ms) => match ms.parse::<u32>() {
             Ok(k) if (1..=MAX_MS).contains(&k) => Ok(Budget::Millis(k)),
             _ => Err(format!(
@@ -92,7 +124,7 @@ pub fn parse(spec: &str) -> Option<Result<Budget, String>> {
                 "`ismcts:{n}`: the iterations per decision are a number from 1 to {MAX_ITERATIONS}, or a time like 200ms"
             )),
         },
-    })
+    }
 }
 
 /// The searcher's stream for choice `number` of `seat`: apart from `random`'s and `mc`'s.
@@ -453,7 +485,9 @@ fn rounds(count: usize) -> u32 {
 /// random numbers, so options are compared on the same deals, as `mc` does), and the better
 /// half, by mean reward over all their copies so far, goes on to the next round, until one is
 /// left. Below the root, each playout descends the tree of information sets by UCB1.
-pub fn pick(sp: &SearchPoint, budget: Budget, seed: u64, number: usize) -> (usize, SearchStats) {
+pub fn pick(sp: &SearchPoint, spec: Spec, seed: u64, number: usize) -> (usize, SearchStats) {
+    let budget = spec.budget;
+    let horizon = spec.horizon.map(|h| h as usize);
     let count = sp.options();
     let seat = sp.seat();
     let mut rng = stream(seed, seat, number);
@@ -507,15 +541,22 @@ pub fn pick(sp: &SearchPoint, budget: Budget, seed: u64, number: usize) -> (usiz
             if let Some((&last, rest)) = alive.split_last() {
                 // Every option but the last plays a copy; the last plays the copy itself.
                 for &option in rest {
-                    accepted =
-                        play_one(sp, sp.copy(&world), option, future, &mut tree, root, lowest);
+                    accepted = play_one(
+                        sp,
+                        sp.copy(&world),
+                        (option, future, horizon),
+                        &mut tree,
+                        root,
+                        lowest,
+                    );
                     if !accepted {
                         break;
                     }
                     playouts += 1;
                 }
                 if accepted {
-                    accepted = play_one(sp, world, last, future, &mut tree, root, lowest);
+                    accepted =
+                        play_one(sp, world, (last, future, horizon), &mut tree, root, lowest);
                     if accepted {
                         playouts += 1;
                     }
@@ -563,8 +604,7 @@ pub fn pick(sp: &SearchPoint, budget: Budget, seed: u64, number: usize) -> (usiz
 fn play_one(
     sp: &SearchPoint,
     world: crate::interp::World,
-    option: usize,
-    future: u64,
+    (option, future, horizon): (usize, u64, Option<usize>),
     tree: &mut Box<Tree>,
     root: usize,
     lowest: bool,
@@ -577,7 +617,7 @@ fn play_one(
         .is_some_and(|a| a.child.is_none());
     tree.descend(0, root, option, expand);
     let taken = std::mem::replace(tree, Box::new(Tree::empty()));
-    let (result, back) = sp.playout_with(world, option, future, taken);
+    let (result, back) = sp.playout_with(world, option, future, taken, horizon);
     // The tree comes back with the playout (a playout that could not start keeps nothing).
     *tree = match back.and_then(|p| into_tree(p)) {
         Some(t) => t,
@@ -622,15 +662,26 @@ fn into_tree(p: Box<dyn Policy>) -> Option<Box<Tree>> {
 
 /// `--agent ismcts:N` / `ismcts:200ms`.
 pub struct IsmctsAgent {
-    pub budget: Budget,
+    pub spec: Spec,
     pub seed: u64,
     pub stats: SearchStats,
 }
 
 impl IsmctsAgent {
+    /// With the default horizon.
     pub fn new(budget: Budget, seed: u64) -> IsmctsAgent {
+        IsmctsAgent::with_spec(
+            Spec {
+                budget,
+                horizon: Some(DEFAULT_HORIZON),
+            },
+            seed,
+        )
+    }
+
+    pub fn with_spec(spec: Spec, seed: u64) -> IsmctsAgent {
         IsmctsAgent {
-            budget,
+            spec,
             seed,
             stats: SearchStats::default(),
         }
@@ -653,7 +704,7 @@ impl Agent for IsmctsAgent {
     ) -> Result<usize, String> {
         match req.search {
             Some(sp) => {
-                let (i, s) = pick(sp, self.budget, self.seed, req.number);
+                let (i, s) = pick(sp, self.spec, self.seed, req.number);
                 self.stats.add(&s);
                 Ok(i)
             }

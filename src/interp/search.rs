@@ -85,6 +85,9 @@ pub(super) struct Playout {
     /// Who answers the choices after the one searched (a tree search's policy); random
     /// answers when `None`.
     policy: Option<Box<dyn Policy>>,
+    /// How many choices after the one searched a playout answers before it is scored where it
+    /// stands (`None`: to the end of the game).
+    horizon: Option<usize>,
 }
 
 /// What a playout must meet: the choices since the boundary, and the choice searched as the
@@ -334,6 +337,9 @@ const PROBES: usize = 8;
 
 /// The signal a playout whose replay no longer fits the position unwinds with.
 const REJECT: &str = "search::reject";
+
+/// The signal a playout unwinds with at its horizon: it is scored where it stands.
+const HORIZON: &str = "search::horizon";
 
 /// The signal a probe unwinds with once the replay reached the choice as the seat saw it.
 const ACCEPT: &str = "search::accept";
@@ -640,6 +646,16 @@ impl SearchPoint<'_> {
         while pos != Pos::Done {
             match it.step(pos) {
                 Ok(next) => pos = next,
+                Err(d) if d.code == HORIZON => {
+                    // Scored where it stands, as the game would score it now.
+                    return Ok(match it.winner() {
+                        Ok(o) => {
+                            it.outcome = Some(o);
+                            (Ok(()), it)
+                        }
+                        Err(d) => (Err(d), it),
+                    });
+                }
                 Err(d) => return Ok((Err(d), it)),
             }
         }
@@ -659,6 +675,7 @@ impl SearchPoint<'_> {
             asked: 0,
             branched: false,
             policy: None,
+            horizon: None,
         }
     }
 
@@ -764,20 +781,24 @@ impl SearchPoint<'_> {
             state: world.state.clone(),
             repick: world.repick,
         };
-        self.playout_inner(copy, option, seed, None).0
+        self.playout_inner(copy, option, seed, None, None).0
     }
 
     /// `playout`, with the choices after this one answered by `policy` (a tree search's), which
     /// is handed back with the result. The copy is played out in place (a tree search plays
-    /// each copy once).
+    /// each copy once). With a `horizon`, a game that has a score is scored where it stands
+    /// once that many choices after this one are answered (the winner as the game would name
+    /// it then), instead of being played to its end.
     pub fn playout_with(
         &self,
         world: World,
         option: usize,
         seed: u64,
         policy: Box<dyn Policy>,
+        horizon: Option<usize>,
     ) -> (Played, Option<Box<dyn Policy>>) {
-        self.playout_inner(world, option, seed, Some(policy))
+        let horizon = horizon.filter(|_| self.has_score());
+        self.playout_inner(world, option, seed, Some(policy), horizon)
     }
 
     fn playout_inner(
@@ -786,6 +807,7 @@ impl SearchPoint<'_> {
         option: usize,
         seed: u64,
         policy: Option<Box<dyn Policy>>,
+        horizon: Option<usize>,
     ) -> (Played, Option<Box<dyn Policy>>) {
         let hidden = Hidden::Drawn {
             repick: Box::new(rng::new_rng(world.repick)),
@@ -798,6 +820,7 @@ impl SearchPoint<'_> {
         };
         let mut playout = self.playout_for(option, hidden, seed);
         playout.policy = policy;
+        playout.horizon = horizon;
         let (end, mut it) = match self.run(world.state, playout) {
             Ok(r) => r,
             Err(d) => {
@@ -922,6 +945,9 @@ impl Interp<'_> {
             };
         }
         if j > pl.want.replay.len() {
+            if pl.horizon.is_some_and(|h| j - pl.want.replay.len() > h) {
+                return Err(signal(HORIZON));
+            }
             if let Some(policy) = pl.policy.as_mut() {
                 let hidden = self.secret_depth > 0 && player != pl.seat;
                 let keys: Vec<u64> = if policy.wants_keys() && !hidden {
