@@ -23,6 +23,13 @@
 //! is added per playout; past the tree, answers are random (an allocation split uniformly). The
 //! result of each playout is backed up along its path, weighted by its copy's weight.
 //!
+//! A playout is not played to the end: once it has answered `DEFAULT_HORIZON` (40) choices past
+//! the decision, it is scored where it stands, as the game would score it then (its score
+//! function and tiebreaks name the leaders), in a game that has a score (`ismcts:N:H` sets
+//! another horizon, `ismcts:N:end` plays every playout out). Forty random answers on, the
+//! position still says much of how the decision went, and the end of a random game says less
+//! (every later random answer adds noise); it also costs less.
+//!
 //! A result is worth, to each player, 0.75 times its share of the win (1 / winners, 0 for a loss)
 //! plus 0.25 times the share of the other players it outscored (so a seat that cannot win still
 //! learns to do better); at the root, equal rewards go to the better mean score. The budget:
