@@ -331,6 +331,12 @@ impl Checker {
                 )
                 .label(name.span, "choose another name"),
             );
+            // A phase is still known by its name, so the `round:` list that names it and the
+            // phase itself give no further errors (one mistake, one error). Other built-in
+            // names stay the built-ins' (a call of `len` is still the builtin).
+            if matches!(g, Global::Phase(..)) {
+                self.globals.insert(name.node.clone(), (g, name.span));
+            }
             return;
         }
         self.globals.insert(name.node.clone(), (g, name.span));
