@@ -1041,9 +1041,12 @@ impl Interp<'_> {
 const NOT_DEALT: u32 = u32::MAX;
 
 /// Whether option `v` of a determinised copy reads to the seat as option `taken` of the real
-/// game did: alike in every part, a card either the same or, where the seat knows neither,
-/// one of the same class that a determinisation deals (the seat cannot tell them apart).
-fn reads_alike(taken: &Value, v: &Value, class_of: &[u32]) -> bool {
+/// game did, in its cards: a card either the same or, where the seat knows neither, one of the
+/// same class that a determinisation deals (the seat cannot tell them apart), in lists and
+/// tuples of the same shape. With `strict`, the other parts (numbers, words, players) are equal
+/// too; without, any such part is alike, since it may come from a card the seat does not see
+/// (the value of a card discarded face down), and a copy must not be rejected for that.
+fn reads_alike(taken: &Value, v: &Value, class_of: &[u32], strict: bool) -> bool {
     match (taken, v) {
         (Value::Card(a), Value::Card(b)) => {
             a == b || {
@@ -1055,16 +1058,19 @@ fn reads_alike(taken: &Value, v: &Value, class_of: &[u32]) -> bool {
             x.len() == y.len()
                 && x.iter()
                     .zip(y.iter())
-                    .all(|(a, b)| reads_alike(a, b, class_of))
+                    .all(|(a, b)| reads_alike(a, b, class_of, strict))
         }
-        _ => taken == v,
+        (Value::Card(_) | Value::List(_) | Value::Tuple(_), _)
+        | (_, Value::Card(_) | Value::List(_) | Value::Tuple(_)) => false,
+        _ => !strict || taken == v,
     }
 }
 
 /// The answer to replayed choice `j`, another player's choice the seat saw made (answered
-/// `index` in the real game): an option of the copy that reads to the seat as the one taken
-/// (`reads_alike`), drawn uniformly when several do, `None` when none does. A probe replays
-/// the real position, where the option given is one.
+/// `index` in the real game): an option of the copy alike in every part to the one taken
+/// (`reads_alike`, strict), or where none is, alike in its cards; drawn uniformly when several
+/// are, `None` when none is alike even in its cards. A probe replays the real position, where
+/// the option given is one. What the seat sees of the consequences is checked at the choice.
 fn pick_alike(
     want: &Wanted,
     hidden: &mut Hidden,
@@ -1073,13 +1079,19 @@ fn pick_alike(
     options: &[Value],
 ) -> Option<usize> {
     let taken = &want.replay.get(j)?.taken;
-    let alike = |v: &Value| reads_alike(taken, v, &want.class_of);
+    let alike = |v: &Value, strict: bool| reads_alike(taken, v, &want.class_of, strict);
     match hidden {
-        Hidden::Probe { .. } => options.get(index).filter(|v| alike(v)).map(|_| index),
+        Hidden::Probe { .. } => options.get(index).filter(|v| alike(v, true)).map(|_| index),
         Hidden::Drawn { repick, .. } => {
-            let fits: Vec<usize> = (0..options.len())
-                .filter(|&i| options.get(i).is_some_and(alike))
-                .collect();
+            let among = |strict: bool| -> Vec<usize> {
+                (0..options.len())
+                    .filter(|&i| options.get(i).is_some_and(|v| alike(v, strict)))
+                    .collect()
+            };
+            let mut fits = among(true);
+            if fits.is_empty() {
+                fits = among(false);
+            }
             match fits.len() {
                 0 => None,
                 1 => fits.first().copied(),
@@ -1266,7 +1278,8 @@ phase play {
     fn answers_read_alike_by_what_the_seat_saw() {
         // Cards 0 and 1 are dealt (class 0), card 2 too (class 1); card 3 is known.
         let class_of = [0, 0, 1, NOT_DEALT];
-        let alike = |a: &Value, b: &Value| reads_alike(a, b, &class_of);
+        let alike = |a: &Value, b: &Value| reads_alike(a, b, &class_of, true);
+        let loose = |a: &Value, b: &Value| reads_alike(a, b, &class_of, false);
         assert!(alike(&Value::Card(0), &Value::Card(1)));
         assert!(!alike(&Value::Card(0), &Value::Card(2)));
         assert!(!alike(&Value::Card(0), &Value::Card(3)));
@@ -1281,6 +1294,12 @@ phase play {
             &Value::List(Rc::new(Items::new(vec![Value::Card(1), Value::Int(4)])))
         ));
         assert!(alike(&Value::None, &Value::None));
+        // Loosely, the numbers and words may differ (they may come from an unseen card); the
+        // cards and the shape may not.
+        assert!(loose(&pair(0, 4), &pair(1, 5)));
+        assert!(loose(&Value::Int(1), &Value::Text(Rc::new("a".into()))));
+        assert!(!loose(&pair(0, 4), &pair(3, 4)));
+        assert!(!loose(&Value::Card(0), &Value::Int(0)));
     }
 
     /// An option reads to its chooser by what the chooser knows: a card by its id when known,
