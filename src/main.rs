@@ -69,7 +69,8 @@ enum Command {
         seed: Option<u64>,
         /// Who answers the choices: random (the default), first, human, mc:N (N playouts per
         /// option), ismcts:N (N iterations of tree search, or ismcts:200ms; playouts scored
-        /// 40 choices on, or ismcts:N:H for H, ismcts:N:end to the end), bot:NAME (a bot the
+        /// 40 choices on, 10 per player in larger games, or ismcts:N:H for H, ismcts:N:end to
+        /// the end), bot:NAME (a bot the
         /// game declares: `bot NAME(me) { prefer ... }`; `rules explain` lists them) or
         /// script:FILE, for every seat, or per seat like `P1=human,P2=bot:Greedy,random` (the
         /// last plain entry is for the other seats)

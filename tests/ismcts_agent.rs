@@ -5,7 +5,7 @@
 mod common;
 
 use common::rules;
-use rules::agent::ismcts::{parse, Budget, IsmctsAgent, Spec, DEFAULT_HORIZON};
+use rules::agent::ismcts::{default_horizon, parse, Budget, Horizon, IsmctsAgent, Spec};
 use rules::agent::{Agent, FirstAgent};
 use rules::interp::{Interp, Pos};
 use rules::limits::Limits;
@@ -104,15 +104,22 @@ fn ismcts_specs_are_bounded() {
         assert!(err.contains("ismcts"), "{bad}: {err}");
     }
     let spec = |budget, horizon| Some(Ok(Spec { budget, horizon }));
-    let default = Some(DEFAULT_HORIZON);
+    let default = Horizon::Default;
     assert_eq!(parse("ismcts:200ms"), spec(Budget::Millis(200), default));
     assert_eq!(parse("ismcts:100"), spec(Budget::Iterations(100), default));
     assert_eq!(parse("ismcts:10x"), spec(Budget::PerOption(10), default));
     assert_eq!(
         parse("ismcts:10x:12"),
-        spec(Budget::PerOption(10), Some(12))
+        spec(Budget::PerOption(10), Horizon::Choices(12))
     );
-    assert_eq!(parse("ismcts:100:end"), spec(Budget::Iterations(100), None));
+    assert_eq!(
+        parse("ismcts:100:end"),
+        spec(Budget::Iterations(100), Horizon::End)
+    );
+    // Forty choices, or ten per player where that is more.
+    assert_eq!(default_horizon(2), 40);
+    assert_eq!(default_horizon(4), 40);
+    assert_eq!(default_horizon(12), 120);
 }
 
 /// P1 takes 1 point now or 3 at the end; five choices of P2's later, P2 takes 2. Scored where
@@ -131,7 +138,7 @@ phase play {
 }
 "#;
 
-fn patience_pick(horizon: Option<u32>) -> usize {
+fn patience_pick(horizon: Horizon) -> usize {
     let c = rules::check_text("patience.rules", PATIENCE, &Limits::default());
     assert_eq!(c.errors(), 0, "{}", c.render());
     let prog = c.program.expect("program");
@@ -150,9 +157,21 @@ fn patience_pick(horizon: Option<u32>) -> usize {
 
 #[test]
 fn a_playout_is_scored_where_it_stands_at_its_horizon() {
-    assert_eq!(patience_pick(Some(1)), 0, "one choice ahead, the point now");
-    assert_eq!(patience_pick(Some(10)), 1, "past the end, three at the end");
-    assert_eq!(patience_pick(None), 1, "to the end, three at the end");
+    assert_eq!(
+        patience_pick(Horizon::Choices(1)),
+        0,
+        "one choice ahead, the point now"
+    );
+    assert_eq!(
+        patience_pick(Horizon::Choices(10)),
+        1,
+        "past the end, three at the end"
+    );
+    assert_eq!(
+        patience_pick(Horizon::End),
+        1,
+        "to the end, three at the end"
+    );
 }
 
 /// `ismcts:Nx` plays about as many games per decision as `mc:N` (N per option), and a match

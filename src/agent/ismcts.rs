@@ -23,8 +23,8 @@
 //! is added per playout; past the tree, answers are random (an allocation split uniformly). The
 //! result of each playout is backed up along its path, weighted by its copy's weight.
 //!
-//! A playout is not played to the end: once it has answered `DEFAULT_HORIZON` (40) choices past
-//! the decision, it is scored where it stands, as the game would score it then (its score
+//! A playout is not played to the end: once it has answered `default_horizon` choices past the
+//! decision (40, or 10 per player where that is more), it is scored where it stands, as the game would score it then (its score
 //! function and tiebreaks name the leaders), in a game that has a score (`ismcts:N:H` sets
 //! another horizon, `ismcts:N:end` plays every playout out). Forty random answers on, the
 //! position still says much of how the decision went, and the end of a random game says less
@@ -73,14 +73,34 @@ pub enum Budget {
 /// stands, unless the spec says otherwise (`ismcts:N:H`, `ismcts:N:end`).
 pub const DEFAULT_HORIZON: u32 = 40;
 
+/// Choices per player of the default horizon, where that is more than `DEFAULT_HORIZON`: in a
+/// game of many players forty choices are a few each.
+pub const HORIZON_PER_PLAYER: u32 = 10;
+
+/// The default horizon for a game of `players`: 40 choices, or 10 per player where that is more.
+pub fn default_horizon(players: u32) -> u32 {
+    DEFAULT_HORIZON.max(HORIZON_PER_PLAYER.saturating_mul(players))
+}
+
+/// How far a playout goes before it is scored.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Horizon {
+    /// `default_horizon` of the game's players.
+    Default,
+    /// So many choices past the decision.
+    Choices(u32),
+    /// To the end of the game.
+    End,
+}
+
 /// The longest horizon a spec may give (past it, say `end`).
 pub const MAX_HORIZON: u32 = 100_000;
 
-/// An `ismcts` spec: the budget per decision and the playouts' horizon (`None`: to the end).
+/// An `ismcts` spec: the budget per decision and the playouts' horizon.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Spec {
     pub budget: Budget,
-    pub horizon: Option<u32>,
+    pub horizon: Horizon,
 }
 
 /// Read `ismcts:N`, `ismcts:Nx` or `ismcts:200ms`, each with an optional horizon (`:40`, or
@@ -93,10 +113,10 @@ pub fn parse(spec: &str) -> Option<Result<Spec, String>> {
         )));
     };
     let (n, horizon) = match n.split_once(':') {
-        None => (n, Some(DEFAULT_HORIZON)),
-        Some((n, "end")) => (n, None),
+        None => (n, Horizon::Default),
+        Some((n, "end")) => (n, Horizon::End),
         Some((n, h)) => match h.parse::<u32>() {
-            Ok(k) if (1..=MAX_HORIZON).contains(&k) => (n, Some(k)),
+            Ok(k) if (1..=MAX_HORIZON).contains(&k) => (n, Horizon::Choices(k)),
             _ => {
                 return Some(Err(format!(
                     "`{spec}`: the horizon is a number of choices from 1 to {MAX_HORIZON}, or `end`, like ismcts:100:40 or ismcts:100:end"
@@ -494,7 +514,11 @@ fn rounds(count: usize) -> u32 {
 /// left. Below the root, each playout descends the tree of information sets by UCB1.
 pub fn pick(sp: &SearchPoint, spec: Spec, seed: u64, number: usize) -> (usize, SearchStats) {
     let budget = spec.budget;
-    let horizon = spec.horizon.map(|h| h as usize);
+    let horizon = match spec.horizon {
+        Horizon::Default => Some(default_horizon(sp.players()) as usize),
+        Horizon::Choices(h) => Some(h as usize),
+        Horizon::End => None,
+    };
     let count = sp.options();
     let seat = sp.seat();
     let mut rng = stream(seed, seat, number);
@@ -680,7 +704,7 @@ impl IsmctsAgent {
         IsmctsAgent::with_spec(
             Spec {
                 budget,
-                horizon: Some(DEFAULT_HORIZON),
+                horizon: Horizon::Default,
             },
             seed,
         )

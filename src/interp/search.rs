@@ -513,6 +513,11 @@ impl SearchPoint<'_> {
         self.seat
     }
 
+    /// How many players the game has.
+    pub fn players(&self) -> u32 {
+        self.now.n_players
+    }
+
     /// Whether the game is won by the lowest score (`winner: lowest`).
     pub fn lowest_wins(&self) -> bool {
         self.prog.game.lowest_wins
