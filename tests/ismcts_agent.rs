@@ -10,6 +10,20 @@ use rules::agent::{Agent, FirstAgent};
 use rules::interp::{Interp, Pos};
 use rules::limits::Limits;
 
+/// Two games of the race per seating, `--match spec`, as the terminal report prints them.
+fn race_match(spec: &str) -> (i32, String, String) {
+    rules(&[
+        "simulate",
+        "tests/simulate/race.rules",
+        "--players",
+        "2",
+        "--games",
+        "2",
+        "--match",
+        spec,
+    ])
+}
+
 fn report(args: &[&str], name: &str) -> serde_json::Value {
     let path =
         std::env::temp_dir().join(format!("rules-ismcts-{name}-{}.json", std::process::id()));
@@ -212,16 +226,7 @@ fn per_option_budgets_cost_what_mc_costs() {
         (ismcts / mc - 1.0).abs() < 0.25,
         "ismcts:6x {ismcts} against mc:6 {mc} playouts per choice"
     );
-    let (code, out, err) = rules(&[
-        "simulate",
-        "tests/simulate/race.rules",
-        "--players",
-        "2",
-        "--games",
-        "2",
-        "--match",
-        "ismcts:3x,mc:3",
-    ]);
+    let (code, out, err) = race_match("ismcts:3x,mc:3");
     assert_eq!(code, 0, "{err}");
     assert!(
         out.contains("choices searched, ") && out.contains(" playouts each"),
@@ -452,16 +457,7 @@ fn match_rotates_the_agents_over_the_seats() {
         ismcts["wins"].as_u64() > r["entrants"][1]["wins"].as_u64(),
         "{r}"
     );
-    let (code, out, _) = rules(&[
-        "simulate",
-        "tests/simulate/race.rules",
-        "--players",
-        "2",
-        "--games",
-        "2",
-        "--match",
-        "first,random",
-    ]);
+    let (code, out, _) = race_match("first,random");
     assert_eq!(code, 0);
     assert!(
         out.contains("a match of first against random, 2 players, 2 seeds in each of 2 seatings"),
