@@ -276,6 +276,19 @@ fn mc_replays_an_answer_it_saw_as_what_it_saw() {
     assert_eq!(stats.rejected, 0, "{stats:?}");
 }
 
+/// P2 shows a card from its hidden hand and takes it back, then P1 plays safe or bets that P2
+/// holds it. P1 saw the card go back, so a copy keeps it where it was (as it keeps a card P1
+/// knows now) and mc always bets; dealt among the cards P1 does not know, P2 would hold it in 3
+/// copies of 13 and mc would play safe.
+#[test]
+fn mc_keeps_a_card_it_saw_since_the_boundary_where_it_was() {
+    let (wins, stats) = p1_with_mc("shown_and_taken_back.rules", 40);
+    assert_eq!(stats.decisions, 40);
+    assert_eq!(stats.fallbacks, 0, "{stats:?}");
+    assert_eq!(stats.rejected, 0, "{stats:?}");
+    assert_eq!(wins, 40, "{stats:?}");
+}
+
 #[test]
 fn a_simulation_with_mc_is_the_same_on_one_thread_and_on_two() {
     let report = |jobs: &str| {

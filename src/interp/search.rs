@@ -8,8 +8,9 @@
 //! random answers to the end.
 //!
 //! Before a playout the boundary state is *determinised* for the searching seat (`determinise`):
-//! the cards the seat knows neither at the boundary nor now (`State::known`) are sorted by id,
-//! shuffled within each kind (a zone holds one kind, so the game stays well typed) and dealt back
+//! the cards the seat has not seen since the boundary (it knew them neither there, nor at any
+//! moment since, nor now: `State::known`, and `Track::seen`, which keeps what was learnt on the
+//! way, a card shown and taken back into a hand) are sorted by id, shuffled within each kind (a zone holds one kind, so the game stays well typed) and dealt back
 //! into the places that held them, in slot order. Zone sizes, faces and who-knows-what stay with
 //! the places; references to a re-dealt card (in vars and card vars) follow it to its new
 //! identity, so "the card I put face down" is still the card lying there. What the seat does
@@ -50,6 +51,10 @@ pub(super) struct Track {
     pos: Pos,
     state: State,
     asked: Vec<Asked>,
+    /// Who has seen each card since the boundary: who knew it there, and who learnt it since
+    /// (`Interp::saw`). A card the seat saw on the way (shown, then taken back into a hand) is
+    /// not re-dealt, as a card it knows now is not.
+    pub(super) seen: Vec<Players>,
 }
 
 /// A choice asked since the boundary: who answered, with which option, whether in secret.
@@ -487,6 +492,7 @@ impl Track {
             pos,
             state: state.clone(),
             asked: Vec::new(),
+            seen: state.known.clone(),
         }
     }
 
@@ -565,7 +571,7 @@ impl SearchPoint<'_> {
     }
 
     /// The permutation of cards a determinisation makes of the boundary state: the cards the
-    /// seat knows neither at the boundary nor now, shuffled within their class and dealt back
+    /// seat has not seen since the boundary (nor sees now), shuffled within their class and dealt back
     /// into the places holding such cards. `None` when it renames no card.
     fn deal(&self, rng: &mut ChaCha8Rng) -> Option<Vec<u32>> {
         let d = self.dealing.get_or_init(|| self.dealing());
@@ -595,9 +601,9 @@ impl SearchPoint<'_> {
         let st = &self.track.state;
         let seat = self.seat;
         let unknown = |c: u32| {
-            let at_boundary = st.known.get(c as usize).copied().unwrap_or(0);
+            let since = self.track.seen.get(c as usize).copied().unwrap_or(0);
             let now = self.now.known.get(c as usize).copied().unwrap_or(0);
-            !holds(at_boundary, seat) && !holds(now, seat)
+            !holds(since, seat) && !holds(now, seat)
         };
         // A card's class: its kind and the values of its var fields (a card re-dealt keeps its
         // own; only cards alike in both are exchanged, so `c.owner` still says whose deck a
@@ -867,6 +873,19 @@ impl Interp<'_> {
     pub(super) fn track_boundary(&mut self, pos: Pos) {
         if self.searching {
             self.search = Some(Box::new(Track::at(pos, &self.state)));
+        }
+    }
+
+    /// Players `who` have just learnt card `c` (`visibility.rs`): kept since the boundary, when
+    /// an agent searches.
+    #[inline]
+    pub(super) fn saw(&mut self, c: u32, who: Players) {
+        if let Some(s) = self
+            .search
+            .as_deref_mut()
+            .and_then(|t| t.seen.get_mut(c as usize))
+        {
+            *s |= who;
         }
     }
 

@@ -436,6 +436,7 @@ impl<'p> Interp<'p> {
             if let Some(k) = self.state.known.get_mut(c as usize) {
                 *k |= mask;
             }
+            self.saw(c, mask);
         }
         self.emit(|me| Event::Reveal {
             cards: cards

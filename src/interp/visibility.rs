@@ -220,6 +220,7 @@ impl<'p> Interp<'p> {
         if let Some(k) = self.state.known.get_mut(c as usize) {
             *k = (*k & keep) | learn;
         }
+        self.saw(c, learn);
     }
 
     /// Who sees the face of a card lying in `slot`, face up or not: what `slot_info` keeps
@@ -247,6 +248,15 @@ impl<'p> Interp<'p> {
                 *k = if face { up } else { down };
             }
         }
+        // Those who see the faces there know them all (a public zone shuffled face up).
+        if let Some(t) = self.search.as_deref_mut() {
+            for &c in zone {
+                let face = st.face_up.get(c as usize).copied().unwrap_or(true);
+                if let Some(s) = t.seen.get_mut(c as usize) {
+                    *s |= if face { up } else { down };
+                }
+            }
+        }
     }
 
     /// A card turned over: who sees its face where it lies learns it (nobody forgets).
@@ -262,6 +272,7 @@ impl<'p> Interp<'p> {
         if let Some(k) = self.state.known.get_mut(c as usize) {
             *k |= learn;
         }
+        self.saw(c, learn);
     }
 
     /// Who knows card `c` now.
