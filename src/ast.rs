@@ -296,6 +296,8 @@ pub struct FnDecl {
 #[derive(Debug, Clone)]
 pub struct PhaseDecl {
     pub name: Ident,
+    /// `for p in list`: the body runs once per item of the list, worked out as the phase begins.
+    pub each: Option<(Ident, Expr)>,
     pub body: Block,
     /// The `##` lines written just above it: what the phase is, for `rules explain`.
     pub doc: Option<String>,

@@ -295,6 +295,9 @@ pub struct FnDef {
 #[derive(Debug, Clone)]
 pub struct PhaseDef {
     pub name: String,
+    /// `phase NAME for x in list`: the local `x` and the list, worked out as the phase begins;
+    /// the body runs once per item, each run a segment of its own (`interp::Pos::Phase`).
+    pub each: Option<(u32, Expr)>,
     pub body: Block,
     pub locals: u32,
     pub span: Span,

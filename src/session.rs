@@ -559,7 +559,9 @@ impl Session {
                     (None, Until::Round) => {
                         replayed_all
                             && match pos {
-                                Pos::Phase { round, index } => index == 0 && round > start_round,
+                                Pos::Phase { round, index, item } => {
+                                    index == 0 && item == 0 && round > start_round
+                                }
                                 Pos::Finish => true,
                                 _ => false,
                             }
@@ -875,19 +877,29 @@ impl Session {
         Ok(misfit)
     }
 
-    /// The round and phase names of the current position.
+    /// The round and phase names of the current position (a phase that runs for each item of
+    /// a list, between its items: `turns (item 2 of 4)`; the item itself may be hidden from
+    /// the viewer, so only its place is said).
     pub fn where_now(&self) -> (i64, Option<String>) {
         let phase = match &self.stop {
             Stop::Boundary { pos: Pos::Setup } => Some("setup".to_string()),
             Stop::Boundary { pos: Pos::Finish } => Some("finish".to_string()),
             Stop::Boundary {
-                pos: Pos::Phase { index, .. },
-            } => self
-                .prog
-                .game
-                .round_phases
-                .get(*index)
-                .map(|&p| self.prog.phases[p as usize].name.clone()),
+                pos: Pos::Phase { index, item, .. },
+            } => {
+                let name = self
+                    .prog
+                    .game
+                    .round_phases
+                    .get(*index)
+                    .and_then(|&p| self.prog.phases.get(p as usize))
+                    .map(|p| p.name.clone());
+                let of = self.state.phase_items.as_ref().map_or(0, |l| l.len());
+                match name {
+                    Some(n) if *item > 0 => Some(format!("{n} (item {} of {of})", item + 1)),
+                    other => other,
+                }
+            }
             _ => self
                 .state
                 .phase

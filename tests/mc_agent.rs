@@ -289,6 +289,18 @@ fn mc_keeps_a_card_it_saw_since_the_boundary_where_it_was() {
     assert_eq!(wins, 40, "{stats:?}");
 }
 
+/// A phase that runs for each of P2's hidden cards, P1 taking or leaving each as it is shown:
+/// every item is a segment, so a search replays from the item's start, its copies re-dealing the
+/// cards the list is made of. Every copy leads back to the choice and mc never errs.
+#[test]
+fn mc_searches_from_the_start_of_an_item() {
+    let (wins, stats) = p1_with_mc("turns_over_cards.rules", 20);
+    assert_eq!(stats.decisions, 60);
+    assert_eq!(stats.fallbacks, 0, "{stats:?}");
+    assert_eq!(stats.rejected, 0, "{stats:?}");
+    assert_eq!(wins, 20, "{stats:?}");
+}
+
 #[test]
 fn a_simulation_with_mc_is_the_same_on_one_thread_and_on_two() {
     let report = |jobs: &str| {

@@ -650,7 +650,7 @@ fn play_one(
     let taken = std::mem::replace(tree, Box::new(Tree::empty()));
     let (result, back) = sp.playout_with(world, option, future, taken, horizon);
     // The tree comes back with the playout (a playout that could not start keeps nothing).
-    *tree = match back.and_then(|p| into_tree(p)) {
+    *tree = match back.and_then(into_tree) {
         Some(t) => t,
         None => Box::new(Tree::new()),
     };

@@ -1,5 +1,6 @@
-//! Game flow: options, custom events (declarations, `emit`, their triggers and the keys an
-//! `enter` trigger binds), `end game`, `eliminate` and `repeat up to ... until ...`.
+//! Game flow: options, a phase's body (and its items, `phase turns for p in ...`), custom events
+//! (declarations, `emit`, their triggers and the keys an `enter` trigger binds), `end game`,
+//! `eliminate` and `repeat up to ... until ...`.
 
 use super::*;
 use crate::ast;
@@ -8,6 +9,33 @@ use crate::program::*;
 use crate::value::Value;
 
 impl Checker {
+    /// A phase's body, and with `for x in list` the local `x` (each item of the list, which
+    /// is worked out as the phase begins) and the list. The body is not a loop's: `break` and
+    /// `continue` stay errors there.
+    pub(super) fn phase_body(&mut self, p: &ast::PhaseDecl) -> (Option<(u32, Expr)>, Block) {
+        let Some((var, list)) = &p.each else {
+            return (None, self.block(&p.body));
+        };
+        let (x, t) = self.expr(list);
+        if !matches!(t, Ty::Any | Ty::List(_) | Ty::Zone(_)) {
+            let g = self.ty_name(&t);
+            self.err(
+                Diag::error(
+                    "check::type",
+                    format!("a phase runs `for` each item of a list, a zone or a range, found {g}"),
+                )
+                .label(list.span, format!("this is {g}"))
+                .help("like `phase turns for p in rotate(players, first) { ... }`"),
+            );
+        }
+        self.statement_word(var, "a phase's variable");
+        self.push_scope();
+        let slot = self.bind(&var.node, t.elem());
+        let body = self.block(&p.body);
+        self.pop_scope();
+        (Some((slot, x)), body)
+    }
+
     /// `option name: type in lo..hi = default`: a bool, a bounded or unbounded int, or an enum.
     pub(super) fn option_decl(&mut self, id: usize, o: &ast::OptionDecl) {
         let mut ty = self.resolve_type(&o.ty);

@@ -462,6 +462,7 @@ impl Checker {
                     self.declare(&p.name, Global::Phase(id));
                     self.prog.phases.push(PhaseDef {
                         name: p.name.node.clone(),
+                        each: None,
                         body: Block::default(),
                         locals: 0,
                         span: p.name.span,
@@ -786,9 +787,10 @@ impl Checker {
                 }
                 Item::Phase(p) => {
                     self.begin(Ctx::Other);
-                    let body = self.block(&p.body);
+                    let (each, body) = self.phase_body(p);
                     let locals = self.end();
                     let pd = &mut self.prog.phases[phase_id];
+                    pd.each = each;
                     pd.body = body;
                     pd.locals = locals;
                     phase_id += 1;

@@ -178,6 +178,11 @@ impl Checker {
                 prog.tables
                     .iter()
                     .flat_map(|t| t.entries.iter().map(|e| &e.1)),
+            )
+            .chain(
+                prog.phases
+                    .iter()
+                    .filter_map(|p| p.each.as_ref().map(|e| &e.1)),
             );
         for e in bodies {
             shown_in_expr(e, &mut shown);

@@ -723,6 +723,7 @@ impl Out<'_> {
             // A value taken as one literal (`lit` in the grammar).
             Rule::list_lit | Rule::paren => self.primary(p),
             Rule::type_expr | Rule::card_id | Rule::key_type => self.each(&k),
+            Rule::phase_each => self.keyword_parts("for ", &k, &[" in "]),
             Rule::list_type => {
                 self.w("list of ");
                 self.each(&k);

@@ -115,21 +115,28 @@ impl<'p> Interp<'p> {
                 self.setup()?;
                 // Between segments the state already names the round about to start.
                 self.state.round = 1;
-                Ok(Pos::Phase { round: 1, index: 0 })
+                Ok(Pos::Phase {
+                    round: 1,
+                    index: 0,
+                    item: 0,
+                })
             }
-            Pos::Phase { round, index } => {
+            Pos::Phase { round, index, item } => {
                 let Some(&phase) = prog.game.round_phases.get(index) else {
                     return Ok(Pos::Finish);
                 };
-                if index == 0 {
+                if index == 0 && item == 0 {
                     self.state.round = round;
                     self.emit(|_| Event::Round { round });
                     self.fire_simple(EventKind::RoundStart, None)?;
                 }
-                self.run_phase(phase)?;
+                let next = self.phase_part(phase, item)?;
                 if self.state.finished {
                     self.state.ended_by.get_or_insert(EndReason::FinishGame);
                     return Ok(Pos::Finish);
+                }
+                if let Some(item) = next {
+                    return Ok(Pos::Phase { round, index, item });
                 }
                 // `end_when` is asked after every phase, or, `at round end`, once the round
                 // is over (after its `round_end` triggers).
@@ -142,6 +149,7 @@ impl<'p> Interp<'p> {
                     return Ok(Pos::Phase {
                         round,
                         index: index + 1,
+                        item: 0,
                     });
                 }
                 self.fire_simple(EventKind::RoundEnd, None)?;
@@ -157,9 +165,12 @@ impl<'p> Interp<'p> {
                 Ok(Pos::Phase {
                     round: round + 1,
                     index: 0,
+                    item: 0,
                 })
             }
             Pos::Finish => {
+                // A phase cut short by `end game` keeps no items.
+                self.state.phase_items = None;
                 if let Some(f) = prog.game.finish {
                     self.run_phase(f)?;
                 }
@@ -197,22 +208,62 @@ impl<'p> Interp<'p> {
         }
     }
 
+    /// Run phase `p` whole (the `finish` phase: every item of one that runs `for` each, in one
+    /// segment).
     pub fn run_phase(&mut self, p: Id) -> R<()> {
+        let mut item = 0;
+        while let Some(next) = self.phase_part(p, item)? {
+            item = next;
+        }
+        Ok(())
+    }
+
+    /// The segment of phase `p` that begins at `item`: the whole phase, or, for one that runs
+    /// `for` each item of a list, that item's run (the phase's start, with the list worked out,
+    /// before the first; its end after the last). The next item, while there is one.
+    fn phase_part(&mut self, p: Id, item: usize) -> R<Option<usize>> {
         let prog = self.prog;
         let Some(pd) = prog.phases.get(p as usize) else {
             return Err(rt(Span::default(), "this phase is missing"));
         };
-        self.state.phase = Some(p);
-        // The name is copied only when the event is recorded.
-        self.emit(|_| Event::Phase {
-            phase: pd.name.clone(),
-        });
-        self.fire_simple(EventKind::PhaseStart, Some(p))?;
-        if let Some(body) = self.code.phases.get(p as usize) {
-            self.with_frame(pd.locals, |me| body(me).map(|_| Value::None))?;
+        let code = self.code;
+        let Some(cp) = code.phases.get(p as usize) else {
+            return Err(rt(pd.span, "this phase is missing"));
+        };
+        if item == 0 {
+            self.state.phase = Some(p);
+            // The name is copied only when the event is recorded.
+            self.emit(|_| Event::Phase {
+                phase: pd.name.clone(),
+            });
+            self.fire_simple(EventKind::PhaseStart, Some(p))?;
+        }
+        match (&pd.each, &cp.each) {
+            (Some((slot, list)), Some(clist)) => {
+                if item == 0 {
+                    let v = self.with_frame(pd.locals, |me| super::compile::Ev::ev(clist, me))?;
+                    self.state.phase_items = Some(self.as_list(&v, list.span)?);
+                }
+                let items = self.state.phase_items.clone();
+                let len = items.as_ref().map_or(0, |l| l.len());
+                if let Some(v) = items.as_ref().and_then(|l| l.get(item)).cloned() {
+                    let slot = *slot;
+                    self.with_frame(pd.locals, |me| {
+                        me.set_local(slot, v);
+                        (cp.body)(me).map(|_| Value::None)
+                    })?;
+                }
+                if item + 1 < len {
+                    return Ok(Some(item + 1));
+                }
+                self.state.phase_items = None;
+            }
+            _ => {
+                self.with_frame(pd.locals, |me| (cp.body)(me).map(|_| Value::None))?;
+            }
         }
         self.fire_simple(EventKind::PhaseEnd, Some(p))?;
-        Ok(())
+        Ok(None)
     }
 
     /// Every player's score now (the game's `score` function; `None` without one). The checker

@@ -57,6 +57,9 @@ pub struct State {
     pub n_players: u32,
     pub round: i64,
     pub phase: Option<Id>,
+    /// The items of the phase under way, when it runs `for` each item of a list: worked out as
+    /// it began, kept for its later segments.
+    pub phase_items: Option<Rc<crate::value::Items>>,
     pub vars: Vec<Value>,
     pub var_base: Vec<u32>,
     /// Each var family's starting value (set by `init`): a player's screen folds the entries
@@ -139,8 +142,14 @@ pub struct ChoiceRecord {
 pub enum Pos {
     /// Before setup (constants and vars are initialised).
     Setup,
-    /// Before phase `index` of the round's list in round `round`.
-    Phase { round: i64, index: usize },
+    /// Before phase `index` of the round's list in round `round`; in a phase that runs `for`
+    /// each item of a list, before item `item` (each item is a segment of its own).
+    Phase {
+        round: i64,
+        index: usize,
+        #[serde(default)]
+        item: usize,
+    },
     /// Before the `finish` phase and the winner.
     Finish,
     /// The game is over.
@@ -489,6 +498,7 @@ impl<'p> Interp<'p> {
                 n_players,
                 round: 0,
                 phase: None,
+                phase_items: None,
                 vars: vec![Value::None; layout.vars as usize],
                 var_base: layout.var_base.clone(),
                 var_first: std::rc::Rc::from(Vec::new()),

@@ -456,7 +456,7 @@ fn relabel_all(values: &mut [Value], sigma: &[u32]) {
 }
 
 /// Rename the cards of `st` by `sigma` (a permutation): the cards in the zones, and references
-/// to them in vars and card vars. Where a card lies, its face and who knows it belong to the
+/// to them in vars, card vars and the items of the phase under way. Where a card lies, its face and who knows it belong to the
 /// place, so they go with the card now lying there.
 fn relabel_state(st: &mut State, sigma: &[u32]) {
     for zone in st.zones.iter_mut() {
@@ -482,6 +482,12 @@ fn relabel_state(st: &mut State, sigma: &[u32]) {
     }
     relabel_all(&mut st.vars, sigma);
     relabel_all(&mut st.card_vars, sigma);
+    // The items of a phase under way (`phase turns for c in ...`) refer to places too.
+    if let Some(items) = &st.phase_items {
+        if let Some(Value::List(l)) = relabel(&Value::List(items.clone()), sigma) {
+            st.phase_items = Some(l);
+        }
+    }
     // Remembered calls may hold the cards' old names.
     st.memo = super::Memo::default();
 }
@@ -1243,6 +1249,28 @@ phase play {
         let (ka, kb) = (st.known[a as usize], st.known[b as usize]);
         st.known[a as usize] = kb;
         st.known[b as usize] = ka;
+    }
+
+    /// A determinisation renames the cards of the state, the items of a phase under way too
+    /// (they name cards by their places, as vars do).
+    #[test]
+    fn a_renaming_reaches_the_items_of_the_phase_under_way() {
+        let c = crate::check_text("hands.rules", HANDS, &Limits::default());
+        assert_eq!(c.errors(), 0, "{}", c.render());
+        let prog = c.program.expect("program");
+        let mut st = dealt(&prog);
+        st.phase_items = match Value::list(vec![Value::Card(0), Value::Card(3), Value::Int(7)]) {
+            Value::List(l) => Some(l),
+            _ => None,
+        };
+        // Cards 0 and 1 exchanged, 2 and 3 kept.
+        relabel_state(&mut st, &[1, 0, 2, 3]);
+        let items: Vec<Value> = st
+            .phase_items
+            .iter()
+            .flat_map(|l| l.iter().cloned())
+            .collect();
+        assert_eq!(items, vec![Value::Card(1), Value::Card(3), Value::Int(7)]);
     }
 
     /// `looks_same` says "the same" only when the seat's views are equal: for a copy, for

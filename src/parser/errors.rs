@@ -44,6 +44,7 @@ pub fn rule_name(rule: Rule) -> &'static str {
         params | param => "a parameter",
         fn_body => "`=` or `{`",
         phase_decl => DECLARATION,
+        phase_each => "`for p in list`",
         setup_decl => DECLARATION,
         trigger_decl => DECLARATION,
         event_pat | ev_name => "an event (`enter`, `flip`, `phase_start`, ...)",

@@ -645,11 +645,29 @@ impl Builder {
         let doc = self.doc(&pair);
         let mut it = children(pair);
         let name = it.next().map(|p| self.ident(p)).unwrap_or_default_ident();
-        let body = it.next().map(|b| self.block(b)).unwrap_or(Block {
+        let mut each = None;
+        let mut next = it.next();
+        if let Some(p) = next.clone().filter(|p| p.as_rule() == Rule::phase_each) {
+            let mut parts = children(p);
+            let var = parts
+                .next()
+                .map(|p| self.ident(p))
+                .unwrap_or_default_ident();
+            if let Some(list) = parts.next().map(|e| self.expr(e)) {
+                each = Some((var, list));
+            }
+            next = it.next();
+        }
+        let body = next.map(|b| self.block(b)).unwrap_or(Block {
             stmts: vec![],
             span,
         });
-        PhaseDecl { name, body, doc }
+        PhaseDecl {
+            name,
+            each,
+            body,
+            doc,
+        }
     }
 
     pub(super) fn setup_decl(&mut self, pair: Pair<Rule>) -> Block {

@@ -170,7 +170,11 @@ fn play(prog: &crate::program::Program, plan: &Plan, seed: u64, limits: Limits) 
             let round_over = matches!(was, crate::interp::Pos::Phase { .. })
                 && matches!(
                     pos,
-                    crate::interp::Pos::Phase { index: 0, .. } | crate::interp::Pos::Finish
+                    crate::interp::Pos::Phase {
+                        index: 0,
+                        item: 0,
+                        ..
+                    } | crate::interp::Pos::Finish
                 );
             if round_over {
                 if let Some(s) = interp.scores_now().map_err(text)? {

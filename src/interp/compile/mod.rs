@@ -136,6 +136,12 @@ pub(crate) struct CFn {
     pub locals: usize,
 }
 
+/// A phase compiled: its body, and the list whose items it runs for (`phase NAME for x in ...`).
+pub(crate) struct CPhase {
+    pub each: Option<CExpr>,
+    pub body: Code,
+}
+
 /// A trigger compiled: its condition and body.
 pub(crate) struct CTrigger {
     pub condition: Option<CExpr>,
@@ -146,7 +152,7 @@ pub(crate) struct CTrigger {
 pub struct Compiled {
     pub(crate) fns: Vec<CFn>,
     pub(crate) card_fns: Vec<CFn>,
-    pub(crate) phases: Vec<Code>,
+    pub(crate) phases: Vec<CPhase>,
     pub(crate) triggers: Vec<CTrigger>,
     pub(crate) setup: Vec<Code>,
     /// Per table, each entry's value and the frame they need.
@@ -190,16 +196,27 @@ impl Compiled {
                 body: inline::grown(body, t.locals, locals),
             }
         };
+        let phase = |p: &PhaseDef| {
+            let ((each, body), locals) = inline::root(p.locals, || {
+                (
+                    p.each.as_ref().map(|(_, list)| exprs::cexpr(list)),
+                    stmts::block(&p.body),
+                )
+            });
+            CPhase {
+                each: each.map(|c| CExpr {
+                    code: inline::grown(c.code, p.locals, locals),
+                    ..c
+                }),
+                body: inline::grown(body, p.locals, locals),
+            }
+        };
         keys::with_families(prog, || {
             memo::with_program(prog, || {
                 inline::with_program(prog, || Compiled {
                     fns: prog.fns.iter().map(cfn).collect(),
                     card_fns: prog.card_fns.iter().map(cfn).collect(),
-                    phases: prog
-                        .phases
-                        .iter()
-                        .map(|p| block(&p.body, p.locals))
-                        .collect(),
+                    phases: prog.phases.iter().map(phase).collect(),
                     triggers: prog.triggers.iter().map(trigger).collect(),
                     setup: prog.setup.iter().map(|(b, l)| block(b, *l)).collect(),
                     tables: prog
