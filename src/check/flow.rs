@@ -16,24 +16,41 @@ impl Checker {
         let Some((var, list)) = &p.each else {
             return (None, self.block(&p.body));
         };
-        let (x, t) = self.expr(list);
-        if !matches!(t, Ty::Any | Ty::List(_) | Ty::Zone(_)) {
-            let g = self.ty_name(&t);
-            self.err(
-                Diag::error(
-                    "check::type",
-                    format!("a phase runs `for` each item of a list, a zone or a range, found {g}"),
-                )
-                .label(list.span, format!("this is {g}"))
-                .help("like `phase turns for p in rotate(players, first) { ... }`"),
-            );
-        }
+        let (x, t) = self.loop_source(
+            list,
+            "a phase runs `for` each item of",
+            Some("like `phase turns for p in rotate(players, first) { ... }`"),
+        );
         self.statement_word(var, "a phase's variable");
         self.push_scope();
         let slot = self.bind(&var.node, t.elem());
         let body = self.block(&p.body);
         self.pop_scope();
         (Some((slot, x)), body)
+    }
+
+    /// What a `for` (or a phase's `for`) walks: a list, a zone or a range, else an error that
+    /// begins with `what` ("`for` needs").
+    pub(super) fn loop_source(
+        &mut self,
+        src: &ast::Expr,
+        what: &str,
+        help: Option<&str>,
+    ) -> (Expr, Ty) {
+        let (x, t) = self.expr(src);
+        if !matches!(t, Ty::Any | Ty::List(_) | Ty::Zone(_)) {
+            let g = self.ty_name(&t);
+            let mut d = Diag::error(
+                "check::type",
+                format!("{what} a list, a zone or a range, found {g}"),
+            )
+            .label(src.span, format!("this is {g}"));
+            if let Some(h) = help {
+                d = d.help(h);
+            }
+            self.err(d);
+        }
+        (x, t)
     }
 
     /// `option name: type in lo..hi = default`: a bool, a bounded or unbounded int, or an enum.

@@ -185,17 +185,7 @@ impl Checker {
             }
             S::Reveal(e, to) => self.reveal(e, to.as_ref()),
             S::For(var, src, body) => {
-                let (x, t) = self.expr(src);
-                if !matches!(t, Ty::Any | Ty::List(_) | Ty::Zone(_)) {
-                    let g = self.ty_name(&t);
-                    self.err(
-                        Diag::error(
-                            "check::type",
-                            format!("`for` needs a list, a zone or a range, found {g}"),
-                        )
-                        .label(src.span, format!("this is {g}")),
-                    );
-                }
+                let (x, t) = self.loop_source(src, "`for` needs", None);
                 self.statement_word(var, "a loop variable");
                 self.push_scope();
                 let slot = self.bind(&var.node, t.elem());

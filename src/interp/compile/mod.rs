@@ -181,35 +181,23 @@ impl Compiled {
             let (body, locals) = inline::root(base, || stmts::block(b));
             inline::grown(body, base, locals)
         };
-        let trigger = |t: &TriggerDef| {
-            let ((condition, body), locals) = inline::root(t.locals, || {
-                (
-                    t.condition.as_ref().map(exprs::cexpr),
-                    stmts::block(&t.body),
-                )
+        // A body and an expression worked out in the same frame (a trigger's condition, the
+        // list a phase runs for), both grown by the slots of the calls inlined into either.
+        let with_body = |e: Option<&Expr>, b: &Block, base: u32| {
+            let ((e, body), locals) = inline::root(base, || (e.map(exprs::cexpr), stmts::block(b)));
+            let e = e.map(|c| CExpr {
+                code: inline::grown(c.code, base, locals),
+                ..c
             });
-            CTrigger {
-                condition: condition.map(|c| CExpr {
-                    code: inline::grown(c.code, t.locals, locals),
-                    ..c
-                }),
-                body: inline::grown(body, t.locals, locals),
-            }
+            (e, inline::grown(body, base, locals))
+        };
+        let trigger = |t: &TriggerDef| {
+            let (condition, body) = with_body(t.condition.as_ref(), &t.body, t.locals);
+            CTrigger { condition, body }
         };
         let phase = |p: &PhaseDef| {
-            let ((each, body), locals) = inline::root(p.locals, || {
-                (
-                    p.each.as_ref().map(|(_, list)| exprs::cexpr(list)),
-                    stmts::block(&p.body),
-                )
-            });
-            CPhase {
-                each: each.map(|c| CExpr {
-                    code: inline::grown(c.code, p.locals, locals),
-                    ..c
-                }),
-                body: inline::grown(body, p.locals, locals),
-            }
+            let (each, body) = with_body(p.each.as_ref().map(|e| &e.1), &p.body, p.locals);
+            CPhase { each, body }
         };
         keys::with_families(prog, || {
             memo::with_program(prog, || {
