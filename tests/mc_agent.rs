@@ -264,6 +264,14 @@ fn mc_learns_no_more_of_a_secret_answer_than_it_saw() {
     }
 }
 
+/// The searches made `decisions` decisions, and every copy they dealt led back to its choice:
+/// none rejected, no decision picked at random for want of one.
+fn every_copy_led_back(stats: &rules::agent::mc::SearchStats, decisions: u64) {
+    assert_eq!(stats.decisions, decisions, "{stats:?}");
+    assert_eq!(stats.fallbacks, 0, "{stats:?}");
+    assert_eq!(stats.rejected, 0, "{stats:?}");
+}
+
 /// P2 shows one of its high cards (or none) from a hidden hand, then P1 keeps a card. Where the
 /// card shown stood among P2's options, and whether P2 had a choice at all, depends on cards P1
 /// cannot see: a copy replays P2's answer as the card P1 saw, so every copy leads back to P1's
@@ -271,9 +279,7 @@ fn mc_learns_no_more_of_a_secret_answer_than_it_saw() {
 #[test]
 fn mc_replays_an_answer_it_saw_as_what_it_saw() {
     let (_, stats) = p1_with_mc("shown.rules", 40);
-    assert_eq!(stats.decisions, 40);
-    assert_eq!(stats.fallbacks, 0, "{stats:?}");
-    assert_eq!(stats.rejected, 0, "{stats:?}");
+    every_copy_led_back(&stats, 40);
 }
 
 /// P2 shows a card from its hidden hand and takes it back, then P1 plays safe or bets that P2
@@ -283,9 +289,7 @@ fn mc_replays_an_answer_it_saw_as_what_it_saw() {
 #[test]
 fn mc_keeps_a_card_it_saw_since_the_boundary_where_it_was() {
     let (wins, stats) = p1_with_mc("shown_and_taken_back.rules", 40);
-    assert_eq!(stats.decisions, 40);
-    assert_eq!(stats.fallbacks, 0, "{stats:?}");
-    assert_eq!(stats.rejected, 0, "{stats:?}");
+    every_copy_led_back(&stats, 40);
     assert_eq!(wins, 40, "{stats:?}");
 }
 
@@ -295,9 +299,7 @@ fn mc_keeps_a_card_it_saw_since_the_boundary_where_it_was() {
 #[test]
 fn mc_searches_from_the_start_of_an_item() {
     let (wins, stats) = p1_with_mc("turns_over_cards.rules", 20);
-    assert_eq!(stats.decisions, 60);
-    assert_eq!(stats.fallbacks, 0, "{stats:?}");
-    assert_eq!(stats.rejected, 0, "{stats:?}");
+    every_copy_led_back(&stats, 60);
     assert_eq!(wins, 20, "{stats:?}");
 }
 
