@@ -473,3 +473,76 @@ fn the_repl_plays_an_mc_seat_and_replays_its_answer() {
     );
     assert!(Mode::parse("mc:0").is_none());
 }
+
+/// P1 plays safe (a point) or bold (three points, then P2 answers a choice whose labels divide
+/// by zero: worked out, they fail).
+const BOLD: &str = r#"
+var points: int per player = 0
+game "Bold" { players: 2, rounds: 1, round: [play], score: score_of }
+fn score_of(p: player) -> int = points[p]
+fn shown(k: int) -> text = "{10 / k}"
+phase play {
+  let bold = choose(P1, [false, true], "Bold?")
+  if bold {
+    set points[P1] = 3
+    let k = choose(P2, [0, 1], "Which?", map(k in [0, 1] => shown(k)))
+  } else {
+    set points[P1] = 1
+  }
+}
+"#;
+
+/// A searching agent that plays each option out once, keeps how each playout ended, and answers
+/// the first option.
+struct Probe(std::rc::Rc<std::cell::RefCell<Vec<rules::interp::PlayoutEnd>>>);
+
+impl Agent for Probe {
+    fn decide(
+        &mut self,
+        req: &rules::interp::ChoiceRequest,
+        _: &dyn Fn(usize) -> String,
+    ) -> Result<usize, String> {
+        let sp = req.search.ok_or("no position to search")?;
+        let mut rng = rules::rng::new_rng(7);
+        for option in 0..sp.options() {
+            let world = sp.determinise(&mut rng);
+            self.0.borrow_mut().push(sp.playout(&world, option, 11).end);
+        }
+        Ok(0)
+    }
+    fn searches(&self) -> bool {
+        true
+    }
+}
+
+/// What is shown at a choice is for people: a playout past the choice searched never works a
+/// prompt, labels or notes out (nobody sees them, and they cannot change the game), so labels
+/// that would fail there do not make the playout an error, which would count as a loss. The
+/// real game still works them out (`simulate` stops on them as `run` does).
+#[test]
+fn a_playout_past_its_choice_works_no_labels_out() {
+    use rules::interp::PlayoutEnd;
+    let c = rules::check_text("bold.rules", BOLD, &Limits::default());
+    assert_eq!(c.errors(), 0, "{}", c.render());
+    let prog = c.program.expect("program");
+    let ends = std::rc::Rc::new(std::cell::RefCell::new(Vec::new()));
+    let agents: Vec<Box<dyn Agent>> = vec![Box::new(Probe(ends.clone())), Box::new(FirstAgent)];
+    let mut it = Interp::new(&prog, 2, 3, agents, Limits::default()).expect("interp");
+    it.init().expect("init");
+    let mut pos = Pos::Setup;
+    while pos != Pos::Done {
+        pos = it.step(pos).expect("plays");
+    }
+    // The real game: P1 played safe, so nobody met the labels.
+    assert_eq!(it.outcome.expect("outcome").winners, vec![0]);
+    let ends = ends.borrow();
+    let scores: Vec<Vec<i64>> = ends
+        .iter()
+        .map(|e| match e {
+            PlayoutEnd::Finished(o) => o.scores.clone(),
+            other => panic!("a playout ended {other:?}"),
+        })
+        .collect();
+    // Safe, then bold: P2 was asked past the choice, and its labels were never worked out.
+    assert_eq!(scores, vec![vec![1, 0], vec![3, 0]]);
+}

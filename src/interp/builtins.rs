@@ -13,10 +13,16 @@ impl<'p> Interp<'p> {
         // Builtins take at most `MAX_ARGS` arguments (checked), so they fit on the stack.
         let mut buf: [Value; MAX_ARGS] = Default::default();
         let mut spans = [span; MAX_ARGS];
-        let given = args.len().min(MAX_ARGS);
+        let mut given = args.len().min(MAX_ARGS);
         for (i, a) in args.iter().enumerate().take(MAX_ARGS) {
             spans[i] = a.span();
             if b.shown_only.contains(&i) {
+                if self.unshown {
+                    // A playout past its choice: what is shown is never seen. The arguments for
+                    // showing are the last ones, all optional: the builtin is called without.
+                    given = i;
+                    break;
+                }
                 // For showing: it may not change the game. A silent run works it out too, so it
                 // fails as `run` does, but builds no text.
                 let sketch = u32::from(!self.record);
@@ -30,7 +36,7 @@ impl<'p> Interp<'p> {
             }
             buf[i] = a.ev(self)?;
         }
-        self.builtin_vals(b, &buf[..given], &spans[..args.len().min(MAX_ARGS)], span)
+        self.builtin_vals(b, &buf[..given], &spans[..given], span)
     }
 
     /// Call a builtin on its evaluated arguments (`spans`: where each was written).

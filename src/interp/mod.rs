@@ -235,6 +235,11 @@ pub struct Interp<'p> {
     /// Inside a choice's prompt or labels in a silent run: their code runs (so it fails where
     /// `run` fails) but an interpolated text builds nothing and is the empty text.
     sketching: u32,
+    /// A search's playout past the choice it searches: nobody will see what is shown, so a
+    /// choice's prompt, labels and notes are not worked out at all (they cannot change the
+    /// game: the checker proves them pure). The replay up to the choice still works them out,
+    /// since the choice searched is compared as the seat saw it.
+    unshown: bool,
     /// The empty text a sketched text gives (shared, so a sketch allocates nothing).
     empty_text: Rc<String>,
     /// When set (the REPL under `:as P2`), reading what this player may not see is an error.
@@ -569,6 +574,7 @@ impl<'p> Interp<'p> {
             outcome: None,
             displaying: 0,
             sketching: 0,
+            unshown: false,
             empty_text: Rc::new(String::new()),
             observer: None,
             remember: true,

@@ -1020,6 +1020,7 @@ impl Interp<'_> {
             self.state.rng = future;
         }
         pl.branched = true;
+        self.unshown = true;
         Ok(pl.option)
     }
 }
