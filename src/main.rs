@@ -17,19 +17,18 @@ macro_rules! errln {
     ($($t:tt)*) => { $crate::out::err(format_args!("{}\n", format_args!($($t)*))) };
 }
 
+mod bench_cli;
 mod print_cli;
 mod run_cli;
 mod simulate_cli;
 
 use clap::{Parser, Subcommand};
 use rules::diag::Diag;
-use rules::interp::Interp;
 use rules::limits::Limits;
 use simulate_cli::{merge_shards, simulate, Extra};
 use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::process::ExitCode;
-use std::time::Instant;
 
 #[derive(Parser)]
 #[command(
@@ -272,41 +271,7 @@ enum Command {
     },
     Print(print_cli::PrintArgs),
     /// Measure full random games per second on one core, and the time to check the game
-    Bench {
-        /// A `.rules` file or a game folder
-        game: PathBuf,
-        /// Number of players (default: the game's `default_players`, else 4 when the game
-        /// allows it, else its minimum)
-        #[arg(long)]
-        players: Option<u32>,
-        /// How many games to play
-        #[arg(long, default_value_t = 2000)]
-        games: u64,
-        /// Who answers the choices, for every seat or per seat (`P1=ismcts:100,random`, or
-        /// `bot:NAME`, a bot the game declares); with a searching agent the bench also reports
-        /// its decisions per second
-        #[arg(long, default_value = "random")]
-        agent: String,
-        /// Set a game option, like `--set solo=true` (`rules check` lists a game's options)
-        #[arg(long = "set", value_name = "NAME=VALUE")]
-        set: Vec<String>,
-        /// Measure only `rules check` (the fastest of `--runs` runs), in MB of source per second
-        #[arg(long)]
-        check: bool,
-        /// With --check: write every card N times first (fresh ids, `unique` texts suffixed),
-        /// to measure the checker on large card sets
-        #[arg(long, default_value_t = 1, requires = "check",
-              value_parser = clap::value_parser!(u32).range(1..=10_000))]
-        scale: u32,
-        /// With --check: how many times to check the game
-        #[arg(long, default_value_t = 5, requires = "check",
-              value_parser = clap::value_parser!(u32).range(1..=1000))]
-        runs: u32,
-        /// With --scale: leave the cards of this kind as they are (for kinds the game's own
-        /// `check` rules allow only once, like one stage card per level)
-        #[arg(long, requires = "check", value_name = "KIND")]
-        keep: Vec<String>,
-    },
+    Bench(bench_cli::BenchArgs),
 }
 
 #[derive(Subcommand)]
@@ -770,211 +735,8 @@ fn run(cli: Cli) -> ExitCode {
                 ExitCode::SUCCESS
             }
         }
-        Command::Bench {
-            game,
-            players,
-            games,
-            agent,
-            set,
-            check,
-            scale,
-            runs,
-            keep,
-        } => {
-            if let Err(code) = one_game(&game) {
-                return code;
-            }
-            if check {
-                return bench_check(&game, scale, runs, &keep, limits);
-            }
-            let t0 = Instant::now();
-            let c = rules::check_path(&game, &limits);
-            let check_time = t0.elapsed();
-            print_diags(&c.diags, &c.sources);
-            let Some(prog) = c.program else {
-                return ExitCode::from(1);
-            };
-            if prog.phases.is_empty() || prog.game.round_phases.is_empty() {
-                return not_playable(&prog, &game);
-            }
-            let n = players.unwrap_or_else(|| rules::default_players(&prog));
-            if let Err(code) = playable(&prog, &game, n) {
-                return code;
-            }
-            let options = match rules::options::parse_sets(&prog, &set) {
-                Ok(o) => o,
-                Err(e) => {
-                    errln!("error: {e}");
-                    return ExitCode::from(2);
-                }
-            };
-            if let Err(e) = rules::agent::seat_specs(&agent, n, "random")
-                .and_then(|specs| rules::agent::check_bots(&specs, &prog))
-            {
-                errln!("error: {e}");
-                return ExitCode::from(2);
-            }
-            if agent.contains("human") {
-                errln!("error: a bench has no people at the keyboard: use random, first, mc:N, ismcts:N, bot:NAME or script agents");
-                return ExitCode::from(2);
-            }
-            let t1 = Instant::now();
-            let mut steps = 0u64;
-            let mut searched: Option<rules::agent::mc::SearchStats> = None;
-            // Each game starts in the room the last one's zones grew.
-            let mut room = Vec::new();
-            for seed in 0..games {
-                let agents = match rules::agent::make_agents(&agent, n, seed) {
-                    Ok(a) => a,
-                    Err(e) => {
-                        errln!("error: {e}");
-                        return ExitCode::from(2);
-                    }
-                };
-                let mut interp = match Interp::new(&prog, n, seed, agents, limits) {
-                    Ok(i) => i,
-                    Err(d) => {
-                        print_diags(&[*d], &c.sources);
-                        return ExitCode::from(2);
-                    }
-                };
-                interp.record = false;
-                interp.reuse_zones(std::mem::take(&mut room));
-                for (id, v) in options.iter().cloned() {
-                    interp.set_option(id, v);
-                }
-                if let Err(d) = interp.run() {
-                    print_diags(&[*d], &c.sources);
-                    errln!(
-                        "the game of seed {seed} stopped on this error; replay it, with its choice log: {}",
-                        rules::simulate::replay_line(&game, n, seed, &agent, &set, &[])
-                    );
-                    return ExitCode::from(1);
-                }
-                for s in interp.agents.iter().filter_map(|a| a.search_stats()) {
-                    searched.get_or_insert_with(Default::default).add(&s);
-                }
-                steps += interp.state.steps();
-                room = std::mem::take(&mut interp.state.zones);
-            }
-            let secs = t1.elapsed().as_secs_f64();
-            outln!(
-                "check {}: {:.2} ms",
-                game.display(),
-                check_time.as_secs_f64() * 1000.0
-            );
-            let who = if agent == "random" {
-                "random".to_string()
-            } else {
-                format!("`{agent}`")
-            };
-            outln!(
-                "{games} {who} {n}-player games in {secs:.3} s: {} games/s on one core ({:.0} steps/game)",
-                rules::simulate::report::rate(games as f64 / secs.max(1e-9)),
-                steps as f64 / games.max(1) as f64
-            );
-            if let Some(s) = searched {
-                outln!(
-                    "{} decisions searched: {} decisions/s ({} playouts, {:.1} per decision; {} determinised copies played out, {} rejected, {} picked at random for want of one)",
-                    s.decisions,
-                    rules::simulate::report::rate(s.decisions as f64 / secs.max(1e-9)),
-                    s.playouts,
-                    s.playouts as f64 / s.decisions.max(1) as f64,
-                    s.worlds,
-                    s.rejected,
-                    s.fallbacks
-                );
-            }
-            ExitCode::SUCCESS
-        }
+        Command::Bench(args) => bench_cli::bench(args, limits),
     }
-}
-
-/// `rules bench GAME --check [--scale N]`: the time to check the game (with every card written
-/// N times), the fastest of `runs` runs, and the source read per second.
-fn bench_check(
-    game: &std::path::Path,
-    scale: u32,
-    runs: u32,
-    keep: &[String],
-    limits: Limits,
-) -> ExitCode {
-    let mut limits = limits;
-    let mut overlay = Vec::new();
-    let mut kept = Vec::new();
-    if scale > 1 {
-        let loaded = rules::loader::load(game, &limits);
-        if loaded.diags.iter().any(|d| d.is_error()) {
-            print_diags(&loaded.diags, &loaded.sources);
-            return ExitCode::from(1);
-        }
-        let mut paths = Vec::new();
-        let mut texts = Vec::new();
-        for f in loaded.read.iter().filter(|f| !f.starts_with("std/")) {
-            match rules::files::read_text(std::path::Path::new(f), limits.max_file_bytes) {
-                Ok(t) => {
-                    paths.push(PathBuf::from(f));
-                    texts.push(t);
-                }
-                Err(e) => {
-                    errln!("error: cannot read `{f}`: {e}");
-                    return ExitCode::from(1);
-                }
-            }
-        }
-        let refs: Vec<&str> = texts.iter().map(String::as_str).collect();
-        let scaled = match rules::scale::scale(&refs, scale, keep) {
-            Ok(s) => s,
-            Err(e) => {
-                errln!("error: {e}");
-                return ExitCode::from(1);
-            }
-        };
-        for (i, text) in scaled.texts {
-            // The copy is larger than a file may be: this measurement lifts the cap.
-            limits.max_file_bytes = limits.max_file_bytes.max(text.len());
-            if let Some(p) = paths.get(i) {
-                overlay.push((p.clone(), text));
-            }
-        }
-        kept = scaled.kept;
-    }
-    let mut best = f64::INFINITY;
-    let mut last = None;
-    for _ in 0..runs {
-        let files = overlay.clone();
-        let t0 = Instant::now();
-        let c = rules::check_path_overlay(game, files, &limits);
-        best = best.min(t0.elapsed().as_secs_f64());
-        last = Some(c);
-    }
-    let Some(c) = last else {
-        return ExitCode::from(2);
-    };
-    if c.errors() > 0 {
-        print_diags(&c.diags, &c.sources);
-        return ExitCode::from(1);
-    }
-    let bytes: usize = c.sources.files.iter().map(|f| f.text.len()).sum();
-    let cards = c.program.as_ref().map_or(0, |p| p.cards.len());
-    let mb = bytes as f64 / 1e6;
-    outln!(
-        "check {}{}: {} in {}, {mb:.2} MB: {:.2} ms (fastest of {runs}), {:.1} MB/s",
-        game.display(),
-        if scale > 1 {
-            format!(" x{scale}")
-        } else {
-            String::new()
-        },
-        count(cards, "card"),
-        count(c.sources.files.len(), "file"),
-        best * 1000.0,
-        mb / best.max(1e-9)
-    );
-    for (kind, why) in kept {
-        outln!("  `{kind}` cards not copied: {why}");
-    }
-    ExitCode::SUCCESS
 }
 
 #[cfg(unix)]

@@ -519,3 +519,42 @@ fn a_homemade_deep_state_treaty_dropped_into_the_folder_is_checked_and_played() 
     );
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// `rules bench --profile` counts the steps of each function, phase and the setup. In
+/// tests/profile/costs.rules `dear` sums ten calls of `cheap` in each of 2 rounds; a call's step
+/// is its caller's, so `cheap` takes none of its own and `dear` those of its sum. The rows come
+/// costliest first and add up to the games' steps; functions never called are left out.
+#[test]
+fn bench_profile_counts_the_steps_of_each_function() {
+    let (code, out, err) = rules(&[
+        "bench",
+        "tests/profile/costs.rules",
+        "--games",
+        "3",
+        "--profile",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    // A row: own steps, share, calls, steps with callees, name.
+    let row = |name: &str| -> (usize, Vec<u64>) {
+        let (at, line) = out
+            .lines()
+            .enumerate()
+            .find(|(_, l)| l.ends_with(&format!("  {name}")))
+            .unwrap_or_else(|| panic!("no row for {name}: {out}"));
+        let numbers = line
+            .split_whitespace()
+            .filter(|w| !w.ends_with('%'))
+            .filter_map(|w| w.replace(',', "").parse().ok())
+            .collect();
+        (at, numbers)
+    };
+    let (dear, phase, cheap) = (row("dear"), row("phase play"), row("cheap"));
+    assert_eq!(dear.1, [120, 6, 120], "{out}");
+    assert_eq!(phase.1, [24, 6, 144], "{out}");
+    assert_eq!(cheap.1, [0, 66, 0], "{out}");
+    assert!(dear.0 < phase.0 && phase.0 < cheap.0, "{out}");
+    assert!(out.contains("(48 steps/game)"), "{out}");
+    assert!(!out.contains("setup"), "no setup was run: {out}");
+    let (code, _, err) = rules(&["bench", "tests/profile/costs.rules", "--check", "--profile"]);
+    assert_eq!(code, 2, "{err}");
+}

@@ -25,8 +25,8 @@ mod visibility;
 
 pub use ask::{random_answer, Agent, ChoiceRequest, PENDING, QUIT, TAKE_BACK};
 pub use checks::{card_lines, card_values, run_checks, state_size};
+pub use compile::{profile, profile_names, CodeCache, Memo};
 pub(crate) use compile::{walk, Node};
-pub use compile::{CodeCache, Memo};
 use exprs::Source;
 pub use search::{Met, Played, PlayoutEnd, Policy, SearchPoint, SearchStats, World};
 pub use seen::{player_view, CardView, PlayerView, ScreenLine, VarFamily, VarView, ZoneView};
@@ -240,6 +240,8 @@ pub struct Interp<'p> {
     /// game: the checker proves them pure). The replay up to the choice still works them out,
     /// since the choice searched is compared as the seat saw it.
     unshown: bool,
+    /// The calls under way, when the program is compiled for a profile (`compile/profile.rs`).
+    profiling: Vec<compile::profile::Open>,
     /// The empty text a sketched text gives (shared, so a sketch allocates nothing).
     empty_text: Rc<String>,
     /// When set (the REPL under `:as P2`), reading what this player may not see is an error.
@@ -575,6 +577,7 @@ impl<'p> Interp<'p> {
             displaying: 0,
             sketching: 0,
             unshown: false,
+            profiling: Vec::new(),
             empty_text: Rc::new(String::new()),
             observer: None,
             remember: true,

@@ -77,14 +77,15 @@ thread_local! {
     static CTX: RefCell<Option<Ctx>> = const { RefCell::new(None) };
 }
 
-/// Run `f` (a compilation of `prog`) with its small functions at hand for inlining.
-pub(super) fn with_program<T>(prog: &Program, f: impl FnOnce() -> T) -> T {
+/// Run `f` (a compilation of `prog`) with its small functions at hand for inlining (none without
+/// `inline`: a profile sees every call).
+pub(super) fn with_program<T>(prog: &Program, inline: bool, f: impl FnOnce() -> T) -> T {
     let callees = prog
         .fns
         .iter()
         .map(|fd| {
             let size = size(&fd.body);
-            (size <= MAX_BODY).then(|| {
+            (inline && size <= MAX_BODY).then(|| {
                 let body = lift_returns(&fd.body);
                 let params = fd.params.len() as u32;
                 Rc::new(Callee {

@@ -21,6 +21,7 @@ mod inline;
 mod invariant;
 mod keys;
 mod memo;
+pub mod profile;
 mod stmts;
 
 pub(crate) use inline::{walk, Node};
@@ -166,14 +167,23 @@ pub struct Compiled {
 }
 
 impl Compiled {
-    fn new(prog: &Program) -> Compiled {
+    /// `prog` compiled; with `profiling`, each function, phase and the setup counted in its row
+    /// of the profile (`profile::names` gives the rows) and no call compiled in place.
+    fn new(prog: &Program, profiling: bool) -> Compiled {
+        let counted = |row: usize, body: Code| {
+            if profiling {
+                profile::counted(row, body)
+            } else {
+                body
+            }
+        };
         // Each root's frame grows by the slots of the calls inlined into it.
-        let cfn = |fd: &FnDef| {
+        let cfn = |row: usize, fd: &FnDef| {
             let base = fd.locals.max(fd.params.len() as u32);
             let body = inline::lift_returns(&fd.body);
             let (body, locals) = inline::root(base, || exprs::expr(&body));
             CFn {
-                body,
+                body: counted(row, body),
                 locals: locals as usize,
             }
         };
@@ -195,18 +205,35 @@ impl Compiled {
             let (condition, body) = with_body(t.condition.as_ref(), &t.body, t.locals);
             CTrigger { condition, body }
         };
-        let phase = |p: &PhaseDef| {
+        let (fns, card_fns, phases) = (prog.fns.len(), prog.card_fns.len(), prog.phases.len());
+        let phase = |i: usize, p: &PhaseDef| {
             let (each, body) = with_body(p.each.as_ref().map(|e| &e.1), &p.body, p.locals);
+            let body = counted(fns + card_fns + i, body);
             CPhase { each, body }
         };
+        let setup_row = fns + card_fns + phases;
         keys::with_families(prog, || {
             memo::with_program(prog, || {
-                inline::with_program(prog, || Compiled {
-                    fns: prog.fns.iter().map(cfn).collect(),
-                    card_fns: prog.card_fns.iter().map(cfn).collect(),
-                    phases: prog.phases.iter().map(phase).collect(),
+                inline::with_program(prog, !profiling, || Compiled {
+                    fns: prog
+                        .fns
+                        .iter()
+                        .enumerate()
+                        .map(|(i, f)| cfn(i, f))
+                        .collect(),
+                    card_fns: (prog.card_fns.iter().enumerate())
+                        .map(|(i, f)| cfn(fns + i, f))
+                        .collect(),
+                    phases: prog
+                        .phases
+                        .iter()
+                        .enumerate()
+                        .map(|(i, p)| phase(i, p))
+                        .collect(),
                     triggers: prog.triggers.iter().map(trigger).collect(),
-                    setup: prog.setup.iter().map(|(b, l)| block(b, *l)).collect(),
+                    setup: (prog.setup.iter())
+                        .map(|(b, l)| counted(setup_row, block(b, *l)))
+                        .collect(),
                     tables: prog
                         .tables
                         .iter()
@@ -237,11 +264,22 @@ impl Compiled {
 /// starts without it (a copy may be changed, as the REPL's checker does), and so compiles its own.
 /// It also keeps the layout of the last number of players played (`Layout`).
 #[derive(Default)]
-pub struct CodeCache(OnceCell<Compiled>, RefCell<Option<Rc<Layout>>>);
+pub struct CodeCache(
+    OnceCell<Compiled>,
+    RefCell<Option<Rc<Layout>>>,
+    std::cell::Cell<bool>,
+);
 
 impl CodeCache {
     pub(crate) fn get(&self, prog: &Program) -> &Compiled {
-        self.0.get_or_init(|| Compiled::new(prog))
+        self.0.get_or_init(|| Compiled::new(prog, self.2.get()))
+    }
+
+    /// Compile the program again, for `rules bench --profile` (`profile.rs`). The rows of the
+    /// profile are `profile_names(prog)`.
+    pub fn profile(&mut self) {
+        self.0 = OnceCell::new();
+        self.2.set(true);
     }
 
     /// The layout of `prog` for `n_players` under `limits`: the one kept, or a new one (then
@@ -259,6 +297,16 @@ impl CodeCache {
         *self.1.borrow_mut() = Some(l.clone());
         Ok(l)
     }
+}
+
+/// The rows of a profile of `prog` (`CodeCache::profile`): its functions, its cards' code, its
+/// phases, then the setup.
+pub fn profile_names(prog: &Program) -> Vec<String> {
+    (prog.fns.iter().map(|f| f.name.clone()))
+        .chain(prog.card_fns.iter().map(|f| f.name.clone()))
+        .chain(prog.phases.iter().map(|p| format!("phase {}", p.name)))
+        .chain(std::iter::once("setup".to_string()))
+        .collect()
 }
 
 impl Clone for CodeCache {
