@@ -2,7 +2,7 @@
 //! searching agent, the check alone on scaled copies (`--check`), and where the steps go
 //! (`--profile`).
 
-use super::{count, not_playable, one_game, playable, print_diags};
+use super::{count, not_playable, one_game, playable, print_diags, unattended_agents};
 use rules::interp::Interp;
 use rules::limits::Limits;
 use std::path::PathBuf;
@@ -91,15 +91,8 @@ pub fn bench(args: BenchArgs, limits: Limits) -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    if let Err(e) = rules::agent::seat_specs(&agent, n, "random")
-        .and_then(|specs| rules::agent::check_bots(&specs, &prog))
-    {
-        errln!("error: {e}");
-        return ExitCode::from(2);
-    }
-    if agent.contains("human") {
-        errln!("error: a bench has no people at the keyboard: use random, first, mc:N, ismcts:N, bot:NAME or script agents");
-        return ExitCode::from(2);
+    if let Err(code) = unattended_agents(&agent, n, &prog, "a bench") {
+        return code;
     }
     if profile {
         prog.code.profile();

@@ -347,6 +347,27 @@ fn not_playable(prog: &rules::program::Program, game: &std::path::Path) -> ExitC
     ExitCode::from(2)
 }
 
+/// `--agent` for `n` seats where nobody sits at the keyboard (`what`: "a bench", "a
+/// simulation"): the seat specs, the bots they name, and no `human`.
+fn unattended_agents(
+    agent: &str,
+    n: u32,
+    prog: &rules::program::Program,
+    what: &str,
+) -> Result<(), ExitCode> {
+    if let Err(e) = rules::agent::seat_specs(agent, n, "random")
+        .and_then(|specs| rules::agent::check_bots(&specs, prog))
+    {
+        errln!("error: {e}");
+        return Err(ExitCode::from(2));
+    }
+    if agent.contains("human") {
+        errln!("error: {what} has no people at the keyboard: use random, first, mc:N, ismcts:N, bot:NAME or script agents");
+        return Err(ExitCode::from(2));
+    }
+    Ok(())
+}
+
 /// A game that can be played with `n` players, checked before anything is built for them.
 fn playable(
     prog: &rules::program::Program,

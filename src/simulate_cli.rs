@@ -66,17 +66,8 @@ pub fn simulate(
         errln!("error: {e}");
         return ExitCode::from(2);
     }
-    if let Err(e) = rules::agent::seat_specs(&agent, n, "random")
-        .and_then(|specs| rules::agent::check_bots(&specs, &prog))
-    {
-        errln!("error: {e}");
-        return ExitCode::from(2);
-    }
-    if agent.contains("human") {
-        errln!(
-            "error: a simulation has no people at the keyboard: use random, first, mc:N, ismcts:N, bot:NAME or script agents"
-        );
-        return ExitCode::from(2);
+    if let Err(code) = super::unattended_agents(&agent, n, &prog, "a simulation") {
+        return code;
     }
     let jobs = jobs
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
