@@ -8,7 +8,9 @@
 //! place of another (`inline`), so every call is seen. (The bench also turns remembered calls
 //! off: a remembered result charges the steps of the run it stands for, so the steps are those of
 //! a plain run either way.) A game run this way takes the steps it takes otherwise, within a few
-//! per game: a call compiled in place can take a step less.
+//! per game: a silent run skips a choice's prompt when it is a constant, but one passed through a
+//! parameter of a function no longer compiled in place is a local, worked out and charged for its
+//! length (`Interp::charge_args`).
 //!
 //! Each interpreter keeps its own stack of open calls (`Interp::profiling`), so the playouts a
 //! searching agent runs inside a choice count for their own functions, not for the function that
