@@ -557,4 +557,31 @@ fn bench_profile_counts_the_steps_of_each_function() {
     assert!(!out.contains("setup"), "no setup was run: {out}");
     let (code, _, err) = rules(&["bench", "tests/profile/costs.rules", "--check", "--profile"]);
     assert_eq!(code, 2, "{err}");
+    // A searching agent's playouts count for the functions they run, each interpreter on its
+    // own: the phase that asked the choice is open in the game while the playouts run it again,
+    // and each run counts in full.
+    let (code, out, err) = rules(&[
+        "bench",
+        "tests/mc/small-parity.rules",
+        "--games",
+        "2",
+        "--agent",
+        "mc:3",
+        "--profile",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("(the searches' playouts included)"), "{out}");
+    let phase: Vec<u64> = out
+        .lines()
+        .find(|l| l.ends_with("  phase play"))
+        .unwrap_or_else(|| panic!("no phase row: {out}"))
+        .split_whitespace()
+        .filter(|w| !w.ends_with('%'))
+        .filter_map(|w| w.replace(',', "").parse().ok())
+        .collect();
+    assert!(phase.len() == 3 && phase[1] > 2, "{out}");
+    assert_eq!(
+        phase[0], phase[2],
+        "the phase calls no function of its own: {out}"
+    );
 }

@@ -26,12 +26,11 @@ pub struct Row {
     pub name: String,
     /// How many times it ran.
     pub calls: u64,
-    /// The steps taken in it, its callees included (a recursive function's outermost calls).
+    /// The steps taken in it, its callees included (a recursive function's outermost calls in
+    /// each interpreter).
     pub with_callees: u64,
     /// The steps taken in it, its callees left out.
     pub own: u64,
-    /// Calls of it under way (a recursive call adds its steps only to `own`).
-    open: u32,
 }
 
 /// A call under way in one interpreter: its row, the steps taken when it began, and the steps
@@ -86,7 +85,6 @@ impl Interp<'_> {
         ROWS.with(|r| {
             if let Some(x) = r.borrow_mut().get_mut(row) {
                 x.calls = x.calls.saturating_add(1);
-                x.open = x.open.saturating_add(1);
             }
         });
     }
@@ -99,11 +97,13 @@ impl Interp<'_> {
         if let Some(caller) = self.profiling.last_mut() {
             caller.callees = caller.callees.saturating_add(took);
         }
+        // A recursive call's steps are in its outermost call's already (in this interpreter: a
+        // playout's calls count on their own, whatever the game that searches has open).
+        let outermost = !self.profiling.iter().any(|o| o.row == open.row);
         ROWS.with(|r| {
             if let Some(x) = r.borrow_mut().get_mut(open.row) {
-                x.open = x.open.saturating_sub(1);
                 x.own = x.own.saturating_add(took.saturating_sub(open.callees));
-                if x.open == 0 {
+                if outermost {
                     x.with_callees = x.with_callees.saturating_add(took);
                 }
             }
