@@ -2,8 +2,7 @@
 //! searching agent, the check alone on scaled copies (`--check`), and where the steps go
 //! (`--profile`).
 
-use super::{count, not_playable, one_game, playable, print_diags, unattended_agents};
-use rules::interp::Interp;
+use super::{count, interp_with, not_playable, one_game, playable, print_diags, unattended_agents};
 use rules::limits::Limits;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -104,19 +103,10 @@ pub fn bench(args: BenchArgs, limits: Limits) -> ExitCode {
     // Each game starts in the room the last one's zones grew.
     let mut room = Vec::new();
     for seed in 0..games {
-        let agents = match rules::agent::make_agents(&agent, n, seed) {
-            Ok(a) => a,
-            Err(e) => {
-                errln!("error: {e}");
-                return ExitCode::from(2);
-            }
-        };
-        let mut interp = match Interp::new(&prog, n, seed, agents, limits) {
+        let agents = rules::agent::make_agents(&agent, n, seed);
+        let mut interp = match interp_with(&prog, &c.sources, (n, seed), agents, limits) {
             Ok(i) => i,
-            Err(d) => {
-                print_diags(&[*d], &c.sources);
-                return ExitCode::from(2);
-            }
+            Err(code) => return code,
         };
         interp.record = false;
         // A remembered call charges the steps of the run it stands for, but a profile

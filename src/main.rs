@@ -347,6 +347,25 @@ fn not_playable(prog: &rules::program::Program, game: &std::path::Path) -> ExitC
     ExitCode::from(2)
 }
 
+/// A game's interpreter for `n` seats with the agents made for it, or the message and exit 2
+/// (an agent spec that cannot be made, a table the limits refuse).
+fn interp_with<'p>(
+    prog: &'p rules::program::Program,
+    sources: &rules::diag::Sources,
+    (n, seed): (u32, u64),
+    agents: Result<Vec<Box<dyn rules::interp::Agent>>, String>,
+    limits: Limits,
+) -> Result<rules::interp::Interp<'p>, ExitCode> {
+    let agents = agents.map_err(|e| {
+        errln!("error: {e}");
+        ExitCode::from(2)
+    })?;
+    rules::interp::Interp::new(prog, n, seed, agents, limits).map_err(|d| {
+        print_diags(&[*d], sources);
+        ExitCode::from(2)
+    })
+}
+
 /// `--agent` for `n` seats where nobody sits at the keyboard (`what`: "a bench", "a
 /// simulation"): the seat specs, the bots they name, and no `human`.
 fn unattended_agents(

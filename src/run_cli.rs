@@ -263,19 +263,10 @@ pub fn run(a: RunArgs, limits: Limits) -> ExitCode {
     }
     loop {
         table.borrow_mut().restart(answers.clone());
-        let agents = match rules::agent::make_agents_at(&agent, n.min(64), seed, &table) {
-            Ok(a) => a,
-            Err(e) => {
-                errln!("error: {e}");
-                return ExitCode::from(2);
-            }
-        };
-        let mut interp = match Interp::new(&prog, n, seed, agents, limits) {
+        let agents = rules::agent::make_agents_at(&agent, n.min(64), seed, &table);
+        let mut interp = match super::interp_with(&prog, &c.sources, (n, seed), agents, limits) {
             Ok(i) => i,
-            Err(d) => {
-                print_diags(&[*d], &c.sources);
-                return ExitCode::from(2);
-            }
+            Err(code) => return code,
         };
         for (id, v) in options.iter().cloned() {
             interp.set_option(id, v);
