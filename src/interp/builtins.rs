@@ -14,17 +14,23 @@ impl<'p> Interp<'p> {
         let mut buf: [Value; MAX_ARGS] = Default::default();
         let mut spans = [span; MAX_ARGS];
         let mut given = args.len().min(MAX_ARGS);
+        // Whether the texts for showing are skipped, decided at the first of them.
+        let mut skip = None;
         for (i, a) in args.iter().enumerate().take(MAX_ARGS) {
             spans[i] = a.span();
             if b.shown_only.contains(&i) {
-                if self.unshown {
-                    // A playout past its choice: what is shown is never seen. The arguments for
-                    // showing are the last ones, all optional: the builtin is called without.
+                let skip = *skip.get_or_insert_with(|| {
+                    self.unshown || (!self.record && self.sketched_before(span))
+                });
+                if skip {
+                    // A playout, or a silent run that has worked this site's texts out once:
+                    // what is shown is never seen. The arguments for showing are the last ones,
+                    // all optional: the builtin is called without.
                     given = i;
                     break;
                 }
-                // For showing: it may not change the game. A silent run works it out too, so it
-                // fails as `run` does, but builds no text.
+                // For showing: it may not change the game. A silent run works it out the first
+                // time this site is reached, so it fails as `run` does, but builds no text.
                 let sketch = u32::from(!self.record);
                 self.displaying += 1;
                 self.sketching += sketch;
@@ -37,6 +43,21 @@ impl<'p> Interp<'p> {
             buf[i] = a.ev(self)?;
         }
         self.builtin_vals(b, &buf[..given], &spans[..given], span)
+    }
+
+    /// Whether a silent run has worked out the texts of the choice at `site` already; marks
+    /// it worked out from now on.
+    #[cold]
+    #[inline(never)]
+    fn sketched_before(&mut self, site: Span) -> bool {
+        let key = |s: &Span| (s.file, s.start, s.end);
+        match self.sketched.binary_search_by_key(&key(&site), key) {
+            Ok(_) => true,
+            Err(at) => {
+                self.sketched.insert(at, site);
+                false
+            }
+        }
     }
 
     /// Call a builtin on its evaluated arguments (`spans`: where each was written).

@@ -235,11 +235,15 @@ pub struct Interp<'p> {
     /// Inside a choice's prompt or labels in a silent run: their code runs (so it fails where
     /// `run` fails) but an interpolated text builds nothing and is the empty text.
     sketching: u32,
-    /// A search's playout past the choice it searches: nobody will see what is shown, so a
-    /// choice's prompt, labels and notes are not worked out at all (they cannot change the
-    /// game: the checker proves them pure). The replay up to the choice still works them out,
-    /// since the choice searched is compared as the seat saw it.
+    /// A search's playout: nobody will see what is shown, so a choice's prompt, labels and
+    /// notes are not worked out at all (they cannot change the game: the checker proves them
+    /// pure). A playout records nothing, so the choice searched is compared without them.
     unshown: bool,
+    /// The choice sites (the builtin call's span) whose prompt, labels and notes a silent run
+    /// has worked out once, sorted: a silent run works a site's texts out the first time it is
+    /// reached, so a label of the wrong number or a field of `none` there fails as under
+    /// `run`, and never again (nobody reads them; `builtins.rs`).
+    sketched: Vec<Span>,
     /// The calls under way, when the program is compiled for a profile (`compile/profile.rs`).
     profiling: Vec<compile::profile::Open>,
     /// The empty text a sketched text gives (shared, so a sketch allocates nothing).
@@ -577,6 +581,7 @@ impl<'p> Interp<'p> {
             displaying: 0,
             sketching: 0,
             unshown: false,
+            sketched: Vec::new(),
             profiling: Vec::new(),
             empty_text: Rc::new(String::new()),
             observer: None,

@@ -657,6 +657,7 @@ impl SearchPoint<'_> {
     fn run(&self, state: State, playout: Playout) -> R<(R<()>, Interp<'_>)> {
         let mut it = Interp::from_state(self.prog, self.seed, self.limits, state)?;
         it.record = false;
+        it.unshown = true;
         it.remember = self.remember;
         it.playout = Some(Box::new(playout));
         let mut pos = self.track.pos;
@@ -1020,7 +1021,6 @@ impl Interp<'_> {
             self.state.rng = future;
         }
         pl.branched = true;
-        self.unshown = true;
         Ok(pl.option)
     }
 }
