@@ -9,7 +9,15 @@ use crate::diag::Span;
 use crate::value::Value;
 
 impl<'p> Interp<'p> {
-    pub(super) fn builtin<E: Ev>(&mut self, b: &BuiltinDef, args: &[E], span: Span) -> R<Value> {
+    /// Call builtin `b` on `args`, written at `span`; `site`, for a call with texts for showing
+    /// compiled with the program, numbers it (`compile::next_site`), else its span stands for it.
+    pub(super) fn builtin<E: Ev>(
+        &mut self,
+        b: &BuiltinDef,
+        args: &[E],
+        span: Span,
+        site: Option<u32>,
+    ) -> R<Value> {
         // Builtins take at most `MAX_ARGS` arguments (checked), so they fit on the stack.
         let mut buf: [Value; MAX_ARGS] = Default::default();
         let mut spans = [span; MAX_ARGS];
@@ -20,7 +28,7 @@ impl<'p> Interp<'p> {
             spans[i] = a.span();
             if b.shown_only.contains(&i) {
                 let skip = *skip.get_or_insert_with(|| {
-                    self.unshown || (!self.record && self.sketched_before(span))
+                    self.unshown || (!self.record && self.sketched_before(span, site))
                 });
                 if skip {
                     // A playout, or a silent run that has worked this site's texts out once:
@@ -45,16 +53,39 @@ impl<'p> Interp<'p> {
         self.builtin_vals(b, &buf[..given], &spans[..given], span)
     }
 
-    /// Whether a silent run has worked out the texts of the choice at `site` already; marks
-    /// it worked out from now on.
+    /// Whether this silent game has worked out the texts of the choice at `site` (else at
+    /// `span`) already; marks it worked out from now on.
+    #[inline]
+    fn sketched_before(&mut self, span: Span, site: Option<u32>) -> bool {
+        let Some(site) = site else {
+            return self.sketched_span(span);
+        };
+        let (word, bit) = ((site / 64) as usize, 1u64 << (site % 64));
+        match self.sketched_sites.get_mut(word) {
+            Some(w) if *w & bit != 0 => true,
+            Some(w) => {
+                *w |= bit;
+                false
+            }
+            None => {
+                self.sketched_sites.resize(word + 1, 0);
+                if let Some(w) = self.sketched_sites.get_mut(word) {
+                    *w |= bit;
+                }
+                false
+            }
+        }
+    }
+
+    /// `sketched_before` for a call the tree walk makes (the REPL, rare forms): by its span.
     #[cold]
     #[inline(never)]
-    fn sketched_before(&mut self, site: Span) -> bool {
+    fn sketched_span(&mut self, span: Span) -> bool {
         let key = |s: &Span| (s.file, s.start, s.end);
-        match self.sketched.binary_search_by_key(&key(&site), key) {
+        match self.sketched.binary_search_by_key(&key(&span), key) {
             Ok(_) => true,
             Err(at) => {
-                self.sketched.insert(at, site);
+                self.sketched.insert(at, span);
                 false
             }
         }

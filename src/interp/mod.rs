@@ -239,10 +239,12 @@ pub struct Interp<'p> {
     /// notes are not worked out at all (they cannot change the game: the checker proves them
     /// pure). A playout records nothing, so the choice searched is compared without them.
     unshown: bool,
-    /// The choice sites (the builtin call's span) whose prompt, labels and notes a silent run
-    /// has worked out once, sorted: a silent run works a site's texts out the first time it is
-    /// reached, so a label of the wrong number or a field of `none` there fails as under
-    /// `run`, and never again (nobody reads them; `builtins.rs`).
+    /// The choice sites whose prompt, labels and notes this silent game has worked out, one bit
+    /// per site the compiled program numbered (`compile::next_site`): a silent game works a
+    /// site's texts out the first time it reaches it, so a label of the wrong number or a field
+    /// of `none` there fails as under `run`, and never again (nobody reads them; `builtins.rs`).
+    sketched_sites: Vec<u64>,
+    /// The same for the calls the tree walk makes, by span, sorted.
     sketched: Vec<Span>,
     /// The calls under way, when the program is compiled for a profile (`compile/profile.rs`).
     profiling: Vec<compile::profile::Open>,
@@ -581,6 +583,7 @@ impl<'p> Interp<'p> {
             displaying: 0,
             sketching: 0,
             unshown: false,
+            sketched_sites: Vec::new(),
             sketched: Vec::new(),
             profiling: Vec::new(),
             empty_text: Rc::new(String::new()),

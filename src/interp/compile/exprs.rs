@@ -487,7 +487,7 @@ fn builtin(b: &'static crate::builtins::BuiltinDef, args: &[Expr], span: Span) -
             let args = cexprs(args);
             return code(move |me| {
                 if me.record {
-                    return me.builtin(b, &args, span);
+                    return me.builtin(b, &args, span, None);
                 }
                 let x = a.ev(me)?;
                 let v = [x, c.ev(me)?];
@@ -496,7 +496,8 @@ fn builtin(b: &'static crate::builtins::BuiltinDef, args: &[Expr], span: Span) -
         }
     }
     let args = cexprs(args);
-    code(move |me| me.builtin(b, &args, span))
+    let site = (!b.shown_only.is_empty()).then(super::next_site);
+    code(move |me| me.builtin(b, &args, span, site))
 }
 
 /// Whether `l` holds `y`, as `l.contains(y)`.

@@ -212,6 +212,7 @@ impl Compiled {
             CPhase { each, body }
         };
         let setup_row = fns + card_fns + phases;
+        SITES.with(|n| n.set(0));
         keys::with_families(prog, || {
             memo::with_program(prog, || {
                 inline::with_program(prog, !profiling, || Compiled {
@@ -258,6 +259,22 @@ impl Compiled {
             })
         })
     }
+}
+
+thread_local! {
+    /// The choice sites numbered so far in the program being compiled (`next_site`).
+    static SITES: std::cell::Cell<u32> = const { std::cell::Cell::new(0) };
+}
+
+/// A number for a call with texts for showing (a choice's prompt, labels, notes), unique within
+/// its program: a silent game works each site's texts out once (`Interp::sketched`). Compiling a
+/// program is done start to finish on one thread, which numbers its sites from 0.
+pub(super) fn next_site() -> u32 {
+    SITES.with(|n| {
+        let site = n.get();
+        n.set(site.saturating_add(1));
+        site
+    })
 }
 
 /// The compiled form of a `Program`, made the first time a game is played. A copy of a program
