@@ -95,6 +95,8 @@ pub fn run(cfg: Config, out: &mut dyn Write) -> Result<(), String> {
                     path.display()
                 ));
             }
+            // A log that cannot be written again is refused now, not after the first answer.
+            write_save(&s, path)?;
             (s, path.clone(), tokens)
         }
         None => {
@@ -138,6 +140,7 @@ pub fn run(cfg: Config, out: &mut dyn Write) -> Result<(), String> {
                         .unwrap_or("game"),
                 ))
             });
+            write_save(&s, &log)?;
             let tokens = tokens::fresh(n)?;
             tokens::store(&log, &tokens)?;
             (s, log, tokens)
@@ -299,13 +302,8 @@ impl Host {
         self.hub.publish(messages, question);
     }
 
-    /// Write the log: the save, through a private file beside it, so a stop never leaves half a
-    /// log.
     fn write_log(&self) -> Result<(), String> {
-        let save = self.session.save(&self.session.prog.game.name);
-        let text = serde_json::to_string_pretty(&save).map_err(|e| e.to_string())?;
-        crate::files::write_private(&self.log, text.as_bytes())
-            .map_err(|e| format!("cannot write the log `{}`: {e}", self.log.display()))
+        write_save(&self.session, &self.log)
     }
 
     fn game_loop(&mut self, rx: Receiver<HostCmd>, out: &mut dyn Write) -> Result<(), String> {
@@ -451,6 +449,15 @@ impl Host {
         let _ = out.flush();
         true
     }
+}
+
+/// Write the log: the save, through a private file beside it (`files::write_private`), so a
+/// stop never leaves half a log and nobody else can read the seed or the secret answers.
+fn write_save(session: &Session, log: &Path) -> Result<(), String> {
+    let save = session.save(&session.prog.game.name);
+    let text = serde_json::to_string_pretty(&save).map_err(|e| e.to_string())?;
+    crate::files::write_private(log, text.as_bytes())
+        .map_err(|e| format!("cannot write the log `{}`: {e}", log.display()))
 }
 
 /// Where the tokens of a log are kept.
