@@ -1,6 +1,7 @@
 //! The links' tokens: 128 bits each from the operating system's generator (never the game's,
-//! which the seed makes public), one per seat and one for spectators, kept beside the log in a
-//! file only its owner may read, so `--resume` gives everyone the same links.
+//! whose seed `--seed` makes public and the end of a game shows), one per seat and one for
+//! spectators, kept beside the log in a file only its owner may read (`files::write_private`),
+//! so `--resume` gives everyone the same links.
 
 use std::path::Path;
 
