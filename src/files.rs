@@ -175,8 +175,10 @@ pub fn create_private_in(
     ))
 }
 
-/// `Ok` when `path` is absent or a regular file; what it is otherwise (never followed).
-fn replaceable(path: &Path) -> std::io::Result<()> {
+/// `Ok` when `write_private` may write `path`: it is absent or a regular file; what it is
+/// otherwise (never followed). Asked before a game starts, so nobody plays one whose log
+/// cannot be kept.
+pub fn replaceable(path: &Path) -> std::io::Result<()> {
     let kind = match std::fs::symlink_metadata(path) {
         Ok(m) if m.file_type().is_file() => return Ok(()),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(()),

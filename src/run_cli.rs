@@ -189,6 +189,12 @@ pub fn run(a: RunArgs, limits: Limits) -> ExitCode {
             return ExitCode::from(2);
         }
     };
+    if let Some(path) = &a.log {
+        if let Err(e) = rules::files::replaceable(path) {
+            errln!("error: cannot write `{}`: {e}", path.display());
+            return ExitCode::from(2);
+        }
+    }
     let c = rules::check_path(&a.game, &limits);
     print_diags(&c.diags, &c.sources);
     let Some(prog) = c.program else {

@@ -697,7 +697,7 @@ fn a_log_is_never_written_through_a_planted_link() {
     let _ = std::fs::remove_file(&link);
     std::os::unix::fs::symlink(&victim, &link).expect("symlink");
     let link_s = link.display().to_string();
-    let (code, _, err) = typed(
+    let (code, account, err) = typed(
         &[
             "run",
             ESTABLISHMENT,
@@ -706,10 +706,12 @@ fn a_log_is_never_written_through_a_planted_link() {
             "--log",
             &link_s,
         ],
-        "",
+        &"#1\n".repeat(400),
     );
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("symbolic link"), "{err}");
+    // Refused before anybody plays a game whose log could not be kept.
+    assert!(account.is_empty(), "{account}");
     assert_eq!(std::fs::read_to_string(&victim).expect("read"), "keep");
     assert!(std::fs::symlink_metadata(&link)
         .expect("still there")
