@@ -157,7 +157,14 @@ pub fn run(a: RunArgs, limits: Limits) -> ExitCode {
     };
     let logged = resumed.as_ref();
     let settings = (|| -> Result<_, String> {
-        let seed = agree("seed", "--seed", a.seed, logged.and_then(|l| l.seed))?;
+        let secret = logged.is_some_and(|l| l.salt.is_some());
+        let seed = match agree("seed", "--seed", a.seed, logged.and_then(|l| l.seed)) {
+            // A secret seed is not told to whoever guesses another.
+            Err(_) if secret => {
+                return Err("the log's seed is secret, and is another: leave out `--seed`".into())
+            }
+            seed => seed?,
+        };
         let players = agree(
             "players",
             "--players",

@@ -668,6 +668,11 @@ fn a_secret_game_stopped_and_resumed_keeps_its_commitment() {
     assert_eq!(mode(std::path::Path::new(path)), 0o600);
     let commitment = first.lines().next().expect("start").to_string();
     assert!(commitment.contains("secret seed (SHA-256 "), "{commitment}");
+    // A wrong guess at the seed is refused without naming it.
+    let (code, _, err) = typed(&["run", ESTABLISHMENT, "--resume", path, "--seed", "5"], "");
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("the log's seed is secret"), "{err}");
+    assert!(!err.contains(&seed), "{err}");
     let (code, rest, err) = typed(
         &["run", ESTABLISHMENT, "--resume", path],
         &"#1\n".repeat(400),
