@@ -191,6 +191,8 @@ fn the_check_finds_a_hidden_card_named() {
     let log = log_of(&dir);
     let server = Server::start(&[
         &game.display().to_string(),
+        "--seed",
+        "1",
         "--log",
         &log,
         "--agent",
@@ -226,6 +228,8 @@ fn two_people_play_the_establishment_to_the_end() {
         "games/the-establishment.rules",
         "--agent",
         "P1=human,P2=human,random",
+        "--seed",
+        "1",
         "--log",
         &log,
     ]);
@@ -289,6 +293,8 @@ fn establishment(dir: &str, extra: &[&str]) -> Server {
     let log = log_of(&dir);
     let mut args = vec![
         "games/the-establishment.rules",
+        "--seed",
+        "1",
         "--agent",
         "P1=human,P2=human,random",
         "--log",
@@ -421,6 +427,8 @@ fn the_log_resumes_with_the_same_links() {
             "games/the-establishment.rules",
             "--agent",
             "P1=human,P2=human,random",
+            "--seed",
+            "1",
             "--log",
             &log,
         ]);
@@ -533,6 +541,8 @@ fn a_non_loopback_address_warns() {
     let log = log_of(&dir);
     let server = Server::start(&[
         "games/the-establishment.rules",
+        "--seed",
+        "1",
         "--bind",
         "0.0.0.0",
         "--log",
@@ -602,6 +612,8 @@ fn five_seats_and_fifty_spectators_hold() {
     let log = log_of(&dir);
     let server = Server::start(&[
         "games/the-establishment.rules",
+        "--seed",
+        "1",
         "--players",
         "5",
         "--log",
@@ -760,7 +772,7 @@ fn a_served_game_without_a_seed_keeps_it_secret_until_the_end() {
 #[cfg(unix)]
 #[test]
 fn a_log_path_that_is_no_regular_file_is_refused() {
-    let dir = scratch("serve-planted");
+    let dir = scratch("serve-planted-log");
     let victim = dir.join("victim");
     std::fs::write(&victim, "keep").expect("write");
     let log = dir.join("game.json");
