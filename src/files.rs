@@ -247,7 +247,7 @@ mod private {
     }
 
     #[test]
-    fn a_link_or_folder_at_the_target_is_refused_and_not_followed() {
+    fn a_link_folder_or_fifo_at_the_target_is_refused_and_not_followed() {
         let dir = scratch("link");
         let victim = dir.join("victim");
         std::fs::write(&victim, "keep").expect("write");
@@ -260,8 +260,38 @@ mod private {
         std::fs::create_dir(&folder).expect("mkdir");
         let e = write_private(&folder, b"secret").expect_err("refused");
         assert!(e.to_string().contains("folder"), "{e}");
-        // Neither left a file behind.
-        assert_eq!(std::fs::read_dir(&dir).expect("dir").count(), 3);
+        // A FIFO is never opened (a write would wait for a reader).
+        let fifo = dir.join("fifo");
+        let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+        let entries = if made.is_ok_and(|s| s.success()) {
+            let e = write_private(&fifo, b"secret").expect_err("refused");
+            assert!(e.to_string().contains("FIFO"), "{e}");
+            4
+        } else {
+            3
+        };
+        // None left a file behind.
+        assert_eq!(std::fs::read_dir(&dir).expect("dir").count(), entries);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    /// The temporary file is made with `O_EXCL`: a link planted at its name, dangling or not,
+    /// is refused (and another name drawn), never followed.
+    #[test]
+    fn a_link_planted_at_a_new_files_name_is_not_followed() {
+        let dir = scratch("planted");
+        let victim = dir.join("victim");
+        std::fs::write(&victim, "keep").expect("write");
+        let link = dir.join("rules-x-0123456789abcdef.log");
+        std::os::unix::fs::symlink(&victim, &link).expect("symlink");
+        let e = create_new_private(&link).expect_err("refused");
+        assert_eq!(e.kind(), std::io::ErrorKind::AlreadyExists);
+        let dangling = dir.join("dangling");
+        std::os::unix::fs::symlink(dir.join("nowhere"), &dangling).expect("symlink");
+        let e = create_new_private(&dangling).expect_err("refused");
+        assert_eq!(e.kind(), std::io::ErrorKind::AlreadyExists);
+        assert!(!dir.join("nowhere").exists());
+        assert_eq!(std::fs::read_to_string(&victim).expect("read"), "keep");
         let _ = std::fs::remove_dir_all(&dir);
     }
 
