@@ -122,7 +122,10 @@ pub enum Event {
     Start {
         game: String,
         players: u32,
-        seed: u64,
+        /// `null` while the seed is secret (`crate::seed`): then `seed_sha256` commits to it.
+        seed: Option<u64>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        seed_sha256: Option<String>,
     },
     Round {
         round: i64,
@@ -183,6 +186,12 @@ pub enum Event {
     End {
         winners: Vec<String>,
         scores: Vec<(String, i64)>,
+        /// A secret seed, shown now the game is over, and its key (`SEED:SALT`), whose SHA-256
+        /// is the start's `seed_sha256`; absent when the seed was never secret.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        seed: Option<u64>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        seed_key: Option<String>,
     },
 }
 
@@ -255,8 +264,18 @@ impl Event {
             Event::Start {
                 game,
                 players,
-                seed,
+                seed: Some(seed),
+                ..
             } => Some(format!("== {game}: {players} players, seed {seed} ==")),
+            Event::Start {
+                game,
+                players,
+                seed: None,
+                seed_sha256,
+            } => Some(format!(
+                "== {game}: {players} players, secret seed (SHA-256 {}) ==",
+                seed_sha256.as_deref().unwrap_or("")
+            )),
             Event::Round { round } => Some(format!("\n=== Round {round} ===")),
             Event::Phase { phase } => Some(format!("-- {} --", phase.replace('_', " "))),
             Event::Step { .. } => None,
@@ -293,7 +312,12 @@ impl Event {
             }
             Event::Eliminated { player } => Some(format!("  {player} is out of the game")),
             Event::GameEnded => Some("  The game ends.".to_string()),
-            Event::End { winners, scores } => {
+            Event::End {
+                winners,
+                scores,
+                seed,
+                seed_key,
+            } => {
                 let mut s = String::from("\n=== Game over ===");
                 if !scores.is_empty() {
                     for (p, sc) in scores {
@@ -302,6 +326,11 @@ impl Event {
                 }
                 if !winners.is_empty() {
                     s.push_str(&format!("\n  Winner: {}", winners.join(", ")));
+                }
+                if let (Some(seed), Some(key)) = (seed, seed_key) {
+                    s.push_str(&format!(
+                        "\n  The secret seed was {seed}: `printf %s {key} | sha256sum` gives the SHA-256 shown at the start"
+                    ));
                 }
                 Some(s)
             }

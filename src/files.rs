@@ -1,4 +1,6 @@
-//! Reading untrusted files: regular files only, with a size cap applied while reading.
+//! Reading untrusted files: regular files only, with a size cap applied while reading; and
+//! writing files that hold secrets (a seed, secret answers, the links' tokens), readable by
+//! their owner only and never through a symbolic link (`write_private`, `create_private_in`).
 //!
 //! The length in a file's metadata is not trusted (a FIFO, `/dev/zero` or a file growing while
 //! it is read report a length that has nothing to do with what `read` returns): a FIFO or device
@@ -6,8 +8,8 @@
 //! ever read, so the answer "too large" costs `max` bytes of memory at most.
 
 use std::fmt;
-use std::io::Read;
-use std::path::Path;
+use std::io::{Read, Write};
+use std::path::{Path, PathBuf};
 
 /// Why a file could not be read.
 #[derive(Debug)]
@@ -130,4 +132,177 @@ pub fn save_game_path(
         ));
     }
     Ok(path)
+}
+
+/// Create a new file readable and writable by its owner only (0600), exclusively: `O_EXCL`
+/// refuses any name already there, a symbolic link (dangling or not) included.
+fn create_new_private(path: &Path) -> std::io::Result<std::fs::File> {
+    let mut o = std::fs::OpenOptions::new();
+    o.write(true).create_new(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        o.mode(0o600);
+    }
+    o.open(path)
+}
+
+/// Write `bytes` to a new file in `dir` named `{prefix}{16 random hex digits}{suffix}`, created
+/// exclusively and readable by its owner only; a name already taken (by anything, a planted
+/// link too) is never opened: another is drawn. Returns the file's path.
+pub fn create_private_in(
+    dir: &Path,
+    prefix: &str,
+    suffix: &str,
+    bytes: &[u8],
+) -> std::io::Result<PathBuf> {
+    for _ in 0..16 {
+        let path = dir.join(format!("{prefix}{}{suffix}", crate::seed::os_hex(8)?));
+        let mut f = match create_new_private(&path) {
+            Ok(f) => f,
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => continue,
+            Err(e) => return Err(e),
+        };
+        if let Err(e) = f.write_all(bytes) {
+            let _ = std::fs::remove_file(&path);
+            return Err(e);
+        }
+        return Ok(path);
+    }
+    Err(std::io::Error::new(
+        std::io::ErrorKind::AlreadyExists,
+        format!("no unused file name was found in `{}`", dir.display()),
+    ))
+}
+
+/// `Ok` when `write_private` may write `path`: it is absent or a regular file; what it is
+/// otherwise (never followed). Asked before a game starts, so nobody plays one whose log
+/// cannot be kept.
+pub fn replaceable(path: &Path) -> std::io::Result<()> {
+    let kind = match std::fs::symlink_metadata(path) {
+        Ok(m) if m.file_type().is_file() => return Ok(()),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(()),
+        Err(e) => return Err(e),
+        Ok(m) if m.file_type().is_symlink() => "a symbolic link",
+        Ok(m) if m.is_dir() => "a folder",
+        Ok(_) => "not a regular file (a FIFO, socket or device)",
+    };
+    Err(std::io::Error::other(format!(
+        "it is {kind}; nothing was written"
+    )))
+}
+
+/// Write a file that holds secrets (a log, a save, the links' tokens): the text goes to a new
+/// file beside `path`, created exclusively with an unpredictable name and readable by its owner
+/// only, which then replaces `path` in one step, so a reader never sees half a file. `path` is
+/// replaced only when it is absent or a regular file: a symbolic link, folder, FIFO or device
+/// there is refused, never followed or opened.
+pub fn write_private(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    replaceable(path)?;
+    let Some(name) = path.file_name() else {
+        return Err(std::io::Error::other("it names no file"));
+    };
+    let dir = match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    };
+    let prefix = format!(".{}.", name.to_string_lossy());
+    let tmp = create_private_in(dir, &prefix, ".part", bytes)?;
+    // Looked at again just before: a link planted meanwhile is replaced, not followed.
+    let done = replaceable(path).and_then(|()| std::fs::rename(&tmp, path));
+    if done.is_err() {
+        let _ = std::fs::remove_file(&tmp);
+    }
+    done
+}
+
+#[cfg(all(test, unix))]
+mod private {
+    use super::*;
+    use std::os::unix::fs::PermissionsExt;
+
+    fn scratch(name: &str) -> PathBuf {
+        let dir = std::env::temp_dir().join(format!("rules-files-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).expect("scratch");
+        dir
+    }
+
+    fn mode(p: &Path) -> u32 {
+        std::fs::metadata(p).expect("meta").permissions().mode() & 0o777
+    }
+
+    #[test]
+    fn a_private_file_is_0600_and_replaces_a_regular_file() {
+        let dir = scratch("replace");
+        let f = dir.join("log.json");
+        std::fs::write(&f, "old").expect("write");
+        std::fs::set_permissions(&f, std::fs::Permissions::from_mode(0o644)).expect("chmod");
+        write_private(&f, b"new").expect("written");
+        assert_eq!(std::fs::read_to_string(&f).expect("read"), "new");
+        assert_eq!(mode(&f), 0o600);
+        // Nothing is left beside it.
+        assert_eq!(std::fs::read_dir(&dir).expect("dir").count(), 1);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn a_link_folder_or_fifo_at_the_target_is_refused_and_not_followed() {
+        let dir = scratch("link");
+        let victim = dir.join("victim");
+        std::fs::write(&victim, "keep").expect("write");
+        let link = dir.join("log.json");
+        std::os::unix::fs::symlink(&victim, &link).expect("symlink");
+        let e = write_private(&link, b"secret").expect_err("refused");
+        assert!(e.to_string().contains("symbolic link"), "{e}");
+        assert_eq!(std::fs::read_to_string(&victim).expect("read"), "keep");
+        let folder = dir.join("sub");
+        std::fs::create_dir(&folder).expect("mkdir");
+        let e = write_private(&folder, b"secret").expect_err("refused");
+        assert!(e.to_string().contains("folder"), "{e}");
+        // A FIFO is never opened (a write would wait for a reader).
+        let fifo = dir.join("fifo");
+        let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+        let entries = if made.is_ok_and(|s| s.success()) {
+            let e = write_private(&fifo, b"secret").expect_err("refused");
+            assert!(e.to_string().contains("FIFO"), "{e}");
+            4
+        } else {
+            3
+        };
+        // None left a file behind.
+        assert_eq!(std::fs::read_dir(&dir).expect("dir").count(), entries);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    /// The temporary file is made with `O_EXCL`: a link planted at its name, dangling or not,
+    /// is refused (and another name drawn), never followed.
+    #[test]
+    fn a_link_planted_at_a_new_files_name_is_not_followed() {
+        let dir = scratch("planted");
+        let victim = dir.join("victim");
+        std::fs::write(&victim, "keep").expect("write");
+        let link = dir.join("rules-x-0123456789abcdef.log");
+        std::os::unix::fs::symlink(&victim, &link).expect("symlink");
+        let e = create_new_private(&link).expect_err("refused");
+        assert_eq!(e.kind(), std::io::ErrorKind::AlreadyExists);
+        let dangling = dir.join("dangling");
+        std::os::unix::fs::symlink(dir.join("nowhere"), &dangling).expect("symlink");
+        let e = create_new_private(&dangling).expect_err("refused");
+        assert_eq!(e.kind(), std::io::ErrorKind::AlreadyExists);
+        assert!(!dir.join("nowhere").exists());
+        assert_eq!(std::fs::read_to_string(&victim).expect("read"), "keep");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn a_new_private_file_gets_a_fresh_name() {
+        let dir = scratch("new");
+        let a = create_private_in(&dir, "rules-x-", ".log", b"a").expect("a");
+        let b = create_private_in(&dir, "rules-x-", ".log", b"b").expect("b");
+        assert_ne!(a, b);
+        assert_eq!(mode(&a), 0o600);
+        assert_eq!(std::fs::read_to_string(&b).expect("read"), "b");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
 }

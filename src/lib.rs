@@ -26,6 +26,7 @@ pub mod program;
 pub mod repl;
 pub mod rng;
 pub mod scale;
+pub mod seed;
 pub mod serve;
 pub mod session;
 pub mod simulate;

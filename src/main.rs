@@ -63,7 +63,8 @@ enum Command {
         /// allows it, else its minimum)
         #[arg(long)]
         players: Option<u32>,
-        /// Seed of the game's random generator (default 1)
+        /// Seed of the game's random generator (default 1; with a human seat, a secret seed
+        /// drawn from the system, committed to by its SHA-256 at the start and shown at the end)
         #[arg(long)]
         seed: Option<u64>,
         /// Who answers the choices: random (the default), first, human, mc:N (N playouts per
@@ -225,9 +226,10 @@ enum Command {
         /// Number of players (default: the game's `default_players`)
         #[arg(long)]
         players: Option<u32>,
-        /// Seed of the game's random generator
-        #[arg(long, default_value_t = 1)]
-        seed: u64,
+        /// Seed of the game's random generator (default: a secret seed drawn from the system,
+        /// committed to by its SHA-256 at the start and shown at the end)
+        #[arg(long)]
+        seed: Option<u64>,
         /// Who plays each seat: human (a browser), random, first, mc:N or bot:NAME (a bot the game
         /// declares), per seat like `P1=human,P2=human,random`
         #[arg(long, default_value = "human")]
@@ -241,8 +243,9 @@ enum Command {
         /// The address to listen on; anything but a loopback address lets other machines in
         #[arg(long, default_value = "127.0.0.1")]
         bind: std::net::IpAddr,
-        /// Where the game's log goes (default: GAME-SEED.serve.json here); the links' tokens
-        /// are kept beside it in LOG.tokens
+        /// Where the game's log goes (default: GAME-SEED.serve.json here with --seed, else
+        /// GAME-HASH.serve.json, HASH the commitment's start); the links' tokens are kept
+        /// beside it in LOG.tokens
         #[arg(long)]
         log: Option<PathBuf>,
         /// Continue the game of this log, with the same links

@@ -951,10 +951,15 @@ impl Repl {
         let game = crate::files::relative_to(&self.game, dir);
         let save = self.session.save(&game.display().to_string());
         match serde_json::to_string_pretty(&save) {
-            Ok(text) => match std::fs::write(file, text + "\n") {
-                Ok(()) => self.say(format!("Saved to {file} ({} choices).", save.choices.len())),
-                Err(e) => self.say(format!("Cannot write {file}: {e}")),
-            },
+            // A save holds the seed and every secret answer: readable by its owner only.
+            Ok(text) => {
+                match crate::files::write_private(Path::new(file), (text + "\n").as_bytes()) {
+                    Ok(()) => {
+                        self.say(format!("Saved to {file} ({} choices).", save.choices.len()))
+                    }
+                    Err(e) => self.say(format!("Cannot write {file}: {e}")),
+                }
+            }
             Err(e) => self.say(format!("Cannot save: {e}")),
         }
     }

@@ -1,6 +1,8 @@
 //! `rules run`: play a game and print its account, with people at the terminal for the human
 //! seats (`rules::agent::table`): their screens, hot-seat, saving when they stop, `--resume`,
-//! and taking an answer back (the game replayed from its first answer).
+//! and taking an answer back (the game replayed from its first answer). With a person at the
+//! table and no `--seed`, the seed is secret (`rules::seed`): drawn from the system, committed
+//! to at the start, shown at the end, kept in the log (written readable by its owner only).
 
 use super::{one_game, print_diags, Viewer};
 use rules::agent::table::{self, SharedTable, Table, QUIT, TAKE_BACK};
@@ -28,6 +30,8 @@ pub struct RunArgs {
 #[derive(Default)]
 struct Log {
     seed: Option<u64>,
+    /// The salt of a secret seed.
+    salt: Option<String>,
     players: Option<u32>,
     agents: Option<String>,
     options: Vec<String>,
@@ -50,6 +54,13 @@ fn read_log(path: &Path) -> Result<Log, String> {
             match key.trim() {
                 "seed" => {
                     log.seed = Some(value.parse().map_err(|_| bad("the seed is not a number"))?)
+                }
+                "salt" if rules::seed::salt_fits(value) => log.salt = Some(value.to_string()),
+                "salt" => {
+                    return Err(bad(&format!(
+                        "the salt is not {} hex digits",
+                        rules::seed::SALT_HEX
+                    )))
                 }
                 "players" => {
                     log.players = Some(
@@ -85,11 +96,20 @@ fn read_log(path: &Path) -> Result<Log, String> {
 }
 
 /// The log's text: the settings the game was played with, then the answers so far.
-fn log_text(seed: u64, players: u32, agent: &str, set: &[String], interp: &Interp) -> String {
+fn log_text(
+    (seed, salt): (u64, Option<&str>),
+    players: u32,
+    agent: &str,
+    set: &[String],
+    interp: &Interp,
+) -> String {
     let mut text = String::from("# rules choice log: player, option number (1-based), option\n");
-    text.push_str(&format!(
-        "# seed: {seed}\n# players: {players}\n# agents: {agent}\n"
-    ));
+    text.push_str(&format!("# seed: {seed}\n"));
+    if let Some(salt) = salt {
+        // A secret seed: the commitment shown at the start is the SHA-256 of `SEED:SALT`.
+        text.push_str(&format!("# salt: {salt}\n"));
+    }
+    text.push_str(&format!("# players: {players}\n# agents: {agent}\n"));
     if !set.is_empty() {
         // The options are part of the game: replay with the same `--set`.
         text.push_str(&format!("# options: {}\n", set.join(" ")));
@@ -137,7 +157,14 @@ pub fn run(a: RunArgs, limits: Limits) -> ExitCode {
     };
     let logged = resumed.as_ref();
     let settings = (|| -> Result<_, String> {
-        let seed = agree("seed", "--seed", a.seed, logged.and_then(|l| l.seed))?;
+        let secret = logged.is_some_and(|l| l.salt.is_some());
+        let seed = match agree("seed", "--seed", a.seed, logged.and_then(|l| l.seed)) {
+            // A secret seed is not told to whoever guesses another.
+            Err(_) if secret => {
+                return Err("the log's seed is secret, and is another: leave out `--seed`".into())
+            }
+            seed => seed?,
+        };
         let players = agree(
             "players",
             "--players",
@@ -160,7 +187,7 @@ pub fn run(a: RunArgs, limits: Limits) -> ExitCode {
             .clone()
             .or_else(|| logged.and_then(|l| l.agents.clone()))
             .unwrap_or_else(|| "random".to_string());
-        Ok((seed.unwrap_or(1), players, set, agent))
+        Ok((seed, players, set, agent))
     })();
     let (seed, players, set, agent) = match settings {
         Ok(s) => s,
@@ -169,6 +196,12 @@ pub fn run(a: RunArgs, limits: Limits) -> ExitCode {
             return ExitCode::from(2);
         }
     };
+    if let Some(path) = &a.log {
+        if let Err(e) = rules::files::replaceable(path) {
+            errln!("error: cannot write `{}`: {e}", path.display());
+            return ExitCode::from(2);
+        }
+    }
     let c = rules::check_path(&a.game, &limits);
     print_diags(&c.diags, &c.sources);
     let Some(prog) = c.program else {
@@ -232,6 +265,18 @@ pub fn run(a: RunArgs, limits: Limits) -> ExitCode {
             return ExitCode::from(2);
         }
     };
+    // A person at the table and no seed given: a secret one (a resumed game keeps its own).
+    let (seed, salt) = match (seed, logged.and_then(|l| l.salt.clone())) {
+        (Some(seed), salt) => (seed, salt),
+        (None, _) if humans.is_empty() => (1, None),
+        (None, _) => match rules::seed::draw() {
+            Ok((seed, salt)) => (seed, Some(salt)),
+            Err(e) => {
+                errln!("error: {e}");
+                return ExitCode::from(2);
+            }
+        },
+    };
     let options = match rules::options::parse_sets(&prog, &set) {
         Ok(o) => o,
         Err(e) => {
@@ -271,10 +316,12 @@ pub fn run(a: RunArgs, limits: Limits) -> ExitCode {
         for (id, v) in options.iter().cloned() {
             interp.set_option(id, v);
         }
+        interp.secret_seed = salt.as_deref().map(std::rc::Rc::from);
         interp.sink = Some(sink(&table, viewer, a.json));
         let result = interp.run();
+        let text = || log_text((seed, salt.as_deref()), n, &agent, &set, &interp);
         let save = |path: &Path| {
-            std::fs::write(path, log_text(seed, n, &agent, &set, &interp))
+            rules::files::write_private(path, text().as_bytes())
                 .map_err(|e| format!("cannot write `{}`: {e}", path.display()))
         };
         match result {
@@ -290,20 +337,28 @@ pub fn run(a: RunArgs, limits: Limits) -> ExitCode {
                 continue;
             }
             Err(d) if d.code == QUIT => {
-                // Stopped at the terminal: the game so far is kept, to go on with later.
-                let path = a.log.clone().unwrap_or_else(|| {
-                    let stem = a
-                        .game
-                        .file_stem()
-                        .map(|s| s.to_string_lossy().to_string())
-                        .unwrap_or_else(|| "game".into());
-                    std::env::temp_dir().join(format!(
-                        "rules-{stem}-seed{seed}-{}.log",
-                        std::process::id()
-                    ))
-                });
-                return match save(&path) {
-                    Ok(()) => {
+                // Stopped at the terminal: the game so far is kept, to go on with later (in the
+                // temporary folder, under a new name nobody can guess or plant a link at).
+                let saved = match &a.log {
+                    Some(path) => save(path).map(|()| path.clone()),
+                    None => {
+                        let stem = a
+                            .game
+                            .file_stem()
+                            .map(|s| s.to_string_lossy().to_string())
+                            .unwrap_or_else(|| "game".into());
+                        let dir = std::env::temp_dir();
+                        rules::files::create_private_in(
+                            &dir,
+                            &format!("rules-{stem}-"),
+                            ".log",
+                            text().as_bytes(),
+                        )
+                        .map_err(|e| format!("cannot write the game to `{}`: {e}", dir.display()))
+                    }
+                };
+                return match saved {
+                    Ok(path) => {
                         let n = interp.choice_log.len();
                         errln!(
                             "\nStopped after {n} answer{}; the game is saved in {}. To go on: rules run {} --resume {}",
@@ -334,6 +389,13 @@ pub fn run(a: RunArgs, limits: Limits) -> ExitCode {
                     }
                     Err(d) => {
                         print_diags(&[*d], &c.sources);
+                        // The game cannot go on: a secret seed is no secret any more.
+                        if let Some(salt) = &salt {
+                            errln!(
+                                "The secret seed was {seed} (its key: {}).",
+                                rules::seed::key(seed, salt)
+                            );
+                        }
                         ExitCode::from(1)
                     }
                 };

@@ -362,6 +362,9 @@ pub struct Session {
     pub prog: Rc<Program>,
     pub players: u32,
     pub seed: u64,
+    /// The salt of a secret seed (`crate::seed`): the account commits to the seed at the start
+    /// and shows it at the end.
+    pub salt: Option<String>,
     /// The game options set for this game, as `name=value` (`--set`).
     pub options: Vec<String>,
     pub limits: Limits,
@@ -406,6 +409,9 @@ pub struct SaveFile {
     /// The game options set (`name=value`); saves from before options have none.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub options: Vec<String>,
+    /// The salt of a secret seed (`crate::seed`); saves of a public seed have none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub salt: Option<String>,
 }
 
 pub const SAVE_FORMAT: u32 = 1;
@@ -428,10 +434,31 @@ impl Session {
         options: Vec<String>,
         limits: Limits,
     ) -> Result<Session, Box<Diag>> {
+        Session::with_secret(prog, players, (seed, None), options, limits)
+    }
+
+    /// A new game whose seed may be secret: `salt` is then its salt (`crate::seed`).
+    pub fn with_secret(
+        prog: impl Into<Rc<Program>>,
+        players: u32,
+        (seed, salt): (u64, Option<String>),
+        options: Vec<String>,
+        limits: Limits,
+    ) -> Result<Session, Box<Diag>> {
         let prog: Rc<Program> = prog.into();
         let set = crate::options::parse_sets(&prog, &options)
             .map_err(|m| Box::new(Diag::error("run::option", m)))?;
+        if salt.as_deref().is_some_and(|s| !crate::seed::salt_fits(s)) {
+            return Err(Box::new(Diag::error(
+                "load::salt",
+                format!(
+                    "the secret seed's salt is not {} hex digits",
+                    crate::seed::SALT_HEX
+                ),
+            )));
+        }
         let mut interp = Interp::new(&prog, players, seed, Vec::new(), limits)?;
+        interp.secret_seed = salt.as_deref().map(Rc::from);
         for (id, v) in set {
             interp.set_option(id, v);
         }
@@ -452,6 +479,7 @@ impl Session {
             prog,
             players,
             seed,
+            salt,
             options,
             limits,
             modes: vec![Mode::Human; players as usize],
@@ -528,6 +556,7 @@ impl Session {
                 return None;
             }
         };
+        interp.secret_seed = self.salt.as_deref().map(Rc::from);
         interp.state = cp.state.clone();
         self.events.truncate(cp.events);
         interp.events = std::mem::take(&mut self.events);
@@ -774,6 +803,7 @@ impl Session {
             stop: self.stop.clone(),
             choices: self.answers().to_vec(),
             options: self.options.clone(),
+            salt: self.salt.clone(),
         }
     }
 
@@ -783,8 +813,13 @@ impl Session {
         save: &SaveFile,
         limits: Limits,
     ) -> Result<(Session, Option<String>), Box<Diag>> {
-        let mut s =
-            Session::with_options(prog, save.players, save.seed, save.options.clone(), limits)?;
+        let mut s = Session::with_secret(
+            prog,
+            save.players,
+            (save.seed, save.salt.clone()),
+            save.options.clone(),
+            limits,
+        )?;
         // A save may say anything: an `mc` agent's playouts are held to what `mc:N` accepts.
         let max = agent::mc::MAX_PLAYOUTS;
         if let Some(Mode::Bot(i)) = save
@@ -847,10 +882,10 @@ impl Session {
     /// Swap in re-read rules and replay the seed and choices into them. Returns where the
     /// replay first stopped fitting, if it did.
     pub fn reload(&mut self, prog: impl Into<Rc<Program>>) -> Result<Option<String>, Box<Diag>> {
-        let mut fresh = Session::with_options(
+        let mut fresh = Session::with_secret(
             prog,
             self.players,
-            self.seed,
+            (self.seed, self.salt.clone()),
             self.options.clone(),
             self.limits,
         )?;

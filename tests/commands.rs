@@ -145,3 +145,37 @@ fn a_missing_import_is_one_error_that_names_the_import() {
         "{err}"
     );
 }
+
+/// A save holds the seed and every secret answer: `:save` writes it for its owner only, and a
+/// link planted where it goes is refused, not followed.
+#[cfg(unix)]
+#[test]
+fn repl_saves_are_private_and_never_written_through_a_link() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = scratch("private-save");
+    let game = root().join("games/the-establishment.rules");
+    let game_s = game.display().to_string();
+    let save = dir.join("s.json");
+    let victim = dir.join("victim");
+    std::fs::write(&victim, "keep").expect("write");
+    let link = dir.join("link.json");
+    std::os::unix::fs::symlink(&victim, &link).expect("symlink");
+    let (code, out, err) = rules_in(
+        root(),
+        &["repl", &game_s, "--players", "3", "--seed", "5"],
+        &format!(
+            ":auto 2\n:save {}\n:save {}\n",
+            save.display(),
+            link.display()
+        ),
+    );
+    assert_eq!(code, 0, "{out}{err}");
+    let mode = std::fs::metadata(&save)
+        .expect("saved")
+        .permissions()
+        .mode()
+        & 0o777;
+    assert_eq!(mode, 0o600);
+    assert!(out.contains("symbolic link"), "{out}");
+    assert_eq!(std::fs::read_to_string(&victim).expect("read"), "keep");
+}

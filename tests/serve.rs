@@ -191,6 +191,8 @@ fn the_check_finds_a_hidden_card_named() {
     let log = log_of(&dir);
     let server = Server::start(&[
         &game.display().to_string(),
+        "--seed",
+        "1",
         "--log",
         &log,
         "--agent",
@@ -226,6 +228,8 @@ fn two_people_play_the_establishment_to_the_end() {
         "games/the-establishment.rules",
         "--agent",
         "P1=human,P2=human,random",
+        "--seed",
+        "1",
         "--log",
         &log,
     ]);
@@ -289,6 +293,8 @@ fn establishment(dir: &str, extra: &[&str]) -> Server {
     let log = log_of(&dir);
     let mut args = vec![
         "games/the-establishment.rules",
+        "--seed",
+        "1",
         "--agent",
         "P1=human,P2=human,random",
         "--log",
@@ -421,6 +427,8 @@ fn the_log_resumes_with_the_same_links() {
             "games/the-establishment.rules",
             "--agent",
             "P1=human,P2=human,random",
+            "--seed",
+            "1",
             "--log",
             &log,
         ]);
@@ -533,6 +541,8 @@ fn a_non_loopback_address_warns() {
     let log = log_of(&dir);
     let server = Server::start(&[
         "games/the-establishment.rules",
+        "--seed",
+        "1",
         "--bind",
         "0.0.0.0",
         "--log",
@@ -602,6 +612,8 @@ fn five_seats_and_fifty_spectators_hold() {
     let log = log_of(&dir);
     let server = Server::start(&[
         "games/the-establishment.rules",
+        "--seed",
+        "1",
         "--players",
         "5",
         "--log",
@@ -648,4 +660,155 @@ fn five_seats_and_fifty_spectators_hold() {
     let prog = load(Path::new("games/the-establishment.rules"));
     let omni = omniscient(prog, Path::new(&log));
     assert_eq!(omni.last().expect("events")["event"], "end");
+}
+
+/// The lowercase hex SHA-256 of `text`, as `sha256sum` prints it.
+fn sha256(text: &str) -> String {
+    use sha2::Digest;
+    sha2::Sha256::digest(text.as_bytes())
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
+/// The first message of a seat's live stream (`/s/TOKEN/events`), as sent.
+fn first_streamed(addr: &str, token: &str) -> String {
+    let mut s = TcpStream::connect(addr).expect("connect");
+    s.set_read_timeout(Some(Duration::from_secs(20))).ok();
+    write!(
+        s,
+        "GET /s/{token}/events HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n"
+    )
+    .expect("send");
+    let mut got = Vec::new();
+    let mut buf = [0u8; 16384];
+    while !String::from_utf8_lossy(&got).contains("\n\n") || !got.windows(5).any(|w| w == b"data:")
+    {
+        match s.read(&mut buf) {
+            Ok(0) | Err(_) => break,
+            Ok(n) => got.extend_from_slice(&buf[..n]),
+        }
+    }
+    String::from_utf8_lossy(&got).to_string()
+}
+
+/// Without `--seed`, no page, stream or message carries the seed while the game goes on: the
+/// account starts with its SHA-256 commitment, the end shows the seed and the key, and the log
+/// (with the tokens beside it, both its owner's only) keeps it.
+#[test]
+fn a_served_game_without_a_seed_keeps_it_secret_until_the_end() {
+    let dir = scratch("serve-secret");
+    let log = log_of(&dir);
+    let server = Server::start(&[
+        "games/the-establishment.rules",
+        "--agent",
+        "P1=human,P2=human,random",
+        "--log",
+        &log,
+    ]);
+    let save: SaveFile =
+        serde_json::from_str(&std::fs::read_to_string(&log).expect("log")).expect("save");
+    let seed = save.seed.to_string();
+    let key = format!("{seed}:{}", save.salt.expect("a secret seed's salt"));
+    let commitment = sha256(&key);
+    assert!(!server.banner.contains(&seed), "{}", server.banner);
+    assert!(server.banner.contains(&commitment), "{}", server.banner);
+    let p1 = server.seats[0].clone().expect("P1");
+    let streamed = first_streamed(&server.addr, &p1);
+    assert!(streamed.contains("data:"), "{streamed}");
+    assert!(!streamed.contains(&seed), "{streamed}");
+    assert!(streamed.contains(&commitment), "{streamed}");
+    let (code, page) = server.get(&format!("/s/{p1}"));
+    assert_eq!(code, 200);
+    assert!(!page.contains(&seed));
+    let seen = play_out(&server, 5, 5000);
+    for (who, m) in &seen {
+        let text = m.to_string();
+        if m["end"].is_object() {
+            assert_eq!(m["end"]["seed_key"].as_str(), Some(key.as_str()), "{who:?}");
+            assert!(
+                text.contains(&format!("The secret seed was {seed}")),
+                "{text}"
+            );
+        } else {
+            assert!(!text.contains(&seed), "{who:?} was sent the seed: {text}");
+            // The account's start, while it is still among the lines kept.
+            let lines = m["account"].as_array().cloned().unwrap_or_default();
+            for start in lines
+                .iter()
+                .filter_map(|l| l.as_str())
+                .filter(|l| l.starts_with("== "))
+            {
+                assert!(start.contains(&commitment), "{start}");
+            }
+        }
+    }
+    assert!(seen.last().expect("messages").1["end"].is_object());
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        for f in [log.clone(), format!("{log}.tokens")] {
+            let mode = std::fs::metadata(&f).expect("kept").permissions().mode() & 0o777;
+            assert_eq!(mode, 0o600, "{f}");
+        }
+    }
+    // The game replays from its log: the same seed, and the end shows it.
+    let text = std::fs::read_to_string(&log).expect("log");
+    let save: SaveFile = serde_json::from_str(&text).expect("save");
+    let omni = omniscient(
+        load(Path::new("games/the-establishment.rules")),
+        Path::new(&log),
+    );
+    assert_eq!(save.seed.to_string(), seed);
+    assert_eq!(omni[0]["seed_sha256"].as_str(), Some(commitment.as_str()));
+    assert_eq!(
+        omni.last().expect("end")["seed_key"].as_str(),
+        Some(key.as_str())
+    );
+}
+
+/// A link, folder or FIFO where the log or its tokens go is refused before anything is served,
+/// and nothing is written through it.
+#[cfg(unix)]
+#[test]
+fn a_log_path_that_is_no_regular_file_is_refused() {
+    let dir = scratch("serve-planted-log");
+    let victim = dir.join("victim");
+    std::fs::write(&victim, "keep").expect("write");
+    let log = dir.join("game.json");
+    let serve = |log: &Path| {
+        std::process::Command::new(env!("CARGO_BIN_EXE_rules"))
+            .args([
+                "serve",
+                "games/the-establishment.rules",
+                "--port",
+                "0",
+                "--no-qr",
+            ])
+            .arg("--log")
+            .arg(log)
+            .stdin(std::process::Stdio::null())
+            .output()
+            .expect("run")
+    };
+    std::os::unix::fs::symlink(&victim, &log).expect("symlink");
+    let out = serve(&log);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("symbolic link"), "{err}");
+    assert_eq!(std::fs::read_to_string(&victim).expect("read"), "keep");
+    assert!(!dir.join("game.json.tokens").exists());
+    // The tokens' path too.
+    let log = dir.join("other.json");
+    std::os::unix::fs::symlink(&victim, dir.join("other.json.tokens")).expect("symlink");
+    let out = serve(&log);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("symbolic link"));
+    assert_eq!(std::fs::read_to_string(&victim).expect("read"), "keep");
+    // A folder.
+    let folder = dir.join("folder.json");
+    std::fs::create_dir(&folder).expect("mkdir");
+    let out = serve(&folder);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("folder"));
 }

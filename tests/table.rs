@@ -480,3 +480,248 @@ fn a_games_own_screen_is_read_through_the_seats_eyes_with_notes_beside_the_optio
     assert!(full.contains("* hand[P1]"), "{full}");
     assert!(!full.contains("Their secret"), "{full}");
 }
+
+/// A log's header value (`# seed: 5`).
+fn header(log: &str, key: &str) -> Option<String> {
+    log.lines()
+        .find_map(|l| l.strip_prefix(&format!("# {key}: ")))
+        .map(str::to_string)
+}
+
+/// The lowercase hex SHA-256 of `text`, as `sha256sum` prints it.
+fn sha256(text: &str) -> String {
+    use sha2::Digest;
+    sha2::Sha256::digest(text.as_bytes())
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
+#[cfg(unix)]
+fn mode(path: &std::path::Path) -> u32 {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::metadata(path).expect("meta").permissions().mode() & 0o777
+}
+
+#[test]
+fn with_people_at_the_table_and_no_seed_the_seed_is_secret_until_the_end() {
+    let log = temp("secret.log");
+    let log_s = log.display().to_string();
+    let (code, account, err) = typed(
+        &[
+            "run",
+            ESTABLISHMENT,
+            "--players",
+            "3",
+            "--agent",
+            "P1=human,P2=human,random",
+            "--log",
+            &log_s,
+        ],
+        &"\n#1\n".repeat(2000),
+    );
+    assert_eq!(code, 0, "{err}");
+    let kept = std::fs::read_to_string(&log).expect("the log");
+    let seed = header(&kept, "seed").expect("the log keeps the seed");
+    let salt = header(&kept, "salt").expect("and its salt");
+    #[cfg(unix)]
+    assert_eq!(mode(&log), 0o600, "the log is its owner's only");
+    // The account starts with the commitment, never the seed.
+    let key = format!("{seed}:{salt}");
+    let start = format!(
+        "== The Establishment: 3 players, secret seed (SHA-256 {}) ==",
+        sha256(&key)
+    );
+    for seat in [1, 2] {
+        let read = read_by(&account, seat);
+        assert_eq!(read.first(), Some(&start), "P{seat}: {read:?}");
+    }
+    // Nothing anybody read before the game was over shows the seed; the end does.
+    let end = account.find("=== Game over ===").expect("the end");
+    assert!(!account[..end].contains(&seed), "{}", &account[..end]);
+    let over = err.find("=== Game over ===").unwrap_or(err.len());
+    assert!(!err[..over].contains(&seed), "the screens show the seed");
+    let shown = format!("The secret seed was {seed}: `printf %s {key} | sha256sum`");
+    assert!(account[end..].contains(&shown), "{}", &account[end..]);
+    // The JSON events: the start commits to the seed, the end shows it.
+    let (code, out, err) = typed(
+        &[
+            "run",
+            ESTABLISHMENT,
+            "--players",
+            "3",
+            "--agent",
+            "P1=human,random",
+            "--json",
+        ],
+        &"#1\n".repeat(400),
+    );
+    assert_eq!(code, 0, "{err}");
+    let events: Vec<serde_json::Value> = out
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("JSON"))
+        .collect();
+    let start = &events[0];
+    let end = events.last().expect("the end");
+    assert_eq!(start["event"], "start");
+    assert!(start["seed"].is_null(), "{start}");
+    let seed = end["seed"].as_u64().expect("the seed at the end");
+    let key = end["seed_key"].as_str().expect("its key");
+    assert!(key.starts_with(&format!("{seed}:")), "{key}");
+    assert_eq!(start["seed_sha256"].as_str(), Some(sha256(key).as_str()));
+    let before_end = &out[..out.rfind('\n').unwrap_or(0)];
+    let before_end = &before_end[..before_end.rfind('\n').unwrap_or(0)];
+    assert!(!before_end.contains(&seed.to_string()), "{before_end}");
+}
+
+#[test]
+fn two_games_without_a_seed_get_different_seeds_and_a_given_seed_is_played() {
+    let seeds: Vec<String> = (0..2)
+        .map(|k| {
+            let log = temp(&format!("drawn{k}.log"));
+            let log_s = log.display().to_string();
+            let (code, _, err) = typed(
+                &[
+                    "run",
+                    ESTABLISHMENT,
+                    "--agent",
+                    "P1=human,random",
+                    "--log",
+                    &log_s,
+                ],
+                "",
+            );
+            assert_eq!(code, 0, "{err}");
+            header(&std::fs::read_to_string(&log).expect("log"), "seed").expect("seed")
+        })
+        .collect();
+    assert_ne!(seeds[0], seeds[1]);
+    // `--seed 5`: played and shown as before, and its log replays it.
+    let log = temp("seed5.log");
+    let log_s = log.display().to_string();
+    let args = [
+        "run",
+        ESTABLISHMENT,
+        "--players",
+        "3",
+        "--seed",
+        "5",
+        "--agent",
+        "P1=human,random",
+    ];
+    let mut with_log = args.to_vec();
+    with_log.extend(["--log", &log_s]);
+    let (code, account, err) = typed(&with_log, &"#1\n".repeat(400));
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        account.starts_with("== The Establishment: 3 players, seed 5 =="),
+        "{account}"
+    );
+    assert!(!account.contains("secret seed"), "{account}");
+    let kept = std::fs::read_to_string(&log).expect("log");
+    assert_eq!(header(&kept, "seed").as_deref(), Some("5"));
+    assert_eq!(header(&kept, "salt"), None);
+    let script = format!("script:{log_s}");
+    let (code, replayed, err) = typed(
+        &[
+            "run",
+            ESTABLISHMENT,
+            "--players",
+            "3",
+            "--seed",
+            "5",
+            "--agent",
+            &script,
+        ],
+        "",
+    );
+    assert_eq!(code, 0, "{err}");
+    let tail = |a: &str| a.lines().rev().take(8).collect::<Vec<_>>().join("\n");
+    assert_eq!(tail(&replayed), tail(&account));
+}
+
+#[test]
+fn a_secret_game_stopped_and_resumed_keeps_its_commitment() {
+    let (code, first, err) = typed(
+        &[
+            "run",
+            ESTABLISHMENT,
+            "--players",
+            "3",
+            "--agent",
+            "P1=human,random",
+        ],
+        "2\n3\n",
+    );
+    assert_eq!(code, 0, "{err}");
+    // Saved in the temporary folder under a name that tells nothing, for its owner only.
+    let path = err
+        .split("the game is saved in ")
+        .nth(1)
+        .and_then(|r| r.split(". To go on").next())
+        .expect("where it was saved");
+    let saved = std::fs::read_to_string(path).expect("the saved game");
+    let seed = header(&saved, "seed").expect("seed");
+    assert!(!path.contains(&seed), "{path}");
+    assert!(!err.contains(&seed) && !first.contains(&seed), "{err}");
+    #[cfg(unix)]
+    assert_eq!(mode(std::path::Path::new(path)), 0o600);
+    let commitment = first.lines().next().expect("start").to_string();
+    assert!(commitment.contains("secret seed (SHA-256 "), "{commitment}");
+    // A wrong guess at the seed is refused without naming it.
+    let (code, _, err) = typed(&["run", ESTABLISHMENT, "--resume", path, "--seed", "5"], "");
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("the log's seed is secret"), "{err}");
+    assert!(!err.contains(&seed), "{err}");
+    let (code, rest, err) = typed(
+        &["run", ESTABLISHMENT, "--resume", path],
+        &"#1\n".repeat(400),
+    );
+    let _ = std::fs::remove_file(path);
+    assert_eq!(code, 0, "{err}");
+    let hash = commitment
+        .split("SHA-256 ")
+        .nth(1)
+        .and_then(|h| h.split(')').next())
+        .expect("hash");
+    let key = rest
+        .split("printf %s ")
+        .nth(1)
+        .and_then(|k| k.split(' ').next())
+        .expect("the key at the end");
+    assert!(key.starts_with(&format!("{seed}:")), "{key}");
+    assert_eq!(sha256(key), hash);
+}
+
+#[cfg(unix)]
+#[test]
+fn a_log_is_never_written_through_a_planted_link() {
+    let victim = temp("victim.txt");
+    std::fs::write(&victim, "keep").expect("write");
+    let link = temp("planted.log");
+    let _ = std::fs::remove_file(&link);
+    std::os::unix::fs::symlink(&victim, &link).expect("symlink");
+    let link_s = link.display().to_string();
+    let (code, account, err) = typed(
+        &[
+            "run",
+            ESTABLISHMENT,
+            "--agent",
+            "P1=human,random",
+            "--log",
+            &link_s,
+        ],
+        &"#1\n".repeat(400),
+    );
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("symbolic link"), "{err}");
+    // Refused before anybody plays a game whose log could not be kept.
+    assert!(account.is_empty(), "{account}");
+    assert_eq!(std::fs::read_to_string(&victim).expect("read"), "keep");
+    assert!(std::fs::symlink_metadata(&link)
+        .expect("still there")
+        .file_type()
+        .is_symlink());
+    let _ = std::fs::remove_file(&link);
+    let _ = std::fs::remove_file(&victim);
+}

@@ -13,10 +13,19 @@ impl<'p> Interp<'p> {
     pub fn init(&mut self) -> R<()> {
         let prog = self.prog;
         let (name, n, seed) = (prog.game.name.clone(), self.state.n_players, self.seed);
-        self.emit(|_| Event::Start {
-            game: name,
-            players: n,
-            seed,
+        self.emit(|me| match &me.secret_seed {
+            Some(salt) => Event::Start {
+                game: name,
+                players: n,
+                seed: None,
+                seed_sha256: Some(crate::seed::commitment(seed, salt)),
+            },
+            None => Event::Start {
+                game: name,
+                players: n,
+                seed: Some(seed),
+                seed_sha256: None,
+            },
         });
         let code = self.code;
         for &c in &prog.const_order {
@@ -289,9 +298,14 @@ impl<'p> Interp<'p> {
         let prog = self.prog;
         let n = self.state.n_players;
         let Some(score) = prog.game.score else {
-            self.emit(|_| Event::End {
+            self.emit(|me| Event::End {
                 winners: vec![],
                 scores: vec![],
+                seed: me.secret_seed.as_ref().map(|_| me.seed),
+                seed_key: me
+                    .secret_seed
+                    .as_ref()
+                    .map(|s| crate::seed::key(me.seed, s)),
             });
             return Ok(Outcome {
                 winners: vec![],
@@ -341,9 +355,14 @@ impl<'p> Interp<'p> {
                 .map(|(p, s)| (format!("P{}", p + 1), *s))
                 .collect(),
         );
-        self.emit(|_| Event::End {
+        self.emit(|me| Event::End {
             winners: wn,
             scores: sc,
+            seed: me.secret_seed.as_ref().map(|_| me.seed),
+            seed_key: me
+                .secret_seed
+                .as_ref()
+                .map(|s| crate::seed::key(me.seed, s)),
         });
         Ok(Outcome { winners, scores })
     }

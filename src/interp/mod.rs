@@ -190,6 +190,9 @@ pub struct Interp<'p> {
     /// Called with every event as it happens (`rules run` streams the account with it).
     pub sink: Option<EventSink>,
     pub record: bool,
+    /// The salt of a secret seed (`crate::seed`): the start shows a commitment instead of the
+    /// seed, and the end shows the seed and its key.
+    pub secret_seed: Option<Rc<str>>,
     pub choice_log: Vec<ChoiceRecord>,
     /// Locals of every active frame. It only grows; `sp` marks its live top. The checker
     /// guarantees a local is written before it is read, so frames are not cleared.
@@ -575,6 +578,7 @@ impl<'p> Interp<'p> {
             zone_dims: layout.zone_dims.clone(),
             var_dims: layout.var_dims.clone(),
             seed,
+            secret_seed: None,
             returning: None,
             spare_return: None,
             spare_jump: None,

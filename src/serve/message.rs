@@ -83,11 +83,19 @@ pub fn build(
     let mut end = J::Null;
     for ev in &s.events {
         let seen = ev.for_viewer(viewer);
-        if let Event::End { winners, scores } = &seen {
+        if let Event::End {
+            winners,
+            scores,
+            seed,
+            seed_key,
+        } = &seen
+        {
             end = json!({
                 "winners": winners,
                 "scores": scores,
                 "reason": s.state.ended_by.map(|r| r.name()),
+                "seed": seed,
+                "seed_key": seed_key,
             });
         }
         if let Some(t) = seen.text() {

@@ -7,8 +7,10 @@
 //! Agents answer the other seats inside the session, as the REPL's do.
 //!
 //! The answers are written to the log (a save, `rules repl --load` reads it too) after every
-//! change; the tokens beside it (`LOG.tokens`, readable by the owner only), so `--resume LOG`
-//! continues with the same links.
+//! change; the tokens beside it (`LOG.tokens`), so `--resume LOG` continues with the same links.
+//! Both are readable by the owner only (`files::write_private`). Without `--seed` the seed is
+//! secret (`crate::seed`): the pages commit to it at the start and show it at the end; the log
+//! keeps it.
 
 pub mod http;
 pub mod hub;
@@ -28,7 +30,8 @@ use std::sync::Arc;
 pub struct Config {
     pub game: PathBuf,
     pub players: Option<u32>,
-    pub seed: u64,
+    /// `None`: a secret seed, drawn from the system.
+    pub seed: Option<u64>,
     pub agent: String,
     pub set: Vec<String>,
     pub port: u16,
@@ -92,6 +95,8 @@ pub fn run(cfg: Config, out: &mut dyn Write) -> Result<(), String> {
                     path.display()
                 ));
             }
+            // A log that cannot be written again is refused now, not after the first answer.
+            write_save(&s, path)?;
             (s, path.clone(), tokens)
         }
         None => {
@@ -107,19 +112,35 @@ pub fn run(cfg: Config, out: &mut dyn Write) -> Result<(), String> {
                 .iter()
                 .map(|s| mode_of(s, &prog))
                 .collect::<Result<Vec<_>, _>>()?;
-            let mut s = Session::with_options(prog, n, cfg.seed, cfg.set.clone(), limits)
-                .map_err(|d| d.message.clone())?;
+            let (seed, salt) = match cfg.seed {
+                Some(seed) => (seed, None),
+                None => {
+                    let (seed, salt) = crate::seed::draw()?;
+                    (seed, Some(salt))
+                }
+            };
+            let mut s =
+                Session::with_secret(prog, n, (seed, salt.clone()), cfg.set.clone(), limits)
+                    .map_err(|d| d.message.clone())?;
             s.modes = modes;
+            // A secret seed's log is named by the start of its commitment, never by the seed.
+            let tag = match &salt {
+                Some(salt) => crate::seed::commitment(seed, salt)
+                    .get(..12)
+                    .unwrap_or("secret")
+                    .to_string(),
+                None => seed.to_string(),
+            };
             let log = cfg.log.clone().unwrap_or_else(|| {
                 PathBuf::from(format!(
-                    "{}-{}.serve.json",
+                    "{}-{tag}.serve.json",
                     cfg.game
                         .file_stem()
                         .and_then(|s| s.to_str())
                         .unwrap_or("game"),
-                    cfg.seed
                 ))
             });
+            write_save(&s, &log)?;
             let tokens = tokens::fresh(n)?;
             tokens::store(&log, &tokens)?;
             (s, log, tokens)
@@ -161,6 +182,13 @@ pub fn run(cfg: Config, out: &mut dyn Write) -> Result<(), String> {
         }
     });
     let _ = writeln!(out, "serving {game_name} at http://{local}/");
+    if let Some(salt) = &session.salt {
+        let _ = writeln!(
+            out,
+            "the seed is secret until the game ends; its commitment (SHA-256): {}",
+            crate::seed::commitment(session.seed, salt)
+        );
+    }
     if !cfg.bind.is_loopback() {
         let _ = writeln!(
             out,
@@ -274,14 +302,8 @@ impl Host {
         self.hub.publish(messages, question);
     }
 
-    /// Write the log: the save, through a file beside it, so a stop never leaves half a log.
     fn write_log(&self) -> Result<(), String> {
-        let save = self.session.save(&self.session.prog.game.name);
-        let text = serde_json::to_string_pretty(&save).map_err(|e| e.to_string())?;
-        let tmp = self.log.with_extension("json.part");
-        std::fs::write(&tmp, text)
-            .and_then(|_| std::fs::rename(&tmp, &self.log))
-            .map_err(|e| format!("cannot write the log `{}`: {e}", self.log.display()))
+        write_save(&self.session, &self.log)
     }
 
     fn game_loop(&mut self, rx: Receiver<HostCmd>, out: &mut dyn Write) -> Result<(), String> {
@@ -305,6 +327,14 @@ impl Host {
                     out,
                     "the game is over; the pages show the end until you stop the server (Ctrl-C or `quit`)"
                 );
+                if let Some(salt) = &self.session.salt {
+                    let (seed, key) =
+                        (self.session.seed, crate::seed::key(self.session.seed, salt));
+                    let _ = writeln!(
+                        out,
+                        "the secret seed was {seed}: `printf %s {key} | sha256sum` gives the commitment shown at the start"
+                    );
+                }
                 let _ = out.flush();
             }
             let Ok(cmd) = rx.recv() else {
@@ -419,6 +449,15 @@ impl Host {
         let _ = out.flush();
         true
     }
+}
+
+/// Write the log: the save, through a private file beside it (`files::write_private`), so a
+/// stop never leaves half a log and nobody else can read the seed or the secret answers.
+fn write_save(session: &Session, log: &Path) -> Result<(), String> {
+    let save = session.save(&session.prog.game.name);
+    let text = serde_json::to_string_pretty(&save).map_err(|e| e.to_string())?;
+    crate::files::write_private(log, text.as_bytes())
+        .map_err(|e| format!("cannot write the log `{}`: {e}", log.display()))
 }
 
 /// Where the tokens of a log are kept.

@@ -1,20 +1,15 @@
 //! The links' tokens: 128 bits each from the operating system's generator (never the game's,
-//! which the seed makes public), one per seat and one for spectators, kept beside the log in a
-//! file only its owner may read, so `--resume` gives everyone the same links.
+//! whose seed `--seed` makes public and the end of a game shows), one per seat and one for
+//! spectators, kept beside the log in a file only its owner may read (`files::write_private`),
+//! so `--resume` gives everyone the same links.
 
-use rand::RngCore;
-use std::io::Write;
 use std::path::Path;
 
 /// A token's length in hex digits (128 bits).
 const HEX: usize = 32;
 
 fn token() -> Result<String, String> {
-    let mut bytes = [0u8; HEX / 2];
-    rand::rngs::OsRng
-        .try_fill_bytes(&mut bytes)
-        .map_err(|e| format!("the system gives no random numbers for the links: {e}"))?;
-    Ok(bytes.iter().map(|b| format!("{b:02x}")).collect())
+    crate::seed::os_hex(HEX / 2).map_err(|e| format!("cannot make the links: {e}"))
 }
 
 /// One token per seat, then the spectators'.
@@ -25,24 +20,8 @@ pub fn fresh(players: u32) -> Result<Vec<String>, String> {
 /// Write the tokens beside `log` (`LOG.tokens`), readable and writable by the owner only.
 pub fn store(log: &Path, tokens: &[String]) -> Result<(), String> {
     let path = super::tokens_path(log);
-    let mut opts = std::fs::OpenOptions::new();
-    opts.write(true).create(true).truncate(true);
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::OpenOptionsExt;
-        opts.mode(0o600);
-    }
-    let mut f = opts
-        .open(&path)
-        .map_err(|e| format!("cannot write the links' tokens `{}`: {e}", path.display()))?;
-    #[cfg(unix)]
-    {
-        // A file that was there before keeps its mode through `open`: set it.
-        use std::os::unix::fs::PermissionsExt;
-        let _ = f.set_permissions(std::fs::Permissions::from_mode(0o600));
-    }
     let text = tokens.join("\n") + "\n";
-    f.write_all(text.as_bytes())
+    crate::files::write_private(&path, text.as_bytes())
         .map_err(|e| format!("cannot write the links' tokens `{}`: {e}", path.display()))
 }
 
