@@ -39,13 +39,15 @@ enum Term {
     /// A parameter of the function being summarised.
     Param(u32),
     /// A local: its slot and the place it is bound (a slot is reused by another scope).
-    Local(u32, u32),
+    Local(u32, u64),
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Debug)]
 enum Atom {
-    Nobody,
-    Seat(Term),
+    /// Known to no player the analysis can name. `true`: a var's declared visibility; `false`:
+    /// what is known of a card, or an answer given in secret, which the rules may tell later.
+    Nobody(bool),
+    Seat(Term, bool),
     ArgVal(u32),
     ArgCards(u32),
     /// Made of an answer given inside `secretly`.
@@ -82,23 +84,29 @@ impl Sight {
         }
         self.normalize();
     }
+    /// A `Nobody` makes the seats of its kind (and the card seats, for a var's) redundant;
+    /// past `MAX_ATOMS`, the seats become `Nobody`.
     fn normalize(&mut self) {
-        let nobody = self.0.iter().find(|x| x.0 == Atom::Nobody).map(|x| x.1);
-        let seats = self
-            .0
-            .iter()
-            .filter(|x| matches!(x.0, Atom::Seat(_)))
-            .count();
-        let at = match nobody {
-            Some(at) => Some(at),
-            None if self.0.len() > MAX_ATOMS => {
-                self.0.iter().find(|x| matches!(x.0, Atom::Seat(_))).map(|x| x.1)
+        let var = self.0.iter().any(|x| x.0 == Atom::Nobody(true));
+        let card = self.0.iter().any(|x| x.0 == Atom::Nobody(false));
+        if var {
+            self.0
+                .retain(|x| !matches!(x.0, Atom::Seat(..) | Atom::Nobody(false)));
+        } else if card {
+            self.0.retain(|x| !matches!(x.0, Atom::Seat(_, false)));
+        }
+        if self.0.len() > MAX_ATOMS {
+            let seat = self
+                .0
+                .iter()
+                .find(|x| matches!(x.0, Atom::Seat(..)))
+                .map(|x| (x.1, matches!(x.0, Atom::Seat(_, true))));
+            if let Some((at, v)) = seat {
+                self.0.retain(|x| !matches!(x.0, Atom::Seat(..)));
+                let mut n = Sight::one(Atom::Nobody(v), at);
+                std::mem::swap(self, &mut n);
+                self.meet(&n);
             }
-            None => None,
-        };
-        if let (Some(at), true) = (at, seats > 0 || nobody.is_none()) {
-            self.0.retain(|x| !matches!(x.0, Atom::Seat(_) | Atom::Nobody));
-            self.0.insert(0, (Atom::Nobody, at));
         }
     }
     /// Every atom of `f` mapped (seats of locals bound in a scope left, parameters at a call).
@@ -194,6 +202,8 @@ struct Found {
     viewers: Viewers,
     read: Span,
     nobody: bool,
+    /// What is hidden is a var's value (or a secret answer), not what is known of a card.
+    var: bool,
 }
 
 /// One local slot: what it holds, where it was bound, the player it names, whether `set` ever
@@ -201,17 +211,21 @@ struct Found {
 #[derive(Clone, Default)]
 struct Slot {
     sec: Sec,
-    site: u32,
+    /// Where it was bound (`site`).
+    site: u64,
     term: Option<Term>,
+}
+
+/// A place a local is bound, unique in the game: its file and offset.
+fn site(at: Span) -> u64 {
+    (u64::from(at.file) << 32) | u64::from(at.start)
 }
 
 /// The walk of one body.
 struct Body {
     slots: Vec<Slot>,
-    /// Slots a `set` changes somewhere in the body (never a player's term).
-    mutable: Vec<bool>,
     /// Bindings made in the scopes open now, innermost last.
-    bound: Vec<(u32, u32)>,
+    bound: Vec<(u32, u64)>,
     /// Inside `secretly`.
     secret: bool,
     /// A function's body: obligations that depend on its arguments are kept.
@@ -224,19 +238,21 @@ struct Body {
 enum FnKey {
     Fn(Id),
     Card(Id),
+    /// A trigger of a game's own event: `emit` calls it with the event's arguments.
+    Trigger(Id),
 }
 
 struct Flow<'a> {
     prog: &'a Program,
     /// Per function and mode (normal, secret): its summary, once asked for.
     fns: std::collections::BTreeMap<(FnKey, bool), Summary>,
-    /// Each game event's arguments, as every `emit` gives them.
-    events: Vec<Vec<Sec>>,
     changed: bool,
     report: bool,
     found: Vec<Found>,
-    /// A card can lie face down in a public zone (the game moves cards face down or flips).
-    face_down: bool,
+    /// The kinds whose cards can lie face down (in a public zone, only its player knows them).
+    face_down: FaceDown,
+    /// The bindings of locals that a `set` changes (slot, site): they name no player.
+    mutable: std::collections::BTreeSet<(u32, u64)>,
 }
 
 impl<'a> Flow<'a> {
@@ -249,40 +265,66 @@ impl<'a> Flow<'a> {
         Summary::default()
     }
 
-    fn fn_def(&self, key: FnKey) -> Option<&'a FnDef> {
+    /// A summarised body: its parameters' slots, its locals, its code.
+    fn callee(&self, key: FnKey) -> Option<(Vec<u32>, u32, Callee<'a>)> {
+        let prog = self.prog;
         match key {
-            FnKey::Fn(f) => self.prog.fns.get(f as usize),
-            FnKey::Card(f) => self.prog.card_fns.get(f as usize),
+            FnKey::Fn(f) | FnKey::Card(f) => {
+                let f = match key {
+                    FnKey::Fn(_) => prog.fns.get(f as usize)?,
+                    _ => prog.card_fns.get(f as usize)?,
+                };
+                let n = f.params.len() as u32;
+                Some((
+                    (0..n).collect(),
+                    f.locals.max(n),
+                    Callee::Expr(&f.body, f.span),
+                ))
+            }
+            FnKey::Trigger(t) => {
+                let t = prog.triggers.get(t as usize)?;
+                let slots = t.binds.iter().map(|b| b.unwrap_or(u32::MAX)).collect();
+                Some((slots, t.locals, Callee::Trigger(t)))
+            }
         }
     }
 
-    /// Work out a function's summary again.
+    /// Work out a body's summary again.
     fn summarise(&mut self, key: FnKey, secret: bool) {
-        let Some(f) = self.fn_def(key) else { return };
-        let n = f.params.len() as u32;
-        let mut b = self.body(f.locals.max(n), secret, Some(Summary::default()));
-        for i in 0..n {
-            if let Some(s) = b.slots.get_mut(i as usize) {
+        let Some((params, locals, code)) = self.callee(key) else {
+            return;
+        };
+        let span = match code {
+            Callee::Expr(_, sp) => sp,
+            Callee::Trigger(t) => t.span,
+        };
+        let mut b = self.body(locals, secret, Some(Summary::default()));
+        for (i, &slot) in params.iter().enumerate() {
+            let at = site(span);
+            let mutable = self.mutable.contains(&(slot, at));
+            if let Some(s) = b.slots.get_mut(slot as usize) {
+                s.site = at;
                 s.sec = Sec {
-                    val: Sight::one(Atom::ArgVal(i), f.span),
-                    cards: Sight::one(Atom::ArgCards(i), f.span),
+                    val: Sight::one(Atom::ArgVal(i as u32), span),
+                    cards: Sight::one(Atom::ArgCards(i as u32), span),
                 };
-                s.term = Some(Term::Param(i));
+                s.term = (!mutable).then_some(Term::Param(i as u32));
             }
         }
-        mark_mutable(&Node::E(&f.body), &mut b.mutable);
-        for i in 0..n as usize {
-            if b.mutable.get(i) == Some(&true) {
-                if let Some(s) = b.slots.get_mut(i) {
-                    s.term = None;
+        let r = match code {
+            Callee::Expr(e, _) => self.expr(&mut b, e),
+            Callee::Trigger(t) => {
+                if let Some(c) = &t.condition {
+                    self.expr(&mut b, c);
                 }
+                self.block(&mut b, &t.body);
+                Sec::all()
             }
-        }
-        let r = self.expr(&mut b, &f.body);
+        };
         let mut sum = b.summary.take().unwrap_or_default();
         sum.ret.meet(&r);
         sum.ret = sum.ret.map(&mut |a, at| match a {
-            Atom::Seat(Term::Local(..)) => Sight::one(Atom::Nobody, at),
+            Atom::Seat(Term::Local(..), v) => Sight::one(Atom::Nobody(v), at),
             a => Sight::one(a, at),
         });
         let old = self.fns.get(&(key, secret));
@@ -295,7 +337,6 @@ impl<'a> Flow<'a> {
     fn body(&self, locals: u32, secret: bool, summary: Option<Summary>) -> Body {
         Body {
             slots: vec![Slot::default(); locals as usize],
-            mutable: vec![false; locals as usize],
             bound: Vec::new(),
             secret,
             summary,
@@ -303,8 +344,8 @@ impl<'a> Flow<'a> {
         }
     }
 
-    fn bind(&self, b: &mut Body, slot: u32, sec: Sec, site: u32, term: Option<Term>) {
-        let mutable = b.mutable.get(slot as usize) == Some(&true);
+    fn bind(&self, b: &mut Body, slot: u32, sec: Sec, site: u64, term: Option<Term>) {
+        let mutable = self.mutable.contains(&(slot, site));
         if let Some(s) = b.slots.get_mut(slot as usize) {
             *s = Slot {
                 sec,
@@ -325,10 +366,10 @@ impl<'a> Flow<'a> {
         if b.bound.len() <= mark {
             return v;
         }
-        let gone: Vec<(u32, u32)> = b.bound.split_off(mark);
+        let gone: Vec<(u32, u64)> = b.bound.split_off(mark);
         v.map(&mut |a, at| match a {
-            Atom::Seat(Term::Local(s, site)) if gone.contains(&(s, site)) => {
-                Sight::one(Atom::Nobody, at)
+            Atom::Seat(Term::Local(s, site), v) if gone.contains(&(s, site)) => {
+                Sight::one(Atom::Nobody(v), at)
             }
             a => Sight::one(a, at),
         })
@@ -344,37 +385,40 @@ impl<'a> Flow<'a> {
     }
 
     /// The sight of the player-keyed slot of `keys` (`owner`): that player's, or nobody's.
-    fn seat_of(&self, b: &Body, keys: &[KeyDomain], args: &[Expr], at: Span) -> Sight {
+    fn seat_of(&self, b: &Body, keys: &[KeyDomain], args: &[Expr], at: Span, var: bool) -> Sight {
         let t = keys
             .iter()
             .position(|k| *k == KeyDomain::Player)
             .and_then(|i| args.get(i))
             .and_then(|e| self.term(b, e));
         match t {
-            Some(t) => Sight::one(Atom::Seat(t), at),
-            None => Sight::one(Atom::Nobody, at),
+            Some(t) => Sight::one(Atom::Seat(t, var), at),
+            None => Sight::one(Atom::Nobody(var), at),
         }
     }
 
     /// Who knows the cards of a zone: its visibility, and whether cards lie face down in it.
     fn zone_cards(&self, b: &Body, id: Id, keys: &[Expr], at: Span) -> Sight {
         let Some(z) = self.prog.zones.get(id as usize) else {
-            return Sight::one(Atom::Nobody, at);
+            return Sight::one(Atom::Nobody(false), at);
         };
         match z.visibility {
-            Visibility::Hidden => Sight::one(Atom::Nobody, at),
-            Visibility::Owner => self.seat_of(b, &z.keys, keys, at),
-            Visibility::Public if self.face_down => self.seat_of(b, &z.keys, keys, at),
+            Visibility::Hidden => Sight::one(Atom::Nobody(false), at),
+            Visibility::Owner => self.seat_of(b, &z.keys, keys, at, false),
+            Visibility::Public if self.face_down.may(z.kind) => {
+                self.seat_of(b, &z.keys, keys, at, false)
+            }
             Visibility::Public => Sight::all(),
         }
     }
 
+    /// A var's or a zone's keys: walked (a choice may stand there), but which entry is read is a
+    /// selection, not followed (a player chosen from hidden cards still names a public seat).
     fn keys(&mut self, b: &mut Body, keys: &[Expr]) -> Sight {
-        let mut s = Sight::all();
         for k in keys {
-            s.meet(&self.expr(b, k).told());
+            self.expr(b, k);
         }
-        s
+        Sight::all()
     }
 
     fn expr(&mut self, b: &mut Body, e: &Expr) -> Sec {
@@ -386,7 +430,11 @@ impl<'a> Flow<'a> {
             | ExprKind::KindCards(_)
             | ExprKind::Special(_) => Sec::all(),
             ExprKind::Local(s) => {
-                let sec = b.slots.get(*s as usize).map(|s| s.sec.clone()).unwrap_or_default();
+                let sec = b
+                    .slots
+                    .get(*s as usize)
+                    .map(|s| s.sec.clone())
+                    .unwrap_or_default();
                 if b.observed {
                     // A card is shown as the viewer knows it; its fields are read as them.
                     Sec {
@@ -400,19 +448,25 @@ impl<'a> Flow<'a> {
             ExprKind::Var(id, keys) => {
                 let mut val = self.keys(b, keys);
                 if b.observed {
-                    return Sec { val, cards: Sight::all() };
+                    return Sec {
+                        val,
+                        cards: Sight::all(),
+                    };
                 }
                 let own = match self.prog.vars.get(*id as usize) {
                     Some(v) => match v.visibility {
                         Visibility::Public => Sight::all(),
-                        Visibility::Owner => self.seat_of(b, &v.keys, keys, at),
-                        Visibility::Hidden => Sight::one(Atom::Nobody, at),
+                        Visibility::Owner => self.seat_of(b, &v.keys, keys, at, true),
+                        Visibility::Hidden => Sight::one(Atom::Nobody(true), at),
                     },
-                    None => Sight::one(Atom::Nobody, at),
+                    None => Sight::one(Atom::Nobody(true), at),
                 };
                 val.meet(&own);
                 // A card held in a var is known as the var is read.
-                Sec { cards: val.clone(), val }
+                Sec {
+                    cards: val.clone(),
+                    val,
+                }
             }
             ExprKind::Zone(id, keys) => {
                 let val = self.keys(b, keys);
@@ -426,22 +480,29 @@ impl<'a> Flow<'a> {
             ExprKind::Field(base, _) | ExprKind::CardBuiltinField(base, _) => {
                 let s = self.expr(b, base);
                 if b.observed {
-                    return Sec { val: s.val, cards: Sight::all() };
+                    return Sec {
+                        val: s.val,
+                        cards: Sight::all(),
+                    };
                 }
                 let t = s.told();
-                Sec { val: t.clone(), cards: t }
+                Sec {
+                    val: t.clone(),
+                    cards: t,
+                }
             }
             ExprKind::TupleIndex(base, _) => self.expr(b, base),
             ExprKind::Index(l, i) => {
-                let mut s = self.expr(b, l);
-                let k = self.expr(b, i).told();
-                s.val.meet(&k);
-                s.cards.meet(&k);
+                let s = self.expr(b, l);
+                self.expr(b, i);
                 s
             }
             ExprKind::Table(_, k) => {
                 let t = self.expr(b, k).told();
-                Sec { val: t.clone(), cards: t }
+                Sec {
+                    val: t.clone(),
+                    cards: t,
+                }
             }
             ExprKind::Call(f, args) => self.call(b, FnKey::Fn(*f), args, at, None),
             ExprKind::CallField(card, sym, args) => {
@@ -461,7 +522,10 @@ impl<'a> Flow<'a> {
             ExprKind::Builtin(def, args) => self.builtin(b, def, args, at),
             ExprKind::Unary(_, x) => {
                 let t = self.expr(b, x).told();
-                Sec { val: t, cards: Sight::all() }
+                Sec {
+                    val: t,
+                    cards: Sight::all(),
+                }
             }
             ExprKind::Binary(op, l, r) => {
                 let (x, y) = (self.expr(b, l), self.expr(b, r));
@@ -469,37 +533,34 @@ impl<'a> Flow<'a> {
                     // A comparison of cards is checked as the viewer.
                     let mut v = x.val;
                     v.meet(&y.val);
-                    return Sec { val: v, cards: Sight::all() };
+                    return Sec {
+                        val: v,
+                        cards: Sight::all(),
+                    };
                 }
+                let _ = op;
                 let mut v = x.told();
                 v.meet(&y.told());
-                let cards = if *op == crate::ast::BinOp::Range {
-                    Sight::all()
-                } else {
-                    Sight::all()
-                };
-                Sec { val: v, cards }
+                Sec {
+                    val: v,
+                    cards: Sight::all(),
+                }
             }
+            // The branch taken is not followed: only the values the branches give.
             ExprKind::If(c, then, els) => {
-                let mut s = self.expr(b, c);
-                s.cards = Sight::all();
+                self.expr(b, c);
                 let mut r = self.block(b, then);
                 if let Some(x) = els {
                     r.meet(&self.expr(b, x));
                 }
-                let t = s.told();
-                r.val.meet(&t);
-                r.cards.meet(&t);
                 r
             }
             ExprKind::Match(scrut, arms) => {
-                let t = self.expr(b, scrut).told();
+                self.expr(b, scrut);
                 let mut r = Sec::all();
                 for (_, body) in arms {
                     r.meet(&self.expr(b, body));
                 }
-                r.val.meet(&t);
-                r.cards.meet(&t);
                 r
             }
             ExprKind::Agg {
@@ -511,14 +572,27 @@ impl<'a> Flow<'a> {
             } => {
                 let src = self.expr(b, source);
                 let mark = b.bound.len();
-                self.bind(b, *slot, src.clone(), at.start, None);
+                self.bind(b, *slot, src.clone(), site(at), None);
                 let mut r = Sec {
                     val: src.val.clone(),
                     cards: src.cards.clone(),
                 };
+                let counted = matches!(
+                    kind,
+                    crate::ast::AggKind::Count
+                        | crate::ast::AggKind::Any
+                        | crate::ast::AggKind::All
+                        | crate::ast::AggKind::Sum
+                        | crate::ast::AggKind::Min
+                        | crate::ast::AggKind::Max
+                );
                 if let Some(f) = filter {
+                    // A count (or sum, ...) of what meets a condition is worked out from it; a
+                    // selection (`filter`, `first`, ...) is a branch taken, not followed.
                     let s = self.expr(b, f).told();
-                    r.val.meet(&s);
+                    if counted {
+                        r.val.meet(&s);
+                    }
                 }
                 if let Some(m) = map {
                     let s = self.expr(b, m);
@@ -528,18 +602,12 @@ impl<'a> Flow<'a> {
                             r.cards = src.val.clone();
                             r.cards.meet(&s.cards);
                         }
-                        _ => r.val.meet(&s.told()),
+                        _ if counted => r.val.meet(&s.told()),
+                        // `best` and `sort` select and order by it: not followed.
+                        _ => {}
                     }
                 }
-                if matches!(
-                    kind,
-                    crate::ast::AggKind::Count
-                        | crate::ast::AggKind::Any
-                        | crate::ast::AggKind::All
-                        | crate::ast::AggKind::Sum
-                        | crate::ast::AggKind::Min
-                        | crate::ast::AggKind::Max
-                ) {
+                if counted {
                     r.cards = Sight::all();
                 }
                 self.leave(b, mark, r)
@@ -564,12 +632,18 @@ impl<'a> Flow<'a> {
                         }
                     }
                 }
-                Sec { val: v, cards: Sight::all() }
+                Sec {
+                    val: v,
+                    cards: Sight::all(),
+                }
             }
             ExprKind::Block(bl) => self.block(b, bl),
             ExprKind::InBounds(x, _, _) => {
                 let t = self.expr(b, x).told();
-                Sec { val: t, cards: Sight::all() }
+                Sec {
+                    val: t,
+                    cards: Sight::all(),
+                }
             }
         }
     }
@@ -583,7 +657,14 @@ impl<'a> Flow<'a> {
         self.leave(b, mark, last)
     }
 
-    fn call(&mut self, b: &mut Body, key: FnKey, args: &[Expr], at: Span, card: Option<&Sight>) -> Sec {
+    fn call(
+        &mut self,
+        b: &mut Body,
+        key: FnKey,
+        args: &[Expr],
+        at: Span,
+        card: Option<&Sight>,
+    ) -> Sec {
         let secs: Vec<Sec> = args.iter().map(|a| self.expr(b, a)).collect();
         if b.observed {
             // Worked out as the viewer: only what the arguments carry in.
@@ -591,20 +672,26 @@ impl<'a> Flow<'a> {
             for s in &secs {
                 v.meet(&s.val);
             }
-            return Sec { val: v, cards: Sight::all() };
+            return Sec {
+                val: v,
+                cards: Sight::all(),
+            };
         }
         let terms: Vec<Option<Term>> = args.iter().map(|a| self.term(b, a)).collect();
         let sum = self.summary(key, b.secret);
         let mut subst = |a: Atom, sp: Span| -> Sight {
             match a {
-                Atom::ArgVal(i) => secs.get(i as usize).map(|s| s.val.clone()).unwrap_or_default(),
+                Atom::ArgVal(i) => secs
+                    .get(i as usize)
+                    .map(|s| s.val.clone())
+                    .unwrap_or_default(),
                 Atom::ArgCards(i) => secs
                     .get(i as usize)
                     .map(|s| s.cards.clone())
                     .unwrap_or_default(),
-                Atom::Seat(Term::Param(i)) => match terms.get(i as usize).copied().flatten() {
-                    Some(t) => Sight::one(Atom::Seat(t), sp),
-                    None => Sight::one(Atom::Nobody, sp),
+                Atom::Seat(Term::Param(i), v) => match terms.get(i as usize).copied().flatten() {
+                    Some(t) => Sight::one(Atom::Seat(t, v), sp),
+                    None => Sight::one(Atom::Nobody(v), sp),
                 },
                 a => Sight::one(a, sp),
             }
@@ -635,19 +722,30 @@ impl<'a> Flow<'a> {
         }
         if self.report && (!matches!(sink, Sink::Write(_)) || sight.has(Atom::Answer)) {
             for &(a, read) in &sight.0 {
-                let hidden = match a {
-                    Atom::Nobody => true,
-                    Atom::Seat(t) => viewers != Viewers::One(Some(t)),
-                    _ => false,
+                let (hidden, var) = match a {
+                    Atom::Nobody(v) => (true, v),
+                    Atom::Seat(t, v) => (viewers != Viewers::One(Some(t)), v),
+                    _ => (false, false),
                 };
-                if hidden && !self.found.iter().any(|f| f.at == at) {
-                    self.found.push(Found {
+                if !hidden {
+                    continue;
+                }
+                match self.found.iter_mut().find(|f| f.at == at) {
+                    // A var read outweighs a card's for the report.
+                    Some(f) if var && !f.var => {
+                        f.read = read;
+                        f.var = true;
+                        f.nobody = matches!(a, Atom::Nobody(_));
+                    }
+                    Some(_) => {}
+                    None => self.found.push(Found {
                         sink,
                         at,
                         viewers,
                         read,
-                        nobody: a == Atom::Nobody,
-                    });
+                        nobody: matches!(a, Atom::Nobody(_)),
+                        var,
+                    }),
                 }
             }
         }
@@ -692,14 +790,20 @@ impl<'a> Flow<'a> {
             cards.meet(&s.cards);
         }
         if b.observed {
-            return Sec { val, cards: Sight::all() };
+            return Sec {
+                val,
+                cards: Sight::all(),
+            };
         }
         match def.name {
             // The values themselves, reordered or cut: cards stay cards.
             "top" | "reverse" | "concat" | "flatten" | "rotate" | "take" | "drop" | "shuffled"
             | "pick_random" | "lookup" => Sec { val, cards },
             // How many: counts are public.
-            "len" => Sec { val, cards: Sight::all() },
+            "len" => Sec {
+                val,
+                cards: Sight::all(),
+            },
             // Anything else may compare, name or place the cards it is given.
             _ => {
                 val.meet(&cards);
@@ -741,9 +845,10 @@ impl<'a> Flow<'a> {
             _ => Sec::all(),
         };
         if b.secret {
+            // An answer is the rules' to tell once every answer is in: not a var's declared secret.
             let seat = match chooser {
-                Some(t) => Sight::one(Atom::Seat(t), at),
-                None => Sight::one(Atom::Nobody, at),
+                Some(t) => Sight::one(Atom::Seat(t, false), at),
+                None => Sight::one(Atom::Nobody(false), at),
             };
             r.val.meet(&seat);
             r.val.meet(&Sight::one(Atom::Answer, at));
@@ -757,7 +862,7 @@ impl<'a> Flow<'a> {
             StmtKind::Let(slot, e) => {
                 let v = self.expr(b, e);
                 let term = self.term(b, e);
-                self.bind(b, *slot, v, at.start, term);
+                self.bind(b, *slot, v, site(at), term);
             }
             StmtKind::Assign(place, _, e) => {
                 let v = self.expr(b, e);
@@ -765,11 +870,16 @@ impl<'a> Flow<'a> {
                     Place::Local(slot) => {
                         // It may outlive any local's binding, and be rebound by a loop.
                         let v = v.map(&mut |a, sp| match a {
-                            Atom::Seat(Term::Local(..)) => Sight::one(Atom::Nobody, sp),
+                            Atom::Seat(Term::Local(..), x) => Sight::one(Atom::Nobody(x), sp),
                             a => Sight::one(a, sp),
                         });
                         if let Some(x) = b.slots.get_mut(*slot as usize) {
                             x.sec.meet(&v);
+                            // A local changed by `set` names no player: a loop may rebind it.
+                            if self.mutable.insert((*slot, x.site)) {
+                                self.changed = true;
+                            }
+                            x.term = None;
                         }
                     }
                     Place::Var(id, keys) => {
@@ -803,7 +913,7 @@ impl<'a> Flow<'a> {
                     }
                 }
             }
-            StmtKind::Move(a, z, _, _) | StmtKind::Reveal(a, Some(z)) => {
+            StmtKind::Move(a, z, _, _) => {
                 self.expr(b, a);
                 self.expr(b, z);
             }
@@ -812,17 +922,35 @@ impl<'a> Flow<'a> {
                 self.expr(b, c);
                 self.expr(b, d);
             }
-            StmtKind::Shuffle(e)
-            | StmtKind::Flip(e, _)
-            | StmtKind::Reveal(e, None)
-            | StmtKind::Eliminate(e) => {
+            StmtKind::Reveal(e, to) => {
+                self.expr(b, e);
+                let t = match to {
+                    Some(p) => {
+                        self.expr(b, p);
+                        match self.term(b, p) {
+                            Some(t) => Some(Sight::one(Atom::Seat(t, false), p.span)),
+                            None => None,
+                        }
+                    }
+                    None => Some(Sight::all()),
+                };
+                // The cards a local holds are known, from now on, to whom they were shown.
+                if let (ExprKind::Local(slot), Some(t)) = (&e.kind, t) {
+                    if let Some(x) = b.slots.get_mut(*slot as usize) {
+                        if x.term.is_some() {
+                            x.sec.cards = t;
+                        }
+                    }
+                }
+            }
+            StmtKind::Shuffle(e) | StmtKind::Flip(e, _) | StmtKind::Eliminate(e) => {
                 self.expr(b, e);
             }
             StmtKind::For(slot, src, body) => {
                 let v = self.expr(b, src);
                 self.looped(b, |me, b| {
                     let mark = b.bound.len();
-                    me.bind(b, *slot, v.clone(), at.start, None);
+                    me.bind(b, *slot, v.clone(), site(at), None);
                     me.block(b, body);
                     b.bound.truncate(mark);
                 });
@@ -865,26 +993,22 @@ impl<'a> Flow<'a> {
                 self.block(b, body);
             }
             StmtKind::Emit(id, args) => {
-                let secs: Vec<Sec> = args
-                    .iter()
-                    .map(|a| {
-                        // The trigger runs elsewhere: no local or parameter names its player.
-                        self.expr(b, a).map(&mut |x, sp| match x {
-                            Atom::Seat(Term::Player(_)) | Atom::Answer => Sight::one(x, sp),
-                            _ => Sight::one(Atom::Nobody, sp),
-                        })
+                // Each trigger of the event runs as a call with the event's arguments.
+                let prog = self.prog;
+                let ts: Vec<Id> = (0..prog.triggers.len() as Id)
+                    .filter(|&i| {
+                        prog.triggers
+                            .get(i as usize)
+                            .is_some_and(|t| t.event == EventKind::Custom && t.target == Some(*id))
                     })
                     .collect();
-                if let Some(ev) = self.events.get_mut(*id as usize) {
-                    for (i, s) in secs.iter().enumerate() {
-                        if let Some(p) = ev.get_mut(i) {
-                            let before = p.clone();
-                            p.meet(s);
-                            if !p.atoms_eq(&before) {
-                                self.changed = true;
-                            }
-                        }
+                if ts.is_empty() {
+                    for a in args {
+                        self.expr(b, a);
                     }
+                }
+                for t in ts {
+                    self.call(b, FnKey::Trigger(t), args, at, None);
                 }
             }
             StmtKind::EndGame | StmtKind::Break | StmtKind::Continue => {}
@@ -904,23 +1028,24 @@ impl<'a> Flow<'a> {
                 .iter()
                 .zip(&before)
                 .enumerate()
-                .all(|(i, (s, o))| b.mutable.get(i) != Some(&true) || s.sec.atoms_eq(o));
+                .all(|(_, (s, o))| s.sec.atoms_eq(o));
             if same {
                 return;
             }
         }
         // Still growing: what the changed locals hold is nobody's.
-        for (i, s) in b.slots.iter_mut().enumerate() {
-            if b.mutable.get(i) == Some(&true) {
-                s.sec.val.meet(&Sight::one(Atom::Nobody, Span::default()));
+        for s in b.slots.iter_mut() {
+            if s.term.is_none() {
+                s.sec
+                    .val
+                    .meet(&Sight::one(Atom::Nobody(true), Span::default()));
             }
         }
     }
 
     /// A root: a phase, a trigger, the setup, the screen.
-    fn root(&mut self, locals: u32, stmts: &Block, binds: &[(u32, Sec, Option<Term>)], site: u32) {
+    fn root(&mut self, locals: u32, stmts: &Block, binds: &[(u32, Sec, Option<Term>)], site: u64) {
         let mut b = self.body(locals, false, None);
-        mark_mutable(&Node::B(stmts), &mut b.mutable);
         for (slot, sec, term) in binds {
             self.bind(&mut b, *slot, sec.clone(), site, *term);
         }
@@ -931,18 +1056,17 @@ impl<'a> Flow<'a> {
         let prog = self.prog;
         for p in &prog.phases {
             let mut b = self.body(p.locals, false, None);
-            mark_mutable(&Node::B(&p.body), &mut b.mutable);
             if let Some((slot, e)) = &p.each {
                 let v = self.expr(&mut b, e);
-                self.bind(&mut b, *slot, v, p.span.start, None);
+                self.bind(&mut b, *slot, v, site(p.span), None);
             }
             self.block(&mut b, &p.body);
         }
         for (bl, locals) in &prog.setup {
-            self.root(*locals, bl, &[], bl.span.start);
+            self.root(*locals, bl, &[], site(bl.span));
         }
         for t in &prog.triggers {
-            let site = t.span.start;
+            let site = site(t.span);
             let mut binds = Vec::new();
             match t.event {
                 EventKind::Enter => {
@@ -965,33 +1089,36 @@ impl<'a> Flow<'a> {
                     if let Some(Some(c)) = t.binds.first() {
                         let cards = match t.target {
                             Some(z) => self.zone_cards(&b, z, &key_exprs, t.span),
-                            None => Sight::one(Atom::Nobody, t.span),
+                            None => Sight::one(Atom::Nobody(false), t.span),
                         };
-                        binds.push((*c, Sec { val: Sight::all(), cards }, None));
+                        binds.push((
+                            *c,
+                            Sec {
+                                val: Sight::all(),
+                                cards,
+                            },
+                            None,
+                        ));
                     }
                 }
                 EventKind::Flip => {
                     if let Some(Some(c)) = t.binds.first() {
-                        let cards = Sight::one(Atom::Nobody, t.span);
-                        binds.push((*c, Sec { val: Sight::all(), cards }, None));
+                        let cards = Sight::one(Atom::Nobody(false), t.span);
+                        binds.push((
+                            *c,
+                            Sec {
+                                val: Sight::all(),
+                                cards,
+                            },
+                            None,
+                        ));
                     }
                 }
-                EventKind::Custom => {
-                    let params = t
-                        .target
-                        .and_then(|e| self.events.get(e as usize))
-                        .cloned()
-                        .unwrap_or_default();
-                    for (i, s) in t.binds.iter().enumerate() {
-                        if let Some(s) = s {
-                            binds.push((*s, params.get(i).cloned().unwrap_or_default(), None));
-                        }
-                    }
-                }
+                // Run where they are emitted, as calls.
+                EventKind::Custom => continue,
                 _ => {}
             }
             let mut b = self.body(t.locals, false, None);
-            mark_mutable(&Node::B(&t.body), &mut b.mutable);
             for (slot, sec, term) in binds {
                 self.bind(&mut b, slot, sec, site, term);
             }
@@ -1002,7 +1129,7 @@ impl<'a> Flow<'a> {
         }
         if let Some(sc) = &prog.screen {
             let mut b = self.body(sc.locals, false, None);
-            self.bind(&mut b, sc.slot, Sec::all(), sc.span.start, None);
+            self.bind(&mut b, sc.slot, Sec::all(), site(sc.span), None);
             b.observed = true;
             for (l, v) in &sc.lines {
                 self.expr(&mut b, l);
@@ -1021,43 +1148,121 @@ fn has_args(s: &Sight) -> bool {
         .any(|x| matches!(x.0, Atom::ArgVal(_) | Atom::ArgCards(_)))
 }
 
-enum Node<'a> {
-    E(&'a Expr),
-    B(&'a Block),
+#[derive(Clone, Copy)]
+enum Callee<'a> {
+    Expr(&'a Expr, Span),
+    Trigger(&'a TriggerDef),
 }
 
-/// Mark the local slots a `set` changes.
-fn mark_mutable(n: &Node, out: &mut [bool]) {
-    let root = match n {
-        Node::E(e) => crate::interp::Node::Expr(e),
-        Node::B(b) => {
-            for s in &b.stmts {
-                mark_mutable_stmt(s, out);
-            }
-            return;
+/// The kinds of card that the rules may turn face down: moved `face down`, or flipped (a card
+/// keeps its side as it moves). `all` when a flipped card's kind cannot be told.
+struct FaceDown {
+    all: bool,
+    kinds: Vec<bool>,
+}
+
+impl FaceDown {
+    fn may(&self, kind: Option<Id>) -> bool {
+        match kind {
+            _ if self.all => true,
+            Some(k) => self.kinds.get(k as usize) == Some(&true),
+            None => self.kinds.iter().any(|k| *k),
         }
-    };
-    crate::interp::walk(root, &mut |x| {
-        if let crate::interp::Node::Stmt(s) = x {
-            if let StmtKind::Assign(Place::Local(slot), ..) = &s.kind {
-                if let Some(m) = out.get_mut(*slot as usize) {
-                    *m = true;
+    }
+
+    fn of(prog: &Program) -> FaceDown {
+        let mut fd = FaceDown {
+            all: false,
+            kinds: vec![false; prog.kinds.len()],
+        };
+        let mut bodies: Vec<crate::interp::Node> = Vec::new();
+        for p in &prog.phases {
+            bodies.extend(p.body.stmts.iter().map(crate::interp::Node::Stmt));
+        }
+        for t in &prog.triggers {
+            bodies.extend(t.body.stmts.iter().map(crate::interp::Node::Stmt));
+        }
+        for (bl, _) in &prog.setup {
+            bodies.extend(bl.stmts.iter().map(crate::interp::Node::Stmt));
+        }
+        for f in prog.fns.iter().chain(&prog.card_fns) {
+            bodies.push(crate::interp::Node::Expr(&f.body));
+        }
+        // What each local slot is bound to, per body (a slot reused takes every binding).
+        for n in bodies {
+            let mut binds: Vec<(u32, &Expr)> = Vec::new();
+            let mut turned: Vec<&Expr> = Vec::new();
+            let mut zones: Vec<&Expr> = Vec::new();
+            crate::interp::walk(n, &mut |x| match x {
+                crate::interp::Node::Stmt(s) => match &s.kind {
+                    StmtKind::Let(slot, e) | StmtKind::For(slot, e, _) => binds.push((*slot, e)),
+                    StmtKind::Move(_, to, _, Some(false)) => zones.push(to),
+                    StmtKind::Flip(e, dir) if *dir != Some(true) => turned.push(e),
+                    _ => {}
+                },
+                crate::interp::Node::Expr(e) => {
+                    if let ExprKind::Agg { slot, source, .. } = &e.kind {
+                        binds.push((*slot, source));
+                    }
+                }
+            });
+            for e in turned.into_iter().chain(zones) {
+                match kind_of(prog, e, &binds, 0) {
+                    Some(k) => {
+                        if let Some(x) = fd.kinds.get_mut(k as usize) {
+                            *x = true;
+                        }
+                    }
+                    None => fd.all = true,
                 }
             }
         }
-    });
+        fd
+    }
 }
 
-fn mark_mutable_stmt(s: &Stmt, out: &mut [bool]) {
-    crate::interp::walk(crate::interp::Node::Stmt(s), &mut |x| {
-        if let crate::interp::Node::Stmt(s) = x {
-            if let StmtKind::Assign(Place::Local(slot), ..) = &s.kind {
-                if let Some(m) = out.get_mut(*slot as usize) {
-                    *m = true;
+/// The kind of the cards an expression gives, when it can be told without types.
+fn kind_of(prog: &Program, e: &Expr, binds: &[(u32, &Expr)], depth: u32) -> Option<Id> {
+    if depth > 8 {
+        return None;
+    }
+    let d = depth + 1;
+    match &e.kind {
+        ExprKind::Zone(id, _) => prog.zones.get(*id as usize)?.kind,
+        ExprKind::KindCards(k) => Some(*k),
+        ExprKind::Const(Value::Card(c)) => prog.cards.get(*c as usize).map(|c| c.kind),
+        ExprKind::Agg { source, .. } => kind_of(prog, source, binds, d),
+        ExprKind::Index(l, _) => kind_of(prog, l, binds, d),
+        ExprKind::Builtin(def, args)
+            if matches!(
+                def.name,
+                "top"
+                    | "take"
+                    | "drop"
+                    | "shuffled"
+                    | "pick_random"
+                    | "reverse"
+                    | "rotate"
+                    | "distinct"
+            ) =>
+        {
+            kind_of(prog, args.first()?, binds, d)
+        }
+        ExprKind::Local(slot) => {
+            let mut kind = None;
+            for (s, src) in binds {
+                if s == slot {
+                    let k = kind_of(prog, src, binds, d)?;
+                    if kind.is_some_and(|x| x != k) {
+                        return None;
+                    }
+                    kind = Some(k);
                 }
             }
+            kind
         }
-    });
+        _ => None,
+    }
 }
 
 impl Checker {
@@ -1065,49 +1270,15 @@ impl Checker {
     /// written where others read them. Run only on a program without errors (no cascade).
     pub(super) fn check_secrets(&mut self) {
         let prog = &self.prog;
-        let mut face_down = false;
-        let mut scan = |n: crate::interp::Node| {
-            crate::interp::walk(n, &mut |x| {
-                if let crate::interp::Node::Stmt(s) = x {
-                    if matches!(
-                        s.kind,
-                        StmtKind::Move(_, _, _, Some(false)) | StmtKind::Flip(..)
-                    ) {
-                        face_down = true;
-                    }
-                }
-            })
-        };
-        for p in &prog.phases {
-            for s in &p.body.stmts {
-                scan(crate::interp::Node::Stmt(s));
-            }
-        }
-        for t in &prog.triggers {
-            for s in &t.body.stmts {
-                scan(crate::interp::Node::Stmt(s));
-            }
-        }
-        for (bl, _) in &prog.setup {
-            for s in &bl.stmts {
-                scan(crate::interp::Node::Stmt(s));
-            }
-        }
-        for f in prog.fns.iter().chain(&prog.card_fns) {
-            scan(crate::interp::Node::Expr(&f.body));
-        }
+        let face_down = FaceDown::of(prog);
         let mut flow = Flow {
             prog,
             fns: std::collections::BTreeMap::new(),
-            events: prog
-                .events
-                .iter()
-                .map(|e| vec![Sec::all(); e.params.len()])
-                .collect(),
             changed: true,
             report: false,
             found: Vec::new(),
             face_down,
+            mutable: std::collections::BTreeSet::new(),
         };
         let mut rounds = 0;
         while flow.changed && rounds < 40 {
@@ -1125,22 +1296,39 @@ impl Checker {
     }
 
     fn secret_diag(&self, f: &Found) -> Diag {
-        let read = self.prog.sources.text_of(f.read);
-        let read = if read.is_empty() || read.len() > 60 || read.contains('\n') {
+        let src = &self.prog.sources;
+        let text = src.text_of(f.read);
+        let read = if text.is_empty() || text.len() > 60 || text.contains('\n') {
             "a hidden value".to_string()
         } else {
-            format!("`{read}`")
+            format!("`{text}`")
         };
         let who = if f.nobody {
-            "which the players may not all read"
+            "which not every player may read"
         } else {
             "which only one player may read"
+        };
+        // The read gets a label of its own when it is near the text (a far one would draw every
+        // line between them); else the message says where it is.
+        let (l1, l2) = (src.line_col(f.at).0, src.line_col(f.read).0);
+        let near = f.read.file == f.at.file && l1.abs_diff(l2) <= 8;
+        let (read, far) = if near || f.read == Span::default() {
+            (read, None)
+        } else {
+            let file = src
+                .get(f.read.file)
+                .map(|x| x.name.clone())
+                .unwrap_or_default();
+            (
+                format!("{read} ({file}:{l2})"),
+                Some(format!("{text} is read at {file}:{l2}")),
+            )
         };
         let seen = match f.viewers {
             Viewers::Everyone => "shown to every player",
             Viewers::One(_) => "shown to the chooser",
         };
-        match f.sink {
+        let mut d = match f.sink {
             Sink::Write(id) => {
                 let name = self
                     .prog
@@ -1149,55 +1337,80 @@ impl Checker {
                     .map(|v| v.name.clone())
                     .unwrap_or_default();
                 let readers = match f.viewers {
-                    Viewers::Everyone => "every player reads it",
-                    Viewers::One(_) => "another player may read it",
+                    Viewers::Everyone => "every player reads",
+                    Viewers::One(_) => "another player may read",
                 };
                 Diag::error(
                     "check::secret_written",
                     format!("an answer given in secret is written to `{name}`, which {readers}"),
                 )
                 .label(f.at, format!("`{name}` is not secret from the others"))
-                .label(f.read, "answered inside `secretly` here")
                 .help(format!(
                     "keep the answer in a local until every answer is in, or declare `{name}` \
-                     `owner` (keyed by the player), so only its player reads it until the rules say it"
+                     `owner` (keyed by the player), so that only its player reads it until the \
+                     rules tell it"
                 ))
             }
             Sink::Say => Diag::warning(
                 "check::hidden_said",
-                format!("this line is shown to every player, but it shows {read}, {who}"),
+                format!("this line is said to every player, but it shows {read}, {who}"),
             )
             .label(f.at, "said to every player")
-            .label(f.read, "read here, before the line")
             .help(
-                "read it inside the braces (`say` shows a var or a card's field as `(hidden)` to \
-                 whoever may not read it); if the rules announce it here, acknowledge it with \
-                 `allow check::hidden_said \"why\"`",
+                "read it inside the braces instead (a `say` shows a var or a card's field as \
+                 `(hidden)` to whoever may not read it); if the rules mean to announce it here, \
+                 acknowledge it with `allow check::hidden_said \"why\"`",
             ),
             sink => {
-                let what = match sink {
-                    Sink::Prompt => "this prompt",
-                    Sink::Label => "these labels",
-                    _ => "these notes",
+                let (what, verb) = match sink {
+                    Sink::Prompt => ("this prompt is", "it reads"),
+                    Sink::Label => ("these labels are", "they read"),
+                    _ => ("these notes are", "they read"),
                 };
                 let help = match (sink, f.viewers) {
                     (Sink::Note, _) | (_, Viewers::One(_)) => {
-                        "the chooser may not read it: leave it out, or show what the chooser may \
-                         read (their own vars and cards)"
+                        "the chooser may not read it: leave it out, or show only what the chooser \
+                         may read (their own vars and cards, public ones)"
                     }
                     _ => {
                         "ask inside `secretly { }`, where only the chooser sees the question, or \
                          show the value on the game's `screen`, which each seat reads as it may"
                     }
                 };
-                Diag::error(
-                    "check::hidden_shown",
-                    format!("{what} {} {seen}, but {} {read}, {who}", if sink == Sink::Label { "are" } else { "is" }, if sink == Sink::Label { "read" } else { "reads" }),
-                )
-                .label(f.at, seen)
-                .label(f.read, "hidden from some who see the text")
-                .help(help)
+                if f.var {
+                    Diag::error(
+                        "check::hidden_shown",
+                        format!("{what} {seen}, but {verb} {read}, {who}"),
+                    )
+                    .label(f.at, seen)
+                    .help(help)
+                } else {
+                    // What a player knows of a card changes as the game goes, and a secret
+                    // answer is the rules' to tell: they may be known by the time the text is
+                    // read, which the checker cannot tell.
+                    Diag::warning(
+                        "check::unknown_shown",
+                        format!(
+                            "{what} {seen}, but {verb} {read}, a card or a secret answer that not \
+                             every one of them may know"
+                        ),
+                    )
+                    .label(f.at, seen)
+                    .help(format!(
+                        "{help}; if it is known to them by then (revealed, face up on the table, \
+                         or told once every answer is in), acknowledge it with \
+                         `allow check::unknown_shown \"why\"`"
+                    ))
+                }
             }
+        };
+        if far.is_none() && f.read != Span::default() {
+            let what = match f.sink {
+                Sink::Write(_) => "answered inside `secretly` here",
+                _ => "hidden from some who see it",
+            };
+            d = d.label(f.read, what);
         }
+        d
     }
 }
