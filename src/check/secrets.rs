@@ -163,6 +163,8 @@ enum Sink {
     Label,
     Note,
     Say,
+    /// A part of a `face`, printed on the card for everybody.
+    Face,
     /// A var written inside `secretly`.
     Write(Id),
 }
@@ -1127,6 +1129,15 @@ impl<'a> Flow<'a> {
             }
             self.block(&mut b, &t.body);
         }
+        for fd in &prog.faces {
+            let mut b = self.body(fd.locals, false, None);
+            self.bind(&mut b, fd.slot, Sec::all(), site(fd.span), None);
+            let shown = fd.slots.iter().map(|x| &x.1);
+            for e in shown.chain(fd.show.iter().flatten().map(|x| &x.1)) {
+                let v = self.expr(&mut b, e).told();
+                self.sink(&mut b, Sink::Face, e.span, Viewers::Everyone, v);
+            }
+        }
         if let Some(sc) = &prog.screen {
             let mut b = self.body(sc.locals, false, None);
             self.bind(&mut b, sc.slot, Sec::all(), site(sc.span), None);
@@ -1325,9 +1336,15 @@ impl Checker {
             )
         };
         let seen = match f.viewers {
+            _ if f.sink == Sink::Face => "printed for every player",
             Viewers::Everyone => "shown to every player",
             Viewers::One(_) => "shown to the chooser",
         };
+        let inside = f.read.file == f.at.file
+            && f.read.start >= f.at.start
+            && f.read.end <= f.at.end
+            && f.read != f.at;
+        let mut main = String::new();
         let mut d = match f.sink {
             Sink::Write(id) => {
                 let name = self
@@ -1344,7 +1361,7 @@ impl Checker {
                     "check::secret_written",
                     format!("an answer given in secret is written to `{name}`, which {readers}"),
                 )
-                .label(f.at, format!("`{name}` is not secret from the others"))
+                .with_main(&mut main, format!("`{name}` is not secret from the others"))
                 .help(format!(
                     "keep the answer in a local until every answer is in, or declare `{name}` \
                      `owner` (keyed by the player), so that only its player reads it until the \
@@ -1355,7 +1372,7 @@ impl Checker {
                 "check::hidden_said",
                 format!("this line is said to every player, but it shows {read}, {who}"),
             )
-            .label(f.at, "said to every player")
+            .with_main(&mut main, "said to every player".into())
             .help(
                 "read it inside the braces instead (a `say` shows a var or a card's field as \
                  `(hidden)` to whoever may not read it); if the rules mean to announce it here, \
@@ -1365,9 +1382,14 @@ impl Checker {
                 let (what, verb) = match sink {
                     Sink::Prompt => ("this prompt is", "it reads"),
                     Sink::Label => ("these labels are", "they read"),
+                    Sink::Face => ("this part of the card's face is", "it reads"),
                     _ => ("these notes are", "they read"),
                 };
                 let help = match (sink, f.viewers) {
+                    (Sink::Face, _) => {
+                        "a face is printed on the card, for every player to read: show the \
+                         card's own fields, not a var"
+                    }
                     (Sink::Note, _) | (_, Viewers::One(_)) => {
                         "the chooser may not read it: leave it out, or show only what the chooser \
                          may read (their own vars and cards, public ones)"
@@ -1382,7 +1404,7 @@ impl Checker {
                         "check::hidden_shown",
                         format!("{what} {seen}, but {verb} {read}, {who}"),
                     )
-                    .label(f.at, seen)
+                    .with_main(&mut main, seen.into())
                     .help(help)
                 } else {
                     // What a player knows of a card changes as the game goes, and a secret
@@ -1395,7 +1417,7 @@ impl Checker {
                              every one of them may know"
                         ),
                     )
-                    .label(f.at, seen)
+                    .with_main(&mut main, seen.into())
                     .help(format!(
                         "{help}; if it is known to them by then (revealed, face up on the table, \
                          or told once every answer is in), acknowledge it with \
@@ -1404,13 +1426,35 @@ impl Checker {
                 }
             }
         };
-        if far.is_none() && f.read != Span::default() {
-            let what = match f.sink {
-                Sink::Write(_) => "answered inside `secretly` here",
-                _ => "hidden from some who see it",
+        let what = match f.sink {
+            Sink::Write(_) => "answered inside `secretly` here",
+            _ => "hidden from some who see it",
+        };
+        if inside && far.is_none() {
+            // One label where the secret is read, inside the text it is shown in.
+            let text = match f.sink {
+                Sink::Write(_) => format!("answered in secret here; {main}"),
+                _ => format!("read here, {main}"),
             };
-            d = d.label(f.read, what);
+            d = d.label(f.read, text);
+        } else {
+            d = d.label(f.at, main);
+            if far.is_none() && f.read != Span::default() {
+                d = d.label(f.read, what);
+            }
         }
         d
+    }
+}
+
+/// The main label's text, kept until it is known where it goes.
+trait WithMain {
+    fn with_main(self, main: &mut String, text: String) -> Self;
+}
+
+impl WithMain for Diag {
+    fn with_main(self, main: &mut String, text: String) -> Self {
+        *main = text;
+        self
     }
 }
