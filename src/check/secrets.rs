@@ -915,9 +915,24 @@ impl<'a> Flow<'a> {
                     }
                 }
             }
-            StmtKind::Move(a, z, _, _) => {
+            StmtKind::Move(a, z, _, face) => {
                 self.expr(b, a);
                 self.expr(b, z);
+                // The cards a local holds are known, from now on, to who sees them where they
+                // went (a card moved face down, only to the zone's player).
+                if let (ExprKind::Local(slot), ExprKind::Zone(id, keys)) = (&a.kind, &z.kind) {
+                    let seen = match self.prog.zones.get(*id as usize) {
+                        Some(zd) if *face == Some(false) && zd.visibility != Visibility::Hidden => {
+                            self.seat_of(b, &zd.keys, keys, z.span, false)
+                        }
+                        _ => self.zone_cards(b, *id, keys, z.span),
+                    };
+                    if let Some(x) = b.slots.get_mut(*slot as usize) {
+                        if x.term.is_some() {
+                            x.sec.cards = seen;
+                        }
+                    }
+                }
             }
             StmtKind::Draw(a, c, d) => {
                 self.expr(b, a);
