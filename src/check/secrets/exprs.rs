@@ -411,6 +411,12 @@ impl<'a> Flow<'a> {
             let at = args.get(i).map(|a| a.span).unwrap_or(at);
             self.sink(b, sink, at, viewers, s.val.clone());
         }
+        // `allocate` without labels writes each category into its prompt as it reads.
+        if def.name == "allocate" && labels.is_some_and(|l| args.len() <= l) {
+            if let (Some(c), Some(a)) = (secs.get(2), args.get(2)) {
+                self.sink(b, Sink::Label, a.span, shown, c.told());
+            }
+        }
         let opts = secs.get(1).cloned().unwrap_or_default();
         let mut r = match def.name {
             "choose" | "choose_many" => Sec {

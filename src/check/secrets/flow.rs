@@ -142,10 +142,15 @@ impl<'a> Flow<'a> {
         viewers: Viewers,
         sight: Sight,
     ) {
-        if matches!(sink, Sink::Write(_)) && !sight.has(Atom::Answer) && !has_args(&sight) {
+        if matches!(sink, Sink::Write(_) | Sink::WriteField(_))
+            && !sight.has(Atom::Answer)
+            && !has_args(&sight)
+        {
             return;
         }
-        if self.report && (!matches!(sink, Sink::Write(_)) || sight.has(Atom::Answer)) {
+        if self.report
+            && (!matches!(sink, Sink::Write(_) | Sink::WriteField(_)) || sight.has(Atom::Answer))
+        {
             for &(a, read) in &sight.0 {
                 let (hidden, var) = match a {
                     Atom::Nobody(v) => (true, v),
@@ -255,8 +260,18 @@ impl<'a> Flow<'a> {
                             }
                         }
                     }
-                    Place::Field(card, _) => {
-                        self.expr(b, card);
+                    Place::Field(card, sym) => {
+                        // A card's `var` field is seen with the card: by who knows it.
+                        let c = self.expr(b, card);
+                        let viewers = match &c.cards.0[..] {
+                            [] => Some(Viewers::Everyone),
+                            [(Atom::Seat(t, _), _)] => Some(Viewers::One(Some(*t))),
+                            _ => None,
+                        };
+                        if let (true, Some(viewers)) = (b.secret, viewers) {
+                            let sight = v.told();
+                            self.sink(b, Sink::WriteField(*sym), at, viewers, sight);
+                        }
                     }
                 }
             }

@@ -57,6 +57,8 @@ enum Sink {
     Face,
     /// A var written inside `secretly`.
     Write(Id),
+    /// A card's `var` field (by symbol) written inside `secretly`: seen with the card.
+    WriteField(Id),
 }
 
 /// A text shown (or a var written) whose sight depends on the arguments of the function it is

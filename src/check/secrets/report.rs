@@ -39,17 +39,16 @@ impl Checker {
         };
         let inside = f.read.file == f.at.file
             && f.read.start >= f.at.start
-            && f.read.end <= f.at.end
-            && f.read != f.at;
+            && f.read.end <= f.at.end;
         let mut main = String::new();
         let mut d = match f.sink {
-            Sink::Write(id) => {
-                let name = self
-                    .prog
-                    .vars
-                    .get(id as usize)
-                    .map(|v| v.name.clone())
-                    .unwrap_or_default();
+            Sink::Write(_) | Sink::WriteField(_) => {
+                let name = match f.sink {
+                    Sink::Write(id) => self.prog.vars.get(id as usize).map(|v| v.name.clone()),
+                    Sink::WriteField(sym) => self.prog.symbols.get(sym as usize).cloned(),
+                    _ => None,
+                }
+                .unwrap_or_default();
                 let readers = match f.viewers {
                     Viewers::Everyone => "every player reads",
                     Viewers::One(_) => "another player may read",
@@ -59,11 +58,18 @@ impl Checker {
                     format!("an answer given in secret is written to `{name}`, which {readers}"),
                 )
                 .with_main(&mut main, format!("`{name}` is not secret from the others"))
-                .help(format!(
-                    "keep the answer in a local until every answer is in, or declare `{name}` \
-                     `owner` (keyed by the player), so that only its player reads it until the \
-                     rules tell it"
-                ))
+                .help(if matches!(f.sink, Sink::Write(_)) {
+                    format!(
+                        "keep the answer in a local until every answer is in, or declare `{name}` \
+                         `owner` (keyed by the player), so that only its player reads it until \
+                         the rules tell it"
+                    )
+                } else {
+                    format!(
+                        "`{name}` is a field of a card the others see: keep the answer in a local \
+                         until every answer is in, or in an `owner` var"
+                    )
+                })
             }
             Sink::Say => Diag::warning(
                 "check::hidden_said",
@@ -124,13 +130,13 @@ impl Checker {
             }
         };
         let what = match f.sink {
-            Sink::Write(_) => "answered inside `secretly` here",
+            Sink::Write(_) | Sink::WriteField(_) => "answered inside `secretly` here",
             _ => "hidden from some who see it",
         };
         if inside && far.is_none() {
             // One label where the secret is read, inside the text it is shown in.
             let text = match f.sink {
-                Sink::Write(_) => format!("answered in secret here; {main}"),
+                Sink::Write(_) | Sink::WriteField(_) => format!("answered in secret here; {main}"),
                 _ => format!("read here, {main}"),
             };
             d = d.label(f.read, text);
