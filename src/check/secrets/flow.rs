@@ -42,6 +42,8 @@ impl<'a> Flow<'a> {
         let Some((params, locals, code)) = self.callee(key) else {
             return;
         };
+        // A body nothing calls in this mode shows nothing in it: its texts are not reported.
+        self.muted = !self.asked.contains(&(key, secret));
         let span = match code {
             Callee::Expr(_, sp) => sp,
             Callee::Trigger(t) => t.span,
@@ -75,6 +77,7 @@ impl<'a> Flow<'a> {
             Atom::Seat(Term::Local(..), v) => Sight::one(Atom::Nobody(v), at),
             a => Sight::one(a, at),
         });
+        self.muted = false;
         let old = self.fns.get(&(key, secret));
         if !old.is_some_and(|o| o.same(&sum)) {
             self.changed = true;
@@ -149,6 +152,7 @@ impl<'a> Flow<'a> {
             return;
         }
         if self.report
+            && !self.muted
             && (!matches!(sink, Sink::Write(_) | Sink::WriteField(_)) || sight.has(Atom::Answer))
         {
             for &(a, read) in &sight.0 {
@@ -195,8 +199,26 @@ impl<'a> Flow<'a> {
                     Viewers::One(Some(Term::Local(..))) => Viewers::One(None),
                     v => v,
                 };
+                let full = sum.obs.len() >= MAX_OBS;
                 match sum.obs.iter_mut().find(|o| o.at == at && o.sink == sink) {
                     Some(o) => o.sight.meet(&keep),
+                    // Past `MAX_OBS`, a text joins one of its kind already kept (checked with
+                    // the meet of both: a leak in either is still reported, at the first).
+                    None if full => {
+                        let same = sum
+                            .obs
+                            .iter_mut()
+                            .find(|o| o.sink == sink && o.viewers == viewers);
+                        match same {
+                            Some(o) => o.sight.meet(&keep),
+                            None => sum.obs.push(Ob {
+                                sink,
+                                at,
+                                viewers,
+                                sight: keep,
+                            }),
+                        }
+                    }
                     None => sum.obs.push(Ob {
                         sink,
                         at,
@@ -521,9 +543,10 @@ impl<'a> Flow<'a> {
                 self.expr(&mut b, v);
             }
         }
-        let keys: Vec<(FnKey, bool)> = self.fns.keys().copied().collect();
-        for (k, secret) in keys {
+        let order = std::mem::take(&mut self.order);
+        for &(k, secret) in &order {
             self.summarise(k, secret);
         }
+        self.order = order;
     }
 }

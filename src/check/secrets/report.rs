@@ -37,9 +37,8 @@ impl Checker {
             Viewers::Everyone => "shown to every player",
             Viewers::One(_) => "shown to the chooser",
         };
-        let inside = f.read.file == f.at.file
-            && f.read.start >= f.at.start
-            && f.read.end <= f.at.end;
+        let inside =
+            f.read.file == f.at.file && f.read.start >= f.at.start && f.read.end <= f.at.end;
         let mut main = String::new();
         let mut d = match f.sink {
             Sink::Write(_) | Sink::WriteField(_) => {
