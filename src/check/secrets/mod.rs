@@ -239,7 +239,11 @@ fn callees_first(prog: &Program) -> Vec<(FnKey, bool)> {
     keys.extend((0..prog.card_fns.len() as Id).map(FnKey::Card));
     keys.extend(
         (0..prog.triggers.len() as Id)
-            .filter(|&t| prog.triggers[t as usize].event == EventKind::Custom)
+            .filter(|&t| {
+                prog.triggers
+                    .get(t as usize)
+                    .is_some_and(|t| t.event == EventKind::Custom)
+            })
             .map(FnKey::Trigger),
     );
     let calls = |k: FnKey| -> Vec<FnKey> {
