@@ -1,6 +1,6 @@
-//! Secrets in text: a choice's prompt, labels and notes, and a `say` line, must not show a value
-//! to a player who may not read it; an answer given inside `secretly` must not be written where
-//! others read it.
+//! Secrets in text: a choice's prompt, labels and notes, a `say` line and a card's `face` must not
+//! show a value to a player who may not read it; an answer given inside `secretly` must not be
+//! written where others read it (a var, a card's `var` field).
 //!
 //! Who may read a value is worked out on the lowered tree, as a set of atoms whose readers all
 //! must allow (`Sight`): `Nobody` (a `hidden` var, a card in a `hidden` zone), `Seat(t)` (an
@@ -13,9 +13,15 @@
 //!
 //! The flow is explicit: through `let`s, a local changed with `set` (which keeps the meet of all
 //! it was given, and no player's local: the loop may rebind it), operators, aggregates,
-//! builtins, function calls (each function summarised once per mode, its result and the texts
-//! it shows that depend on its arguments, to a fixed point), a card's code, and a game's own
-//! events. A branch taken is not followed (a line said only when a hidden value is high).
+//! builtins, calls of functions, card code and event triggers (each body summarised per mode,
+//! asked in secret or not: its result and the texts it shows that depend on its arguments;
+//! bodies are summarised callees first from the static call graph, then again until nothing
+//! changes, so a chain is followed in two passes and only cycles through card code or events
+//! take more; past `MAX_PASSES` the checker says it could not prove). A local's cards revealed
+//! or moved into a zone are known as that says from then on. A branch taken is not followed (a
+//! line said only when a hidden value is high), nor which entry of a var or list is read (a
+//! player picked by a condition on hidden cards still names a public seat). A body the game
+//! never runs in a mode (`reached`) is summarised but not reported.
 //!
 //! What each text's viewers are: a choice's prompt and its chosen label go to every player and
 //! spectator, unless the choice is inside `secretly` (then to the chooser alone); its notes, to
