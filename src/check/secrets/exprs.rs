@@ -48,13 +48,18 @@ impl<'a> Flow<'a> {
         }
     }
 
-    /// A var's or a zone's keys: walked (a choice may stand there), but which entry is read is a
-    /// selection, not followed (a player chosen from hidden cards still names a public seat).
-    pub(super) fn keys(&mut self, b: &mut Body, keys: &[Expr]) -> Sight {
-        for k in keys {
-            self.expr(b, k);
+    /// What a var's or a zone's keys tell by the entry they pick: a number or an enum value
+    /// does (`points[d]` tells `d`); a player does not (a player chosen from hidden cards still
+    /// names a public seat, and an `owner` entry is judged by its player).
+    pub(super) fn keys(&mut self, b: &mut Body, domains: &[KeyDomain], keys: &[Expr]) -> Sight {
+        let mut s = Sight::all();
+        for (i, k) in keys.iter().enumerate() {
+            let v = self.expr(b, k);
+            if domains.get(i) != Some(&KeyDomain::Player) {
+                s.meet(&if b.observed { v.val } else { v.told() });
+            }
         }
-        Sight::all()
+        s
     }
 
     pub(super) fn expr(&mut self, b: &mut Body, e: &Expr) -> Sec {
@@ -82,7 +87,8 @@ impl<'a> Flow<'a> {
                 }
             }
             ExprKind::Var(id, keys) => {
-                let mut val = self.keys(b, keys);
+                let domains = self.prog.vars.get(*id as usize).map(|v| &v.keys[..]);
+                let mut val = self.keys(b, domains.unwrap_or(&[]), keys);
                 if b.observed {
                     return Sec {
                         val,
@@ -105,7 +111,8 @@ impl<'a> Flow<'a> {
                 }
             }
             ExprKind::Zone(id, keys) => {
-                let val = self.keys(b, keys);
+                let domains = self.prog.zones.get(*id as usize).map(|z| &z.keys[..]);
+                let val = self.keys(b, domains.unwrap_or(&[]), keys);
                 let cards = if b.observed {
                     Sight::all()
                 } else {
@@ -129,8 +136,10 @@ impl<'a> Flow<'a> {
             }
             ExprKind::TupleIndex(base, _) => self.expr(b, base),
             ExprKind::Index(l, i) => {
-                let s = self.expr(b, l);
-                self.expr(b, i);
+                // The element picked tells the index.
+                let mut s = self.expr(b, l);
+                let k = self.expr(b, i);
+                s.val.meet(&if b.observed { k.val } else { k.told() });
                 s
             }
             ExprKind::Table(_, k) => {

@@ -257,7 +257,8 @@ impl<'a> Flow<'a> {
                         }
                     }
                     Place::Var(id, keys) => {
-                        let k = self.keys(b, keys);
+                        let domains = self.prog.vars.get(*id as usize).map(|v| &v.keys[..]);
+                        let k = self.keys(b, domains.unwrap_or(&[]), keys);
                         let mut sight = v.told();
                         sight.meet(&k);
                         if b.secret {

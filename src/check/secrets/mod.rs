@@ -19,8 +19,9 @@
 //! changes, so a chain is followed in two passes and only cycles through card code or events
 //! take more; past `MAX_PASSES` the checker says it could not prove). A local's cards revealed
 //! or moved into a zone are known as that says from then on. A branch taken is not followed (a
-//! line said only when a hidden value is high), nor which entry of a var or list is read (a
-//! player picked by a condition on hidden cards still names a public seat). A body the game
+//! line said only when a hidden value is high), nor the player a key names (a player picked by a
+//! condition on hidden cards still names a public seat); a number or an enum value as a key or an
+//! index is (the entry picked tells it). A body the game
 //! never runs in a mode (`reached`) is summarised but not reported.
 //!
 //! What each text's viewers are: a choice's prompt and its chosen label go to every player and
