@@ -198,7 +198,7 @@ pub enum Event {
 impl Event {
     /// The event as player `viewer` may see it: cards they do not know at that moment are
     /// hidden (a reveal to others names only the cards the viewer knew already), another
-    /// player's secret choice has no answer and no number of options.
+    /// player's secret choice has no prompt, no answer and no number of options.
     pub fn for_viewer(&self, viewer: u32) -> Event {
         let me = format!("P{}", viewer + 1);
         let hide = |cards: &[CardRef]| cards.iter().map(|c| c.for_viewer(viewer)).collect();
@@ -214,7 +214,8 @@ impl Event {
                 let blind = *secret && *player != me;
                 Event::Choice {
                     player: player.clone(),
-                    prompt: prompt.clone(),
+                    // A secret question is the chooser's: its prompt may read what only they may.
+                    prompt: if blind { String::new() } else { prompt.clone() },
                     choice: if blind {
                         None
                     } else {

@@ -112,6 +112,8 @@ fn check_game(prog: &Program, game: &str, n: u32, seed: u64) -> usize {
                     assert_eq!(seen["choice"], J::Null, "{at}: a secret choice of another");
                     assert_eq!(seen["index"], J::Null, "{at}: a secret choice of another");
                     assert_eq!(seen["options"], J::Null, "{at}: a secret choice of another");
+                    // Its question was the chooser's alone (its prompt may read their secrets).
+                    assert_eq!(seen["prompt"], "", "{at}: a secret choice of another");
                     hidden_seen += 1;
                     continue;
                 }

@@ -118,9 +118,13 @@ pub const DEFS: &[BuiltinDef] = &[
         values_only: true,
         shown_only: &[],
         ret: list0,
-        // Each value once, where it first appears.
+        // Each value once, where it first appears. Telling two cards apart tells which cards
+        // they are: a viewer may compare only cards they know (as `contains` and `==`).
         eval: |me, a| {
             let l = a.list(me, 0)?;
+            if me.observer.is_some() {
+                l.iter().try_for_each(|x| me.peek_value(x, a.span))?;
+            }
             let mut seen = std::collections::BTreeSet::new();
             let out: Vec<Value> = l.iter().filter(|v| seen.insert(*v)).cloned().collect();
             Ok(Value::list(out))

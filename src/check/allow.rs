@@ -30,17 +30,27 @@ pub fn collect(files: &[(u32, File)]) -> Vec<Allow> {
 }
 
 /// Which warnings were looked for: none while a file of the game has a syntax error (the game
-/// is not checked), and those of the card rules (`check::rule`) only once the game checks clean
-/// (they run only then). An `allow` of warnings nobody looked for is not judged unused.
+/// is not checked), and those of the card rules (`check::rule`) and of the secrets followed into
+/// text (`check/secrets/`) only once the game checks clean (they run only then). An `allow` of
+/// warnings nobody looked for is not judged unused.
 #[derive(Debug, Clone, Copy)]
 pub struct Looked {
     pub checker: bool,
+    /// The game checked clean: its card rules ran and its secrets were followed.
     pub card_rules: bool,
 }
 
+/// The warnings looked for only in a game that checks clean.
+const ONCE_CLEAN: &[&str] = &[
+    "check::rule",
+    "check::hidden_said",
+    "check::unknown_shown",
+    "check::secrets_unproven",
+];
+
 impl Looked {
     fn for_code(self, code: &str) -> bool {
-        self.checker && (code != "check::rule" || self.card_rules)
+        self.checker && (!ONCE_CLEAN.contains(&code) || self.card_rules)
     }
 }
 

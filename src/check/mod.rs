@@ -24,6 +24,7 @@ mod narrow;
 mod purity;
 mod repl;
 mod screen;
+mod secrets;
 mod stmts;
 mod types;
 
@@ -852,6 +853,10 @@ impl Checker {
         self.check_recursion();
         self.check_purity();
         self.check_faces();
+        // Only a game without errors: a text's secrets are followed through a whole program.
+        if !self.diags.iter().any(|d| d.is_error()) {
+            self.check_secrets();
+        }
         self.check_printed();
         self.order_consts();
         self.check_unique();

@@ -1,0 +1,162 @@
+//! The diagnostics: one per text (or write), naming the read hidden from some who see it.
+
+use super::*;
+
+impl Checker {
+    pub(super) fn secret_diag(&self, f: &Found) -> Diag {
+        let src = &self.prog.sources;
+        let text = src.text_of(f.read);
+        let read = if text.is_empty() || text.len() > 60 || text.contains('\n') {
+            "a hidden value".to_string()
+        } else {
+            format!("`{text}`")
+        };
+        let who = if f.nobody {
+            "which not every player may read"
+        } else {
+            "which only one player may read"
+        };
+        // The read gets a label of its own when it is near the text (a far one would draw every
+        // line between them); else the message says where it is.
+        let (l1, l2) = (src.line_col(f.at).0, src.line_col(f.read).0);
+        let near = f.read.file == f.at.file && l1.abs_diff(l2) <= 8;
+        let (read, far) = if near || f.read == Span::default() {
+            (read, None)
+        } else {
+            let file = src
+                .get(f.read.file)
+                .map(|x| x.name.clone())
+                .unwrap_or_default();
+            (
+                format!("{read} ({file}:{l2})"),
+                Some(format!("{text} is read at {file}:{l2}")),
+            )
+        };
+        let seen = match f.viewers {
+            _ if f.sink == Sink::Face => "printed for every player",
+            Viewers::Everyone => "shown to every player",
+            Viewers::One(_) => "shown to the chooser",
+        };
+        let inside =
+            f.read.file == f.at.file && f.read.start >= f.at.start && f.read.end <= f.at.end;
+        let mut main = String::new();
+        let mut d = match f.sink {
+            Sink::Write(_) | Sink::WriteField(_) => {
+                let name = match f.sink {
+                    Sink::Write(id) => self.prog.vars.get(id as usize).map(|v| v.name.clone()),
+                    Sink::WriteField(sym) => self.prog.symbols.get(sym as usize).cloned(),
+                    _ => None,
+                }
+                .unwrap_or_default();
+                let readers = match f.viewers {
+                    Viewers::Everyone => "every player reads",
+                    Viewers::One(_) => "another player may read",
+                };
+                Diag::error(
+                    "check::secret_written",
+                    format!("an answer given in secret is written to `{name}`, which {readers}"),
+                )
+                .with_main(&mut main, format!("`{name}` is not secret from the others"))
+                .help(if matches!(f.sink, Sink::Write(_)) {
+                    format!(
+                        "keep the answer in a local until every answer is in, or declare `{name}` \
+                         `owner` (keyed by the player), so that only its player reads it until \
+                         the rules tell it"
+                    )
+                } else {
+                    format!(
+                        "`{name}` is a field of a card the others see: keep the answer in a local \
+                         until every answer is in, or in an `owner` var"
+                    )
+                })
+            }
+            Sink::Say => Diag::warning(
+                "check::hidden_said",
+                format!("this line is said to every player, but it shows {read}, {who}"),
+            )
+            .with_main(&mut main, "said to every player".into())
+            .help(
+                "read it inside the braces instead (a `say` shows a var or a card's field as \
+                 `(hidden)` to whoever may not read it); if the rules mean to announce it here, \
+                 acknowledge it with `allow check::hidden_said \"why\"`",
+            ),
+            sink => {
+                let (what, verb) = match sink {
+                    Sink::Prompt => ("this prompt is", "it reads"),
+                    Sink::Label => ("these labels are", "they read"),
+                    Sink::Face => ("this part of the card's face is", "it reads"),
+                    _ => ("these notes are", "they read"),
+                };
+                let help = match (sink, f.viewers) {
+                    (Sink::Face, _) => {
+                        "a face is printed on the card, for every player to read: show the \
+                         card's own fields, not a var"
+                    }
+                    (Sink::Note, _) | (_, Viewers::One(_)) => {
+                        "the chooser may not read it: leave it out, or show only what the chooser \
+                         may read (their own vars and cards, public ones)"
+                    }
+                    _ => {
+                        "ask inside `secretly { }`, where only the chooser sees the question, or \
+                         show the value on the game's `screen`, which each seat reads as it may"
+                    }
+                };
+                if f.var {
+                    Diag::error(
+                        "check::hidden_shown",
+                        format!("{what} {seen}, but {verb} {read}, {who}"),
+                    )
+                    .with_main(&mut main, seen.into())
+                    .help(help)
+                } else {
+                    // What a player knows of a card changes as the game goes, and a secret
+                    // answer is the rules' to tell: they may be known by the time the text is
+                    // read, which the checker cannot tell.
+                    Diag::warning(
+                        "check::unknown_shown",
+                        format!(
+                            "{what} {seen}, but {verb} {read}, a card or a secret answer that not \
+                             every one of them may know"
+                        ),
+                    )
+                    .with_main(&mut main, seen.into())
+                    .help(format!(
+                        "{help}; if it is known to them by then (revealed, face up on the table, \
+                         or told once every answer is in), acknowledge it with \
+                         `allow check::unknown_shown \"why\"`"
+                    ))
+                }
+            }
+        };
+        let what = match f.sink {
+            Sink::Write(_) | Sink::WriteField(_) => "answered inside `secretly` here",
+            _ => "hidden from some who see it",
+        };
+        if inside && far.is_none() {
+            // One label where the secret is read, inside the text it is shown in.
+            let text = match f.sink {
+                Sink::Write(_) | Sink::WriteField(_) => format!("answered in secret here; {main}"),
+                _ => format!("read here, {main}"),
+            };
+            d = d.label(f.read, text);
+        } else {
+            d = d.label(f.at, main);
+            if far.is_none() && f.read != Span::default() {
+                d = d.label(f.read, what);
+            }
+        }
+        d
+    }
+}
+
+/// The main label's text, kept until it is known where it goes.
+trait WithMain {
+    fn with_main(self, main: &mut String, text: String) -> Self;
+}
+
+impl WithMain for Diag {
+    fn with_main(self, main: &mut String, text: String) -> Self {
+        *main = text;
+        self
+    }
+}
