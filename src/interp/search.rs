@@ -104,11 +104,13 @@ pub(super) struct Wanted {
     /// another player's answer the seat saw is replayed as an option that reads the same to the
     /// seat (`pick_alike`).
     class_of: Vec<u32>,
-    /// The real position at the choice, its options and their labels: a playout whose position
-    /// matches them (`looks_same`) reads the same to the seat without building its view.
+    /// The real position at the choice and its options: a playout whose position matches them
+    /// (`looks_same`) reads the same to the seat without building its view. The options' labels
+    /// are not compared: a silent run (`simulate`, a playout) never builds their texts while
+    /// `run` does, and a search must see the same under both (one game per seed); labels are
+    /// worked out from the state and the options, which are compared.
     now: State,
     options: Vec<Value>,
-    labels: Option<Vec<Value>>,
     /// The options' texts and the view as the seat sees them, built when a playout's position
     /// does not plainly match (`seen`).
     seen: OnceCell<(Vec<String>, PlayerView)>,
@@ -124,16 +126,7 @@ impl Wanted {
                 zone_base: &self.now.zone_base,
             };
             let labels = (0..self.options.len())
-                .map(|i| {
-                    seen_label(
-                        &view,
-                        &self.options,
-                        self.labels.as_deref(),
-                        &self.now.known,
-                        seat,
-                        i,
-                    )
-                })
+                .map(|i| seen_label(&view, &self.options, &self.now.known, seat, i))
                 .collect();
             (labels, super::seen::player_view(prog, &self.now, seat))
         })
@@ -159,8 +152,8 @@ fn known_alike(v: &Value, a: &[Players], b: &[Players], seat: u32) -> bool {
 /// Whether the seat's view (`seen::player_view`) of `a` is plainly the same as of `b`, from the
 /// states themselves: the same round and phase, in every zone slot the same cards where the
 /// seat knows them (with their faces and var fields) and hidden cards where it knows neither,
-/// and every var the same (a var's value is shown when visible, and whether it holds its first
-/// value either way). `true` only when the views are equal; `false` says nothing (the views may
+/// and every var the seat may read the same (its value, and whether it holds its first value;
+/// of a var it may not read, nothing). `true` only when the views are equal; `false` says nothing (the views may
 /// still be equal: build them to know).
 fn looks_same(prog: &Program, a: &State, b: &State, seat: u32) -> bool {
     if a.round != b.round
@@ -226,10 +219,15 @@ fn looks_same(prog: &Program, a: &State, b: &State, seat: u32) -> bool {
                 a.vars.get(base + off as usize),
                 b.vars.get(base + off as usize),
             );
+            // A var the seat may not read shows nothing, not even whether it holds its first
+            // value (`seen::player_view`).
+            if !holds(view.var_readers(id as u32, off), seat) {
+                continue;
+            }
             if (x.is_some() && x == fa) != (y.is_some() && y == fb) {
                 return false;
             }
-            if holds(view.var_readers(id as u32, off), seat) {
+            {
                 match (x, y) {
                     (Some(x), Some(y)) if x == y && known_alike(x, &a.known, &b.known, seat) => {}
                     (None, None) => {}
@@ -388,7 +386,6 @@ pub struct SearchPoint<'a> {
     pub(super) now: &'a State,
     pub(super) seat: u32,
     pub(super) options: &'a [Value],
-    pub(super) labels: Option<&'a [Value]>,
     pub(super) want: OnceCell<Rc<Wanted>>,
     /// What its determinisations deal (`deal`), worked out at the first.
     pub(super) dealing: OnceCell<Dealing>,
@@ -405,17 +402,11 @@ pub(super) struct Dealing {
     places: Vec<u32>,
 }
 
-/// Option `i`'s text as player `seat` sees it (a card they do not know is hidden).
-fn seen_label(
-    view: &View,
-    options: &[Value],
-    labels: Option<&[Value]>,
-    known: &[Players],
-    seat: u32,
-    i: usize,
-) -> String {
-    let v = labels.and_then(|l| l.get(i)).or(options.get(i));
-    v.map(|v| view.show_parts(v, known).for_viewer(seat).text())
+/// Option `i` as player `seat` sees it, as text (a card they do not know is hidden).
+fn seen_label(view: &View, options: &[Value], known: &[Players], seat: u32, i: usize) -> String {
+    options
+        .get(i)
+        .map(|v| view.show_parts(v, known).for_viewer(seat).text())
         .unwrap_or_default()
 }
 
@@ -492,7 +483,73 @@ fn relabel_state(st: &mut State, sigma: &[u32]) {
     st.memo = super::Memo::default();
 }
 
+/// Who "answers" a draw of the game's randomness kept in a track (`Interp::draw_below`).
+const NATURE: u32 = u32::MAX;
+
+/// Whether values of type `ty` name cards only (a card, `none`, a list of cards): what such a
+/// var holds follows the cards a determinisation re-deals, so it needs no replay.
+fn names_cards(ty: &Ty) -> bool {
+    match ty {
+        Ty::Card(_) | Ty::None => true,
+        Ty::Opt(t) | Ty::List(t) => names_cards(t),
+        _ => false,
+    }
+}
+
+impl Playout {
+    /// A draw in `0..n` met in a playout (`real`, the copy's own stream): while the replay is
+    /// under way, the draw the track kept there answered afresh; after the choice searched, or
+    /// where the copy draws where the game did not, a draw of the playout's own.
+    fn draw(&mut self, n: u32, real: u32) -> u32 {
+        if self.branched {
+            return real;
+        }
+        let j = self.asked;
+        let kept = self
+            .want
+            .replay
+            .get(j)
+            .filter(|a| a.player == NATURE && a.count == n as usize)
+            .map(|a| a.index);
+        match (kept, &mut self.hidden) {
+            (Some(index), hidden) => {
+                self.asked += 1;
+                answer_hidden(hidden, j, index, n as usize) as u32
+            }
+            // Not the game's draw: never the real stream's next value, which is the game's
+            // future.
+            (None, Hidden::Drawn { repick, .. }) => rng::below(repick, n),
+            (None, Hidden::Probe { .. }) => real,
+        }
+    }
+}
+
 impl Track {
+    /// Whether the replay must go on from this track's boundary rather than from the boundary
+    /// the game is at (`now`): a var hidden from some player, holding values rather than cards,
+    /// was written since this boundary and is not back at its first value everywhere. From a
+    /// later boundary its value would be the real one in every copy; from this one, the draws
+    /// and the other players' secret answers that made it are replayed afresh. A track starts
+    /// at the game's setup (every var at its first value) or where no such var was written
+    /// since the last start, so what such vars hold there is known to every seat.
+    fn holds_back(&self, prog: &Program, now: &State) -> bool {
+        let since = self.state.var_clock;
+        prog.vars.iter().enumerate().any(|(id, vd)| {
+            if vd.visibility == crate::ast::Visibility::Public || names_cards(&vd.ty) {
+                return false;
+            }
+            if now.var_stamp.get(id).is_none_or(|&s| s <= since) {
+                return false;
+            }
+            let base = now.var_base.get(id).copied().unwrap_or(0) as usize;
+            let size = family_size(&vd.keys, now.n_players, prog).unwrap_or(0) as usize;
+            let first = now.var_first.get(id);
+            now.vars
+                .get(base..base + size)
+                .is_none_or(|slots| slots.iter().any(|v| Some(v) != first))
+        })
+    }
+
     pub(super) fn at(pos: Pos, state: &State) -> Track {
         Track {
             pos,
@@ -556,7 +613,6 @@ impl SearchPoint<'_> {
                 class_of,
                 now: self.now.clone(),
                 options: self.options.to_vec(),
-                labels: self.labels.map(<[Value]>::to_vec),
                 seen: OnceCell::new(),
             })
         })
@@ -875,11 +931,45 @@ impl SearchPoint<'_> {
 }
 
 impl Interp<'_> {
-    /// At a segment boundary: keep the state, when an agent searches.
+    /// At a segment boundary: keep the state, when an agent searches, unless the state kept
+    /// must stay (`Track::holds_back`): then the replay goes on from the earlier boundary.
     pub(super) fn track_boundary(&mut self, pos: Pos) {
-        if self.searching {
-            self.search = Some(Box::new(Track::at(pos, &self.state)));
+        if !self.searching {
+            return;
         }
+        if let Some(t) = self.search.as_deref() {
+            if t.holds_back(self.prog, &self.state) {
+                return;
+            }
+        }
+        self.search = Some(Box::new(Track::at(pos, &self.state)));
+    }
+
+    /// A draw of the game's own randomness, uniform in `0..n` (`roll`, `roll_dice`,
+    /// `pick_random`, `shuffled`): the game's stream as ever. When an agent searches, the draw
+    /// is kept in the track, as a secret answer of nobody's (`NATURE`); a playout replaying the
+    /// track answers it afresh (`answer_hidden`: drawn among the values the probes found to
+    /// fit what the seat saw, weighted back to uniform), so a value the seat never saw, a die
+    /// kept in a var hidden from it, is re-rolled in every copy. The game's stream is drawn from
+    /// all the same, so the draws after it (a shuffle) stay where they were.
+    pub(crate) fn draw_below(&mut self, n: u32) -> u32 {
+        let real = rng::below(&mut self.state.rng, n);
+        if n <= 1 {
+            return real;
+        }
+        if let Some(pl) = self.playout.as_deref_mut() {
+            return pl.draw(n, real);
+        }
+        if let Some(t) = self.search.as_deref_mut() {
+            t.asked.push(Asked {
+                player: NATURE,
+                index: real as usize,
+                count: n as usize,
+                secret: true,
+                taken: Value::Int(i64::from(real)),
+            });
+        }
+        real
     }
 
     /// Players `who` have just learnt card `c` (`visibility.rs`): kept since the boundary, when
@@ -928,16 +1018,11 @@ impl Interp<'_> {
     }
 
     /// In a playout, the answer to a choice: the replayed one, the option tried, or a random one.
-    pub(super) fn playout_answer(
-        &mut self,
-        player: u32,
-        options: &[Value],
-        labels: Option<&[Value]>,
-    ) -> R<usize> {
+    pub(super) fn playout_answer(&mut self, player: u32, options: &[Value]) -> R<usize> {
         let Some(mut pl) = self.playout.take() else {
             return Err(signal(REJECT));
         };
-        let r = self.playout_answer_with(&mut pl, player, options, labels);
+        let r = self.playout_answer_with(&mut pl, player, options);
         self.playout = Some(pl);
         r
     }
@@ -947,7 +1032,6 @@ impl Interp<'_> {
         pl: &mut Playout,
         player: u32,
         options: &[Value],
-        labels: Option<&[Value]>,
     ) -> R<usize> {
         let count = options.len();
         let j = pl.asked;
@@ -1010,7 +1094,7 @@ impl Interp<'_> {
             return Err(signal(REJECT));
         }
         let want = pl.want.clone();
-        if !self.seen_as_wanted(&want, options, labels, pl.seat) {
+        if !self.seen_as_wanted(&want, options, pl.seat) {
             return Err(signal(REJECT));
         }
         if matches!(pl.hidden, Hidden::Probe { .. }) {
@@ -1026,44 +1110,27 @@ impl Interp<'_> {
 }
 
 impl Interp<'_> {
-    /// Whether the choice being asked (`options`, `labels`) reads to `seat` as the choice
-    /// searched did: its options' texts and the seat's view. Plainly the same states and
+    /// Whether the choice being asked (`options`) reads to `seat` as the choice searched did:
+    /// its options as the seat sees them, and the seat's view. Plainly the same states and
     /// options (`looks_same`) are; otherwise both are built and compared.
-    fn seen_as_wanted(
-        &self,
-        want: &Wanted,
-        options: &[Value],
-        labels: Option<&[Value]>,
-        seat: u32,
-    ) -> bool {
+    fn seen_as_wanted(&self, want: &Wanted, options: &[Value], seat: u32) -> bool {
         let count = options.len();
-        let label = |o: &[Value], l: Option<&[Value]>, i: usize| -> Option<Value> {
-            l.and_then(|l| l.get(i)).or(o.get(i)).cloned()
-        };
         let plain = count == want.options.len()
-            && (0..count).all(|i| {
-                let (x, y) = (
-                    label(options, labels, i),
-                    label(&want.options, want.labels.as_deref(), i),
-                );
-                match (x, y) {
-                    (Some(x), Some(y)) => {
-                        x == y && known_alike(&x, &self.state.known, &want.now.known, seat)
-                    }
-                    (None, None) => true,
-                    _ => false,
-                }
-            })
+            && options
+                .iter()
+                .zip(&want.options)
+                .all(|(x, y)| x == y && known_alike(x, &self.state.known, &want.now.known, seat))
             && looks_same(self.prog, &self.state, &want.now, seat);
         if plain {
             return true;
         }
         let (want_labels, want_view) = want.seen(self.prog, seat);
         let view = self.view();
-        let same_labels = (0..count).all(|i| {
-            want_labels.get(i).map(String::as_str)
-                == Some(seen_label(&view, options, labels, &self.state.known, seat, i).as_str())
-        });
+        let same_labels = count == want_labels.len()
+            && (0..count).all(|i| {
+                want_labels.get(i).map(String::as_str)
+                    == Some(seen_label(&view, options, &self.state.known, seat, i).as_str())
+            });
         same_labels && super::seen::player_view(self.prog, &self.state, seat) == *want_view
     }
 }
