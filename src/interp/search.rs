@@ -17,9 +17,15 @@
 //! not know thus enters only as the multiset of those cards and the places they fill: two
 //! positions that differ in where hidden cards lie give the same determinised state.
 //!
-//! The replay keeps the game's real randomness up to the choice (it made the position the
-//! seat sees) and answers another player's *secret* choices since the boundary afresh, as the
-//! seat never saw them. Another player's other choices are replayed as what the seat saw of the
+//! The replay answers another player's *secret* choices since the boundary afresh, as the seat
+//! never saw them, and so the game's own draws of values (`roll`, `pick_random`, `shuffled`:
+//! `Interp::draw_below`, kept as secret answers of nobody's, `NATURE`); the order a `shuffle`
+//! statement gives a zone is the real one, the cards in it being re-dealt already. A var hidden
+//! from some player holds what such draws and answers made, so while one holds a value written
+//! since the boundary kept (and not re-dealt with the cards), the boundary is not moved on
+//! (`Track::holds_back`): the replay goes back to where the value was made, or, too far back,
+//! the search refuses (`SearchPoint::refused`). A var hidden from the seat is never compared,
+//! not even whether it holds its first value. Another player's other choices are replayed as what the seat saw of the
 //! answer, not by its number: in a copy where that player holds other cards, the card they
 //! played may stand elsewhere among their options, so the answer is an option that reads alike
 //! to the seat (a card it knows, the same card; one it does not, any card so dealt), drawn
@@ -55,6 +61,10 @@ pub(super) struct Track {
     /// (`Interp::saw`). A card the seat saw on the way (shown, then taken back into a hand) is
     /// not re-dealt, as a card it knows now is not.
     pub(super) seen: Vec<Players>,
+    /// Boundaries passed since this one while it held the replay back (`holds_back`).
+    held: u32,
+    /// The var that held it back too long (`MAX_HELD`): a search refuses.
+    refused: Option<u32>,
 }
 
 /// A choice asked since the boundary: who answered, with which option, whether in secret.
@@ -338,6 +348,12 @@ const WIDE_OF: u32 = 256;
 const PROBE_ALL: usize = 12;
 const PROBES: usize = 8;
 
+/// The probes spent on the game's own draws (`NATURE`) per choice searched, the first draws
+/// first: a replay that goes back far may hold hundreds (a shuffle is a draw per card), and
+/// those past the budget are drawn uniformly, as the game draws them (exact, only more copies
+/// are rejected where the seat saw the draw).
+const NATURE_PROBES: usize = 48;
+
 /// The signal a playout whose replay no longer fits the position unwinds with.
 const REJECT: &str = "search::reject";
 
@@ -483,11 +499,24 @@ fn relabel_state(st: &mut State, sigma: &[u32]) {
     st.memo = super::Memo::default();
 }
 
+/// Every card named in `v`.
+fn each_card(v: &Value, f: &mut dyn FnMut(u32)) {
+    match v {
+        Value::Card(c) => f(*c),
+        Value::List(items) | Value::Tuple(items) => {
+            for x in items.iter() {
+                each_card(x, f);
+            }
+        }
+        _ => {}
+    }
+}
+
 /// Who "answers" a draw of the game's randomness kept in a track (`Interp::draw_below`).
 const NATURE: u32 = u32::MAX;
 
 /// Whether values of type `ty` name cards only (a card, `none`, a list of cards): what such a
-/// var holds follows the cards a determinisation re-deals, so it needs no replay.
+/// var holds may follow the cards a determinisation re-deals (`Track::holds_back`).
 fn names_cards(ty: &Ty) -> bool {
     match ty {
         Ty::Card(_) | Ty::None => true,
@@ -524,30 +553,73 @@ impl Playout {
     }
 }
 
+/// A replay held back (`Track::holds_back`) goes back at most this many boundaries, and replays
+/// at most `MAX_HELD_STEPS` steps of the game: past them, a var that holds the track back has
+/// stood hidden too long to be replayed from where it was made (every copy, and every probe,
+/// would replay it), and a search refuses rather than read it. Ambition's secret pacts hold it
+/// back up to 6 segments and 10,300 steps (2 and 4 players, `mc:2`, 62 games); Hegemony's
+/// agendas, dealt at setup and kept all game, pass 20,000 steps by the fifth segment.
+const MAX_HELD: u32 = 24;
+const MAX_HELD_STEPS: u64 = 20_000;
+
 impl Track {
-    /// Whether the replay must go on from this track's boundary rather than from the boundary
-    /// the game is at (`now`): a var hidden from some player, holding values rather than cards,
-    /// was written since this boundary and is not back at its first value everywhere. From a
-    /// later boundary its value would be the real one in every copy; from this one, the draws
-    /// and the other players' secret answers that made it are replayed afresh. A track starts
-    /// at the game's setup (every var at its first value) or where no such var was written
-    /// since the last start, so what such vars hold there is known to every seat.
-    fn holds_back(&self, prog: &Program, now: &State) -> bool {
+    /// The var, if any, for which the replay must go on from this track's boundary rather than
+    /// from the boundary the game is at (`now`): one hidden from some player, written since
+    /// this boundary, with a slot some player may not read that is not back at its first value
+    /// and whose value a determinisation would not re-deal. That is a value (a number, a word, a player: from a later boundary it
+    /// would be the real one in every copy), or a card someone who may not read the var knows
+    /// or that lies in no zone (which card the var names is then the secret; a card in a zone
+    /// that nobody but the var's readers knows is re-dealt, and the var follows it). From this
+    /// boundary, the draws and other players' secret answers that made the value are replayed
+    /// afresh. A track starts at the game's setup (every var at its first value) or where no
+    /// such var was written since the last start, so what such vars hold there, every seat
+    /// knows.
+    fn holds_back(&self, prog: &Program, now: &State) -> Option<u32> {
         let since = self.state.var_clock;
-        prog.vars.iter().enumerate().any(|(id, vd)| {
-            if vd.visibility == crate::ast::Visibility::Public || names_cards(&vd.ty) {
+        let view = View {
+            prog,
+            n_players: now.n_players,
+            zone_base: &now.zone_base,
+        };
+        (0..prog.vars.len() as u32).find(|&id| {
+            let Some(vd) = prog.vars.get(id as usize) else {
+                return false;
+            };
+            if vd.visibility == crate::ast::Visibility::Public
+                || now.var_stamp.get(id as usize).is_none_or(|&s| s <= since)
+            {
                 return false;
             }
-            if now.var_stamp.get(id).is_none_or(|&s| s <= since) {
-                return false;
-            }
-            let base = now.var_base.get(id).copied().unwrap_or(0) as usize;
-            let size = family_size(&vd.keys, now.n_players, prog).unwrap_or(0) as usize;
-            let first = now.var_first.get(id);
-            now.vars
-                .get(base..base + size)
-                .is_none_or(|slots| slots.iter().any(|v| Some(v) != first))
+            let cards = names_cards(&vd.ty);
+            let base = now.var_base.get(id as usize).copied().unwrap_or(0) as usize;
+            let size = family_size(&vd.keys, now.n_players, prog).unwrap_or(0);
+            let first = now.var_first.get(id as usize);
+            (0..size).any(|off| {
+                let Some(v) = now.vars.get(base + off as usize) else {
+                    return false;
+                };
+                let readers = view.var_readers(id, off);
+                if Some(v) == first || readers == everyone(now.n_players) {
+                    return false;
+                }
+                if !cards {
+                    return true;
+                }
+                let mut told = false;
+                each_card(v, &mut |c| {
+                    let known = now.known.get(c as usize).copied().unwrap_or(0);
+                    let nowhere = now.card_zone.get(c as usize).is_none_or(|&z| z == NOWHERE);
+                    told |= nowhere || known & !readers != 0;
+                });
+                told
+            })
         })
+    }
+
+    /// Why a search may not search from this track: the var that held it back past `MAX_HELD`
+    /// boundaries or `MAX_HELD_STEPS` steps.
+    pub(super) fn refused(&self) -> Option<u32> {
+        self.refused
     }
 
     pub(super) fn at(pos: Pos, state: &State) -> Track {
@@ -556,6 +628,8 @@ impl Track {
             state: state.clone(),
             asked: Vec::new(),
             seen: state.known.clone(),
+            held: 0,
+            refused: None,
         }
     }
 
@@ -595,6 +669,19 @@ impl SearchPoint<'_> {
     /// Whether the game declares a score (without one, no game has a winner).
     pub fn has_score(&self) -> bool {
         self.prog.game.score.is_some()
+    }
+
+    /// Why this choice may not be searched: a var hidden from some players held the replay
+    /// back too long (`MAX_HELD`, `Track::holds_back`), and a copy from a later boundary would
+    /// hold its real value. A searching agent answers with this error rather
+    /// than read it.
+    pub fn refused(&self) -> Option<String> {
+        let vd = self.prog.vars.get(self.track.refused()? as usize)?;
+        Some(format!(
+            "P{}'s search cannot keep `{}` hidden: the var, hidden from some players, was drawn or chosen in secret more than {MAX_HELD} segments or {MAX_HELD_STEPS} steps ago, and a search would have to replay the game from there in every copy; set it back to its starting value once it has done its work (a search then replays only from there), or play this seat with `random`, `bot:NAME` or a person",
+            u64::from(self.seat) + 1,
+            vd.name
+        ))
     }
 
     fn want(&self) -> &Rc<Wanted> {
@@ -783,19 +870,34 @@ impl SearchPoint<'_> {
     /// weight (`Played::weight`) corrects for the narrowing, and one draw in `WIDE_OF` stays
     /// uniform among all, so what a search estimates is what uniform draws give, only with far
     /// fewer copies rejected. The probes replay the real boundary state: they shape the
-    /// proposal, never what it is weighed against.
+    /// proposal, never what it is weighed against. The game's own draws since the boundary
+    /// (`NATURE`) are probed alike, up to `NATURE_PROBES` probes.
     pub fn prepare(&self, rng: &mut ChaCha8Rng) {
         if self.proposals.get().is_some() {
             return;
         }
         let replay = &self.want().replay;
         let mut proposals = vec![Proposal::Uniform; replay.len()];
+        let as_went = OnceCell::new();
+        let mut nature_budget = NATURE_PROBES;
         for (at, a) in replay.iter().enumerate() {
             let (who, index, secret) = (a.player, a.index, a.secret);
             if !secret || who == self.seat {
                 continue;
             }
-            let (fits, n) = self.probe(at, None);
+            let (fits, n) = if who == NATURE {
+                // A draw: its number of values is kept, and the replay as it went is the same
+                // for every draw, so it is tried once.
+                let n = a.count;
+                if n < 2 || index >= n || nature_budget < n.min(PROBE_ALL) {
+                    // Past the budget: drawn uniformly, as the game draws it.
+                    continue;
+                }
+                nature_budget -= n.min(PROBE_ALL);
+                (*as_went.get_or_init(|| self.probe(usize::MAX, None).0), n)
+            } else {
+                self.probe(at, None)
+            };
             if !fits || n < 2 || index >= n {
                 // The replay does not come back as it went: nothing to narrow.
                 continue;
@@ -930,15 +1032,39 @@ impl SearchPoint<'_> {
     }
 }
 
+/// What a search keeps of the game so far (`Track`), opaque: a session that resumes a game from
+/// a boundary of its own (the REPL, `serve`) hands it back, so a search replays from where it
+/// would in `rules run` (a boundary held back, `Track::holds_back`, is earlier than the one
+/// resumed from).
+#[derive(Clone, Default)]
+pub struct SearchMemory(Option<Box<Track>>);
+
 impl Interp<'_> {
+    /// What a search keeps now, to resume from (`set_search_memory`).
+    pub fn search_memory(&self) -> SearchMemory {
+        SearchMemory(self.search.clone())
+    }
+
+    /// Resume with what a search kept (`search_memory`), and keep it from now on whoever
+    /// answers (a person may hand a seat to a search later).
+    pub fn set_search_memory(&mut self, memory: SearchMemory) {
+        self.searching = true;
+        self.search = memory.0;
+    }
+
     /// At a segment boundary: keep the state, when an agent searches, unless the state kept
     /// must stay (`Track::holds_back`): then the replay goes on from the earlier boundary.
     pub(super) fn track_boundary(&mut self, pos: Pos) {
         if !self.searching {
             return;
         }
-        if let Some(t) = self.search.as_deref() {
-            if t.holds_back(self.prog, &self.state) {
+        if let Some(t) = self.search.as_deref_mut() {
+            if let Some(var) = t.holds_back(self.prog, &self.state) {
+                t.held = t.held.saturating_add(1);
+                let steps = self.state.steps().saturating_sub(t.state.steps());
+                if (t.held > MAX_HELD || steps > MAX_HELD_STEPS) && t.refused.is_none() {
+                    t.refused = Some(var);
+                }
                 return;
             }
         }
