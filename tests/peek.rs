@@ -159,3 +159,54 @@ fn a_search_plays_the_same_game_under_run_and_simulate() {
         }
     }
 }
+
+/// The REPL (and `serve`, a session too) plays the same game as `rules run`, also where it
+/// resumes from a boundary of its own: P2's search in the sealed-die game replays from the
+/// phase where P1 set its die in secret, not from the bidding phase it resumed at (which would
+/// hold the real die), step by step and after an answer taken back.
+#[test]
+fn the_repl_plays_the_same_game_as_run() {
+    use rules::session::{Auto, Mode, Session, Stop, Until};
+    let c = rules::check_path(&game("sealed_die.rules"), &Limits::default());
+    let prog = std::rc::Rc::new(c.program.expect("program"));
+    for seed in 1..=8u64 {
+        let mut s = Session::new(prog.clone(), 2, seed, Limits::default()).expect("session");
+        s.modes = vec![Mode::Random, Mode::Mc(20)];
+        // A phase at a time, so the bidding phase is resumed from its own checkpoint.
+        for _ in 0..4 {
+            s.advance(Until::Phase, Auto::Off);
+        }
+        s.advance(Until::End, Auto::Off);
+        assert_eq!(s.stop, Stop::Done, "{:?}", s.error);
+        let played: Vec<(u32, usize)> = s.answers().iter().map(|a| (a.player, a.index)).collect();
+        let (code, out, err) = common::rules(&[
+            "run",
+            &game("sealed_die.rules").display().to_string(),
+            "--agent",
+            "P1=random,P2=mc:20",
+            "--seed",
+            &seed.to_string(),
+            "--json",
+        ]);
+        assert_eq!(code, 0, "{out}{err}");
+        let run: Vec<(u32, usize)> = out
+            .lines()
+            .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
+            .filter(|e| e["event"] == "choice")
+            .filter_map(|e| {
+                let p = e["player"]
+                    .as_str()?
+                    .strip_prefix('P')?
+                    .parse::<u32>()
+                    .ok()?;
+                Some((p - 1, e["index"].as_u64()? as usize - 1))
+            })
+            .collect();
+        assert_eq!(played, run, "seed {seed}: the REPL and run differ");
+        // P2's answer taken back and searched again from the bidding phase's checkpoint.
+        assert_eq!(s.undo(1), 1);
+        s.advance(Until::End, Auto::Off);
+        let again: Vec<(u32, usize)> = s.answers().iter().map(|a| (a.player, a.index)).collect();
+        assert_eq!(again, run, "seed {seed}: searched again after an undo");
+    }
+}
