@@ -566,10 +566,11 @@ impl Track {
     /// The var, if any, for which the replay must go on from this track's boundary rather than
     /// from the boundary the game is at (`now`): one hidden from some player, written since
     /// this boundary, with a slot some player may not read that is not back at its first value
-    /// and whose value a determinisation would not re-deal. That is a value (a number, a word, a player: from a later boundary it
-    /// would be the real one in every copy), or a card someone who may not read the var knows
-    /// or that lies in no zone (which card the var names is then the secret; a card in a zone
-    /// that nobody but the var's readers knows is re-dealt, and the var follows it). From this
+    /// and whose value a determinisation would not re-deal. That is a value (a number, a word,
+    /// a player: from a later boundary it would be the real one in every copy), or a card
+    /// someone who may not read the var knows or that lies in no zone (which card the var names
+    /// is then the secret; a card in a zone that nobody but the var's readers knows is
+    /// re-dealt, and the var follows it). From this
     /// boundary, the draws and other players' secret answers that made the value are replayed
     /// afresh. A track starts at the game's setup (every var at its first value) or where no
     /// such var was written since the last start, so what such vars hold there, every seat
@@ -673,8 +674,7 @@ impl SearchPoint<'_> {
 
     /// Why this choice may not be searched: a var hidden from some players held the replay
     /// back too long (`MAX_HELD`, `Track::holds_back`), and a copy from a later boundary would
-    /// hold its real value. A searching agent answers with this error rather
-    /// than read it.
+    /// hold its real value. A searching agent answers with this error rather than read it.
     pub fn refused(&self) -> Option<String> {
         let vd = self.prog.vars.get(self.track.refused()? as usize)?;
         Some(format!(
