@@ -120,6 +120,9 @@ struct Checkpoint {
     /// Each seat's random draws so far: a random seat draws from its own stream, as in
     /// `rules run`, so the same seed plays the same game in both.
     rngs: Vec<agent::RandomAgent>,
+    /// What a search kept before this boundary: a search resumed here replays from where it
+    /// would in `rules run` (an earlier boundary, while a var hidden from a seat holds a secret).
+    search: crate::interp::SearchMemory,
 }
 
 /// One answered choice, kept with what it was so a reload can tell whether it still fits.
@@ -318,7 +321,10 @@ impl Agent for SessionAgent {
                 None => return Err("the seat's bot was not worked out for this choice".into()),
             },
             Mode::Mc(n) => match req.search {
-                Some(sp) => agent::mc::pick(sp, n, s.seed, req.number).0,
+                Some(sp) => match sp.refused() {
+                    Some(m) => return Err(m),
+                    None => agent::mc::pick(sp, n, s.seed, req.number).0,
+                },
                 None => return ask_person(&mut s),
             },
             Mode::Script => {
@@ -474,6 +480,7 @@ impl Session {
             rngs: (0..players)
                 .map(|p| agent::RandomAgent::new(seed, p))
                 .collect(),
+            search: Default::default(),
         };
         Ok(Session {
             prog,
@@ -558,6 +565,7 @@ impl Session {
         };
         interp.secret_seed = self.salt.as_deref().map(Rc::from);
         interp.state = cp.state.clone();
+        interp.set_search_memory(cp.search.clone());
         self.events.truncate(cp.events);
         interp.events = std::mem::take(&mut self.events);
         interp.choice_log = self.choices[..cp.choices]
@@ -604,6 +612,7 @@ impl Session {
                         choices: made,
                         events: interp.events.len(),
                         rngs: shared.borrow().rngs.clone(),
+                        search: interp.search_memory(),
                     });
                     break Stop::Boundary { pos };
                 }
@@ -615,6 +624,7 @@ impl Session {
                 choices: made,
                 events: interp.events.len(),
                 rngs: shared.borrow().rngs.clone(),
+                search: interp.search_memory(),
             });
             match interp.step(pos) {
                 Ok(next) => pos = next,

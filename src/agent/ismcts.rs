@@ -735,6 +735,9 @@ impl Agent for IsmctsAgent {
     ) -> Result<usize, String> {
         match req.search {
             Some(sp) => {
+                if let Some(m) = sp.refused() {
+                    return Err(m);
+                }
                 let (i, s) = pick(sp, self.spec, self.seed, req.number);
                 self.stats.add(&s);
                 Ok(i)

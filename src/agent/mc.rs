@@ -175,6 +175,9 @@ impl Agent for McAgent {
     ) -> Result<usize, String> {
         match req.search {
             Some(sp) => {
+                if let Some(m) = sp.refused() {
+                    return Err(m);
+                }
                 let (i, s) = pick(sp, self.playouts, self.seed, req.number);
                 self.stats.add(&s);
                 Ok(i)

@@ -1,7 +1,7 @@
-//! Randomness, from the game's seeded stream: roll, roll_dice, shuffled, pick_random.
+//! Randomness, from the game's seeded stream: roll, roll_dice, shuffled, pick_random, each draw
+//! through `Interp::draw_below` (a search replays the draws its seat never saw).
 
 use super::{elem0, list0, ret_int, BuiltinDef, Effect, P};
-use crate::rng;
 use crate::value::Value;
 
 pub const DEFS: &[BuiltinDef] = &[
@@ -18,9 +18,7 @@ pub const DEFS: &[BuiltinDef] = &[
             if !(1..=1_000_000).contains(&n) {
                 return Err(a.err_at(0, format!("a die needs 1 to 1000000 sides, not {n}")));
             }
-            Ok(Value::Int(
-                rng::below(&mut me.state.rng, n as u32) as i64 + 1,
-            ))
+            Ok(Value::Int(i64::from(me.draw_below(n as u32)) + 1))
         },
     },
     BuiltinDef {
@@ -38,7 +36,7 @@ pub const DEFS: &[BuiltinDef] = &[
             }
             let mut t = 0;
             for _ in 0..n {
-                t += rng::below(&mut me.state.rng, s as u32) as i64 + 1;
+                t += i64::from(me.draw_below(s as u32)) + 1;
             }
             Ok(Value::Int(t))
         },
@@ -53,7 +51,12 @@ pub const DEFS: &[BuiltinDef] = &[
         ret: list0,
         eval: |me, a| {
             let mut l = a.list(me, 0)?.to_vec();
-            rng::shuffle(&mut me.state.rng, &mut l);
+            // `rng::shuffle`'s Fisher–Yates, each draw through the game's `draw_below` (a
+            // search replays it).
+            for i in (1..l.len()).rev() {
+                let j = me.draw_below(u32::try_from(i + 1).unwrap_or(u32::MAX)) as usize;
+                l.swap(i, j);
+            }
             Ok(Value::list(l))
         },
     },
@@ -70,7 +73,8 @@ pub const DEFS: &[BuiltinDef] = &[
             if l.is_empty() {
                 return Ok(Value::None);
             }
-            let i = rng::below(&mut me.state.rng, l.len().min(u32::MAX as usize) as u32);
+            let n = l.len().min(u32::MAX as usize) as u32;
+            let i = me.draw_below(n);
             Ok(l.get(i as usize).cloned().unwrap_or(Value::None))
         },
     },

@@ -64,7 +64,7 @@ impl<'p> Interp<'p> {
         } else {
             let i = if self.playout.is_some() {
                 // A playout of a search answers for everyone (`search.rs`).
-                self.playout_answer(player, options, labels)?
+                self.playout_answer(player, options)?
             } else {
                 self.ask_agent(player, options, labels, notes, prompt, secret, span)?
             };
@@ -175,7 +175,6 @@ impl<'p> Interp<'p> {
             now: state,
             seat: player,
             options,
-            labels,
             want: Default::default(),
             dealing: Default::default(),
             proposals: Default::default(),

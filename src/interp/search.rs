@@ -17,9 +17,15 @@
 //! not know thus enters only as the multiset of those cards and the places they fill: two
 //! positions that differ in where hidden cards lie give the same determinised state.
 //!
-//! The replay keeps the game's real randomness up to the choice (it made the position the
-//! seat sees) and answers another player's *secret* choices since the boundary afresh, as the
-//! seat never saw them. Another player's other choices are replayed as what the seat saw of the
+//! The replay answers another player's *secret* choices since the boundary afresh, as the seat
+//! never saw them, and so the game's own draws of values (`roll`, `pick_random`, `shuffled`:
+//! `Interp::draw_below`, kept as secret answers of nobody's, `NATURE`); the order a `shuffle`
+//! statement gives a zone is the real one, the cards in it being re-dealt already. A var hidden
+//! from some player holds what such draws and answers made, so while one holds a value written
+//! since the boundary kept (and not re-dealt with the cards), the boundary is not moved on
+//! (`Track::holds_back`): the replay goes back to where the value was made, or, too far back,
+//! the search refuses (`SearchPoint::refused`). A var hidden from the seat is never compared,
+//! not even whether it holds its first value. Another player's other choices are replayed as what the seat saw of the
 //! answer, not by its number: in a copy where that player holds other cards, the card they
 //! played may stand elsewhere among their options, so the answer is an option that reads alike
 //! to the seat (a card it knows, the same card; one it does not, any card so dealt), drawn
@@ -55,6 +61,10 @@ pub(super) struct Track {
     /// (`Interp::saw`). A card the seat saw on the way (shown, then taken back into a hand) is
     /// not re-dealt, as a card it knows now is not.
     pub(super) seen: Vec<Players>,
+    /// Boundaries passed since this one while it held the replay back (`holds_back`).
+    held: u32,
+    /// The var that held it back too long (`MAX_HELD`): a search refuses.
+    refused: Option<u32>,
 }
 
 /// A choice asked since the boundary: who answered, with which option, whether in secret.
@@ -104,11 +114,13 @@ pub(super) struct Wanted {
     /// another player's answer the seat saw is replayed as an option that reads the same to the
     /// seat (`pick_alike`).
     class_of: Vec<u32>,
-    /// The real position at the choice, its options and their labels: a playout whose position
-    /// matches them (`looks_same`) reads the same to the seat without building its view.
+    /// The real position at the choice and its options: a playout whose position matches them
+    /// (`looks_same`) reads the same to the seat without building its view. The options' labels
+    /// are not compared: a silent run (`simulate`, a playout) never builds their texts while
+    /// `run` does, and a search must see the same under both (one game per seed); labels are
+    /// worked out from the state and the options, which are compared.
     now: State,
     options: Vec<Value>,
-    labels: Option<Vec<Value>>,
     /// The options' texts and the view as the seat sees them, built when a playout's position
     /// does not plainly match (`seen`).
     seen: OnceCell<(Vec<String>, PlayerView)>,
@@ -124,16 +136,7 @@ impl Wanted {
                 zone_base: &self.now.zone_base,
             };
             let labels = (0..self.options.len())
-                .map(|i| {
-                    seen_label(
-                        &view,
-                        &self.options,
-                        self.labels.as_deref(),
-                        &self.now.known,
-                        seat,
-                        i,
-                    )
-                })
+                .map(|i| seen_label(&view, &self.options, &self.now.known, seat, i))
                 .collect();
             (labels, super::seen::player_view(prog, &self.now, seat))
         })
@@ -159,8 +162,8 @@ fn known_alike(v: &Value, a: &[Players], b: &[Players], seat: u32) -> bool {
 /// Whether the seat's view (`seen::player_view`) of `a` is plainly the same as of `b`, from the
 /// states themselves: the same round and phase, in every zone slot the same cards where the
 /// seat knows them (with their faces and var fields) and hidden cards where it knows neither,
-/// and every var the same (a var's value is shown when visible, and whether it holds its first
-/// value either way). `true` only when the views are equal; `false` says nothing (the views may
+/// and every var the seat may read the same (its value, and whether it holds its first value;
+/// of a var it may not read, nothing). `true` only when the views are equal; `false` says nothing (the views may
 /// still be equal: build them to know).
 fn looks_same(prog: &Program, a: &State, b: &State, seat: u32) -> bool {
     if a.round != b.round
@@ -226,10 +229,15 @@ fn looks_same(prog: &Program, a: &State, b: &State, seat: u32) -> bool {
                 a.vars.get(base + off as usize),
                 b.vars.get(base + off as usize),
             );
+            // A var the seat may not read shows nothing, not even whether it holds its first
+            // value (`seen::player_view`).
+            if !holds(view.var_readers(id as u32, off), seat) {
+                continue;
+            }
             if (x.is_some() && x == fa) != (y.is_some() && y == fb) {
                 return false;
             }
-            if holds(view.var_readers(id as u32, off), seat) {
+            {
                 match (x, y) {
                     (Some(x), Some(y)) if x == y && known_alike(x, &a.known, &b.known, seat) => {}
                     (None, None) => {}
@@ -340,6 +348,12 @@ const WIDE_OF: u32 = 256;
 const PROBE_ALL: usize = 12;
 const PROBES: usize = 8;
 
+/// The probes spent on the game's own draws (`NATURE`) per choice searched, the first draws
+/// first: a replay that goes back far may hold hundreds (a shuffle is a draw per card), and
+/// those past the budget are drawn uniformly, as the game draws them (exact, only more copies
+/// are rejected where the seat saw the draw).
+const NATURE_PROBES: usize = 48;
+
 /// The signal a playout whose replay no longer fits the position unwinds with.
 const REJECT: &str = "search::reject";
 
@@ -388,7 +402,6 @@ pub struct SearchPoint<'a> {
     pub(super) now: &'a State,
     pub(super) seat: u32,
     pub(super) options: &'a [Value],
-    pub(super) labels: Option<&'a [Value]>,
     pub(super) want: OnceCell<Rc<Wanted>>,
     /// What its determinisations deal (`deal`), worked out at the first.
     pub(super) dealing: OnceCell<Dealing>,
@@ -405,17 +418,11 @@ pub(super) struct Dealing {
     places: Vec<u32>,
 }
 
-/// Option `i`'s text as player `seat` sees it (a card they do not know is hidden).
-fn seen_label(
-    view: &View,
-    options: &[Value],
-    labels: Option<&[Value]>,
-    known: &[Players],
-    seat: u32,
-    i: usize,
-) -> String {
-    let v = labels.and_then(|l| l.get(i)).or(options.get(i));
-    v.map(|v| view.show_parts(v, known).for_viewer(seat).text())
+/// Option `i` as player `seat` sees it, as text (a card they do not know is hidden).
+fn seen_label(view: &View, options: &[Value], known: &[Players], seat: u32, i: usize) -> String {
+    options
+        .get(i)
+        .map(|v| view.show_parts(v, known).for_viewer(seat).text())
         .unwrap_or_default()
 }
 
@@ -492,13 +499,138 @@ fn relabel_state(st: &mut State, sigma: &[u32]) {
     st.memo = super::Memo::default();
 }
 
+/// Every card named in `v`.
+fn each_card(v: &Value, f: &mut dyn FnMut(u32)) {
+    match v {
+        Value::Card(c) => f(*c),
+        Value::List(items) | Value::Tuple(items) => {
+            for x in items.iter() {
+                each_card(x, f);
+            }
+        }
+        _ => {}
+    }
+}
+
+/// Who "answers" a draw of the game's randomness kept in a track (`Interp::draw_below`).
+const NATURE: u32 = u32::MAX;
+
+/// Whether values of type `ty` name cards only (a card, `none`, a list of cards): what such a
+/// var holds may follow the cards a determinisation re-deals (`Track::holds_back`).
+fn names_cards(ty: &Ty) -> bool {
+    match ty {
+        Ty::Card(_) | Ty::None => true,
+        Ty::Opt(t) | Ty::List(t) => names_cards(t),
+        _ => false,
+    }
+}
+
+impl Playout {
+    /// A draw in `0..n` met in a playout (`real`, the copy's own stream): while the replay is
+    /// under way, the draw the track kept there answered afresh; after the choice searched, or
+    /// where the copy draws where the game did not, a draw of the playout's own.
+    fn draw(&mut self, n: u32, real: u32) -> u32 {
+        if self.branched {
+            return real;
+        }
+        let j = self.asked;
+        let kept = self
+            .want
+            .replay
+            .get(j)
+            .filter(|a| a.player == NATURE && a.count == n as usize)
+            .map(|a| a.index);
+        match (kept, &mut self.hidden) {
+            (Some(index), hidden) => {
+                self.asked += 1;
+                answer_hidden(hidden, j, index, n as usize) as u32
+            }
+            // Not the game's draw: never the real stream's next value, which is the game's
+            // future.
+            (None, Hidden::Drawn { repick, .. }) => rng::below(repick, n),
+            (None, Hidden::Probe { .. }) => real,
+        }
+    }
+}
+
+/// A replay held back (`Track::holds_back`) goes back at most this many boundaries, and replays
+/// at most `MAX_HELD_STEPS` steps of the game: past them, a var that holds the track back has
+/// stood hidden too long to be replayed from where it was made (every copy, and every probe,
+/// would replay it), and a search refuses rather than read it. Ambition's secret pacts hold it
+/// back up to 6 segments and 10,300 steps (2 and 4 players, `mc:2`, 62 games); Hegemony's
+/// agendas, dealt at setup and kept all game, pass 20,000 steps by the fifth segment.
+const MAX_HELD: u32 = 24;
+const MAX_HELD_STEPS: u64 = 20_000;
+
 impl Track {
+    /// The var, if any, for which the replay must go on from this track's boundary rather than
+    /// from the boundary the game is at (`now`): one hidden from some player, written since
+    /// this boundary, with a slot some player may not read that is not back at its first value
+    /// and whose value a determinisation would not re-deal. That is a value (a number, a word,
+    /// a player: from a later boundary it would be the real one in every copy), or a card
+    /// someone who may not read the var knows or that lies in no zone (which card the var names
+    /// is then the secret; a card in a zone that nobody but the var's readers knows is
+    /// re-dealt, and the var follows it). From this
+    /// boundary, the draws and other players' secret answers that made the value are replayed
+    /// afresh. A track starts at the game's setup (every var at its first value) or where no
+    /// such var was written since the last start, so what such vars hold there, every seat
+    /// knows.
+    fn holds_back(&self, prog: &Program, now: &State) -> Option<u32> {
+        let since = self.state.var_clock;
+        let view = View {
+            prog,
+            n_players: now.n_players,
+            zone_base: &now.zone_base,
+        };
+        (0..prog.vars.len() as u32).find(|&id| {
+            let Some(vd) = prog.vars.get(id as usize) else {
+                return false;
+            };
+            if vd.visibility == crate::ast::Visibility::Public
+                || now.var_stamp.get(id as usize).is_none_or(|&s| s <= since)
+            {
+                return false;
+            }
+            let cards = names_cards(&vd.ty);
+            let base = now.var_base.get(id as usize).copied().unwrap_or(0) as usize;
+            let size = family_size(&vd.keys, now.n_players, prog).unwrap_or(0);
+            let first = now.var_first.get(id as usize);
+            (0..size).any(|off| {
+                let Some(v) = now.vars.get(base + off as usize) else {
+                    return false;
+                };
+                let readers = view.var_readers(id, off);
+                if Some(v) == first || readers == everyone(now.n_players) {
+                    return false;
+                }
+                if !cards {
+                    return true;
+                }
+                let mut told = false;
+                each_card(v, &mut |c| {
+                    let known = now.known.get(c as usize).copied().unwrap_or(0);
+                    let nowhere = now.card_zone.get(c as usize).is_none_or(|&z| z == NOWHERE);
+                    told |= nowhere || known & !readers != 0;
+                });
+                told
+            })
+        })
+    }
+
+    /// Why a search may not search from this track: the var that held it back past `MAX_HELD`
+    /// boundaries or `MAX_HELD_STEPS` steps.
+    pub(super) fn refused(&self) -> Option<u32> {
+        self.refused
+    }
+
     pub(super) fn at(pos: Pos, state: &State) -> Track {
         Track {
             pos,
             state: state.clone(),
             asked: Vec::new(),
             seen: state.known.clone(),
+            held: 0,
+            refused: None,
         }
     }
 
@@ -540,6 +672,18 @@ impl SearchPoint<'_> {
         self.prog.game.score.is_some()
     }
 
+    /// Why this choice may not be searched: a var hidden from some players held the replay
+    /// back too long (`MAX_HELD`, `Track::holds_back`), and a copy from a later boundary would
+    /// hold its real value. A searching agent answers with this error rather than read it.
+    pub fn refused(&self) -> Option<String> {
+        let vd = self.prog.vars.get(self.track.refused()? as usize)?;
+        Some(format!(
+            "P{}'s search cannot keep `{}` hidden: the var, hidden from some players, was drawn or chosen in secret more than {MAX_HELD} segments or {MAX_HELD_STEPS} steps ago, and a search would have to replay the game from there in every copy; set it back to its starting value once it has done its work (a search then replays only from there), or play this seat with `random`, `bot:NAME` or a person",
+            u64::from(self.seat) + 1,
+            vd.name
+        ))
+    }
+
     fn want(&self) -> &Rc<Wanted> {
         self.want.get_or_init(|| {
             let d = self.dealing.get_or_init(|| self.dealing());
@@ -556,7 +700,6 @@ impl SearchPoint<'_> {
                 class_of,
                 now: self.now.clone(),
                 options: self.options.to_vec(),
-                labels: self.labels.map(<[Value]>::to_vec),
                 seen: OnceCell::new(),
             })
         })
@@ -728,19 +871,34 @@ impl SearchPoint<'_> {
     /// weight (`Played::weight`) corrects for the narrowing, and one draw in `WIDE_OF` stays
     /// uniform among all, so what a search estimates is what uniform draws give, only with far
     /// fewer copies rejected. The probes replay the real boundary state: they shape the
-    /// proposal, never what it is weighed against.
+    /// proposal, never what it is weighed against. The game's own draws since the boundary
+    /// (`NATURE`) are probed alike, up to `NATURE_PROBES` probes.
     pub fn prepare(&self, rng: &mut ChaCha8Rng) {
         if self.proposals.get().is_some() {
             return;
         }
         let replay = &self.want().replay;
         let mut proposals = vec![Proposal::Uniform; replay.len()];
+        let as_went = OnceCell::new();
+        let mut nature_budget = NATURE_PROBES;
         for (at, a) in replay.iter().enumerate() {
             let (who, index, secret) = (a.player, a.index, a.secret);
             if !secret || who == self.seat {
                 continue;
             }
-            let (fits, n) = self.probe(at, None);
+            let (fits, n) = if who == NATURE {
+                // A draw: its number of values is kept, and the replay as it went is the same
+                // for every draw, so it is tried once.
+                let n = a.count;
+                if n < 2 || index >= n || nature_budget < n.min(PROBE_ALL) {
+                    // Past the budget: drawn uniformly, as the game draws it.
+                    continue;
+                }
+                nature_budget -= n.min(PROBE_ALL);
+                (*as_went.get_or_init(|| self.probe(usize::MAX, None).0), n)
+            } else {
+                self.probe(at, None)
+            };
             if !fits || n < 2 || index >= n {
                 // The replay does not come back as it went: nothing to narrow.
                 continue;
@@ -875,12 +1033,70 @@ impl SearchPoint<'_> {
     }
 }
 
+/// What a search keeps of the game so far (`Track`), opaque: a session that resumes a game from
+/// a boundary of its own (the REPL, `serve`) hands it back, so a search replays from where it
+/// would in `rules run` (a boundary held back, `Track::holds_back`, is earlier than the one
+/// resumed from).
+#[derive(Clone, Default)]
+pub struct SearchMemory(Option<Box<Track>>);
+
 impl Interp<'_> {
-    /// At a segment boundary: keep the state, when an agent searches.
+    /// What a search keeps now, to resume from (`set_search_memory`).
+    pub fn search_memory(&self) -> SearchMemory {
+        SearchMemory(self.search.clone())
+    }
+
+    /// Resume with what a search kept (`search_memory`), and keep it from now on whoever
+    /// answers (a person may hand a seat to a search later).
+    pub fn set_search_memory(&mut self, memory: SearchMemory) {
+        self.searching = true;
+        self.search = memory.0;
+    }
+
+    /// At a segment boundary: keep the state, when an agent searches, unless the state kept
+    /// must stay (`Track::holds_back`): then the replay goes on from the earlier boundary.
     pub(super) fn track_boundary(&mut self, pos: Pos) {
-        if self.searching {
-            self.search = Some(Box::new(Track::at(pos, &self.state)));
+        if !self.searching {
+            return;
         }
+        if let Some(t) = self.search.as_deref_mut() {
+            if let Some(var) = t.holds_back(self.prog, &self.state) {
+                t.held = t.held.saturating_add(1);
+                let steps = self.state.steps().saturating_sub(t.state.steps());
+                if (t.held > MAX_HELD || steps > MAX_HELD_STEPS) && t.refused.is_none() {
+                    t.refused = Some(var);
+                }
+                return;
+            }
+        }
+        self.search = Some(Box::new(Track::at(pos, &self.state)));
+    }
+
+    /// A draw of the game's own randomness, uniform in `0..n` (`roll`, `roll_dice`,
+    /// `pick_random`, `shuffled`): the game's stream as ever. When an agent searches, the draw
+    /// is kept in the track, as a secret answer of nobody's (`NATURE`); a playout replaying the
+    /// track answers it afresh (`answer_hidden`: drawn among the values the probes found to
+    /// fit what the seat saw, weighted back to uniform), so a value the seat never saw, a die
+    /// kept in a var hidden from it, is re-rolled in every copy. The game's stream is drawn from
+    /// all the same, so the draws after it (a shuffle) stay where they were.
+    pub(crate) fn draw_below(&mut self, n: u32) -> u32 {
+        let real = rng::below(&mut self.state.rng, n);
+        if n <= 1 {
+            return real;
+        }
+        if let Some(pl) = self.playout.as_deref_mut() {
+            return pl.draw(n, real);
+        }
+        if let Some(t) = self.search.as_deref_mut() {
+            t.asked.push(Asked {
+                player: NATURE,
+                index: real as usize,
+                count: n as usize,
+                secret: true,
+                taken: Value::Int(i64::from(real)),
+            });
+        }
+        real
     }
 
     /// Players `who` have just learnt card `c` (`visibility.rs`): kept since the boundary, when
@@ -929,16 +1145,11 @@ impl Interp<'_> {
     }
 
     /// In a playout, the answer to a choice: the replayed one, the option tried, or a random one.
-    pub(super) fn playout_answer(
-        &mut self,
-        player: u32,
-        options: &[Value],
-        labels: Option<&[Value]>,
-    ) -> R<usize> {
+    pub(super) fn playout_answer(&mut self, player: u32, options: &[Value]) -> R<usize> {
         let Some(mut pl) = self.playout.take() else {
             return Err(signal(REJECT));
         };
-        let r = self.playout_answer_with(&mut pl, player, options, labels);
+        let r = self.playout_answer_with(&mut pl, player, options);
         self.playout = Some(pl);
         r
     }
@@ -948,7 +1159,6 @@ impl Interp<'_> {
         pl: &mut Playout,
         player: u32,
         options: &[Value],
-        labels: Option<&[Value]>,
     ) -> R<usize> {
         let count = options.len();
         let j = pl.asked;
@@ -1011,7 +1221,7 @@ impl Interp<'_> {
             return Err(signal(REJECT));
         }
         let want = pl.want.clone();
-        if !self.seen_as_wanted(&want, options, labels, pl.seat) {
+        if !self.seen_as_wanted(&want, options, pl.seat) {
             return Err(signal(REJECT));
         }
         if matches!(pl.hidden, Hidden::Probe { .. }) {
@@ -1026,44 +1236,27 @@ impl Interp<'_> {
 }
 
 impl Interp<'_> {
-    /// Whether the choice being asked (`options`, `labels`) reads to `seat` as the choice
-    /// searched did: its options' texts and the seat's view. Plainly the same states and
+    /// Whether the choice being asked (`options`) reads to `seat` as the choice searched did:
+    /// its options as the seat sees them, and the seat's view. Plainly the same states and
     /// options (`looks_same`) are; otherwise both are built and compared.
-    fn seen_as_wanted(
-        &self,
-        want: &Wanted,
-        options: &[Value],
-        labels: Option<&[Value]>,
-        seat: u32,
-    ) -> bool {
+    fn seen_as_wanted(&self, want: &Wanted, options: &[Value], seat: u32) -> bool {
         let count = options.len();
-        let label = |o: &[Value], l: Option<&[Value]>, i: usize| -> Option<Value> {
-            l.and_then(|l| l.get(i)).or(o.get(i)).cloned()
-        };
         let plain = count == want.options.len()
-            && (0..count).all(|i| {
-                let (x, y) = (
-                    label(options, labels, i),
-                    label(&want.options, want.labels.as_deref(), i),
-                );
-                match (x, y) {
-                    (Some(x), Some(y)) => {
-                        x == y && known_alike(&x, &self.state.known, &want.now.known, seat)
-                    }
-                    (None, None) => true,
-                    _ => false,
-                }
-            })
+            && options
+                .iter()
+                .zip(&want.options)
+                .all(|(x, y)| x == y && known_alike(x, &self.state.known, &want.now.known, seat))
             && looks_same(self.prog, &self.state, &want.now, seat);
         if plain {
             return true;
         }
         let (want_labels, want_view) = want.seen(self.prog, seat);
         let view = self.view();
-        let same_labels = (0..count).all(|i| {
-            want_labels.get(i).map(String::as_str)
-                == Some(seen_label(&view, options, labels, &self.state.known, seat, i).as_str())
-        });
+        let same_labels = count == want_labels.len()
+            && (0..count).all(|i| {
+                want_labels.get(i).map(String::as_str)
+                    == Some(seen_label(&view, options, &self.state.known, seat, i).as_str())
+            });
         same_labels && super::seen::player_view(self.prog, &self.state, seat) == *want_view
     }
 }

@@ -34,7 +34,8 @@ pub struct VarView {
     pub value: Option<String>,
     /// The family (`PlayerView::families`) this entry belongs to.
     pub family: u32,
-    /// It holds the value the game started it with.
+    /// It holds the value the game started it with (never said of a var hidden from this
+    /// player: that would tell its value).
     pub default: bool,
 }
 
@@ -123,7 +124,8 @@ pub fn player_view(prog: &Program, state: &State, player: u32) -> PlayerView {
                 format!("{}[{}]", vd.name, key_names(&v, &vd.keys, off).join(", "))
             };
             let x = state.vars.get(base + off as usize);
-            let value = if sees(v.var_readers(id as u32, off)) {
+            let readable = sees(v.var_readers(id as u32, off));
+            let value = if readable {
                 x.map(|x| v.show_parts(x, &state.known).for_viewer(player).words())
             } else {
                 None
@@ -132,7 +134,9 @@ pub fn player_view(prog: &Program, state: &State, player: u32) -> PlayerView {
                 name,
                 value,
                 family: id as u32,
-                default: x.is_some() && x == first,
+                // Whether a var hidden from the player holds its first value is hidden too
+                // (a secret throw of the starting value would show as untouched).
+                default: readable && x.is_some() && x == first,
             });
         }
     }
