@@ -244,16 +244,22 @@ fn a_player_takes_back_their_last_answer_while_nobody_else_has_seen_it() {
     args.extend(["--log", &straight_s]);
     let (code, _, err) = typed(&args, "2\n3\n1\n2\n");
     assert_eq!(code, 0, "{err}");
-    // The same answers with two mistakes taken back, one of them twice over.
+    // The same answers with two mistakes taken back, one of them twice over. (Taken back
+    // before the other seats' decks are shuffled and their picks announced: past that, P1
+    // has seen hidden draws, and the answer is P1's to keep.)
     let undone = temp("undone.log");
     let undone_s = undone.display().to_string();
     let mut args = game.to_vec();
     args.extend(["--log", &undone_s]);
-    let (code, _, err) = typed(&args, "2\n1\n:undo\n3\n4\n2\n:undo\n:undo\n1\n2\n");
+    let (code, _, err) = typed(&args, "2\n1\n:undo\n3\n4\n:undo\n:undo\n3\n1\n2\n:undo\n");
     assert_eq!(code, 0, "{err}");
     assert_eq!(
         err.matches("Your answer is taken back.").count(),
         3,
+        "{err}"
+    );
+    assert!(
+        err.contains("Your last answer cannot be taken back: the game has drawn at random since"),
         "{err}"
     );
     assert_eq!(

@@ -8,7 +8,8 @@ use crate::value::Value;
 use search::SearchPoint;
 
 impl<'p> Interp<'p> {
-    /// Ask a player's agent. Forced choices (one option) are taken without asking.
+    /// Ask a player's agent. Forced choices (one option) are taken without asking, except a
+    /// secret one of a seat whose answerer asks for it (a person: `Agent::asks_forced`).
     pub(crate) fn decide(
         &mut self,
         player: u32,
@@ -57,8 +58,25 @@ impl<'p> Interp<'p> {
             self.state.forced_choices += 1;
             if self.playout.is_some() {
                 self.playout_forced(player, options)?;
-            } else if let Some(t) = self.search.as_mut() {
-                t.asked(player, options, 0, secret);
+            } else {
+                // A person is asked a secret one all the same (its answer is not logged), so
+                // being waited on tells nobody that the seat had no choice. Silent runs never
+                // record, and ask nobody.
+                if secret
+                    && self.record
+                    && self
+                        .agents
+                        .get(player as usize)
+                        .is_some_and(|a| a.asks_forced(player))
+                {
+                    let i = self.ask_agent(player, options, labels, notes, prompt, secret, span)?;
+                    if i != 0 {
+                        return Err(rt(span, "the agent answered an option that does not exist"));
+                    }
+                }
+                if let Some(t) = self.search.as_mut() {
+                    t.asked(player, options, 0, secret);
+                }
             }
             0
         } else {
@@ -97,6 +115,7 @@ impl<'p> Interp<'p> {
                 index: Some(idx + 1),
                 options: Some(options.len()),
                 secret,
+                draws: self.state.rng.get_word_pos(),
             });
         }
         Ok(Some(idx))
@@ -166,6 +185,9 @@ impl<'p> Interp<'p> {
         };
         let (prog, state) = (self.prog, &self.state);
         let player_view = || super::seen::player_view(prog, state, player);
+        let events = &self.events;
+        let hindsight =
+            |k: usize| super::hindsight::seen_since(events, state.rng.get_word_pos(), player, k);
         let search = self.search.as_deref().map(|track| SearchPoint {
             prog,
             limits: self.limits,
@@ -195,6 +217,7 @@ impl<'p> Interp<'p> {
             screen: screen.as_deref(),
             notes: notes.as_deref(),
             bot,
+            hindsight: &hindsight,
         };
         let Some(agent) = self.agents.get_mut(player as usize) else {
             return Err(rt(span, format!("no agent plays P{}", player + 1)));
