@@ -486,3 +486,110 @@ fn a_games_own_screen_is_read_through_the_seats_eyes_with_notes_beside_the_optio
     assert!(full.contains("* hand[P1]"), "{full}");
     assert!(!full.contains("Their secret"), "{full}");
 }
+
+#[test]
+fn a_forced_secret_choice_is_asked_like_any_other() {
+    // Cut-down Skull: whoever was not dealt the skull has one kind of tile to lay, in secret.
+    // Each seat is asked, whichever holds the skull (P2 in seed 1, P1 in seed 5), so whom the
+    // game waits for says nothing; the answers of one option are not in the log.
+    for seed in ["1", "5"] {
+        let log = temp(&format!("skull-{seed}.log"));
+        let log_s = log.display().to_string();
+        let (code, out, err) = typed(
+            &[
+                "run",
+                "tests/table/skull.rules",
+                "--seed",
+                seed,
+                "--agent",
+                "P1=human,P2=human",
+                "--log",
+                &log_s,
+            ],
+            "\n1\n\n1\n",
+        );
+        assert_eq!(code, 0, "{err}");
+        for seat in ["P1", "P2"] {
+            assert_eq!(
+                err.matches(&format!("Pass the keyboard to {seat} for their turn"))
+                    .count(),
+                1,
+                "seed {seed}: {seat} sits down for their turn\n{err}"
+            );
+            assert!(
+                err.contains(&format!("{seat}: Lay a tile face down (secret)")),
+                "seed {seed}: {seat} is asked\n{err}"
+            );
+        }
+        assert!(err.contains("choose 1-1> "), "seed {seed}: {err}");
+        assert!(
+            !out.contains("taken for you"),
+            "seed {seed}: a secret choice is not announced as taken\n{out}"
+        );
+        // The log is the one a game without people writes: one answer, the choice of two.
+        let (code, _, err) = typed(
+            &[
+                "run",
+                "tests/table/skull.rules",
+                "--seed",
+                seed,
+                "--agent",
+                "first",
+                "--log",
+                &temp(&format!("skull-first-{seed}.log"))
+                    .display()
+                    .to_string(),
+            ],
+            "",
+        );
+        assert_eq!(code, 0, "{err}");
+        let logged = answers(&std::fs::read_to_string(&log).expect("log"));
+        assert_eq!(logged.len(), 1, "{logged:?}");
+        assert_eq!(
+            logged,
+            answers(
+                &std::fs::read_to_string(temp(&format!("skull-first-{seed}.log"))).expect("log")
+            )
+        );
+    }
+}
+
+#[test]
+fn an_answer_is_not_taken_back_once_its_player_saw_a_secret_answer_after_it() {
+    // Rock-paper-scissors against an agent: taking back "ready" before the throws is fine;
+    // taking back the throw once P2's secret throw is announced is refused, saying why.
+    let log = temp("rps.log");
+    let log_s = log.display().to_string();
+    let (code, out, err) = typed(
+        &[
+            "run",
+            "tests/table/rps.rules",
+            "--seed",
+            "1",
+            "--agent",
+            "P1=human,random",
+            "--log",
+            &log_s,
+        ],
+        "2\n:undo\n1\n1\n:undo\n1\n",
+    );
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(
+        err.matches("Your answer is taken back.").count(),
+        1,
+        "{err}"
+    );
+    assert!(
+        err.contains(
+            "Your last answer cannot be taken back: P2 has answered in secret since, and you may have seen what came of it."
+        ),
+        "{err}"
+    );
+    assert!(out.contains("P1 throws Rock, P2 throws"), "{out}");
+    // Round 1's answers stand, and round 2 goes on from them.
+    let logged = answers(&std::fs::read_to_string(&log).expect("log"));
+    assert!(logged.len() >= 4, "{logged:?}");
+    assert!(logged[0].starts_with("P1 1 "), "{logged:?}");
+    assert!(logged[1].starts_with("P1 1 "), "{logged:?}");
+    assert!(logged[3].starts_with("P1 1 "), "{logged:?}");
+}
