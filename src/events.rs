@@ -221,16 +221,19 @@ impl Event {
                 draws,
             } => {
                 let blind = *secret && *player != me;
+                let shown = choice.as_ref().map(|c| c.for_viewer(viewer));
+                // An answer the viewer reads as a hidden card: how many options there were
+                // could tell what the chooser holds (and one would read as no choice at all).
+                let veiled = *player != me
+                    && shown.as_ref().is_some_and(|c| {
+                        c.0.iter().any(|p| matches!(p, Part::Card(CardRef::Hidden)))
+                    });
                 Event::Choice {
                     player: player.clone(),
                     prompt: prompt.clone(),
-                    choice: if blind {
-                        None
-                    } else {
-                        choice.as_ref().map(|c| c.for_viewer(viewer))
-                    },
+                    choice: if blind { None } else { shown },
                     index: if blind { None } else { *index },
-                    options: if blind { None } else { *options },
+                    options: if blind || veiled { None } else { *options },
                     secret: *secret,
                     draws: *draws,
                 }

@@ -774,3 +774,45 @@ fn undo_is_refused_once_its_seat_saw_a_secret_answer() {
     assert_eq!(after["question"]["prompt"], "Are you ready?", "{after}");
     assert_eq!(after["can_undo"], false, "{after}");
 }
+
+#[test]
+fn a_forced_choice_among_hidden_cards_reads_like_any_other() {
+    // Joker: a card that is not the Joker is played from a hidden hand, in the open. In seed 1
+    // P1 holds the Joker (one card to play), in seed 5 P2 does: the waits and the spectators'
+    // account are the same either way.
+    let mut accounts = Vec::new();
+    for seed in ["1", "5"] {
+        let dir = scratch(&format!("serve-joker-{seed}"));
+        let log = log_of(&dir);
+        let server = Server::start(&[
+            "tests/table/joker.rules",
+            "--seed",
+            seed,
+            "--agent",
+            "human",
+            "--log",
+            &log,
+        ]);
+        let waits = waited_for(&server);
+        let seats: Vec<&str> = waits.iter().map(|(w, _)| w.as_str()).collect();
+        assert_eq!(seats, ["P1", "P2"], "seed {seed}: {waits:?}");
+        let m = server.state(&server.spectator);
+        let plays: Vec<String> = m["account"]
+            .as_array()
+            .expect("account")
+            .iter()
+            .filter_map(|l| l.as_str())
+            .filter(|l| l.contains("Play a card"))
+            .map(str::to_string)
+            .collect();
+        accounts.push(plays);
+    }
+    assert_eq!(accounts[0], accounts[1]);
+    assert_eq!(
+        accounts[0],
+        [
+            "  P1: Play a card -> a hidden card",
+            "  P2: Play a card -> a hidden card"
+        ]
+    );
+}

@@ -593,3 +593,36 @@ fn an_answer_is_not_taken_back_once_its_player_saw_a_secret_answer_after_it() {
     assert!(logged[1].starts_with("P1 1 "), "{logged:?}");
     assert!(logged[3].starts_with("P1 1 "), "{logged:?}");
 }
+
+#[test]
+fn an_answer_is_not_taken_back_past_a_card_drawn_or_revealed_after_it() {
+    // Peek: round 1 shows P1 nothing hidden (its answer may be taken back), round 2 draws P1
+    // a card from a hidden deck, round 3 reveals one to P1.
+    let (code, _, err) = typed(
+        &[
+            "run",
+            "tests/table/peek.rules",
+            "--seed",
+            "1",
+            "--agent",
+            "P1=human,random",
+        ],
+        "1\n:undo\n1\n1\n:undo\n1\n:undo\n1\n",
+    );
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(
+        err.matches("Your answer is taken back.").count(),
+        1,
+        "{err}"
+    );
+    assert!(
+        err.contains(
+            "Your last answer cannot be taken back: you have seen a card since that was hidden from you."
+        ),
+        "{err}"
+    );
+    assert!(
+        err.contains("Your last answer cannot be taken back: a card was revealed to you since."),
+        "{err}"
+    );
+}

@@ -18,7 +18,7 @@
 //! resumed from its log.
 
 use super::{Agent, ChoiceRequest};
-use crate::events::Event;
+use crate::events::{CardRef, Event, Part};
 use crate::view::screen;
 pub use crate::view::screen::Page;
 use std::cell::RefCell;
@@ -326,10 +326,16 @@ fn seat_line(ev: &Event, seat: u32) -> Option<String> {
             ..
         } => {
             let mine = *player == format!("P{}", seat + 1);
-            // A secret choice of one option was asked all the same (`Agent::asks_forced`).
+            // A secret choice of one option was asked all the same (`Agent::asks_forced`), and
+            // so was one of a card somebody else does not know.
+            let veiled = choice
+                .0
+                .iter()
+                .any(|p| matches!(p, Part::Card(CardRef::Shown { public: false, .. })));
             let note = match (mine, *options, *secret) {
                 (true, _, true) => " (secret: only you see this)",
-                (true, Some(1), _) => " (the only option: taken for you)",
+                (true, Some(1), _) if !veiled => " (the only option: taken for you)",
+                (true, Some(1), _) => "",
                 (false, Some(1), _) | (false, _, true) => return None,
                 _ => "",
             };

@@ -82,9 +82,9 @@ pub trait Agent {
     fn replayed(&mut self, _req: &ChoiceRequest, _label: &dyn Fn(usize) -> String, _answer: usize) {
     }
 
-    /// Whether a forced choice made in secret (inside `secretly`, one legal option) is asked of
-    /// `seat` all the same: a person's is, so that being waited on says nothing of what the seat
-    /// holds. The question then has `count == 1`, and its answer is not logged (a game played
+    /// Whether a forced choice made in secret (one legal option, inside `secretly` or a card
+    /// another player does not know) is asked of `seat` all the same: a person's is, so that
+    /// being waited on says nothing of what the seat holds. The question then has `count == 1`, and its answer is not logged (a game played
     /// by agents alone never asks it, and the log is the same). Asked only when the game is
     /// recorded (not in `rules simulate`, `bench` or a search's playouts).
     fn asks_forced(&self, _seat: u32) -> bool {

@@ -62,12 +62,13 @@ impl<'p> Interp<'p> {
                 // A person is asked a secret one all the same (its answer is not logged), so
                 // being waited on tells nobody that the seat had no choice. Silent runs never
                 // record, and ask nobody.
-                if secret
-                    && self.record
+                // So is one whose option others cannot see (a card of a hidden hand).
+                if self.record
                     && self
                         .agents
                         .get(player as usize)
                         .is_some_and(|a| a.asks_forced(player))
+                    && (secret || self.veiled(player, options, labels))
                 {
                     let i = self.ask_agent(player, options, labels, notes, prompt, secret, span)?;
                     if i != 0 {
@@ -119,6 +120,19 @@ impl<'p> Interp<'p> {
             });
         }
         Ok(Some(idx))
+    }
+
+    /// Whether another player may not know a card among the options or their labels: a choice
+    /// among cards of a hidden hand, whose answer others read as `a hidden card`.
+    fn veiled(&self, player: u32, options: &[Value], labels: Option<&[Value]>) -> bool {
+        let others = (0..self.state.n_players.min(64))
+            .filter(|&p| p != player && self.is_in(p))
+            .fold(0u64, |m, p| m | super::visibility::one(p));
+        let mut cards = Vec::new();
+        for v in options.iter().chain(labels.unwrap_or(&[])) {
+            cards_in(v, &mut cards);
+        }
+        cards.iter().any(|&c| self.known(c) & others != others)
     }
 
     /// Ask the player's agent: it sees the options as the player does, their view, and (when
@@ -236,5 +250,14 @@ impl<'p> Interp<'p> {
                 Box::new(Diag::error("run::agent", m).label(span, "while asking for this choice"))
             }
         })
+    }
+}
+
+/// The cards a value holds (in lists and tuples too).
+fn cards_in(v: &Value, out: &mut Vec<u32>) {
+    match v {
+        Value::Card(c) => out.push(*c),
+        Value::List(items) | Value::Tuple(items) => items.iter().for_each(|x| cards_in(x, out)),
+        _ => {}
     }
 }

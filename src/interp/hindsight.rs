@@ -46,7 +46,7 @@ impl Since {
             Since::SecretAnswer(p) => {
                 format!("{p} has answered in secret since, and {who} may have seen what came of it")
             }
-            Since::CardDrawn => format!("{who} {has} seen a card since that was hidden before"),
+            Since::CardDrawn => format!("{who} {has} seen a card since that was hidden from {who}"),
             Since::CardRevealed => format!("a card was revealed to {who} since"),
             Since::CardTurned => format!("a card {who} did not know was turned up since"),
             Since::Random => {
