@@ -121,7 +121,11 @@ fn check_game(prog: &Program, game: &str, n: u32, seed: u64) -> usize {
                     && seen["choice"]
                         .as_str()
                         .is_some_and(|c| c.contains("a hidden card"));
-                let want = if veiled { J::Null } else { ev["options"].clone() };
+                let want = if veiled {
+                    J::Null
+                } else {
+                    ev["options"].clone()
+                };
                 assert_eq!(seen["options"], want, "{at}: seen by P{}", v + 1);
                 if let Some(k) = chosen_known {
                     let want = if k & (1 << v) != 0 {
