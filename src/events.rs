@@ -154,6 +154,11 @@ pub enum Event {
         /// (the number can tell what the chooser holds).
         options: Option<usize>,
         secret: bool,
+        /// How far the game's random stream had gone when the answer was given (its word
+        /// position): a later event with another tells that the game drew at random in
+        /// between (`interp::hindsight`). Not in the JSON.
+        #[serde(skip)]
+        draws: u128,
     },
     Move {
         cards: Vec<CardRef>,
@@ -163,6 +168,11 @@ pub enum Event {
         /// The side the cards were turned to as they moved (`move ... face down`), if given.
         #[serde(skip_serializing_if = "Option::is_none")]
         face_up: Option<bool>,
+        /// The players who learnt a card by it, one they did not know before (a draw from a
+        /// hidden deck): `interp::hindsight`. Not in the JSON; a viewer's stream keeps only
+        /// the viewer's own bit.
+        #[serde(skip)]
+        learnt: u64,
     },
     Shuffle {
         zone: String,
@@ -170,12 +180,18 @@ pub enum Event {
     Flip {
         card: CardRef,
         face_up: bool,
+        /// The players who learnt the card as it turned (as `Move`'s).
+        #[serde(skip)]
+        learnt: u64,
     },
     Reveal {
         cards: Vec<CardRef>,
         /// The players shown the cards; absent when shown to everybody.
         #[serde(skip_serializing_if = "Option::is_none")]
         to: Option<Vec<String>>,
+        /// The players who learnt a card they did not know (as `Move`'s).
+        #[serde(skip)]
+        learnt: u64,
     },
     /// A player is out of the game (`eliminate p`).
     Eliminated {
@@ -202,6 +218,7 @@ impl Event {
     pub fn for_viewer(&self, viewer: u32) -> Event {
         let me = format!("P{}", viewer + 1);
         let hide = |cards: &[CardRef]| cards.iter().map(|c| c.for_viewer(viewer)).collect();
+        let mine = 1u64.checked_shl(viewer).unwrap_or(0);
         match self {
             Event::Choice {
                 player,
@@ -210,20 +227,25 @@ impl Event {
                 index,
                 options,
                 secret,
+                draws,
             } => {
                 let blind = *secret && *player != me;
+                let shown = choice.as_ref().map(|c| c.for_viewer(viewer));
+                // An answer the viewer reads as a hidden card: how many options there were
+                // could tell what the chooser holds (and one would read as no choice at all).
+                let veiled = *player != me
+                    && shown.as_ref().is_some_and(|c| {
+                        c.0.iter().any(|p| matches!(p, Part::Card(CardRef::Hidden)))
+                    });
                 Event::Choice {
                     player: player.clone(),
                     // A secret question is the chooser's: its prompt may read what only they may.
                     prompt: if blind { String::new() } else { prompt.clone() },
-                    choice: if blind {
-                        None
-                    } else {
-                        choice.as_ref().map(|c| c.for_viewer(viewer))
-                    },
+                    choice: if blind { None } else { shown },
                     index: if blind { None } else { *index },
-                    options: if blind { None } else { *options },
+                    options: if blind || veiled { None } else { *options },
                     secret: *secret,
+                    draws: *draws,
                 }
             }
             Event::Say { text, views } if !views.is_empty() => {
@@ -239,21 +261,29 @@ impl Event {
                 from,
                 to,
                 face_up,
+                learnt,
             } => Event::Move {
                 cards: hide(cards),
                 from: from.clone(),
                 to: to.clone(),
                 face_up: *face_up,
+                learnt: learnt & mine,
             },
-            Event::Flip { card, face_up } => Event::Flip {
+            Event::Flip {
+                card,
+                face_up,
+                learnt,
+            } => Event::Flip {
                 card: card.for_viewer(viewer),
                 face_up: *face_up,
+                learnt: learnt & mine,
             },
             // A card carries who knows it after the reveal: the players shown it, and whoever
             // knew it before (a card in the viewer's own hand stays named to them).
-            Event::Reveal { cards, to } => Event::Reveal {
+            Event::Reveal { cards, to, learnt } => Event::Reveal {
                 cards: hide(cards),
                 to: to.clone(),
+                learnt: learnt & mine,
             },
             other => other.clone(),
         }
@@ -297,7 +327,7 @@ impl Event {
                 choice.as_ref().map(|c| c.words()).unwrap_or_default()
             )),
             Event::Move { .. } | Event::Shuffle { .. } | Event::Flip { .. } => None,
-            Event::Reveal { cards, to } => {
+            Event::Reveal { cards, to, .. } => {
                 let names: Vec<String> = cards.iter().map(|c| c.text()).collect();
                 let blind = cards.iter().all(|c| *c == CardRef::Hidden);
                 Some(match to {

@@ -131,6 +131,10 @@ pub struct Answer {
     pub player: u32,
     pub index: usize,
     pub label: String,
+    /// A forced secret choice a person was asked all the same (`Agent::asks_forced`): kept so
+    /// the game goes on past it, but no answer of the game's log (saves leave it out).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub forced: bool,
 }
 
 struct Shared {
@@ -155,6 +159,8 @@ struct Shared {
     rngs: Vec<agent::RandomAgent>,
     /// The names of the game's bots, in declaration order (`Mode::Bot`).
     bots: Vec<Rc<str>>,
+    /// Ask a person's forced secret choices (`Session::ask_forced`).
+    ask_forced: bool,
 }
 
 /// One seat's answers read from a choice log: 0-based option numbers, with the log's name and
@@ -216,6 +222,20 @@ impl Agent for SessionAgent {
             .any(|m| matches!(m, Mode::Mc(_)))
     }
 
+    /// A person's forced secret choice is asked (`Session::ask_forced`) at the end of the
+    /// answers; before it, it was asked when the answers hold one for it, else passed.
+    fn asks_forced(&self, seat: u32) -> bool {
+        let s = self.0.borrow();
+        match s.script.get(s.cursor) {
+            Some(a) => a.forced && a.player == seat,
+            None => {
+                s.ask_forced
+                    && s.auto == Auto::Off
+                    && s.modes.get(seat as usize) == Some(&Mode::Human)
+            }
+        }
+    }
+
     fn bot(&self, seat: u32) -> Option<Rc<str>> {
         let s = self.0.borrow();
         match s.modes.get(seat as usize) {
@@ -230,9 +250,17 @@ impl Agent for SessionAgent {
         label: &dyn Fn(usize) -> String,
     ) -> Result<usize, String> {
         let mut s = self.0.borrow_mut();
+        // A forced secret choice (asked only as `asks_forced` says): its answer, or a person.
+        if req.count == 1 {
+            if let Some(a) = s.script.get(s.cursor).filter(|a| a.forced).cloned() {
+                s.cursor += 1;
+                s.recorded.push(a);
+                return Ok(0);
+            }
+        }
         if s.cursor < s.script.len() {
             let a = s.script[s.cursor].clone();
-            let fits = a.player == req.player && a.index < req.count;
+            let fits = a.player == req.player && a.index < req.count && !a.forced;
             let same = fits && (!s.verify || label(a.index) == a.label);
             if !same {
                 let n = ordinal(s.base.saturating_add(s.cursor));
@@ -242,6 +270,12 @@ impl Agent for SessionAgent {
                         ordinal(a.player),
                         a.label,
                         req.player_name,
+                        req.prompt
+                    )
+                } else if a.forced {
+                    format!(
+                        "the log answers a question of one option for P{}, but the game now asks `{}`",
+                        ordinal(a.player),
                         req.prompt
                     )
                 } else if a.index >= req.count {
@@ -275,6 +309,7 @@ impl Agent for SessionAgent {
             return Ok(a.index);
         }
         let ask_person = |s: &mut Shared| {
+            // (A forced one reaches here only for a person at the end of the answers.)
             s.pending = Some(Pending {
                 player: req.player,
                 prompt: req.prompt.to_string(),
@@ -357,6 +392,7 @@ impl Agent for SessionAgent {
             player: req.player,
             index,
             label: label(index),
+            forced: false,
         });
         Ok(index)
     }
@@ -377,6 +413,10 @@ pub struct Session {
     pub modes: Vec<Mode>,
     /// The choice log each `Mode::Script` seat answers from.
     pub scripts: Vec<Option<Rc<SeatScript>>>,
+    /// Ask a person (a `Mode::Human` seat) a forced choice made in secret, with its one
+    /// option, as any other (`Agent::asks_forced`): `rules serve` does, so whom the game waits
+    /// for tells nothing. The REPL, where one person sits at every seat, does not.
+    pub ask_forced: bool,
     /// Every answered choice; those past `len` are the redo material.
     choices: Vec<Answer>,
     /// How many of `choices` the current position has made.
@@ -491,6 +531,7 @@ impl Session {
             limits,
             modes: vec![Mode::Human; players as usize],
             scripts: vec![None; players as usize],
+            ask_forced: false,
             choices: Vec::new(),
             len: 0,
             stop: Stop::Boundary { pos: Pos::Setup },
@@ -570,6 +611,7 @@ impl Session {
         interp.events = std::mem::take(&mut self.events);
         interp.choice_log = self.choices[..cp.choices]
             .iter()
+            .filter(|a| !a.forced)
             .map(|a| ChoiceRecord {
                 player: a.player,
                 index: a.index,
@@ -678,7 +720,13 @@ impl Session {
         rngs: Vec<agent::RandomAgent>,
     ) -> (Rc<RefCell<Shared>>, Vec<Box<dyn Agent>>) {
         let mut answered = vec![0usize; self.players as usize];
-        for a in self.choices.get(..base).unwrap_or(&[]) {
+        for a in self
+            .choices
+            .get(..base)
+            .unwrap_or(&[])
+            .iter()
+            .filter(|a| !a.forced)
+        {
             if let Some(c) = answered.get_mut(a.player as usize) {
                 *c += 1;
             }
@@ -704,6 +752,7 @@ impl Session {
                 .iter()
                 .map(|b| Rc::from(b.name.as_str()))
                 .collect(),
+            ask_forced: self.ask_forced,
         }));
         let agents = (0..self.players)
             .map(|_| Box::new(SessionAgent(shared.clone())) as Box<dyn Agent>)
@@ -739,6 +788,8 @@ impl Session {
             player: p.player,
             index,
             label: p.options[index].clone(),
+            // Every real choice has two options or more.
+            forced: p.options.len() == 1,
         });
         self.len += 1;
         self.run(Until::Choice, Auto::Off, false, None, false);
@@ -811,10 +862,35 @@ impl Session {
                 .map(|&m| if m == Mode::Script { Mode::Human } else { m })
                 .collect(),
             stop: self.stop.clone(),
-            choices: self.answers().to_vec(),
+            // The log's answers: a forced one is asked again where the game stopped at it,
+            // and passed where a later answer follows it.
+            choices: self
+                .answers()
+                .iter()
+                .filter(|a| !a.forced)
+                .cloned()
+                .collect(),
             options: self.options.clone(),
             salt: self.salt.clone(),
         }
+    }
+
+    /// The answer a take-back (`rules serve`) would take back: the latest one a person gave
+    /// at a question (a forced one's aside), as (the undo steps to it, its seat, its number
+    /// among the logged answers).
+    pub fn last_answer_back(&self) -> Option<(usize, u32, usize)> {
+        for (steps, (len, stop)) in self.undo.iter().rev().enumerate() {
+            if *len >= self.len || *stop != Stop::Pending {
+                continue;
+            }
+            let a = self.choices.get(*len)?;
+            if a.forced {
+                continue;
+            }
+            let logged = self.choices[..*len].iter().filter(|a| !a.forced).count();
+            return Some((steps + 1, a.player, logged));
+        }
+        None
     }
 
     /// Rebuild a session from a save (the program must be the save's game).
@@ -823,6 +899,16 @@ impl Session {
         save: &SaveFile,
         limits: Limits,
     ) -> Result<(Session, Option<String>), Box<Diag>> {
+        Session::load_asking(prog, save, limits, false)
+    }
+
+    /// `load`, with `ask_forced` set before the game is replayed.
+    pub fn load_asking(
+        prog: impl Into<Rc<Program>>,
+        save: &SaveFile,
+        limits: Limits,
+        ask_forced: bool,
+    ) -> Result<(Session, Option<String>), Box<Diag>> {
         let mut s = Session::with_secret(
             prog,
             save.players,
@@ -830,6 +916,7 @@ impl Session {
             save.options.clone(),
             limits,
         )?;
+        s.ask_forced = ask_forced;
         // A save may say anything: an `mc` agent's playouts are held to what `mc:N` accepts.
         let max = agent::mc::MAX_PLAYOUTS;
         if let Some(Mode::Bot(i)) = save
@@ -901,6 +988,7 @@ impl Session {
         )?;
         fresh.modes = self.modes.clone();
         fresh.scripts = self.scripts.clone();
+        fresh.ask_forced = self.ask_forced;
         // Every choice, the redo material past the position too.
         fresh.choices = self.choices.clone();
         let misfit = fresh.replay_into(self.len, self.stop.clone());

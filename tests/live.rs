@@ -507,3 +507,45 @@ fn five_games_played_to_their_end_from_the_screen() {
     assert!(all.contains("\nYour influence "), "{all}");
     assert!(all.contains("(the only option: taken for you)"), "{all}");
 }
+
+#[test]
+fn hot_seat_waits_for_a_seat_with_one_secret_option_as_for_any_other() {
+    // Cut-down Skull, seed 1: P1 holds the skull, P2 flowers only. P2 is still called to the
+    // keyboard and asked, with its one option, as P1 was with two.
+    let mut t = Terminal::start(&[
+        "run",
+        "tests/table/skull.rules",
+        "--seed",
+        "1",
+        "--agent",
+        "P1=human,P2=human",
+    ]);
+    let (_, shown) = t.wait_for(&["press Enter when you are alone at the screen."]);
+    assert!(shown.contains("Pass the keyboard to P1"), "{shown}");
+    t.type_line("");
+    let (_, shown) = t.wait_for(&["choose 1-2> "]);
+    assert!(
+        shown.contains("P1: Lay a tile face down (secret)"),
+        "{shown}"
+    );
+    t.type_line("1");
+    let (_, shown) = t.wait_for(&["press Enter when you are alone at the screen."]);
+    assert!(shown.contains("Pass the keyboard to P2"), "{shown}");
+    t.type_line("");
+    let (_, shown) = t.wait_for(&["choose 1-1> "]);
+    assert!(
+        shown.contains("P2: Lay a tile face down (secret)"),
+        "{shown}"
+    );
+    assert!(shown.contains("1) Flower"), "{shown}");
+    t.type_line("Flower");
+    let (_, shown) = t.wait_for(&["=== Game over ==="]);
+    assert!(
+        shown.contains("P2: Lay a tile face down -> Flower (secret: only you see this)"),
+        "{shown}"
+    );
+    // P1 comes back to read how the game ended.
+    t.wait_for(&["press Enter when you are alone at the screen."]);
+    t.type_line("");
+    assert!(t.child.wait().expect("wait").success());
+}

@@ -506,6 +506,19 @@ fn undo_needs_every_person() {
     let (code, _) = server.answer(&t, id, 0);
     assert_eq!(code, 200);
     let m = server.state_after(&t, m["version"].as_u64().expect("version"));
+    // P1's faction dealt P1 a hand from a shuffled deck: the faction is P1's to keep.
+    assert_eq!(m["can_undo"], false, "{m}");
+    let refused = m["undo_refused"].as_str().unwrap_or("");
+    assert!(
+        refused.contains("P1's last answer cannot be taken back"),
+        "{m}"
+    );
+    // The next answer, a description card kept from those P1 holds, may be taken back.
+    let id = m["question"]["id"].as_u64().expect("P1 is asked again");
+    let (code, _) = server.answer(&t, id, 0);
+    assert_eq!(code, 200);
+    let m = server.state_after(&t, m["version"].as_u64().expect("version"));
+    assert_eq!(m["can_undo"], true, "{m}");
     let before = m["events"].as_u64().expect("events");
     let q = m["undo_question"].as_u64().expect("a question waits");
     let tokens: Vec<String> = server.seats.iter().flatten().cloned().collect();
@@ -811,4 +824,158 @@ fn a_log_path_that_is_no_regular_file_is_refused() {
     let out = serve(&folder);
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("folder"));
+}
+
+/// The seats a served game waits for, in order, each answering its first option, with the
+/// number of options each was shown.
+fn waited_for(server: &Server) -> Vec<(String, usize)> {
+    let mut out = Vec::new();
+    let spectator = server.spectator.clone();
+    let mut m = server.state(&spectator);
+    for _ in 0..50 {
+        if !m["end"].is_null() {
+            return out;
+        }
+        let Some(who) = m["waiting"].as_str().map(str::to_string) else {
+            m = server.state_after(&spectator, m["version"].as_u64().expect("version"));
+            continue;
+        };
+        let k: usize = who[1..].parse().expect("seat");
+        let t = server.seats[k - 1].clone().expect("a person's seat");
+        let mine = server.state(&t);
+        let q = &mine["question"];
+        let n = q["options"].as_array().map_or(0, Vec::len);
+        out.push((who, n));
+        let (code, body) = server.answer(&t, q["id"].as_u64().expect("id"), 0);
+        assert_eq!(code, 200, "{body}");
+        m = server.state_after(&spectator, m["version"].as_u64().expect("version"));
+    }
+    panic!("the game does not end: {out:?}");
+}
+
+#[test]
+fn a_forced_secret_choice_keeps_its_seat_waited_on() {
+    // Cut-down Skull: in seed 1 P1 holds the skull and P2 has one kind of tile to lay; in seed
+    // 5 the other way round. The table sees the same waits either way.
+    let mut shown = Vec::new();
+    for seed in ["1", "5"] {
+        let dir = scratch(&format!("serve-skull-{seed}"));
+        let log = log_of(&dir);
+        let server = Server::start(&[
+            "tests/table/skull.rules",
+            "--seed",
+            seed,
+            "--agent",
+            "human",
+            "--log",
+            &log,
+        ]);
+        let waits = waited_for(&server);
+        let seats: Vec<&str> = waits.iter().map(|(w, _)| w.as_str()).collect();
+        assert_eq!(seats, ["P1", "P2"], "seed {seed}: {waits:?}");
+        shown.push(waits.iter().map(|(_, n)| *n).collect::<Vec<_>>());
+        // The log holds the one real answer, as a game without people would.
+        let save: SaveFile =
+            serde_json::from_str(&std::fs::read_to_string(&log).expect("log")).expect("a save");
+        assert_eq!(save.choices.len(), 1, "seed {seed}: {:?}", save.choices);
+    }
+    assert_eq!(
+        shown,
+        [vec![2, 1], vec![1, 2]],
+        "each seat saw its own options"
+    );
+}
+
+#[test]
+fn undo_is_refused_once_its_seat_saw_a_secret_answer() {
+    // Rock-paper-scissors against an agent: P1's throw may not be taken back once P2's secret
+    // throw was announced; "ready", before the throws, may.
+    let dir = scratch("serve-rps-undo");
+    let log = log_of(&dir);
+    let server = Server::start(&[
+        "tests/table/rps.rules",
+        "--seed",
+        "1",
+        "--agent",
+        "P1=human,random",
+        "--log",
+        &log,
+    ]);
+    let t = server.seats[0].clone().expect("P1 is a person");
+    let undo = |q: u64| {
+        request(
+            &server.addr,
+            "POST",
+            &format!("/s/{t}/undo"),
+            Some(format!(r#"{{"question": {q}}}"#).as_bytes()),
+        )
+    };
+    let m = server.state(&t);
+    let id = m["question"]["id"].as_u64().expect("ready?");
+    assert_eq!(server.answer(&t, id, 0).0, 200);
+    let m = server.state_after(&t, m["version"].as_u64().expect("version"));
+    assert_eq!(m["question"]["prompt"], "Throw", "{m}");
+    assert_eq!(m["can_undo"], true, "{m}");
+    let id = m["question"]["id"].as_u64().expect("throw");
+    assert_eq!(server.answer(&t, id, 0).0, 200);
+    let m = server.state_after(&t, m["version"].as_u64().expect("version"));
+    assert_eq!(m["question"]["prompt"], "Are you ready?", "{m}");
+    assert_eq!(m["can_undo"], false, "{m}");
+    let why = m["undo_refused"].as_str().unwrap_or("");
+    assert!(
+        why.contains("P1's last answer cannot be taken back: P2 has answered in secret since"),
+        "{m}"
+    );
+    // Asked all the same: nothing is taken back.
+    let q = m["undo_question"].as_u64().expect("question");
+    let (code, body) = undo(q);
+    assert_eq!(code, 200, "{body}");
+    std::thread::sleep(Duration::from_millis(300));
+    let after = server.state(&t);
+    assert_eq!(after["events"], m["events"], "{after}");
+    assert_eq!(after["round"], 2, "{after}");
+    assert_eq!(after["question"]["prompt"], "Are you ready?", "{after}");
+    assert_eq!(after["can_undo"], false, "{after}");
+}
+
+#[test]
+fn a_forced_choice_among_hidden_cards_reads_like_any_other() {
+    // Joker: a card that is not the Joker is played from a hidden hand, in the open. In seed 1
+    // P1 holds the Joker (one card to play), in seed 5 P2 does: the waits and the spectators'
+    // account are the same either way.
+    let mut accounts = Vec::new();
+    for seed in ["1", "5"] {
+        let dir = scratch(&format!("serve-joker-{seed}"));
+        let log = log_of(&dir);
+        let server = Server::start(&[
+            "tests/table/joker.rules",
+            "--seed",
+            seed,
+            "--agent",
+            "human",
+            "--log",
+            &log,
+        ]);
+        let waits = waited_for(&server);
+        let seats: Vec<&str> = waits.iter().map(|(w, _)| w.as_str()).collect();
+        assert_eq!(seats, ["P1", "P2"], "seed {seed}: {waits:?}");
+        let m = server.state(&server.spectator);
+        let plays: Vec<String> = m["account"]
+            .as_array()
+            .expect("account")
+            .iter()
+            .filter_map(|l| l.as_str())
+            .filter(|l| l.contains("Play a card"))
+            .map(str::to_string)
+            .collect();
+        accounts.push(plays);
+    }
+    assert_eq!(accounts[0], accounts[1]);
+    assert_eq!(
+        accounts[0],
+        [
+            "  P1: Play a card -> a hidden card",
+            "  P2: Play a card -> a hidden card"
+        ]
+    );
 }

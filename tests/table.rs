@@ -244,16 +244,22 @@ fn a_player_takes_back_their_last_answer_while_nobody_else_has_seen_it() {
     args.extend(["--log", &straight_s]);
     let (code, _, err) = typed(&args, "2\n3\n1\n2\n");
     assert_eq!(code, 0, "{err}");
-    // The same answers with two mistakes taken back, one of them twice over.
+    // The same answers with two mistakes taken back, one of them twice over. (Taken back
+    // before the other seats' decks are shuffled and their picks announced: past that, P1
+    // has seen hidden draws, and the answer is P1's to keep.)
     let undone = temp("undone.log");
     let undone_s = undone.display().to_string();
     let mut args = game.to_vec();
     args.extend(["--log", &undone_s]);
-    let (code, _, err) = typed(&args, "2\n1\n:undo\n3\n4\n2\n:undo\n:undo\n1\n2\n");
+    let (code, _, err) = typed(&args, "2\n1\n:undo\n3\n4\n:undo\n:undo\n3\n1\n2\n:undo\n");
     assert_eq!(code, 0, "{err}");
     assert_eq!(
         err.matches("Your answer is taken back.").count(),
         3,
+        "{err}"
+    );
+    assert!(
+        err.contains("Your last answer cannot be taken back: the game has drawn at random since"),
         "{err}"
     );
     assert_eq!(
@@ -724,4 +730,144 @@ fn a_log_is_never_written_through_a_planted_link() {
         .is_symlink());
     let _ = std::fs::remove_file(&link);
     let _ = std::fs::remove_file(&victim);
+}
+
+#[test]
+fn a_forced_secret_choice_is_asked_like_any_other() {
+    // Cut-down Skull: whoever was not dealt the skull has one kind of tile to lay, in secret.
+    // Each seat is asked, whichever holds the skull (P2 in seed 1, P1 in seed 5), so whom the
+    // game waits for says nothing; the answers of one option are not in the log.
+    for seed in ["1", "5"] {
+        let log = temp(&format!("skull-{seed}.log"));
+        let log_s = log.display().to_string();
+        let (code, out, err) = typed(
+            &[
+                "run",
+                "tests/table/skull.rules",
+                "--seed",
+                seed,
+                "--agent",
+                "P1=human,P2=human",
+                "--log",
+                &log_s,
+            ],
+            "\n1\n\n1\n",
+        );
+        assert_eq!(code, 0, "{err}");
+        for seat in ["P1", "P2"] {
+            assert_eq!(
+                err.matches(&format!("Pass the keyboard to {seat} for their turn"))
+                    .count(),
+                1,
+                "seed {seed}: {seat} sits down for their turn\n{err}"
+            );
+            assert!(
+                err.contains(&format!("{seat}: Lay a tile face down (secret)")),
+                "seed {seed}: {seat} is asked\n{err}"
+            );
+        }
+        assert!(err.contains("choose 1-1> "), "seed {seed}: {err}");
+        assert!(
+            !out.contains("taken for you"),
+            "seed {seed}: a secret choice is not announced as taken\n{out}"
+        );
+        // The log is the one a game without people writes: one answer, the choice of two.
+        let (code, _, err) = typed(
+            &[
+                "run",
+                "tests/table/skull.rules",
+                "--seed",
+                seed,
+                "--agent",
+                "first",
+                "--log",
+                &temp(&format!("skull-first-{seed}.log"))
+                    .display()
+                    .to_string(),
+            ],
+            "",
+        );
+        assert_eq!(code, 0, "{err}");
+        let logged = answers(&std::fs::read_to_string(&log).expect("log"));
+        assert_eq!(logged.len(), 1, "{logged:?}");
+        assert_eq!(
+            logged,
+            answers(
+                &std::fs::read_to_string(temp(&format!("skull-first-{seed}.log"))).expect("log")
+            )
+        );
+    }
+}
+
+#[test]
+fn an_answer_is_not_taken_back_once_its_player_saw_a_secret_answer_after_it() {
+    // Rock-paper-scissors against an agent: taking back "ready" before the throws is fine;
+    // taking back the throw once P2's secret throw is announced is refused, saying why.
+    let log = temp("rps.log");
+    let log_s = log.display().to_string();
+    let (code, out, err) = typed(
+        &[
+            "run",
+            "tests/table/rps.rules",
+            "--seed",
+            "1",
+            "--agent",
+            "P1=human,random",
+            "--log",
+            &log_s,
+        ],
+        "2\n:undo\n1\n1\n:undo\n1\n",
+    );
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(
+        err.matches("Your answer is taken back.").count(),
+        1,
+        "{err}"
+    );
+    assert!(
+        err.contains(
+            "Your last answer cannot be taken back: P2 has answered in secret since, and you may have seen what came of it."
+        ),
+        "{err}"
+    );
+    assert!(out.contains("P1 throws Rock, P2 throws"), "{out}");
+    // Round 1's answers stand, and round 2 goes on from them.
+    let logged = answers(&std::fs::read_to_string(&log).expect("log"));
+    assert!(logged.len() >= 4, "{logged:?}");
+    assert!(logged[0].starts_with("P1 1 "), "{logged:?}");
+    assert!(logged[1].starts_with("P1 1 "), "{logged:?}");
+    assert!(logged[3].starts_with("P1 1 "), "{logged:?}");
+}
+
+#[test]
+fn an_answer_is_not_taken_back_past_a_card_drawn_or_revealed_after_it() {
+    // Peek: round 1 shows P1 nothing hidden (its answer may be taken back), round 2 draws P1
+    // a card from a hidden deck, round 3 reveals one to P1.
+    let (code, _, err) = typed(
+        &[
+            "run",
+            "tests/table/peek.rules",
+            "--seed",
+            "1",
+            "--agent",
+            "P1=human,random",
+        ],
+        "1\n:undo\n1\n1\n:undo\n1\n:undo\n1\n",
+    );
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(
+        err.matches("Your answer is taken back.").count(),
+        1,
+        "{err}"
+    );
+    assert!(
+        err.contains(
+            "Your last answer cannot be taken back: you have seen a card since that was hidden from you."
+        ),
+        "{err}"
+    );
+    assert!(
+        err.contains("Your last answer cannot be taken back: a card was revealed to you since."),
+        "{err}"
+    );
 }

@@ -9,13 +9,16 @@
 //! (`view::screen`) and the question.
 //!
 //! Every answer is echoed to whoever gave it (a secret one only to them), and a choice taken for
-//! a seat because it had one legal option is announced to it. At the prompt, `:undo` takes the
-//! seat's last answer back while no other person has seen what came of it (the game is replayed
-//! without it), `:full` shows everything, `:quit`, end of input or Ctrl-C stop the game so it
-//! can be resumed from its log.
+//! a seat because it had one legal option is announced to it; a secret one is asked all the
+//! same, with its one option (`Agent::asks_forced`), so nobody learns from whom the game waits
+//! for. At the prompt, `:undo` takes the seat's last answer back while no other person has seen
+//! what came of it and the seat itself has seen nothing hidden since (`interp::hindsight`: another
+//! seat's secret answer, a card it did not know, a random draw); the game is replayed without
+//! it. `:full` shows everything, `:quit`, end of input or Ctrl-C stop the game so it can be
+//! resumed from its log.
 
 use super::{Agent, ChoiceRequest};
-use crate::events::Event;
+use crate::events::{CardRef, Event, Part};
 use crate::view::screen;
 pub use crate::view::screen::Page;
 use std::cell::RefCell;
@@ -154,6 +157,11 @@ pub struct Table {
     handover: usize,
     /// Set by `:undo`: replay the game with this many answers.
     pub take_back_to: Option<usize>,
+    /// The forced secret choices a person answered (`Agent::asks_forced`), each as the number
+    /// of answers given before it: a replay passes them without asking again. `forced_at`:
+    /// the next one the game will meet.
+    forced: Vec<usize>,
+    forced_at: usize,
     /// The lines typed, once something was asked.
     input: Option<Receiver<Option<String>>>,
     /// The people were told how to get help.
@@ -183,6 +191,8 @@ impl Table {
             human_answers: Vec::new(),
             handover: 0,
             take_back_to: None,
+            forced: Vec::new(),
+            forced_at: 0,
             input: None,
             hinted: false,
         }
@@ -214,6 +224,9 @@ impl Table {
             .map(|(at, (seat, _))| (*seat, at))
             .collect();
         self.handover = self.handover.min(keep);
+        // Those met before the position taken back to are passed, as answers are replayed.
+        self.forced.retain(|at| *at <= keep);
+        self.forced_at = 0;
         self.replay = answers;
         self.answers = 0;
         self.take_back_to = None;
@@ -313,9 +326,16 @@ fn seat_line(ev: &Event, seat: u32) -> Option<String> {
             ..
         } => {
             let mine = *player == format!("P{}", seat + 1);
+            // A secret choice of one option was asked all the same (`Agent::asks_forced`), and
+            // so was one of a card somebody else does not know.
+            let veiled = choice
+                .0
+                .iter()
+                .any(|p| matches!(p, Part::Card(CardRef::Shown { public: false, .. })));
             let note = match (mine, *options, *secret) {
-                (true, Some(1), _) => " (the only option: taken for you)",
                 (true, _, true) => " (secret: only you see this)",
+                (true, Some(1), _) if !veiled => " (the only option: taken for you)",
+                (true, Some(1), _) => "",
                 (false, Some(1), _) | (false, _, true) => return None,
                 _ => "",
             };
@@ -565,8 +585,8 @@ fn question_lines(
 
 const HELP: &str = "Type an option's number, its name, the start of it or some of its words in \
 order (#3: the third option; where the options are amounts, a number is that amount). :full shows everything you may see, \
-:undo takes your last answer back (while nobody else has seen what came of it), :quit stops \
-and saves the game.";
+:undo takes your last answer back (unless you have seen something hidden since, or somebody \
+else has seen what came of it), :quit stops and saves the game.";
 
 /// Asks at the terminal: shows the player's screen and the question, and takes an answer
 /// (`match_answer`) or a command (`:full`, `:undo`, `:quit`, `:help`).
@@ -576,6 +596,12 @@ pub struct HumanAgent {
 
 impl Agent for HumanAgent {
     fn wants_screen(&self) -> bool {
+        true
+    }
+
+    /// A secret choice of one option is asked as any other, so that hot-seat players never
+    /// learn from a skipped turn that the seat had no choice.
+    fn asks_forced(&self, _seat: u32) -> bool {
         true
     }
 
@@ -643,16 +669,24 @@ impl Agent for HumanAgent {
                         .rev()
                         .find(|(s, _)| *s == req.player)
                         .map(|(_, at)| *at);
+                    // Never past something hidden the seat saw since (`interp::hindsight`).
+                    let seen = last
+                        .filter(|at| *at >= table.handover)
+                        .and_then(|at| (req.hindsight)(at));
                     match last {
-                        Some(at) if at >= table.handover => {
-                            table.take_back_to = Some(at);
-                            return Err(TAKE_BACK.into());
-                        }
-                        Some(_) => {
+                        Some(at) if at < table.handover => {
                             let _ = writeln!(
                                 err,
                                 "Your last answer cannot be taken back: another player has seen what came of it."
                             );
+                        }
+                        Some(_) if seen.is_some() => {
+                            let why = seen.map(|s| s.why("you")).unwrap_or_default();
+                            let _ = writeln!(err, "Your last answer cannot be taken back: {why}.");
+                        }
+                        Some(at) => {
+                            table.take_back_to = Some(at);
+                            return Err(TAKE_BACK.into());
                         }
                         None => {
                             let _ = writeln!(err, "You have no answer to take back.");
@@ -664,8 +698,11 @@ impl Agent for HumanAgent {
             }
             match match_answer(&line, req.count, label) {
                 Ok(i) => {
-                    let at = table.answers;
-                    table.human_answers.push((req.player, at));
+                    // A forced secret choice's answer is not logged: nothing to take back.
+                    if req.count > 1 {
+                        let at = table.answers;
+                        table.human_answers.push((req.player, at));
+                    }
                     return Ok(i);
                 }
                 Err(e) => {
@@ -694,6 +731,32 @@ impl Agent for ReplayAgent {
             let t = self.table.borrow();
             t.replay.get(t.answers).copied()
         };
+        // A forced secret choice asked of a person (`asks_forced`): not in the log, so not
+        // counted; while replaying, passed without asking.
+        if req.count == 1 {
+            let answered = {
+                let mut t = self.table.borrow_mut();
+                let now = t.answers;
+                while t.forced.get(t.forced_at).is_some_and(|at| *at < now) {
+                    t.forced_at += 1;
+                }
+                let before = t.forced.get(t.forced_at) == Some(&now);
+                if before {
+                    t.forced_at += 1;
+                }
+                before
+            };
+            if answered || replayed.is_some() {
+                return Ok(0);
+            }
+            let i = self.inner.decide(req, label)?;
+            let mut t = self.table.borrow_mut();
+            let (now, at) = (t.answers, t.forced_at);
+            t.forced.truncate(at);
+            t.forced.push(now);
+            t.forced_at = at + 1;
+            return Ok(i);
+        }
         let answer = match replayed {
             Some((seat, i)) => {
                 if seat != req.player || i >= req.count {
@@ -729,6 +792,10 @@ impl Agent for ReplayAgent {
 
     fn searches(&self) -> bool {
         self.inner.searches()
+    }
+
+    fn asks_forced(&self, seat: u32) -> bool {
+        self.inner.asks_forced(seat)
     }
 
     fn search_stats(&self) -> Option<super::mc::SearchStats> {

@@ -35,6 +35,10 @@ pub struct ChoiceRequest<'a> {
     /// For an agent that plays one of the game's bots ([`Agent::bot`]): the option that bot
     /// picks, worked out by the interpreter as the seat sees the game (`interp/bots.rs`).
     pub bot: Option<usize>,
+    /// Why this seat's answer number `k` (0-based among the answers logged, as
+    /// `Interp::choice_log` counts them) may no longer be taken back, if it may not: something
+    /// hidden reached the seat since (`interp::hindsight`). Worked out only when called (`:undo`).
+    pub hindsight: &'a dyn Fn(usize) -> Option<super::hindsight::Since>,
 }
 
 /// A uniformly random legal answer: an option of a choice, or, for a line of an allocation,
@@ -76,6 +80,15 @@ pub trait Agent {
     /// answered `answer` before. An agent that keeps state between choices (a random agent's
     /// draws, a script's place) moves on as if it had answered.
     fn replayed(&mut self, _req: &ChoiceRequest, _label: &dyn Fn(usize) -> String, _answer: usize) {
+    }
+
+    /// Whether a forced choice made in secret (one legal option, inside `secretly` or a card
+    /// another player does not know) is asked of `seat` all the same: a person's is, so that
+    /// being waited on says nothing of what the seat holds. The question then has `count == 1`, and its answer is not logged (a game played
+    /// by agents alone never asks it, and the log is the same). Asked only when the game is
+    /// recorded (not in `rules simulate`, `bench` or a search's playouts).
+    fn asks_forced(&self, _seat: u32) -> bool {
+        false
     }
 
     /// Whether this agent reads the game's own `screen` (`req.screen`): a person does.

@@ -8,7 +8,8 @@ use crate::value::Value;
 use search::SearchPoint;
 
 impl<'p> Interp<'p> {
-    /// Ask a player's agent. Forced choices (one option) are taken without asking.
+    /// Ask a player's agent. Forced choices (one option) are taken without asking, except a
+    /// secret one of a seat whose answerer asks for it (a person: `Agent::asks_forced`).
     pub(crate) fn decide(
         &mut self,
         player: u32,
@@ -57,8 +58,26 @@ impl<'p> Interp<'p> {
             self.state.forced_choices += 1;
             if self.playout.is_some() {
                 self.playout_forced(player, options)?;
-            } else if let Some(t) = self.search.as_mut() {
-                t.asked(player, options, 0, secret);
+            } else {
+                // A person is asked a secret one all the same (its answer is not logged), so
+                // being waited on tells nobody that the seat had no choice. Silent runs never
+                // record, and ask nobody.
+                // So is one whose option others cannot see (a card of a hidden hand).
+                if self.record
+                    && self
+                        .agents
+                        .get(player as usize)
+                        .is_some_and(|a| a.asks_forced(player))
+                    && (secret || self.veiled(player, options, labels))
+                {
+                    let i = self.ask_agent(player, options, labels, notes, prompt, secret, span)?;
+                    if i != 0 {
+                        return Err(rt(span, "the agent answered an option that does not exist"));
+                    }
+                }
+                if let Some(t) = self.search.as_mut() {
+                    t.asked(player, options, 0, secret);
+                }
             }
             0
         } else {
@@ -97,9 +116,23 @@ impl<'p> Interp<'p> {
                 index: Some(idx + 1),
                 options: Some(options.len()),
                 secret,
+                draws: self.state.rng.get_word_pos(),
             });
         }
         Ok(Some(idx))
+    }
+
+    /// Whether another player may not know a card among the options or their labels: a choice
+    /// among cards of a hidden hand, whose answer others read as `a hidden card`.
+    fn veiled(&self, player: u32, options: &[Value], labels: Option<&[Value]>) -> bool {
+        let others = (0..self.state.n_players.min(64))
+            .filter(|&p| p != player && self.is_in(p))
+            .fold(0u64, |m, p| m | super::visibility::one(p));
+        let mut cards = Vec::new();
+        for v in options.iter().chain(labels.unwrap_or(&[])) {
+            cards_in(v, &mut cards);
+        }
+        cards.iter().any(|&c| self.known(c) & others != others)
     }
 
     /// Ask the player's agent: it sees the options as the player does, their view, and (when
@@ -166,6 +199,9 @@ impl<'p> Interp<'p> {
         };
         let (prog, state) = (self.prog, &self.state);
         let player_view = || super::seen::player_view(prog, state, player);
+        let events = &self.events;
+        let hindsight =
+            |k: usize| super::hindsight::seen_since(events, state.rng.get_word_pos(), player, k);
         let search = self.search.as_deref().map(|track| SearchPoint {
             prog,
             limits: self.limits,
@@ -194,6 +230,7 @@ impl<'p> Interp<'p> {
             screen: screen.as_deref(),
             notes: notes.as_deref(),
             bot,
+            hindsight: &hindsight,
         };
         let Some(agent) = self.agents.get_mut(player as usize) else {
             return Err(rt(span, format!("no agent plays P{}", player + 1)));
@@ -212,5 +249,14 @@ impl<'p> Interp<'p> {
                 Box::new(Diag::error("run::agent", m).label(span, "while asking for this choice"))
             }
         })
+    }
+}
+
+/// The cards a value holds (in lists and tuples too).
+fn cards_in(v: &Value, out: &mut Vec<u32>) {
+    match v {
+        Value::Card(c) => out.push(*c),
+        Value::List(items) | Value::Tuple(items) => items.iter().for_each(|x| cards_in(x, out)),
+        _ => {}
     }
 }

@@ -14,6 +14,7 @@ mod choices;
 mod compile;
 mod exprs;
 mod flow;
+pub mod hindsight;
 mod screen;
 mod search;
 mod seen;

@@ -346,10 +346,12 @@ impl<'p> Interp<'p> {
             };
             let now = dir.unwrap_or(!*face);
             *face = now;
+            let before = self.known(c);
             self.learn_flip(c);
             self.emit(|me| Event::Flip {
                 card: me.view().card_ref(c, me.known(c)),
                 face_up: now,
+                learnt: me.known(c) & !before,
             });
             let prog = self.prog;
             for (i, t) in prog.triggers.iter().enumerate() {
@@ -432,8 +434,10 @@ impl<'p> Interp<'p> {
                 (mask, Some(names))
             }
         };
+        let mut learnt = 0;
         for &c in &cards {
             if let Some(k) = self.state.known.get_mut(c as usize) {
+                learnt |= mask & !*k;
                 *k |= mask;
             }
             self.saw(c, mask);
@@ -444,6 +448,7 @@ impl<'p> Interp<'p> {
                 .map(|&c| me.view().card_ref(c, me.known(c)))
                 .collect(),
             to: names,
+            learnt,
         });
         Ok(())
     }
@@ -628,6 +633,12 @@ impl<'p> Interp<'p> {
         face_up: Option<bool>,
     ) {
         let (before, origins) = seen;
+        // Who learnt a card by the move: knows it now, did not before (a card out of no zone
+        // was known to nobody).
+        let learnt = cards
+            .iter()
+            .zip(&before)
+            .fold(0, |l, (&c, &b)| l | (self.known(c) & !b));
         self.emit(|me| Event::Move {
             cards: cards
                 .iter()
@@ -637,6 +648,7 @@ impl<'p> Interp<'p> {
             from: origins,
             to: me.zone_name(dest),
             face_up,
+            learnt,
         });
     }
 

@@ -16,6 +16,9 @@ pub struct Extra<'a> {
     pub account_lines: usize,
     pub question: Option<u64>,
     pub undo: &'a [u32],
+    /// An answer may be taken back; else, when there is one, why not (`Host::undo_back`).
+    pub can_undo: bool,
+    pub undo_refused: Option<String>,
     pub version: u64,
 }
 
@@ -153,7 +156,8 @@ pub fn build(
         "undo_question": extra.question,
         "waiting": waiting,
         "undo": undo,
-        "can_undo": !s.answers().is_empty(),
+        "can_undo": extra.can_undo,
+        "undo_refused": extra.undo_refused,
         "end": end,
         // The error itself may name what a seat may not see: the host's terminal shows it.
         "error": s.error.as_ref().map(|_| "the game stopped with an error; the host's terminal says which"),

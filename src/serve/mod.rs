@@ -88,7 +88,9 @@ pub fn run(cfg: Config, out: &mut dyn Write) -> Result<(), String> {
                 ));
             }
             let tokens = tokens::load(path, save.players)?;
-            let (s, misfit) = Session::load(prog, &save, limits).map_err(|d| d.message.clone())?;
+            // A person's forced secret choice is asked as any other (`Session::ask_forced`).
+            let (s, misfit) =
+                Session::load_asking(prog, &save, limits, true).map_err(|d| d.message.clone())?;
             if let Some(m) = misfit {
                 return Err(format!(
                     "`{}` no longer fits the rules: {m}",
@@ -123,6 +125,7 @@ pub fn run(cfg: Config, out: &mut dyn Write) -> Result<(), String> {
                 Session::with_secret(prog, n, (seed, salt.clone()), cfg.set.clone(), limits)
                     .map_err(|d| d.message.clone())?;
             s.modes = modes;
+            s.ask_forced = true;
             // A secret seed's log is named by the start of its commitment, never by the seed.
             let tag = match &salt {
                 Some(salt) => crate::seed::commitment(seed, salt)
@@ -289,10 +292,13 @@ impl Host {
             count: p.options.len(),
             taken: false,
         });
+        let back = self.undo_back();
         let extra = message::Extra {
             account_lines: s.limits.max_serve_account_lines,
             question: question.as_ref().map(|q| q.id),
             undo: &self.undo,
+            can_undo: matches!(back, Some(Ok(_))),
+            undo_refused: back.and_then(Result::err),
             version,
         };
         let mut messages: Vec<Arc<str>> = (0..s.players)
@@ -362,7 +368,8 @@ impl Host {
                     }
                 }
                 HostCmd::Undo { seat, question } => {
-                    if question != self.question || self.session.answers().is_empty() {
+                    // Never past something hidden the answer's seat saw since it.
+                    if question != self.question || !matches!(self.undo_back(), Some(Ok(_))) {
                         continue;
                     }
                     if !self.undo.contains(&seat) {
@@ -384,15 +391,29 @@ impl Host {
         }
     }
 
-    /// Take back the last answer a person gave (and the agents' after it).
+    /// The answer a take-back would take back: `Ok(undo steps)`, or why it may not be (its
+    /// seat has seen something hidden since: `interp::hindsight`); `None` when there is none.
+    fn undo_back(&self) -> Option<Result<usize, String>> {
+        let s = &self.session;
+        let (steps, seat, logged) = s.last_answer_back()?;
+        let now = s.state.rng.get_word_pos();
+        Some(
+            match crate::interp::hindsight::seen_since(&s.events, now, seat, logged) {
+                None => Ok(steps),
+                Some(why) => Err(format!(
+                    "P{}'s last answer cannot be taken back: {}",
+                    u64::from(seat) + 1,
+                    why.why(&format!("P{}", u64::from(seat) + 1))
+                )),
+            },
+        )
+    }
+
+    /// Take back the last answer a person gave (and the agents' after it; a forced secret
+    /// choice a person was asked after it is asked again).
     fn take_back(&mut self) {
-        let before = self.session.answers().len();
-        while self.session.can_undo() > 0 {
-            self.session.undo(1);
-            let back = self.session.answers().len() < before;
-            if back && self.session.pending.is_some() {
-                break;
-            }
+        if let Some(Ok(steps)) = self.undo_back() {
+            self.session.undo(steps);
         }
         if self.session.pending.is_none() && self.session.stop != Stop::Done {
             self.session

@@ -90,8 +90,10 @@ function show(m) {
   }
 
   const ub = $("undo-box");
-  ub.hidden = !m.you || !!m.end || !(m.can_undo || m.undo);
+  ub.hidden = !m.you || !!m.end || !(m.can_undo || m.undo || m.undo_refused);
+  $("undo").disabled = !m.can_undo;
   if (m.undo) text($("undo-text"), "Taking back the last answer: agreed by " + m.undo.agreed.join(", ") + "; every person must agree (" + m.undo.needed.join(", ") + ").");
+  else if (m.undo_refused) text($("undo-text"), m.undo_refused + ".");
   else text($("undo-text"), "");
 
   const acc = $("account");
