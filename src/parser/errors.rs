@@ -360,23 +360,47 @@ fn close_help(text: &str, c: char, before_line: Option<usize>) -> String {
     }
 }
 
-/// The brackets still open at byte `pos`, outermost first (outside strings and comments; the
-/// `{` of a text's `{...}` part counts as code again up to its `}`).
-fn open_at(text: &str, pos: usize) -> Vec<(usize, u8)> {
+/// The brackets at byte `pos`, found in one pass over the text before it (outside strings and
+/// comments; the `{` of a text's `{...}` part counts as code again up to its `}`).
+struct Brackets {
+    /// Those still open, outermost first: where, which, and the indentation of its line.
+    open: Vec<(usize, u8, usize)>,
+    /// Those closed by a bracket that begins a line indented less than the opening one's (the
+    /// closing bracket of an outer one, most likely): where, which, and where that line begins.
+    closed_early: Vec<(usize, u8, usize)>,
+}
+
+fn brackets_at(text: &str, pos: usize) -> Brackets {
     let bytes = text.as_bytes();
     let end = pos.min(bytes.len());
-    // Frames: a bracket, `"` (inside a text) or `i` (a text's `{...}` part).
-    let mut stack: Vec<(usize, u8)> = Vec::new();
+    // Frames: a bracket, `"` (inside a text) or `i` (a text's `{...}` part), with the
+    // indentation of the line it is on.
+    let mut stack: Vec<(usize, u8, usize)> = Vec::new();
+    let mut closed_early = Vec::new();
+    let mut line_start = 0;
+    // The indentation of the current line, once something other than a space is on it.
+    let mut indent: Option<usize> = None;
     let mut i = 0;
     while i < end {
         let b = bytes[i];
+        if b == b'\n' {
+            line_start = i + 1;
+            indent = None;
+            i += 1;
+            continue;
+        }
+        let first_on_line = indent.is_none() && !matches!(b, b' ' | b'\t' | b'\r');
+        if first_on_line {
+            indent = Some(i - line_start);
+        }
+        let here = indent.unwrap_or(0);
         if stack.last().is_some_and(|f| f.1 == b'"') {
             match b {
                 b'\\' => i += 1,
                 b'"' => {
                     stack.pop();
                 }
-                b'{' => stack.push((i, b'i')),
+                b'{' => stack.push((i, b'i', here)),
                 _ => {}
             }
             i += 1;
@@ -387,20 +411,21 @@ fn open_at(text: &str, pos: usize) -> Vec<(usize, u8)> {
                 while i < end && bytes[i] != b'\n' {
                     i += 1;
                 }
+                continue;
             }
-            b'"' => stack.push((i, b'"')),
-            b'(' | b'[' | b'{' => stack.push((i, b)),
-            b'}' => {
-                if stack.last().is_some_and(|f| f.1 != b'"') {
-                    stack.pop();
-                }
-            }
-            b')' | b']' => {
-                if stack
-                    .last()
-                    .is_some_and(|f| matches!(f.1, b'(' | b'[' | b'{'))
-                {
-                    stack.pop();
+            b'"' => stack.push((i, b'"', here)),
+            b'(' | b'[' | b'{' => stack.push((i, b, here)),
+            b')' | b']' | b'}' => {
+                let closes = stack.last().is_some_and(|f| match b {
+                    b'}' => f.1 != b'"',
+                    _ => matches!(f.1, b'(' | b'[' | b'{'),
+                });
+                if closes {
+                    if let Some(f) = stack.pop() {
+                        if first_on_line && f.1 != b'i' && here < f.2 {
+                            closed_early.push((f.0, f.1, line_start));
+                        }
+                    }
                 }
             }
             _ => {}
@@ -408,24 +433,25 @@ fn open_at(text: &str, pos: usize) -> Vec<(usize, u8)> {
         i += 1;
     }
     stack.retain(|f| matches!(f.1, b'(' | b'[' | b'{'));
-    stack
+    Brackets {
+        open: stack,
+        closed_early,
+    }
 }
 
-/// The bracket left open that the layout shows was meant to be closed before `pos`: when the
-/// text leaves a bracket open at its end, the innermost of those open at `pos` after whose line
+/// The bracket left open that the layout shows was meant to be closed before `pos`, when the
+/// text leaves a bracket open at its end: the innermost of those open at `pos` after whose line
 /// a line begins, before `pos`, at its line's indentation or less (and, at the same indentation,
-/// not with a closing bracket). With the bracket: where that line begins.
+/// not with a closing bracket); or, when a bracket inside that one was closed by a line indented
+/// less than its own (the closing bracket of the outer one, most likely), the first such. With
+/// the bracket: the line it should be closed before.
 fn open_by_layout(text: &str, pos: usize) -> Option<(usize, char, Option<usize>)> {
-    if open_at(text, text.len()).is_empty() {
+    if brackets_at(text, text.len()).open.is_empty() {
         return None;
     }
+    let found = brackets_at(text, pos);
     let indent = |line: &str| line.len() - line.trim_start_matches([' ', '\t']).len();
-    for &(at, b) in open_at(text, pos).iter().rev() {
-        let line_start = text
-            .get(..at)
-            .and_then(|t| t.rfind('\n'))
-            .map_or(0, |n| n + 1);
-        let own = indent(text.get(line_start..).unwrap_or(""));
+    for &(at, b, own) in found.open.iter().rev() {
         let Some(after) = text
             .get(at..)
             .and_then(|t| t.find('\n'))
@@ -444,12 +470,26 @@ fn open_by_layout(text: &str, pos: usize) -> Option<(usize, char, Option<usize>)
             let first = line.get(ind..).and_then(|l| l.chars().next());
             let counts = start + ind <= pos && !matches!(first, None | Some('#') | Some('\r'));
             if counts && (ind < own || (ind == own && !matches!(first, Some(')' | ']' | '}')))) {
-                return Some((at, b as char, Some(start)));
+                let inner = found.closed_early.iter().find(|c| c.0 > at && c.2 <= start);
+                return Some(match inner {
+                    Some(&(o, c, line)) => (o, c as char, Some(line)),
+                    None => (at, b as char, Some(start)),
+                });
             }
             start = line_end + 1;
         }
     }
-    None
+    // At the end of the text, with no such line: the first bracket inside the innermost one
+    // left open that was closed early.
+    let &(at, _, _) = found.open.last()?;
+    if pos < text.len() {
+        return None;
+    }
+    found
+        .closed_early
+        .iter()
+        .find(|c| c.0 > at)
+        .map(|&(o, c, line)| (o, c as char, Some(line)))
 }
 
 /// " of card comet_strike": what a `{` opens, read from the start of its line.
@@ -480,6 +520,12 @@ fn owner_of(text: &str, at: usize) -> String {
         ("for" | "if" | "repeat" | "secretly" | "step" | "match" | "on", ..) => {
             format!(" of this `{first}`")
         }
+        // `penalty: fn(f) {`: a card's code.
+        _ if head.trim_end().ends_with(')') => words
+            .iter()
+            .rposition(|w| *w == "fn")
+            .and_then(|k| words.get(k.checked_sub(1)?))
+            .map_or(String::new(), |f| format!(" of the code of `{f}`")),
         _ => String::new(),
     }
 }
@@ -515,9 +561,10 @@ fn missing_comma(text: &str, pos: usize, expected: &[String]) -> Option<(usize, 
         return Some((before.len(), pos));
     }
     // A row of a `cards` table read on into another row.
-    let in_rows = open_at(text, pos)
+    let in_rows = brackets_at(text, pos)
+        .open
         .last()
-        .is_some_and(|&(at, b)| b == b'{' && owner_of(text, at).starts_with(" of the `cards`"));
+        .is_some_and(|&(at, b, _)| b == b'{' && owner_of(text, at).starts_with(" of the `cards`"));
     if in_rows && expected.iter().any(|e| e == "`:`") {
         let word = last_word(before);
         let word_start = before.len() - word.len();
