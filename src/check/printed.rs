@@ -2,8 +2,8 @@
 //! an enum value's words or a card's name is told with the name the rules use (`ForeignAffairs`,
 //! `@border_skirmish`). The parser runs before any name is known, and a game with a syntax error
 //! is not checked, so this is done here, on that error path only: the words around the error are
-//! read again against the enums and cards of the files that parsed (a name declared in the
-//! broken file itself is not known).
+//! read again against the enums and cards of the files that parsed, and the enums the broken
+//! file itself declares (read from its text: `enum Name { Value "words", ... }`).
 
 use crate::ast;
 use crate::diag::{Diag, Sources, Span};
@@ -62,6 +62,57 @@ fn known_names(files: &[(u32, ast::File)]) -> Vec<Known> {
                 }
             }
             _ => {}
+        }
+    }
+    out
+}
+
+/// The enums declared in a text that did not parse, read from the text: `enum Name {` at the
+/// start of a line, then up to its `}` each value's name and the words in quotes after it.
+fn enums_in_text(text: &str) -> Vec<Known> {
+    let mut out = Vec::new();
+    for line_at in std::iter::once(0).chain(text.match_indices('\n').map(|(i, _)| i + 1)) {
+        let Some(rest) = text
+            .get(line_at..)
+            .map(|t| t.trim_start_matches([' ', '\t']))
+        else {
+            continue;
+        };
+        let Some(rest) = rest.strip_prefix("enum ") else {
+            continue;
+        };
+        let Some((name, body)) = rest.split_once('{') else {
+            continue;
+        };
+        let name = name.trim();
+        let Some((body, _)) = body.split_once('}') else {
+            continue;
+        };
+        if name.is_empty() || !name.chars().all(|c| c.is_alphanumeric() || c == '_') {
+            continue;
+        }
+        for entry in body.split(',') {
+            let entry = entry
+                .lines()
+                .map(|l| l.split('#').next().unwrap_or(""))
+                .collect::<Vec<_>>()
+                .join(" ");
+            let entry = entry.trim();
+            let (variant, shown) = match entry.split_once('"') {
+                Some((v, s)) => (v.trim(), s.split('"').next()),
+                None => (entry, None),
+            };
+            if variant.is_empty() || !variant.chars().all(|c| c.is_alphanumeric() || c == '_') {
+                continue;
+            }
+            let what = format!("a value of enum `{name}`");
+            for k in std::iter::once(variant).chain(shown) {
+                out.push(Known {
+                    key: key(k),
+                    written: variant.to_string(),
+                    what: what.clone(),
+                });
+            }
         }
     }
     out
@@ -153,6 +204,8 @@ pub(super) fn name_printed_words(
             continue;
         };
         let known = known.get_or_insert_with(|| known_names(files));
+        // And those of the file that did not parse.
+        let mine = enums_in_text(&text);
         // The longest run of two or more words, the one at the error among them, that is a name.
         let mut best: Option<(usize, usize, &Known)> = None;
         for i in 0..=here {
@@ -162,7 +215,8 @@ pub(super) fn name_printed_words(
                 };
                 let k = key(text.get(a.0..b.1).unwrap_or(""));
                 let longer = best.is_none_or(|(x, y, _)| j - i > y - x);
-                if let Some(n) = known.iter().find(|n| n.key == k).filter(|_| longer) {
+                let name = known.iter().chain(mine.iter()).find(|n| n.key == k);
+                if let Some(n) = name.filter(|_| longer) {
                     best = Some((i, j, n));
                 }
             }
