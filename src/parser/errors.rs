@@ -271,7 +271,7 @@ pub(super) fn syntax_error(e: &pest::error::Error<Rule>, text: &str, file: u32) 
         let left_open = match unclosed(text) {
             Some((at, '"')) => Some((at, '"')),
             other => open_by_layout(text, text.len())
-                .map(|(at, c, _)| (at, c))
+                .map(|(at, c, _, _)| (at, c))
                 .or(other),
         };
         match left_open {
@@ -301,7 +301,7 @@ pub(super) fn syntax_error(e: &pest::error::Error<Rule>, text: &str, file: u32) 
         return d.maybe_help(help);
     }
     // A bracket the layout shows was meant to be closed above: one error, at both ends.
-    if let Some((at, c, before)) = open_by_layout(text, pos) {
+    if let Some((at, c, before, early)) = open_by_layout(text, pos) {
         let owner = owner_of(text, at);
         return Diag::error(
             "parse::syntax",
@@ -313,7 +313,12 @@ pub(super) fn syntax_error(e: &pest::error::Error<Rule>, text: &str, file: u32) 
         )
         .label(
             Span::new(file, pos.min(text.len()), end),
-            format!("still inside it here: expected {what}, found {found}"),
+            if early {
+                // A `}` meant for an outer bracket closed it: the parser is in the outer one.
+                format!("so the parser gave up here: expected {what}, found {found}")
+            } else {
+                format!("still inside it here: expected {what}, found {found}")
+            },
         )
         .help(close_help(text, c, before));
     }
@@ -444,8 +449,8 @@ fn brackets_at(text: &str, pos: usize) -> Brackets {
 /// a line begins, before `pos`, at its line's indentation or less (and, at the same indentation,
 /// not with a closing bracket); or, when a bracket inside that one was closed by a line indented
 /// less than its own (the closing bracket of the outer one, most likely), the first such. With
-/// the bracket: the line it should be closed before.
-fn open_by_layout(text: &str, pos: usize) -> Option<(usize, char, Option<usize>)> {
+/// the bracket: the line it should be closed before, and whether it was closed early.
+fn open_by_layout(text: &str, pos: usize) -> Option<(usize, char, Option<usize>, bool)> {
     if brackets_at(text, text.len()).open.is_empty() {
         return None;
     }
@@ -472,8 +477,8 @@ fn open_by_layout(text: &str, pos: usize) -> Option<(usize, char, Option<usize>)
             if counts && (ind < own || (ind == own && !matches!(first, Some(')' | ']' | '}')))) {
                 let inner = found.closed_early.iter().find(|c| c.0 > at && c.2 <= start);
                 return Some(match inner {
-                    Some(&(o, c, line)) => (o, c as char, Some(line)),
-                    None => (at, b as char, Some(start)),
+                    Some(&(o, c, line)) => (o, c as char, Some(line), true),
+                    None => (at, b as char, Some(start), false),
                 });
             }
             start = line_end + 1;
@@ -489,7 +494,7 @@ fn open_by_layout(text: &str, pos: usize) -> Option<(usize, char, Option<usize>)
         .closed_early
         .iter()
         .find(|c| c.0 > at)
-        .map(|&(o, c, line)| (o, c as char, Some(line)))
+        .map(|&(o, c, line)| (o, c as char, Some(line), true))
 }
 
 /// " of card comet_strike": what a `{` opens, read from the start of its line.
