@@ -516,7 +516,7 @@ fn owner_of(text: &str, at: usize) -> String {
     };
     match (*first, second, last) {
         ("card", Some(_), Some(id)) if words.len() >= 3 => format!(" of card {id}"),
-        ("cards", Some(k), _) => format!(" of the `cards` of {k}"),
+        ("cards", Some(k), _) => format!(" of `cards {k}`"),
         ("kind" | "enum" | "phase" | "fn" | "bot" | "table" | "event", Some(n), _) => {
             format!(" of {first} {n}")
         }
@@ -537,8 +537,9 @@ fn owner_of(text: &str, at: usize) -> String {
 
 /// Where a `,` was left out between two values: where to write it, and where the value after
 /// it begins. Either pest wanted a `,` and found the start of another value on the same line,
-/// or, in a `cards` table, the value after the gap was read as the id of another row (the text
-/// after it then fails where the row's `:` should be).
+/// or, in a `cards` table, pest stopped right after a word that follows a value on the same line
+/// with only spaces between (read as the id of another row, whose `:` is missing, or a keyword
+/// value such as `true`).
 fn missing_comma(text: &str, pos: usize, expected: &[String]) -> Option<(usize, usize)> {
     let value_end = |t: &str| {
         t.chars()
@@ -569,12 +570,15 @@ fn missing_comma(text: &str, pos: usize, expected: &[String]) -> Option<(usize, 
     let in_rows = brackets_at(text, pos)
         .open
         .last()
-        .is_some_and(|&(at, b, _)| b == b'{' && owner_of(text, at).starts_with(" of the `cards`"));
-    if in_rows && expected.iter().any(|e| e == "`:`") {
+        .is_some_and(|&(at, b, _)| b == b'{' && owner_of(text, at).starts_with(" of `cards "));
+    if in_rows {
+        // The word may end the line before (`... (Domestic, 1)] 1` then the next row).
+        let before = text.get(..pos)?.trim_end();
         let word = last_word(before);
         let word_start = before.len() - word.len();
         let ahead = text.get(..word_start)?.trim_end_matches([' ', '\t']);
-        if !word.is_empty() && ahead.len() < word_start && value_end(ahead) {
+        let value = !word.is_empty() && !NOT_VALUES.contains(&word.as_str());
+        if value && ahead.len() < word_start && value_end(ahead) {
             return Some((ahead.len(), word_start));
         }
     }
