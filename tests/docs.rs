@@ -76,3 +76,20 @@ fn rulebook_sections_with_a_game_play_to_the_end() {
         "expected runnable rulebook sections, found {played}"
     );
 }
+
+/// The reference's tables of builtins say what each returns, in the words of the builtin's one
+/// declaration (`BuiltinDef::returns` in `src/builtins/`): a row naming the call holds them.
+#[test]
+fn the_builtin_tables_say_what_each_builtin_returns() {
+    let text = std::fs::read_to_string("grammar/README.md").expect("read the reference");
+    for b in rules::builtins::all() {
+        let call = format!("`{}(", b.name);
+        assert!(
+            text.lines()
+                .any(|l| l.starts_with('|') && l.contains(&call) && l.contains(b.returns)),
+            "grammar/README.md has no table row for `{}` saying it returns \"{}\"",
+            b.name,
+            b.returns
+        );
+    }
+}

@@ -10,6 +10,7 @@ use std::rc::Rc;
 pub const DEFS: &[BuiltinDef] = &[
     BuiltinDef {
         name: "choose",
+        returns: "one element of the list `options`",
         params: &[
             ("player", P::Player),
             ("options", P::List),
@@ -41,6 +42,7 @@ pub const DEFS: &[BuiltinDef] = &[
     },
     BuiltinDef {
         name: "choose_many",
+        returns: "a list of `k` distinct elements of `options`, in the order chosen",
         params: &[
             ("player", P::Player),
             ("options", P::List),
@@ -79,6 +81,7 @@ pub const DEFS: &[BuiltinDef] = &[
     },
     BuiltinDef {
         name: "choose_number",
+        returns: "an integer in `lo..hi`",
         params: &[
             ("player", P::Player),
             ("lo", P::Int),
@@ -106,6 +109,7 @@ pub const DEFS: &[BuiltinDef] = &[
     },
     BuiltinDef {
         name: "ask",
+        returns: "`true` or `false`",
         params: &[("player", P::Player), ("prompt", P::Text)],
         min_args: 1,
         effect: Effect::Choice,
@@ -123,6 +127,7 @@ pub const DEFS: &[BuiltinDef] = &[
     },
     BuiltinDef {
         name: "choose_player",
+        returns: "the player chosen (any player)",
         params: &[("player", P::Player), ("prompt", P::Text)],
         min_args: 1,
         effect: Effect::Choice,
@@ -141,6 +146,7 @@ pub const DEFS: &[BuiltinDef] = &[
     },
     BuiltinDef {
         name: "allocate",
+        returns: "a list of non-negative integers, one per category, summing to `total`",
         params: &[
             ("player", P::Player),
             ("total", P::Int),

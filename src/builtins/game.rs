@@ -7,6 +7,7 @@ use crate::value::Value;
 pub const DEFS: &[BuiltinDef] = &[
     BuiltinDef {
         name: "zone_of",
+        returns: "the zone a card is in, or `none`",
         params: &[("card", P::Card)],
         min_args: 1,
         effect: Effect::Pure,
@@ -25,6 +26,7 @@ pub const DEFS: &[BuiltinDef] = &[
     },
     BuiltinDef {
         name: "text",
+        returns: "the value as text, as `\"{x}\"` writes it (enum values in words)",
         params: &[("value", P::Any)],
         min_args: 1,
         effect: Effect::Pure,
@@ -35,6 +37,7 @@ pub const DEFS: &[BuiltinDef] = &[
     },
     BuiltinDef {
         name: "seat",
+        returns: "the player's 0-based seat",
         params: &[("player", P::Player)],
         min_args: 1,
         effect: Effect::Pure,
@@ -45,6 +48,7 @@ pub const DEFS: &[BuiltinDef] = &[
     },
     BuiltinDef {
         name: "next",
+        returns: "the next player clockwise who is still in",
         params: &[("player", P::Player)],
         min_args: 1,
         effect: Effect::Pure,
@@ -64,6 +68,7 @@ pub const DEFS: &[BuiltinDef] = &[
     },
     BuiltinDef {
         name: "eliminated",
+        returns: "whether the player is out of the game",
         params: &[("player", P::Player)],
         min_args: 1,
         effect: Effect::Pure,
@@ -74,6 +79,7 @@ pub const DEFS: &[BuiltinDef] = &[
     },
     BuiltinDef {
         name: "finish_game",
+        returns: "nothing: the game ends after the current phase",
         params: &[],
         min_args: 0,
         effect: Effect::Changes,

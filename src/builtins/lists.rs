@@ -8,6 +8,7 @@ use crate::value::Value;
 pub const DEFS: &[BuiltinDef] = &[
     BuiltinDef {
         name: "len",
+        returns: "the number of elements of a list, or of cards in a zone",
         params: &[("list", P::List)],
         min_args: 1,
         effect: Effect::Pure,
@@ -24,6 +25,7 @@ pub const DEFS: &[BuiltinDef] = &[
     },
     BuiltinDef {
         name: "top",
+        returns: "the first card of a zone or element of a list, or `none`",
         params: &[("list", P::List)],
         min_args: 1,
         effect: Effect::Pure,
@@ -40,6 +42,7 @@ pub const DEFS: &[BuiltinDef] = &[
     },
     BuiltinDef {
         name: "reverse",
+        returns: "the list in reverse order",
         params: &[("list", P::List)],
         min_args: 1,
         effect: Effect::Pure,
@@ -54,6 +57,7 @@ pub const DEFS: &[BuiltinDef] = &[
     },
     BuiltinDef {
         name: "concat",
+        returns: "one list: the first list's elements, then the second's",
         params: &[("list", P::List), ("list", P::List)],
         min_args: 2,
         effect: Effect::Pure,
@@ -75,6 +79,7 @@ pub const DEFS: &[BuiltinDef] = &[
     },
     BuiltinDef {
         name: "flatten",
+        returns: "one list: the elements of each inner list, in order",
         params: &[("list", P::List)],
         min_args: 1,
         effect: Effect::Pure,
@@ -94,6 +99,7 @@ pub const DEFS: &[BuiltinDef] = &[
     },
     BuiltinDef {
         name: "rotate",
+        returns: "the list turned left by `by` places (`rotate([1, 2, 3], 1)` is `[2, 3, 1]`)",
         params: &[("list", P::List), ("by", P::Int)],
         min_args: 2,
         effect: Effect::Pure,
@@ -112,6 +118,7 @@ pub const DEFS: &[BuiltinDef] = &[
     },
     BuiltinDef {
         name: "distinct",
+        returns: "each value once, where it first appears: `distinct([3, 1, 3])` is `[3, 1]`",
         params: &[("list", P::List)],
         min_args: 1,
         effect: Effect::Pure,
@@ -132,6 +139,7 @@ pub const DEFS: &[BuiltinDef] = &[
     },
     BuiltinDef {
         name: "take",
+        returns: "the first `n` elements (all, if fewer)",
         params: &[("list", P::List), ("n", P::Int)],
         min_args: 2,
         effect: Effect::Pure,
@@ -142,6 +150,7 @@ pub const DEFS: &[BuiltinDef] = &[
     },
     BuiltinDef {
         name: "drop",
+        returns: "the list without its first `n` elements",
         params: &[("list", P::List), ("n", P::Int)],
         min_args: 2,
         effect: Effect::Pure,
@@ -152,6 +161,7 @@ pub const DEFS: &[BuiltinDef] = &[
     },
     BuiltinDef {
         name: "contains",
+        returns: "whether the value is in the list",
         params: &[("list", P::List), ("value", P::Any)],
         min_args: 2,
         effect: Effect::Pure,
@@ -184,6 +194,7 @@ pub const DEFS: &[BuiltinDef] = &[
     },
     BuiltinDef {
         name: "index_of",
+        returns: "the value's first 0-based position in the list, or `none`",
         params: &[("list", P::List), ("value", P::Any)],
         min_args: 2,
         effect: Effect::Pure,
@@ -205,6 +216,7 @@ pub const DEFS: &[BuiltinDef] = &[
     },
     BuiltinDef {
         name: "lookup",
+        returns: "the value a table field gives for `key`, or `none`",
         params: &[("table", P::List), ("key", P::Int)],
         min_args: 2,
         effect: Effect::Pure,
@@ -237,6 +249,7 @@ pub const DEFS: &[BuiltinDef] = &[
     BuiltinDef {
         // `join(map(n in needs => "{n.1} {n.0}"), ", ")`: one text of a list's values.
         name: "join",
+        returns: "one text: the values separated by `separator` (`\", \"` when not given)",
         params: &[("list", P::List), ("separator", P::Text)],
         min_args: 1,
         effect: Effect::Pure,

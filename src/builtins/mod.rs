@@ -81,6 +81,9 @@ pub const MAX_ARGS: usize = 5;
 
 pub struct BuiltinDef {
     pub name: &'static str,
+    /// What a call gives, in words, for the reference's table of builtins
+    /// (`grammar/README.md`, which `tests/docs.rs` holds to these texts).
+    pub returns: &'static str,
     pub params: &'static [(&'static str, P)],
     /// Parameters after the first `min_args` are optional.
     pub min_args: usize,

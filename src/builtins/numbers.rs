@@ -6,6 +6,7 @@ use crate::value::Value;
 pub const DEFS: &[BuiltinDef] = &[
     BuiltinDef {
         name: "abs",
+        returns: "the number without its sign",
         params: &[("n", P::Int)],
         min_args: 1,
         effect: Effect::Pure,
@@ -21,6 +22,7 @@ pub const DEFS: &[BuiltinDef] = &[
     },
     BuiltinDef {
         name: "min",
+        returns: "the smaller of the two numbers",
         params: &[("a", P::Int), ("b", P::Int)],
         min_args: 2,
         effect: Effect::Pure,
@@ -31,6 +33,7 @@ pub const DEFS: &[BuiltinDef] = &[
     },
     BuiltinDef {
         name: "max",
+        returns: "the larger of the two numbers",
         params: &[("a", P::Int), ("b", P::Int)],
         min_args: 2,
         effect: Effect::Pure,
@@ -41,6 +44,7 @@ pub const DEFS: &[BuiltinDef] = &[
     },
     BuiltinDef {
         name: "clamp",
+        returns: "`n` brought within `lo..hi`",
         params: &[("n", P::Int), ("lo", P::Int), ("hi", P::Int)],
         min_args: 3,
         effect: Effect::Pure,

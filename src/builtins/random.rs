@@ -7,6 +7,7 @@ use crate::value::Value;
 pub const DEFS: &[BuiltinDef] = &[
     BuiltinDef {
         name: "roll",
+        returns: "a number from 1 to `sides`, drawn on the game's seeded generator",
         params: &[("sides", P::Int)],
         min_args: 1,
         effect: Effect::Random,
@@ -23,6 +24,8 @@ pub const DEFS: &[BuiltinDef] = &[
     },
     BuiltinDef {
         name: "roll_dice",
+        returns:
+            "the sum of `dice` dice of `sides` sides each, drawn on the game's seeded generator",
         params: &[("dice", P::Int), ("sides", P::Int)],
         min_args: 2,
         effect: Effect::Random,
@@ -43,6 +46,7 @@ pub const DEFS: &[BuiltinDef] = &[
     },
     BuiltinDef {
         name: "shuffled",
+        returns: "a copy of the list in random order",
         params: &[("list", P::List)],
         min_args: 1,
         effect: Effect::Random,
@@ -62,6 +66,7 @@ pub const DEFS: &[BuiltinDef] = &[
     },
     BuiltinDef {
         name: "pick_random",
+        returns: "a random element of the list, or `none` when it is empty",
         params: &[("list", P::List)],
         min_args: 1,
         effect: Effect::Random,

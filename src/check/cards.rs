@@ -145,7 +145,7 @@ impl Checker {
             let v = if let Ty::Fn(..) = fd.ty {
                 // Code: checked with the kind's declaration, lowered later.
                 let owner = c.id.node.to_string();
-                self.card_fn_value(&owner, Some(id), &fd.name, &fd.ty, e)
+                self.card_fn_value(&kd.name, &owner, Some(id), &fd.name, &fd.ty, e)
                     .unwrap_or(Value::None)
             } else {
                 let v = self.const_value(e).unwrap_or(Value::None);

@@ -366,7 +366,7 @@ impl Checker {
                 if let Ty::Fn(..) = ty {
                     let owner = k.name.node.clone();
                     return self
-                        .card_fn_value(&owner, None, &f.name.node, &ty, e)
+                        .card_fn_value(&owner, &owner, None, &f.name.node, &ty, e)
                         .unwrap_or(Value::None);
                 }
                 let v = self.const_value(e);

@@ -10,6 +10,16 @@ use crate::diag::{Diag, Span};
 use crate::program::*;
 use crate::value::Value;
 
+/// A value written where a card's code belongs: its diagnostic, whose help names the code's
+/// parameters as the game's own cards do once they are all read.
+pub(super) struct CodeHelp {
+    diag: usize,
+    kind: String,
+    field: String,
+    arity: usize,
+    ret_help: String,
+}
+
 /// Code found in a card, lowered after the constants (so it sees their types).
 pub(super) struct PendingFn {
     id: Id,
@@ -23,6 +33,7 @@ impl Checker {
     /// for a kind's default).
     pub(super) fn card_fn_value(
         &mut self,
+        kind: &str,
         owner: &str,
         card: Option<Id>,
         field: &str,
@@ -91,6 +102,15 @@ impl Checker {
                 } else {
                     "= ...".to_string()
                 };
+                // The parameters' names are put in once every card is read, from the game's
+                // own cards of the kind or its declaration (`code_helps`).
+                self.code_helps.push(CodeHelp {
+                    diag: self.diags.len(),
+                    kind: kind.to_string(),
+                    field: field.to_string(),
+                    arity: param_tys.len(),
+                    ret_help: ret_help.clone(),
+                });
                 self.err(
                     Diag::error(
                         "check::field_type",
@@ -103,6 +123,67 @@ impl Checker {
                     )),
                 );
                 Some(Value::None)
+            }
+        }
+    }
+
+    /// The help of a value written where a card's code belongs, in the game's own idiom: the
+    /// parameter names most cards of the kind give that field's code (`fn(f)`), else those of
+    /// the kind's declaration (`penalty: fn(f: Faction)`). Only on that error's path.
+    pub(super) fn code_helps(&mut self, items: &[&ast::Item]) {
+        for h in std::mem::take(&mut self.code_helps) {
+            let mut seen: Vec<(Vec<&str>, usize)> = Vec::new();
+            for item in items {
+                let ast::Item::Card(c) = item else { continue };
+                if c.kind.node != h.kind {
+                    continue;
+                }
+                for (f, e) in &c.fields {
+                    if let ast::ExprKind::FnLit(ps, _) = &e.kind {
+                        if f.node == h.field && ps.len() == h.arity {
+                            let names: Vec<&str> = ps.iter().map(|p| p.node.as_str()).collect();
+                            match seen.iter_mut().find(|s| s.0 == names) {
+                                Some(s) => s.1 += 1,
+                                None => seen.push((names, 1)),
+                            }
+                        }
+                    }
+                }
+            }
+            // The most used (the first written on ties).
+            let mut names: Option<Vec<&str>> = None;
+            let mut most = 0;
+            for (n, count) in seen {
+                if count > most {
+                    most = count;
+                    names = Some(n);
+                }
+            }
+            let declared = || {
+                items.iter().find_map(|item| match item {
+                    ast::Item::Kind(k) if k.name.node == h.kind => {
+                        k.fields.iter().find_map(|f| match &f.ty.node {
+                            ast::TypeExpr::Fn(ps, _)
+                                if f.name.node == h.field && ps.len() == h.arity =>
+                            {
+                                Some(ps.iter().map(|p| p.0.node.as_str()).collect())
+                            }
+                            _ => None,
+                        })
+                    }
+                    _ => None,
+                })
+            };
+            let Some(names) = names.or_else(declared) else {
+                continue;
+            };
+            if let Some(d) = self.diags.get_mut(h.diag) {
+                d.help = Some(format!(
+                    "write the card's code: `{}: fn({}) {}`",
+                    h.field,
+                    names.join(", "),
+                    h.ret_help
+                ));
             }
         }
     }

@@ -865,13 +865,14 @@ impl Checker {
                         && matches!(lowered.as_slice(), [(_, Ty::List(_), _)]);
                     let help = if over_list {
                         format!(
-                            "`{}`; the {} of a list is `{n}(x in list => x)` (`int or none`: \
-                             `none` when the list is empty)",
+                            "`{}`: {}; the {} of a list is `{n}(x in list => x)` (`int or \
+                             none`: `none` when the list is empty)",
                             sig.signature(),
+                            sig.returns,
                             if n == "min" { "least" } else { "greatest" }
                         )
                     } else {
-                        format!("`{}`", sig.signature())
+                        format!("`{}`: {}", sig.signature(), sig.returns)
                     };
                     self.err(
                         Diag::error(

@@ -21,6 +21,7 @@ mod imports;
 mod labels;
 mod loops;
 mod narrow;
+mod printed;
 mod purity;
 mod repl;
 mod screen;
@@ -139,6 +140,8 @@ pub struct Checker {
     shadowed_words: Vec<String>,
     /// Card code (`fn` field values) waiting to be lowered once constants have their types.
     pending_card_fns: Vec<effects::PendingFn>,
+    /// Values written where a card's code belongs, their helps finished once every card is read.
+    code_helps: Vec<effects::CodeHelp>,
     /// Whether a `break` or `continue` here has a loop to leave.
     jump: loops::Jump,
     /// Cards missing required fields, reported together once every card is read.
@@ -166,6 +169,8 @@ pub fn check(loaded: Loaded) -> (Option<Program>, Vec<Diag>, Sources) {
     // the root cause, and the only thing reported.
     if !unparsed(&diags) {
         c.run(&files);
+    } else {
+        printed::name_printed_words(&mut diags, &files, &sources);
     }
     diags.append(&mut c.diags);
     imports::report(&mut diags, &c.prog.sources, root.as_deref(), &read, &limits);
@@ -256,6 +261,7 @@ impl Checker {
             referenced_phases: Vec::new(),
             calls_finish: false,
             pending_card_fns: Vec::new(),
+            code_helps: Vec::new(),
             shadowed_words: Vec::new(),
             jump: loops::Jump::Outside,
             missing_fields: Vec::new(),
@@ -683,6 +689,9 @@ impl Checker {
         }
         let _ = card_id;
         self.report_missing_fields();
+        if !self.code_helps.is_empty() {
+            self.code_helps(&items);
+        }
         // Pass 4: constants first, so the bodies that use them know their types.
         let mut const_id = 0;
         for item in &items {

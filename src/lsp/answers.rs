@@ -28,10 +28,13 @@ impl Workspace {
         let mut how = w.how;
         let mut defs: Vec<Def> = a.index.defs_of(&name, how).cloned().collect();
         // A card's id or a field's name where it is declared is written plainly.
+        // (When none is found, `how` stays as written: a builtin's name is a plain name.)
         for other in [Use::Card, Use::Field] {
             if defs.is_empty() {
                 defs = a.index.defs_of(&name, other).cloned().collect();
-                how = other;
+                if !defs.is_empty() {
+                    how = other;
+                }
             }
         }
         Some((a, name, how, defs))
@@ -39,8 +42,18 @@ impl Workspace {
 
     pub fn hover(&mut self, p: HoverParams) -> Option<Hover> {
         let pos = p.text_document_position_params;
-        let (a, _, _, defs) = self.lookup(&pos.text_document.uri, pos.position)?;
-        let d = defs.first()?;
+        let (a, name, how, defs) = self.lookup(&pos.text_document.uri, pos.position)?;
+        let Some(d) = defs.first() else {
+            // A builtin: its signature and what it returns, from its one declaration.
+            let b = crate::builtins::find(&name).filter(|_| how == Use::Name)?;
+            return Some(Hover {
+                contents: HoverContents::Markup(MarkupContent {
+                    kind: MarkupKind::Markdown,
+                    value: format!("builtin `{}`\n\n{}", b.signature(), b.returns),
+                }),
+                range: None,
+            });
+        };
         let shown = declaration_text(&a.sources, d);
         let owner = match (&d.owner, d.kind) {
             (Some(o), DefKind::Field) => format!(" of kind `{o}`"),

@@ -268,24 +268,28 @@ pub(super) fn syntax_error(e: &pest::error::Error<Rule>, text: &str, file: u32) 
             "parse::unexpected_end",
             format!("unexpected end of input; expected {what}"),
         );
-        match unclosed(text) {
+        let left_open = match unclosed(text) {
+            Some((at, '"')) => Some((at, '"')),
+            other => open_by_layout(text, text.len())
+                .map(|(at, c, _, _)| (at, c))
+                .or(other),
+        };
+        match left_open {
             Some((at, '"')) => {
                 d = d
                     .label(Span::new(file, at, at + 1), "this text is never closed")
                     .help("add the closing `\"`");
             }
             Some((at, c)) => {
-                let close = match c {
-                    '(' => ')',
-                    '[' => ']',
-                    _ => '}',
-                };
+                let before = open_by_layout(text, text.len())
+                    .filter(|o| o.0 == at)
+                    .and_then(|o| o.2);
                 d = d
                     .label(
                         Span::new(file, at, at + 1),
-                        format!("this `{c}` is never closed"),
+                        format!("this `{c}`{} is never closed", owner_of(text, at)),
                     )
-                    .help(format!("add the matching `{close}`"));
+                    .help(close_help(text, c, before));
             }
             None => {
                 d = d.label(
@@ -296,6 +300,41 @@ pub(super) fn syntax_error(e: &pest::error::Error<Rule>, text: &str, file: u32) 
         }
         return d.maybe_help(help);
     }
+    // A bracket the layout shows was meant to be closed above: one error, at both ends.
+    if let Some((at, c, before, early)) = open_by_layout(text, pos) {
+        let owner = owner_of(text, at);
+        return Diag::error(
+            "parse::syntax",
+            format!("syntax error: this `{c}`{owner} is never closed"),
+        )
+        .label(
+            Span::new(file, at, at + 1),
+            format!("this `{c}`{owner} is never closed"),
+        )
+        .label(
+            Span::new(file, pos.min(text.len()), end),
+            if early {
+                // A `}` meant for an outer bracket closed it: the parser is in the outer one.
+                format!("so the parser gave up here: expected {what}, found {found}")
+            } else {
+                format!("still inside it here: expected {what}, found {found}")
+            },
+        )
+        .help(close_help(text, c, before));
+    }
+    if let Some((insert, next)) = missing_comma(text, pos, &expected) {
+        let prev = value_before(text, insert);
+        let next_word = value_after(text, next);
+        return Diag::error(
+            "parse::syntax",
+            format!("syntax error: a `,` is missing between `{prev}` and `{next_word}`"),
+        )
+        .label(
+            Span::new(file, insert, next.max(insert)),
+            "a `,` belongs here",
+        )
+        .help(format!("separate them with a comma: `{prev}, {next_word}`"));
+    }
     Diag::error(
         "parse::syntax",
         format!("syntax error: expected {what}, found {found}"),
@@ -305,6 +344,330 @@ pub(super) fn syntax_error(e: &pest::error::Error<Rule>, text: &str, file: u32) 
         format!("expected {what}"),
     )
     .maybe_help(help)
+}
+
+/// "add the matching `}`", and where when the layout shows it.
+fn close_help(text: &str, c: char, before_line: Option<usize>) -> String {
+    let close = match c {
+        '(' => ')',
+        '[' => ']',
+        _ => '}',
+    };
+    match before_line {
+        Some(at) => {
+            let line = text
+                .get(..at)
+                .map_or(0, |t| t.bytes().filter(|&b| b == b'\n').count())
+                + 1;
+            format!("add the matching `{close}` before line {line}")
+        }
+        None => format!("add the matching `{close}`"),
+    }
+}
+
+/// The brackets at byte `pos`, found in one pass over the text before it (outside strings and
+/// comments; the `{` of a text's `{...}` part counts as code again up to its `}`).
+struct Brackets {
+    /// Those still open, outermost first: where, which, and the indentation of its line.
+    open: Vec<(usize, u8, usize)>,
+    /// Those closed by a bracket that begins a line indented less than the opening one's (the
+    /// closing bracket of an outer one, most likely): where, which, and where that line begins.
+    closed_early: Vec<(usize, u8, usize)>,
+}
+
+fn brackets_at(text: &str, pos: usize) -> Brackets {
+    let bytes = text.as_bytes();
+    let end = pos.min(bytes.len());
+    // Frames: a bracket, `"` (inside a text) or `i` (a text's `{...}` part), with the
+    // indentation of the line it is on.
+    let mut stack: Vec<(usize, u8, usize)> = Vec::new();
+    let mut closed_early = Vec::new();
+    let mut line_start = 0;
+    // The indentation of the current line, once something other than a space is on it.
+    let mut indent: Option<usize> = None;
+    let mut i = 0;
+    while i < end {
+        let b = bytes[i];
+        if b == b'\n' {
+            line_start = i + 1;
+            indent = None;
+            i += 1;
+            continue;
+        }
+        let first_on_line = indent.is_none() && !matches!(b, b' ' | b'\t' | b'\r');
+        if first_on_line {
+            indent = Some(i - line_start);
+        }
+        let here = indent.unwrap_or(0);
+        if stack.last().is_some_and(|f| f.1 == b'"') {
+            match b {
+                b'\\' => i += 1,
+                b'"' => {
+                    stack.pop();
+                }
+                b'{' => stack.push((i, b'i', here)),
+                _ => {}
+            }
+            i += 1;
+            continue;
+        }
+        match b {
+            b'#' => {
+                while i < end && bytes[i] != b'\n' {
+                    i += 1;
+                }
+                continue;
+            }
+            b'"' => stack.push((i, b'"', here)),
+            b'(' | b'[' | b'{' => stack.push((i, b, here)),
+            b')' | b']' | b'}' => {
+                let closes = stack.last().is_some_and(|f| match b {
+                    b'}' => f.1 != b'"',
+                    _ => matches!(f.1, b'(' | b'[' | b'{'),
+                });
+                if closes {
+                    if let Some(f) = stack.pop() {
+                        if first_on_line && f.1 != b'i' && here < f.2 {
+                            closed_early.push((f.0, f.1, line_start));
+                        }
+                    }
+                }
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    stack.retain(|f| matches!(f.1, b'(' | b'[' | b'{'));
+    Brackets {
+        open: stack,
+        closed_early,
+    }
+}
+
+/// The bracket left open that the layout shows was meant to be closed before `pos`, when the
+/// text leaves a bracket open at its end: the innermost of those open at `pos` after whose line
+/// a line begins, before `pos`, at its line's indentation or less (and, at the same indentation,
+/// not with a closing bracket); or, when a bracket inside that one was closed by a line indented
+/// less than its own (the closing bracket of the outer one, most likely), the first such. With
+/// the bracket: the line it should be closed before, and whether it was closed early.
+fn open_by_layout(text: &str, pos: usize) -> Option<(usize, char, Option<usize>, bool)> {
+    if brackets_at(text, text.len()).open.is_empty() {
+        return None;
+    }
+    let found = brackets_at(text, pos);
+    let indent = |line: &str| line.len() - line.trim_start_matches([' ', '\t']).len();
+    for &(at, b, own) in found.open.iter().rev() {
+        let Some(after) = text
+            .get(at..)
+            .and_then(|t| t.find('\n'))
+            .map(|n| at + n + 1)
+        else {
+            continue;
+        };
+        let mut start = after;
+        while start < pos.min(text.len()) {
+            let line_end = text
+                .get(start..)
+                .and_then(|t| t.find('\n'))
+                .map_or(text.len(), |n| start + n);
+            let line = text.get(start..line_end).unwrap_or("");
+            let ind = indent(line);
+            let first = line.get(ind..).and_then(|l| l.chars().next());
+            let counts = start + ind <= pos && !matches!(first, None | Some('#') | Some('\r'));
+            if counts && (ind < own || (ind == own && !matches!(first, Some(')' | ']' | '}')))) {
+                let inner = found.closed_early.iter().find(|c| c.0 > at && c.2 <= start);
+                return Some(match inner {
+                    Some(&(o, c, line)) => (o, c as char, Some(line), true),
+                    None => (at, b as char, Some(start), false),
+                });
+            }
+            start = line_end + 1;
+        }
+    }
+    // At the end of the text, with no such line: the first bracket inside the innermost one
+    // left open that was closed early.
+    let &(at, _, _) = found.open.last()?;
+    if pos < text.len() {
+        return None;
+    }
+    found
+        .closed_early
+        .iter()
+        .find(|c| c.0 > at)
+        .map(|&(o, c, line)| (o, c as char, Some(line), true))
+}
+
+/// " of card comet_strike": what a `{` opens, read from the start of its line.
+fn owner_of(text: &str, at: usize) -> String {
+    if text.as_bytes().get(at) != Some(&b'{') {
+        return String::new();
+    }
+    let line_start = text
+        .get(..at)
+        .and_then(|t| t.rfind('\n'))
+        .map_or(0, |n| n + 1);
+    let head = text.get(line_start..at).unwrap_or("");
+    let words: Vec<&str> = head
+        .split(|c: char| !(c.is_alphanumeric() || c == '_'))
+        .filter(|w| !w.is_empty())
+        .collect();
+    let (Some(first), second, last) = (words.first(), words.get(1), words.last()) else {
+        return String::new();
+    };
+    match (*first, second, last) {
+        ("card", Some(_), Some(id)) if words.len() >= 3 => format!(" of card {id}"),
+        ("cards", Some(k), _) => format!(" of `cards {k}`"),
+        ("kind" | "enum" | "phase" | "fn" | "bot" | "table" | "event", Some(n), _) => {
+            format!(" of {first} {n}")
+        }
+        ("game", ..) => " of the `game` block".to_string(),
+        ("setup", ..) => " of `setup`".to_string(),
+        ("for" | "if" | "repeat" | "secretly" | "step" | "match" | "on", ..) => {
+            format!(" of this `{first}`")
+        }
+        // `penalty: fn(f) {`: a card's code.
+        _ if head.trim_end().ends_with(')') => words
+            .iter()
+            .rposition(|w| *w == "fn")
+            .and_then(|k| words.get(k.checked_sub(1)?))
+            .map_or(String::new(), |f| format!(" of the code of `{f}`")),
+        _ => String::new(),
+    }
+}
+
+/// Where a `,` was left out between two values: where to write it, and where the value after
+/// it begins. Either pest wanted a `,` and found the start of another value on the same line,
+/// or, in a `cards` table, pest stopped right after a word that follows a value on the same line
+/// with only spaces between (read as the id of another row, whose `:` is missing, or a keyword
+/// value such as `true`).
+fn missing_comma(text: &str, pos: usize, expected: &[String]) -> Option<(usize, usize)> {
+    let value_end = |t: &str| {
+        t.chars()
+            .last()
+            .is_some_and(|c| c.is_alphanumeric() || matches!(c, '_' | ')' | ']' | '"' | '}'))
+    };
+    let before = text.get(..pos)?.trim_end_matches([' ', '\t']);
+    let rest = text.get(pos..)?;
+    let starts_value = rest
+        .chars()
+        .next()
+        .is_some_and(|c| c.is_alphanumeric() || matches!(c, '_' | '(' | '[' | '"' | '@'));
+    const NOT_VALUES: &[&str] = &["and", "or", "not", "in", "of", "x"];
+    let last_word = |t: &str| {
+        let w = t.len()
+            - t.trim_end_matches(|c: char| c.is_alphanumeric() || c == '_')
+                .len();
+        t.get(t.len() - w..).unwrap_or("").to_string()
+    };
+    if expected.iter().any(|e| e == "`,`")
+        && starts_value
+        && value_end(before)
+        && !NOT_VALUES.contains(&last_word(before).as_str())
+    {
+        return Some((before.len(), pos));
+    }
+    // A row of a `cards` table read on into another row.
+    let in_rows = brackets_at(text, pos)
+        .open
+        .last()
+        .is_some_and(|&(at, b, _)| b == b'{' && owner_of(text, at).starts_with(" of `cards "));
+    if in_rows {
+        // The word may end the line before (`... (Domestic, 1)] 1` then the next row).
+        let before = text.get(..pos)?.trim_end();
+        let word = last_word(before);
+        let word_start = before.len() - word.len();
+        let ahead = text.get(..word_start)?.trim_end_matches([' ', '\t']);
+        let value = !word.is_empty() && !NOT_VALUES.contains(&word.as_str());
+        if value && ahead.len() < word_start && value_end(ahead) {
+            return Some((ahead.len(), word_start));
+        }
+    }
+    None
+}
+
+/// The value that begins at `start`, as written up to the end of its line (a bracketed value to
+/// its closing bracket, a text to its closing quote, else the word), or its first 40 characters.
+fn value_after(text: &str, start: usize) -> String {
+    let rest = text.get(start..).unwrap_or("");
+    let line = rest
+        .get(..rest.find('\n').unwrap_or(rest.len()))
+        .unwrap_or("");
+    let bytes = line.as_bytes();
+    let mut end = found_len(text, start).min(line.len());
+    match bytes.first() {
+        Some(b'(' | b'[') => {
+            let mut depth = 0i32;
+            for (i, &b) in bytes.iter().enumerate() {
+                match b {
+                    b'(' | b'[' | b'{' => depth += 1,
+                    b')' | b']' | b'}' => depth -= 1,
+                    _ => {}
+                }
+                if depth == 0 {
+                    end = i + 1;
+                    break;
+                }
+            }
+        }
+        Some(b'"') => {
+            end = line
+                .get(1..)
+                .and_then(|l| l.find('"'))
+                .map_or(line.len(), |n| n + 2);
+        }
+        _ => {}
+    }
+    let v = line.get(..end).unwrap_or("");
+    if v.chars().count() > 40 {
+        format!("{}...", v.chars().take(40).collect::<String>())
+    } else {
+        v.to_string()
+    }
+}
+
+/// The value that ends at `end`, as written (a bracketed value from its opening bracket on that
+/// line, a text from its opening quote, else the word), or its last 40 characters when longer.
+fn value_before(text: &str, end: usize) -> String {
+    let Some(t) = text.get(..end) else {
+        return String::new();
+    };
+    let line = t.get(t.rfind('\n').map_or(0, |n| n + 1)..).unwrap_or("");
+    let bytes = line.as_bytes();
+    let mut start = line.len();
+    match bytes.last() {
+        Some(b')' | b']' | b'}') => {
+            let mut depth = 0i32;
+            for (i, &b) in bytes.iter().enumerate().rev() {
+                match b {
+                    b')' | b']' | b'}' => depth += 1,
+                    b'(' | b'[' | b'{' => depth -= 1,
+                    _ => {}
+                }
+                if depth == 0 {
+                    start = i;
+                    break;
+                }
+            }
+        }
+        Some(b'"') => {
+            start = line
+                .get(..line.len() - 1)
+                .and_then(|l| l.rfind('"'))
+                .unwrap_or(line.len() - 1);
+        }
+        _ => {
+            start = line
+                .trim_end_matches(|c: char| c.is_alphanumeric() || c == '_')
+                .len();
+        }
+    }
+    let v = line.get(start..).unwrap_or("");
+    if v.chars().count() > 40 {
+        let skip = v.chars().count() - 40;
+        format!("...{}", v.chars().skip(skip).collect::<String>())
+    } else {
+        v.to_string()
+    }
 }
 
 /// The innermost bracket or quote left open at the end of the text, if any.
