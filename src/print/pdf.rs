@@ -3,7 +3,7 @@
 
 use super::face::Op;
 use super::sheet::Sheet;
-use super::text::{Metrics, BOLD, REGULAR};
+use super::text::{line_x, LineDir, Metrics, BOLD, REGULAR};
 use super::Page;
 use krilla::color::rgb;
 use krilla::geom::{PathBuilder, Point};
@@ -88,21 +88,33 @@ pub fn write(sheet: &Sheet, pages: &[Page], title: &str) -> Result<Vec<u8>, Stri
                         opacity: NormalizedF32::ONE,
                         rule: Default::default(),
                     }));
+                    let none = LineDir::default();
                     for (i, line) in fit.lines.iter().enumerate() {
-                        let x = if *centred {
-                            area.x + (area.w - m.width(line, fit.size)).max(0.0) / 2.0
-                        } else {
-                            area.x
-                        };
+                        let dir = fit.dirs.get(i).unwrap_or(&none);
+                        let mut x = line_x(area, m.width(line, fit.size), *centred, dir.rtl);
                         let y = area.y + m.ascent * fit.size + i as f32 * m.line_height(fit.size);
-                        s.draw_text(
-                            Point::from_xy(x, y),
-                            font.clone(),
-                            fit.size,
-                            line,
-                            false,
-                            TextDirection::Auto,
-                        );
+                        // Each run at its place left to right, drawn in reading order (the
+                        // order a reader of the PDF's text finds them), shaped in its direction.
+                        let mut runs: Vec<(f32, usize, &str, bool)> = Vec::new();
+                        for (run, rtl, at) in dir.runs(line) {
+                            runs.push((x, at, run, rtl));
+                            x += m.width(run, fit.size);
+                        }
+                        runs.sort_by_key(|r| r.1);
+                        for (x, _, run, rtl) in runs {
+                            s.draw_text(
+                                Point::from_xy(x, y),
+                                font.clone(),
+                                fit.size,
+                                run,
+                                false,
+                                if rtl {
+                                    TextDirection::RightToLeft
+                                } else {
+                                    TextDirection::LeftToRight
+                                },
+                            );
+                        }
                     }
                 }
             }

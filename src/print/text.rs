@@ -47,6 +47,43 @@ impl Metrics {
         total as f32 / self.units * size
     }
 
+    /// The clusters of `piece` (which starts at byte `offset` of its paragraph), shaped once, in
+    /// the order of the text, each with its advance at a size of one point.
+    fn clusters(&self, piece: &str, offset: usize, out: &mut Vec<Cluster>) {
+        if piece.is_empty() {
+            return;
+        }
+        let mut buf = rustybuzz::UnicodeBuffer::new();
+        buf.push_str(piece);
+        let glyphs = rustybuzz::shape(&self.face, &[], buf);
+        // Advances by cluster (a cluster is the byte offset of its first character); a
+        // right-to-left piece has its glyphs in visual order, so they are sorted back.
+        let mut by: Vec<(usize, i64)> = glyphs
+            .glyph_infos()
+            .iter()
+            .zip(glyphs.glyph_positions())
+            .map(|(i, p)| (i.cluster as usize, i64::from(p.x_advance)))
+            .collect();
+        by.sort_by_key(|&(c, _)| c);
+        let first = out.len();
+        for (c, adv) in by {
+            let mine = out.len() > first;
+            match out.last_mut() {
+                Some(last) if mine && last.at == offset + c => {
+                    last.advance += adv as f64 / f64::from(self.units);
+                }
+                _ => out.push(Cluster {
+                    at: offset + c,
+                    advance: adv as f64 / f64::from(self.units),
+                    space: piece
+                        .get(c..)
+                        .and_then(|t| t.chars().next())
+                        .is_some_and(char::is_whitespace),
+                }),
+            }
+        }
+    }
+
     /// The characters of `text` this font has no glyph for (they would print as empty boxes),
     /// each once, in order of first appearance. Spaces and control characters are not drawn.
     pub fn missing(&self, text: &str) -> Vec<char> {
@@ -72,99 +109,330 @@ impl Metrics {
 #[derive(Debug, Clone, PartialEq)]
 pub struct Fit {
     pub size: f32,
+    /// The lines, each in logical (reading) order.
     pub lines: Vec<String>,
+    /// How each line is drawn, one per line: its direction and its runs in visual order.
+    pub dirs: Vec<LineDir>,
     /// The widest line's width and the lines' total height, at `size`.
     pub width: f32,
     pub height: f32,
     /// False when even the smallest size could not hold it all: the last line ends in "…".
     pub complete: bool,
+    /// How many bytes of the text were printed (all of it when `complete`); what follows was
+    /// left out.
+    pub shown: usize,
+}
+
+/// A line's bidirectional layout: whether its paragraph reads right to left (then the line is
+/// set against the right edge), and its runs as byte ranges of the line, left to right as drawn,
+/// each `true` when it is set right to left. No runs: the line is one left-to-right run.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct LineDir {
+    pub rtl: bool,
+    pub runs: Vec<(std::ops::Range<usize>, bool)>,
+}
+
+impl LineDir {
+    /// The runs of `line` (which this describes), left to right as drawn: each its text,
+    /// whether it is set right to left, and where it starts in the line.
+    pub fn runs<'a>(&'a self, line: &'a str) -> Vec<(&'a str, bool, usize)> {
+        if self.runs.is_empty() {
+            return vec![(line, false, 0)];
+        }
+        self.runs
+            .iter()
+            .filter_map(|(r, rtl)| line.get(r.clone()).map(|t| (t, *rtl, r.start)))
+            .collect()
+    }
+}
+
+/// Where a line of `width` starts in `area`: at its left edge, its centre, or (for a paragraph
+/// read right to left) against its right edge.
+pub fn line_x(area: &super::sheet::Rect, width: f32, centred: bool, rtl: bool) -> f32 {
+    let spare = (area.w - width).max(0.0);
+    if centred {
+        area.x + spare / 2.0
+    } else if rtl {
+        area.x + spare
+    } else {
+        area.x
+    }
+}
+
+/// One shaped cluster of a paragraph: where it starts (a byte offset), its advance at a size of
+/// one point, and whether it is white space (trimmed at a line's end).
+#[derive(Clone, Copy)]
+struct Cluster {
+    at: usize,
+    advance: f64,
+    space: bool,
+}
+
+/// A paragraph measured once: its clusters, shaped piece by piece (a piece runs from one place
+/// a line may break to the next), with running sums, so the width of any run of clusters is a
+/// subtraction. Wrapping at any size and width is then arithmetic: no text is shaped again, so
+/// the work is linear in the text however long its words.
+struct Measured<'t> {
+    text: &'t str,
+    clusters: Vec<Cluster>,
+    /// `sum[i]`: the advance of clusters `0..i`.
+    sum: Vec<f64>,
+    /// `ink[i]`: one past the last cluster before `i` that is not white space (0 if none).
+    ink: Vec<usize>,
+    /// Where lines may break, as cluster indices (the last is the paragraph's end).
+    breaks: Vec<usize>,
+    /// Whether any of it may read right to left (then its lines are reordered for drawing).
+    rtl: bool,
+}
+
+impl<'t> Measured<'t> {
+    fn new(m: &Metrics, text: &'t str) -> Measured<'t> {
+        let mut clusters = Vec::new();
+        let mut breaks = Vec::new();
+        let mut start = 0;
+        for (end, _) in unicode_linebreak::linebreaks(text) {
+            let Some(piece) = text.get(start..end) else {
+                continue;
+            };
+            m.clusters(piece, start, &mut clusters);
+            breaks.push(clusters.len());
+            start = end;
+        }
+        let mut sum = Vec::with_capacity(clusters.len() + 1);
+        let mut ink = Vec::with_capacity(clusters.len() + 1);
+        let (mut total, mut last) = (0.0, 0);
+        sum.push(total);
+        ink.push(last);
+        for (i, c) in clusters.iter().enumerate() {
+            total += c.advance;
+            if !c.space {
+                last = i + 1;
+            }
+            sum.push(total);
+            ink.push(last);
+        }
+        Measured {
+            text,
+            clusters,
+            sum,
+            ink,
+            breaks,
+            rtl: text.chars().any(maybe_rtl),
+        }
+    }
+
+    fn at(&self, i: usize) -> usize {
+        self.clusters.get(i).map_or(self.text.len(), |c| c.at)
+    }
+
+    /// The width of clusters `a..b`, white space at the end left out, at one point.
+    fn trimmed(&self, a: usize, b: usize) -> f64 {
+        let end = self.ink.get(b).copied().unwrap_or(0).max(a);
+        self.sum.get(end).copied().unwrap_or(0.0) - self.sum.get(a).copied().unwrap_or(0.0)
+    }
+
+    fn advance(&self, i: usize) -> f64 {
+        self.clusters.get(i).map_or(0.0, |c| c.advance)
+    }
+
+    /// Lines no wider than `width` (at one point) as cluster ranges.
+    fn wrap(&self, width: f64) -> Vec<(usize, usize)> {
+        let mut lines = Vec::new();
+        let mut line = 0;
+        let mut prev = 0;
+        for &b in &self.breaks {
+            // The piece `prev..b` joins the line if it fits, else starts the next one.
+            if line < prev && self.trimmed(line, b) > width {
+                lines.push((line, prev));
+                line = prev;
+            }
+            prev = b;
+            // A piece wider than the line on its own: break it between clusters.
+            while self.trimmed(line, b) > width && b - line > 1 {
+                let mut head = line + 1;
+                let mut w = self.advance(line);
+                while head < b && w + self.advance(head) <= width {
+                    w += self.advance(head);
+                    head += 1;
+                }
+                if self.ink.get(b).copied().unwrap_or(0) <= head {
+                    break;
+                }
+                lines.push((line, head));
+                line = head;
+            }
+        }
+        lines.push((line, self.clusters.len()));
+        lines
+    }
 }
 
 /// Break `text` into lines no wider than `width` at `size`. Explicit newlines are kept; a word
 /// wider than the line is broken between characters.
 pub fn wrap(m: &Metrics, text: &str, size: f32, width: f32) -> Vec<String> {
-    let mut lines = Vec::new();
+    let mut out = Vec::new();
     for para in text.split('\n') {
-        let mut line = String::new();
-        let mut start = 0;
-        for (end, _) in unicode_linebreak::linebreaks(para) {
-            let Some(piece) = para.get(start..end) else {
-                continue;
-            };
-            start = end;
-            let piece = piece.trim_end_matches('\n');
-            let candidate = format!("{line}{piece}");
-            if line.is_empty() || m.width(candidate.trim_end(), size) <= width {
-                line = candidate;
-            } else {
-                lines.push(line.trim_end().to_string());
-                line = piece.to_string();
-            }
-            // A piece wider than the line on its own: break it between characters.
-            while m.width(line.trim_end(), size) > width && line.chars().count() > 1 {
-                let mut head = String::new();
-                let mut rest = line.chars().peekable();
-                while let Some(&c) = rest.peek() {
-                    let next = format!("{head}{c}");
-                    if !head.is_empty() && m.width(&next, size) > width {
-                        break;
-                    }
-                    head = next;
-                    rest.next();
-                }
-                let tail: String = rest.collect();
-                if tail.is_empty() {
-                    break;
-                }
-                lines.push(head);
-                line = tail;
-            }
+        let p = Measured::new(m, para);
+        for (a, b) in p.wrap(f64::from(width) / f64::from(size.max(0.01))) {
+            let line = para.get(p.at(a)..p.at(b)).unwrap_or("");
+            out.push(line.trim_end().to_string());
         }
-        lines.push(line.trim_end().to_string());
     }
-    lines
+    out
 }
 
 /// The largest size from `max` down to `min` (in half points) at which `text` fits a box of
-/// `width` by `height`; at `min`, the lines that fit, the last one ended with "…".
+/// `width` by `height`; at `min`, the lines that fit, the last one ended with "…". Each piece
+/// of the text is shaped once, whatever the sizes tried.
 pub fn fit(m: &Metrics, text: &str, width: f32, height: f32, max: f32, min: f32) -> Fit {
+    // Each paragraph with the byte offset it starts at.
+    let mut paras = Vec::new();
+    let mut offset = 0;
+    for para in text.split('\n') {
+        paras.push((offset, Measured::new(m, para)));
+        offset += para.len() + 1;
+    }
     let mut size = max;
     loop {
-        let lines = wrap(m, text, size, width);
-        let h = lines.len() as f32 * m.line_height(size);
-        if h <= height || size - 0.5 < min {
-            let complete = h <= height;
-            let lines = if complete {
-                lines
-            } else {
-                cut(m, lines, size, width, height)
-            };
-            let w = lines.iter().map(|l| m.width(l, size)).fold(0.0, f32::max);
-            let height = lines.len() as f32 * m.line_height(size);
-            return Fit {
-                size,
-                lines,
-                width: w,
-                height,
-                complete,
-            };
+        let unit = f64::from(width) / f64::from(size.max(0.01));
+        let room = (height / m.line_height(size)).floor().max(0.0) as usize;
+        let last = size - 0.5 < min;
+        let keep = room.saturating_add(2);
+        // Each line: its paragraph and its cluster range. Past the lines that fit, counting
+        // is enough (unless this is the last size tried, where one more says "cut").
+        let mut lines: Vec<(usize, usize, usize)> = Vec::new();
+        let mut count = 0usize;
+        for (i, (_, p)) in paras.iter().enumerate() {
+            for (a, b) in p.wrap(unit) {
+                count += 1;
+                if lines.len() < keep {
+                    lines.push((i, a, b));
+                }
+            }
+        }
+        let complete = count as f32 * m.line_height(size) <= height;
+        if complete || last {
+            return finish(m, text, &paras, lines, complete, size, width, room);
         }
         size -= 0.5;
     }
 }
 
-/// The lines that fit `height`, the last ending in "…" within `width`.
-fn cut(m: &Metrics, mut lines: Vec<String>, size: f32, width: f32, height: f32) -> Vec<String> {
-    let room = (height / m.line_height(size)).floor().max(0.0) as usize;
-    lines.truncate(room);
-    if let Some(last) = lines.last_mut() {
-        let mut s = last.clone();
-        while !s.is_empty() && m.width(&format!("{s}…"), size) > width {
-            s.pop();
+/// The fit of the lines found: their text, widths and directions; when cut, the lines that fit
+/// `room` with the last ending in "…" within `width`.
+#[allow(clippy::too_many_arguments)]
+fn finish(
+    m: &Metrics,
+    text: &str,
+    paras: &[(usize, Measured)],
+    mut lines: Vec<(usize, usize, usize)>,
+    complete: bool,
+    size: f32,
+    width: f32,
+    room: usize,
+) -> Fit {
+    let mut shown = text.len();
+    let mut cut_last = None;
+    if !complete {
+        lines.truncate(room);
+        if let Some(&(i, a, b)) = lines.last() {
+            if let Some((_, p)) = paras.get(i) {
+                // As many clusters as fit beside the ellipsis.
+                let unit = f64::from(width) / f64::from(size.max(0.01));
+                let ell = f64::from(m.width("…", 1.0));
+                let mut k = a;
+                while k < b && p.trimmed(a, k + 1) + ell <= unit {
+                    k += 1;
+                }
+                cut_last = Some(k);
+            }
         }
-        *last = format!("{}…", s.trim_end());
+        shown = match (lines.last(), cut_last) {
+            (Some(&(i, _, _)), Some(k)) => paras.get(i).map_or(0, |(o, p)| o + p.at(k)),
+            _ => 0,
+        };
     }
-    lines
+    let n = lines.len();
+    let mut out = Vec::with_capacity(n);
+    let mut dirs = Vec::with_capacity(n);
+    let mut bidi: Option<(usize, unicode_bidi::ParagraphBidiInfo)> = None;
+    for (j, &(i, a, b)) in lines.iter().enumerate() {
+        let Some((_, p)) = paras.get(i) else { continue };
+        let cut = if j + 1 == n { cut_last } else { None };
+        let end = p.at(cut.unwrap_or(b));
+        let body = p.text.get(p.at(a)..end).unwrap_or("").trim_end();
+        let start = p.at(a);
+        // Bidirectional levels are found for the whole paragraph, once, when it has any
+        // right-to-left text; each line is then reordered on its own.
+        let dir = if p.rtl {
+            if bidi.as_ref().is_none_or(|(k, _)| *k != i) {
+                bidi = Some((i, unicode_bidi::ParagraphBidiInfo::new(p.text, None)));
+            }
+            match &bidi {
+                Some((_, info)) => line_dir(info, start..start + body.len(), cut.is_some()),
+                None => LineDir::default(),
+            }
+        } else {
+            LineDir::default()
+        };
+        let line = if cut.is_some() {
+            format!("{body}…")
+        } else {
+            body.to_string()
+        };
+        out.push(line);
+        dirs.push(dir);
+    }
+    let w = out.iter().map(|l| m.width(l, size)).fold(0.0, f32::max);
+    Fit {
+        size,
+        height: out.len() as f32 * m.line_height(size),
+        lines: out,
+        dirs,
+        width: w,
+        complete,
+        shown,
+    }
+}
+
+/// A character that makes text run right to left: a letter of Hebrew, Arabic or another
+/// right-to-left script, or an explicit right-to-left mark, embedding, override or isolate.
+fn maybe_rtl(c: char) -> bool {
+    use unicode_bidi::BidiClass::{AL, R, RLE, RLI, RLO};
+    matches!(unicode_bidi::bidi_class(c), R | AL | RLE | RLO | RLI)
+}
+
+/// The runs of the line at `range` of a paragraph, in visual order, as ranges of the line; an
+/// ellipsis added at its end (`ellipsis`) is a run of its own at the paragraph's end.
+fn line_dir(
+    info: &unicode_bidi::ParagraphBidiInfo,
+    range: std::ops::Range<usize>,
+    ellipsis: bool,
+) -> LineDir {
+    let rtl = info.paragraph_level.is_rtl();
+    let start = range.start;
+    let len = range.len();
+    let mut runs: Vec<(std::ops::Range<usize>, bool)> = Vec::new();
+    if len > 0 {
+        let (levels, visual) = info.visual_runs(range);
+        for r in visual {
+            let level_rtl = levels.get(r.start).is_some_and(|l| l.is_rtl());
+            let a = r.start.saturating_sub(start);
+            let b = r.end.saturating_sub(start).min(len);
+            if a < b {
+                runs.push((a..b, level_rtl));
+            }
+        }
+    }
+    if ellipsis {
+        let e = len..len + "…".len();
+        if rtl {
+            runs.insert(0, (e, true));
+        } else {
+            runs.push((e, false));
+        }
+    }
+    LineDir { rtl, runs }
 }
 
 #[cfg(test)]
