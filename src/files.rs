@@ -1,6 +1,7 @@
 //! Reading untrusted files: regular files only, with a size cap applied while reading; and
 //! writing files that hold secrets (a seed, secret answers, the links' tokens), readable by
-//! their owner only and never through a symbolic link (`write_private`, `create_private_in`).
+//! their owner only and never through a symbolic link (`write_private`, `create_private_in`);
+//! and new files that never replace or follow anything there (`write_new`).
 //!
 //! The length in a file's metadata is not trusted (a FIFO, `/dev/zero` or a file growing while
 //! it is read report a length that has nothing to do with what `read` returns): a FIFO or device
@@ -134,17 +135,37 @@ pub fn save_game_path(
     Ok(path)
 }
 
-/// Create a new file readable and writable by its owner only (0600), exclusively: `O_EXCL`
-/// refuses any name already there, a symbolic link (dangling or not) included.
-fn create_new_private(path: &Path) -> std::io::Result<std::fs::File> {
+/// Create a new file, exclusively: `O_EXCL` refuses any name already there, a symbolic link
+/// (dangling or not) included, so nothing is ever opened or followed. `private`: readable and
+/// writable by its owner only (0600).
+fn create_exclusive(path: &Path, private: bool) -> std::io::Result<std::fs::File> {
     let mut o = std::fs::OpenOptions::new();
     o.write(true).create_new(true);
     #[cfg(unix)]
-    {
+    if private {
         use std::os::unix::fs::OpenOptionsExt;
         o.mode(0o600);
     }
+    #[cfg(not(unix))]
+    let _ = private;
     o.open(path)
+}
+
+/// Create a new file readable and writable by its owner only (0600), exclusively.
+fn create_new_private(path: &Path) -> std::io::Result<std::fs::File> {
+    create_exclusive(path, true)
+}
+
+/// Write `bytes` to `path` as a new file (with the usual permissions), created exclusively: a
+/// name already taken, by a file or a symbolic link, is an `AlreadyExists` error, never opened
+/// or followed. A file left half written by a failed write is removed.
+pub fn write_new(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    let mut f = create_exclusive(path, false)?;
+    if let Err(e) = f.write_all(bytes) {
+        let _ = std::fs::remove_file(path);
+        return Err(e);
+    }
+    Ok(())
 }
 
 /// Write `bytes` to a new file in `dir` named `{prefix}{16 random hex digits}{suffix}`, created

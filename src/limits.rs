@@ -94,6 +94,13 @@ impl Limits {
     /// Longest header of one `rules lsp` message, in bytes (4 KiB; a real one is about 25):
     /// a longer header is read to its end without being kept, and answered with an error.
     pub const LSP_HEADER_BYTES: usize = 4096;
+
+    /// Most characters `rules print` prints in one grapheme (a letter and the marks, joiners
+    /// and modifiers that join it): 32, as HarfBuzz sorts at most 32 marks on one letter and
+    /// Unicode's stream-safe text allows 30 in a row. The shaper and the PDF writer take time
+    /// quadratic in a cluster's length, so the rest of a longer one is left out, with a warning
+    /// naming the card.
+    pub const PRINT_GRAPHEME_CHARS: usize = 32;
 }
 
 impl Default for Limits {

@@ -23,7 +23,8 @@ pub struct PrintArgs {
     /// Write a PDF here
     #[arg(long, conflicts_with = "svg", required_unless_present = "svg")]
     pdf: Option<PathBuf>,
-    /// Write one SVG per page into this folder (page-01.svg, ...)
+    /// Write one SVG per page into this folder (page-01.svg, ...): a new or empty folder, or
+    /// one holding only an earlier print's pages (which are replaced)
     #[arg(long)]
     svg: Option<PathBuf>,
     /// Card size: poker (63x88mm), bridge (57x89mm), tarot (70x120mm) or WxHmm
@@ -93,12 +94,17 @@ pub fn print(a: PrintArgs, limits: &Limits, show: impl Fn(&rules::Checked)) -> E
         }
     };
     match rules::print::unprintable(prog, &cards, limits) {
-        Ok(warnings) if !warnings.is_empty() => show(&rules::Checked {
-            program: None,
-            diags: warnings,
-            sources: c.sources.clone(),
-        }),
-        Ok(_) => {}
+        Ok(mut warnings) => {
+            warnings.extend(rules::print::cut_warnings(prog, &pages, size));
+            rules::check::cap_diags(&mut warnings, limits.max_diags);
+            if !warnings.is_empty() {
+                show(&rules::Checked {
+                    program: None,
+                    diags: warnings,
+                    sources: c.sources.clone(),
+                });
+            }
+        }
         Err(d) => {
             show(&rules::Checked {
                 program: None,
@@ -136,16 +142,9 @@ pub fn print(a: PrintArgs, limits: &Limits, show: impl Fn(&rules::Checked)) -> E
         );
     }
     if let Some(dir) = &a.svg {
-        if let Err(e) = std::fs::create_dir_all(dir) {
-            errln!("error: cannot make {}: {e}", dir.display());
+        if let Err(e) = rules::print::svg::write_folder(dir, &sheet, &pages) {
+            errln!("error: {e}");
             return ExitCode::from(1);
-        }
-        for (i, page) in pages.iter().enumerate() {
-            let path = dir.join(format!("page-{:02}.svg", i + 1));
-            if let Err(e) = std::fs::write(&path, rules::print::svg::write(&sheet, page)) {
-                errln!("error: cannot write {}: {e}", path.display());
-                return ExitCode::from(1);
-            }
         }
         errln!(
             "{}: {} card(s) on {} SVG page(s)",

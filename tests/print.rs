@@ -289,3 +289,226 @@ fn other_scripts_print_or_are_warned_about() {
         .expect("pdftoppm");
     assert!(png.success(), "pdftoppm failed");
 }
+
+/// `rules print` with a hang guard: the run is killed after `secs` (a guard against a hang, not
+/// a measure of speed). The exit code (None when killed) and the standard error.
+fn print_guarded(args: &[&str], secs: u64) -> (Option<i32>, String) {
+    use std::io::Read;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_rules"))
+        .arg("print")
+        .args(args)
+        .current_dir(root())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("rules print");
+    let mut stderr = child.stderr.take().expect("stderr");
+    let reader = std::thread::spawn(move || {
+        let mut s = String::new();
+        let _ = stderr.read_to_string(&mut s);
+        s
+    });
+    let start = std::time::Instant::now();
+    let code = loop {
+        if let Some(status) = child.try_wait().expect("wait") {
+            break status.code();
+        }
+        if start.elapsed().as_secs() > secs {
+            let _ = child.kill();
+            let _ = child.wait();
+            break None;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    };
+    (code, reader.join().unwrap_or_default())
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("rules-print-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("scratch");
+    dir
+}
+
+/// A 200,000-letter word prints: wrapping shapes each piece of text once (it used to shape the
+/// rest of a word again for every line it broke, hours for a word this long). The guard only
+/// stops a hang; a debug build takes seconds.
+#[test]
+fn a_very_long_word_prints() {
+    let dir = scratch("long");
+    let game = dir.join("long.rules");
+    let word = "a".repeat(200_000);
+    std::fs::write(
+        &game,
+        format!(
+            "kind Note {{\n  name: text unique\n  text: text = \"\"\n}}\n\
+             cards Note (name, text) {{\n  big: \"Big\", \"{word}\"\n}}\n\
+             phase play {{\n  say \"hi\"\n}}\n\
+             game \"Long\" {{\n  players: 2\n  rounds: 1\n  round: [play]\n}}\n"
+        ),
+    )
+    .expect("write");
+    let pdf = dir.join("long.pdf");
+    let (code, err) = print_guarded(
+        &[
+            game.to_str().expect("path"),
+            "--pdf",
+            pdf.to_str().expect("path"),
+        ],
+        600,
+    );
+    assert_eq!(code, Some(0), "{err}");
+    // It does not fit a poker card: the warning says so, naming the card.
+    assert!(err.contains("print::cut") && err.contains("@big"), "{err}");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// On a card too small for its text, a warning names the card and what was left out (the text
+/// used to vanish, or end in "…", with nothing said).
+#[test]
+fn text_that_does_not_fit_is_warned_about() {
+    let dir = scratch("small");
+    let pdf = dir.join("small.pdf");
+    let pdf = pdf.to_str().expect("path");
+    for (size, says) in [
+        ("25x25mm", "characters left out, from “"),
+        ("20x20mm", "none of it printed"),
+        ("200x20mm", "none of it printed"),
+    ] {
+        let (code, err) = print_guarded(
+            &[
+                "tests/print/hostile",
+                "--cards",
+                "@wordy",
+                "--size",
+                size,
+                "--pdf",
+                pdf,
+            ],
+            300,
+        );
+        assert_eq!(code, Some(0), "{size}: {err}");
+        assert!(err.contains("print::cut"), "{size}: {err}");
+        assert!(err.contains("@wordy"), "{size}: {err}");
+        assert!(err.contains("the rules text"), "{size}: {err}");
+        assert!(err.contains(says), "{size}: {err}");
+    }
+    // At a size where all of it fits, nothing is said.
+    let (code, err) = print_guarded(
+        &["tests/print/hostile", "--cards", "@wordy", "--pdf", pdf],
+        300,
+    );
+    assert_eq!(code, Some(0), "{err}");
+    assert!(!err.contains("print::cut"), "{err}");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// Text mixing right-to-left and left-to-right is drawn run by run and read back (in the
+/// PDF's content order) in reading order; it used to print reversed ("321 cba שלום").
+#[test]
+fn mixed_direction_text_reads_in_logical_order() {
+    if !poppler() {
+        return;
+    }
+    let dir = scratch("bidi");
+    let pdf = dir.join("bidi.pdf");
+    pdf_of("tests/print/hostile", &pdf, &["--cards", "@shalom,@mixed"]);
+    let text = Command::new("pdftotext")
+        .arg("-raw")
+        .arg(&pdf)
+        .arg("-")
+        .output()
+        .expect("pdftotext");
+    // poppler marks right-to-left words with embedding controls; they are not the text.
+    let text: String = String::from_utf8_lossy(&text.stdout)
+        .chars()
+        .filter(|c| !('\u{202A}'..='\u{202E}').contains(c))
+        .collect();
+    let text = squash(&text);
+    for line in ["שלום abc 123", "play עברית first, then 42 more."] {
+        assert!(
+            text.contains(line),
+            "`{line}` not in the PDF's text: {text}"
+        );
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// The characters XML does not allow are not written into an SVG page: every character is one
+/// XML 1.0 allows, and the elements nest (a minimal well-formedness check).
+#[test]
+fn svg_pages_are_well_formed_xml() {
+    let dir = scratch("xml");
+    let (code, err) = print_guarded(
+        &[
+            "tests/print/hostile",
+            "--svg",
+            dir.join("pages").to_str().expect("path"),
+        ],
+        300,
+    );
+    assert_eq!(code, Some(0), "{err}");
+    let svg = std::fs::read_to_string(dir.join("pages/page-01.svg")).expect("page");
+    for c in svg.chars() {
+        let ok = matches!(u32::from(c),
+            0x9 | 0xA | 0xD | 0x20..=0xD7FF | 0xE000..=0xFFFD | 0x10000..=0x10FFFF);
+        assert!(ok, "U+{:04X} in an SVG page", u32::from(c));
+    }
+    // Every element closed in order.
+    let mut open: Vec<String> = Vec::new();
+    let mut rest = svg.as_str();
+    while let Some(i) = rest.find('<') {
+        rest = &rest[i + 1..];
+        let end = rest.find('>').expect("a tag ends");
+        let tag = &rest[..end];
+        rest = &rest[end + 1..];
+        let name: String = tag
+            .trim_start_matches('/')
+            .chars()
+            .take_while(|c| c.is_ascii_alphanumeric())
+            .collect();
+        if tag.starts_with('/') {
+            assert_eq!(open.pop().as_deref(), Some(name.as_str()), "</{name}>");
+        } else if !tag.ends_with('/') {
+            open.push(name);
+        }
+    }
+    assert!(open.is_empty(), "unclosed: {open:?}");
+    assert!(svg.contains("half  and  here"), "{svg}");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// `--svg DIR` never writes through a symbolic link at a page's name, refuses a folder holding
+/// anything but an earlier print's pages, and replaces those pages (none is left stale).
+#[cfg(unix)]
+#[test]
+fn svg_folder_is_never_written_through_a_link() {
+    let dir = scratch("svgdir");
+    let pages = dir.join("pages");
+    std::fs::create_dir_all(&pages).expect("mkdir");
+    let victim = dir.join("victim");
+    std::fs::write(&victim, "keep").expect("write");
+    std::os::unix::fs::symlink(&victim, pages.join("page-01.svg")).expect("symlink");
+    let p = pages.to_str().expect("path");
+    let (code, err) = print_guarded(&["tests/print/hostile", "--svg", p], 300);
+    assert_eq!(code, Some(1), "{err}");
+    assert!(err.contains("symbolic link"), "{err}");
+    assert_eq!(std::fs::read_to_string(&victim).expect("victim"), "keep");
+    std::fs::remove_file(pages.join("page-01.svg")).expect("rm");
+    // Another file there: refused, left alone.
+    std::fs::write(pages.join("notes.txt"), "mine").expect("write");
+    let (code, err) = print_guarded(&["tests/print/hostile", "--svg", p], 300);
+    assert_eq!(code, Some(1), "{err}");
+    assert!(err.contains("notes.txt"), "{err}");
+    assert!(!pages.join("page-01.svg").exists());
+    std::fs::remove_file(pages.join("notes.txt")).expect("rm");
+    // Two pages, then one: the earlier second page is gone.
+    let (code, err) = print_guarded(&["games/hegemony", "--kind", "Crisis", "--svg", p], 300);
+    assert_eq!(code, Some(0), "{err}");
+    assert!(pages.join("page-02.svg").exists());
+    let (code, err) = print_guarded(&["tests/print/hostile", "--svg", p], 300);
+    assert_eq!(code, Some(0), "{err}");
+    assert!(pages.join("page-01.svg").exists());
+    assert!(!pages.join("page-02.svg").exists(), "a stale page was left");
+    std::fs::remove_dir_all(&dir).ok();
+}

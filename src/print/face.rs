@@ -24,6 +24,52 @@ pub struct Face {
     pub text: String,
     /// The card's id and, for copies, which copy (bottom edge, small).
     pub footer: String,
+    /// Some text had a grapheme longer than `Limits::PRINT_GRAPHEME_CHARS`, cut to it.
+    pub long_grapheme: bool,
+}
+
+impl Face {
+    /// Cut every grapheme of every text to `Limits::PRINT_GRAPHEME_CHARS` characters, saying
+    /// whether any was longer.
+    pub fn cap_graphemes(&mut self) {
+        let mut cut = false;
+        let mut cap = |s: &mut String| {
+            if let Some(c) = capped(s) {
+                *s = c;
+                cut = true;
+            }
+        };
+        cap(&mut self.title);
+        cap(&mut self.subtitle);
+        if let Some(c) = &mut self.corner {
+            cap(c);
+        }
+        if let Some((b, _)) = &mut self.band {
+            cap(b);
+        }
+        for (l, v) in &mut self.rows {
+            cap(l);
+            cap(v);
+        }
+        cap(&mut self.text);
+        cap(&mut self.footer);
+        self.long_grapheme |= cut;
+    }
+}
+
+/// `s` with each grapheme cut to `Limits::PRINT_GRAPHEME_CHARS` characters, when one is longer.
+fn capped(s: &str) -> Option<String> {
+    use unicode_segmentation::UnicodeSegmentation;
+    let max = crate::limits::Limits::PRINT_GRAPHEME_CHARS;
+    let long = |g: &str| g.len() > max && g.chars().nth(max).is_some();
+    if !s.graphemes(true).any(long) {
+        return None;
+    }
+    Some(
+        s.graphemes(true)
+            .flat_map(|g| g.chars().take(max))
+            .collect(),
+    )
 }
 
 /// Colours for bands, picked by an enum value's position (dark enough for white text).
@@ -122,6 +168,7 @@ pub fn default_face(prog: &Program, view: &View, card: usize) -> Face {
         rows,
         text,
         footer: footer(prog, card),
+        long_grapheme: false,
     }
 }
 
@@ -166,6 +213,8 @@ pub enum Op {
         bold: bool,
         colour: [u8; 3],
         centred: bool,
+        /// Which part of the card it is, as a warning names it ("the title", "the rules text").
+        part: &'static str,
     },
 }
 
@@ -207,13 +256,15 @@ pub fn layout(face: &Face, card: Rect, fonts: &Fonts) -> Vec<Op> {
         stroke: Some((RULE, 0.5)),
     }];
     let mut y = card.y + pad;
-    let text = |area: Rect, s: &str, bold: bool, max: f32, min: f32, colour, centred| Op::Text {
-        area,
-        fit: fit(fonts.of(bold), s, area.w, area.h, max, min),
-        bold,
-        colour,
-        centred,
-    };
+    let text =
+        |part, area: Rect, s: &str, bold: bool, max: f32, min: f32, colour, centred| Op::Text {
+            area,
+            fit: fit(fonts.of(bold), s, area.w, area.h, max, min),
+            bold,
+            colour,
+            centred,
+            part,
+        };
     if let Some((word, colour)) = &face.band {
         let band = Rect {
             x: card.x,
@@ -232,7 +283,7 @@ pub fn layout(face: &Face, card: Rect, fonts: &Fonts) -> Vec<Op> {
             w: inner_w,
             h: 4.0 * MM,
         };
-        ops.push(text(area, word, true, 8.0, 5.0, WHITE, false));
+        ops.push(text("the band", area, word, true, 8.0, 5.0, WHITE, false));
         y = card.y + band.h + 1.5 * MM;
     }
     let corner_w = if face.corner.is_some() { 9.0 * MM } else { 0.0 };
@@ -254,7 +305,7 @@ pub fn layout(face: &Face, card: Rect, fonts: &Fonts) -> Vec<Op> {
             w: r.w - 1.6 * MM,
             h: r.h - 2.0 * MM,
         };
-        ops.push(text(area, c, true, 13.0, 5.0, BLACK, true));
+        ops.push(text("the corner", area, c, true, 13.0, 5.0, BLACK, true));
     }
     let title_area = Rect {
         x: card.x + pad,
@@ -262,7 +313,16 @@ pub fn layout(face: &Face, card: Rect, fonts: &Fonts) -> Vec<Op> {
         w: (inner_w - corner_w).max(1.0),
         h: 10.0 * MM,
     };
-    let title = text(title_area, &face.title, true, 11.0, 6.0, BLACK, false);
+    let title = text(
+        "the title",
+        title_area,
+        &face.title,
+        true,
+        11.0,
+        6.0,
+        BLACK,
+        false,
+    );
     let used = match &title {
         Op::Text { fit, .. } => fit.height,
         _ => 0.0,
@@ -280,7 +340,16 @@ pub fn layout(face: &Face, card: Rect, fonts: &Fonts) -> Vec<Op> {
             w: inner_w,
             h: 3.5 * MM,
         };
-        ops.push(text(area, &face.subtitle, false, 7.0, 4.5, GREY, false));
+        ops.push(text(
+            "the subtitle",
+            area,
+            &face.subtitle,
+            false,
+            7.0,
+            4.5,
+            GREY,
+            false,
+        ));
         y += area.h;
     }
     y += 0.8 * MM;
@@ -307,7 +376,16 @@ pub fn layout(face: &Face, card: Rect, fonts: &Fonts) -> Vec<Op> {
             w: inner_w,
             h: rows_h,
         };
-        let op = text(area, &rows.join("\n"), false, 7.0, 4.5, BLACK, false);
+        let op = text(
+            "the rows",
+            area,
+            &rows.join("\n"),
+            false,
+            7.0,
+            4.5,
+            BLACK,
+            false,
+        );
         let h = match &op {
             Op::Text { fit, .. } => fit.height,
             _ => 0.0,
@@ -326,7 +404,16 @@ pub fn layout(face: &Face, card: Rect, fonts: &Fonts) -> Vec<Op> {
             w: inner_w,
             h: (bottom - y).max(0.0).min(text_h.max(bottom - y)),
         };
-        ops.push(text(area, &face.text, false, 8.5, 5.0, BLACK, false));
+        ops.push(text(
+            "the rules text",
+            area,
+            &face.text,
+            false,
+            8.5,
+            5.0,
+            BLACK,
+            false,
+        ));
     }
     let foot = Rect {
         x: card.x + pad,
@@ -334,7 +421,16 @@ pub fn layout(face: &Face, card: Rect, fonts: &Fonts) -> Vec<Op> {
         w: inner_w,
         h: footer_h - 0.5 * MM,
     };
-    ops.push(text(foot, &face.footer, false, 5.5, 4.0, GREY, false));
+    ops.push(text(
+        "the footer",
+        foot,
+        &face.footer,
+        false,
+        5.5,
+        4.0,
+        GREY,
+        false,
+    ));
     ops
 }
 
@@ -376,6 +472,7 @@ pub fn layout_back(game: &str, kind: &str, card: Rect, fonts: &Fonts) -> Vec<Op>
             bold: true,
             colour: BLACK,
             centred: true,
+            part: "the game's name on the back",
         },
         Op::Text {
             area: sub,
@@ -383,6 +480,7 @@ pub fn layout_back(game: &str, kind: &str, card: Rect, fonts: &Fonts) -> Vec<Op>
             bold: false,
             colour: GREY,
             centred: true,
+            part: "the kind on the back",
         },
     ]
 }

@@ -43,6 +43,9 @@ pub struct Page {
     pub back: bool,
     /// The cards on it, in cell order (for backs, the faces they stand behind).
     pub cards: Vec<usize>,
+    /// Texts that did not fit their boxes even at their smallest sizes: the card, and the
+    /// drawing operation (an `Op::Text`) that was cut.
+    pub cut: Vec<(usize, Op)>,
 }
 
 /// The cards selected, in declaration order, each copy its own card. An unknown kind, id or
@@ -182,6 +185,9 @@ pub fn faces(prog: &Program, cards: &[usize], limits: &Limits) -> Result<Vec<Fac
             }
         }
     }
+    for f in &mut out {
+        f.cap_graphemes();
+    }
     Ok(out)
 }
 
@@ -200,17 +206,22 @@ pub fn pages(
     let mut pages = Vec::new();
     for (chunk, cards_on) in faces.chunks(per).zip(cards.chunks(per)) {
         let mut ops = Vec::new();
-        for (i, f) in chunk.iter().enumerate() {
-            ops.extend(face::layout(f, sheet.card_rect(i, false), &fonts));
+        let mut cut = Vec::new();
+        for (i, (f, &c)) in chunk.iter().zip(cards_on).enumerate() {
+            let laid = face::layout(f, sheet.card_rect(i, false), &fonts);
+            cut.extend(cuts(c, &laid));
+            ops.extend(laid);
         }
         ops.extend(crop_ops(&sheet));
         pages.push(Page {
             ops,
             back: false,
             cards: cards_on.to_vec(),
+            cut,
         });
         if opts.backs {
             let mut ops = Vec::new();
+            let mut cut = Vec::new();
             for (i, &c) in cards_on.iter().enumerate() {
                 let kind = prog
                     .cards
@@ -218,18 +229,17 @@ pub fn pages(
                     .and_then(|cd| prog.kinds.get(cd.kind as usize))
                     .map(|k| k.name.as_str())
                     .unwrap_or("");
-                ops.extend(face::layout_back(
-                    &prog.game.name,
-                    kind,
-                    sheet.card_rect(i, true),
-                    &fonts,
-                ));
+                let laid =
+                    face::layout_back(&prog.game.name, kind, sheet.card_rect(i, true), &fonts);
+                cut.extend(cuts(c, &laid));
+                ops.extend(laid);
             }
             ops.extend(crop_ops(&sheet));
             pages.push(Page {
                 ops,
                 back: true,
                 cards: cards_on.to_vec(),
+                cut,
             });
         }
     }
@@ -252,15 +262,30 @@ pub fn unprintable(
             continue;
         };
         let mut missing = fonts.bold.missing(&f.title);
+        let mut seen: std::collections::BTreeSet<char> = missing.iter().copied().collect();
         let band = f.band.as_ref().map(|(t, _)| t.as_str()).unwrap_or("");
         let corner = f.corner.as_deref().unwrap_or("");
         let rows: String = f.rows.iter().map(|(l, v)| format!("{l} {v} ")).collect();
         for text in [band, corner, f.subtitle.as_str(), &rows, &f.text, &f.footer] {
             for ch in fonts.regular.missing(text) {
-                if !missing.contains(&ch) {
+                if seen.insert(ch) {
                     missing.push(ch);
                 }
             }
+        }
+        if f.long_grapheme {
+            out.push(
+                Diag::warning(
+                    "print::grapheme",
+                    format!(
+                        "@{}: a character of its printed text carries more than {} marks or \
+                         joiners; the rest of them are left out",
+                        card.id,
+                        Limits::PRINT_GRAPHEME_CHARS - 1
+                    ),
+                )
+                .label(card.span, "this card's printed text"),
+            );
         }
         if missing.is_empty() {
             continue;
@@ -293,6 +318,69 @@ pub fn unprintable(
         );
     }
     Ok(out)
+}
+
+/// The texts of one card's layout that were cut.
+fn cuts(card: usize, ops: &[Op]) -> Vec<(usize, Op)> {
+    ops.iter()
+        .filter(|op| matches!(op, Op::Text { fit, .. } if !fit.complete))
+        .map(|op| (card, op.clone()))
+        .collect()
+}
+
+/// A warning for each card some of whose text did not fit (at the card size printed, even at
+/// the text's smallest size): the card, each part cut and how much of it was left out, and
+/// where the card is declared. A card cut on both its face and its back is named once.
+pub fn cut_warnings(prog: &Program, pages: &[Page], size: CardSize) -> Vec<Diag> {
+    let mut by_card: std::collections::BTreeMap<usize, Vec<String>> = Default::default();
+    for page in pages {
+        for (card, op) in &page.cut {
+            let Op::Text { fit, part, .. } = op else {
+                continue;
+            };
+            let what = if fit.shown == 0 || fit.lines.is_empty() {
+                format!("{part} (none of it printed)")
+            } else {
+                let start: String = fit
+                    .left_out_start
+                    .chars()
+                    .flat_map(char::escape_debug)
+                    .collect();
+                let more = if fit.left_out > fit.left_out_start.chars().count() {
+                    "…"
+                } else {
+                    ""
+                };
+                format!(
+                    "{part} ({} character{} left out, from “{start}{more}”)",
+                    fit.left_out,
+                    if fit.left_out == 1 { "" } else { "s" }
+                )
+            };
+            by_card.entry(*card).or_default().push(what);
+        }
+    }
+    by_card
+        .into_iter()
+        .filter_map(|(c, parts)| {
+            let card = prog.cards.get(c)?;
+            Some(
+                Diag::warning(
+                    "print::cut",
+                    format!(
+                        "@{}: not all of its text fits a {} x {} mm card, even at the smallest \
+                         size: {}",
+                        card.id,
+                        size.w,
+                        size.h,
+                        parts.join("; ")
+                    ),
+                )
+                .label(card.span, "this card")
+                .help("print on a larger card (`--size`, as `poker` or `70x120mm`), or shorten the text"),
+            )
+        })
+        .collect()
 }
 
 fn crop_ops(sheet: &Sheet) -> Vec<Op> {

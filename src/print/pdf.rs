@@ -76,6 +76,7 @@ pub fn write(sheet: &Sheet, pages: &[Page], title: &str) -> Result<Vec<u8>, Stri
                     bold: b,
                     colour: c,
                     centred,
+                    ..
                 } => {
                     let (font, m) = if *b {
                         (bold.clone(), &metrics.1)

@@ -3,9 +3,10 @@
 
 use super::face::Op;
 use super::sheet::Sheet;
-use super::text::{Metrics, BOLD, REGULAR};
+use super::text::{line_x, Metrics, BOLD, REGULAR};
 use super::Page;
 use std::fmt::Write;
+use std::path::Path;
 
 pub fn write(sheet: &Sheet, page: &Page) -> String {
     let (Some(regular), Some(bold)) = (Metrics::new(REGULAR), Metrics::new(BOLD)) else {
@@ -54,18 +55,24 @@ pub fn write(sheet: &Sheet, page: &Page) -> String {
                 bold: b,
                 colour,
                 centred,
+                ..
             } => {
                 let m = if *b { &bold } else { &regular };
                 for (i, line) in fit.lines.iter().enumerate() {
-                    let x = if *centred {
-                        area.x + (area.w - m.width(line, fit.size)).max(0.0) / 2.0
-                    } else {
-                        area.x
-                    };
+                    let rtl = fit.dirs.get(i).is_some_and(|d| d.rtl);
+                    let w = m.width(line, fit.size);
+                    let x = line_x(area, w, *centred, rtl);
                     let y = area.y + m.ascent * fit.size + i as f32 * m.line_height(fit.size);
+                    // The viewer reorders a line's mixed directions itself; a right-to-left
+                    // paragraph's line says so, and starts at its right end.
+                    let (x, dir) = if rtl {
+                        (x + w, r#" direction="rtl""#)
+                    } else {
+                        (x, "")
+                    };
                     let _ = writeln!(
                         out,
-                        r#"<text x="{x:.2}" y="{y:.2}" font-family="DejaVu Sans Condensed, DejaVu Sans, sans-serif" font-size="{}" font-weight="{}" fill="{}">{}</text>"#,
+                        r#"<text x="{x:.2}" y="{y:.2}"{dir} font-family="DejaVu Sans Condensed, DejaVu Sans, sans-serif" font-size="{}" font-weight="{}" fill="{}">{}</text>"#,
                         fit.size,
                         if *b { "bold" } else { "normal" },
                         hex(*colour),
@@ -83,6 +90,9 @@ fn hex(c: [u8; 3]) -> String {
     format!("#{:02x}{:02x}{:02x}", c[0], c[1], c[2])
 }
 
+/// `s` as XML character data: markup escaped, and the characters XML 1.0 does not allow in a
+/// document (C0 controls other than tab, and U+FFFE and U+FFFF) are left out,
+/// as are newlines (a `<text>` is one line), so a page is always well-formed XML.
 fn escape(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
     for ch in s.chars() {
@@ -92,8 +102,68 @@ fn escape(s: &str) -> String {
             '>' => out.push_str("&gt;"),
             '"' => out.push_str("&quot;"),
             c if (c as u32) < 0x20 && c != '\t' => {}
+            '\u{FFFE}' | '\u{FFFF}' => {}
             c => out.push(c),
         }
     }
     out
+}
+
+/// Whether `name` is one of the pages `write_folder` writes (`page-01.svg`, `page-123.svg`).
+fn is_page_name(name: &str) -> bool {
+    name.strip_prefix("page-")
+        .and_then(|n| n.strip_suffix(".svg"))
+        .is_some_and(|n| n.len() >= 2 && n.bytes().all(|b| b.is_ascii_digit()))
+}
+
+/// Write each page into `dir` as `page-01.svg`, `page-02.svg`, ...: the folder is made if it is
+/// missing; one holding anything but the pages of an earlier print (plain files named so) is
+/// refused, naming what is there, and nothing is written; an earlier print's pages are removed
+/// first, so none is left beside the new ones. Each page is a new file, created exclusively:
+/// a symbolic link or anything else put at a page's name is never followed or written through.
+pub fn write_folder(dir: &Path, sheet: &Sheet, pages: &[Page]) -> Result<(), String> {
+    let shown = dir.display();
+    std::fs::create_dir_all(dir).map_err(|e| format!("cannot make {shown}: {e}"))?;
+    let entries = std::fs::read_dir(dir).map_err(|e| format!("cannot read {shown}: {e}"))?;
+    let mut old = Vec::new();
+    let mut others = Vec::new();
+    for entry in entries {
+        let entry = entry.map_err(|e| format!("cannot read {shown}: {e}"))?;
+        let name = entry.file_name().to_string_lossy().into_owned();
+        // The entry itself, never what a link points to.
+        let plain = entry.file_type().is_ok_and(|t| t.is_file());
+        if plain && is_page_name(&name) {
+            old.push(entry.path());
+            continue;
+        }
+        let what = match entry.file_type() {
+            Ok(t) if t.is_symlink() => format!("`{name}` (a symbolic link)"),
+            Ok(t) if t.is_dir() => format!("`{name}` (a folder)"),
+            Ok(t) if !t.is_file() => format!("`{name}` (not a regular file)"),
+            _ => format!("`{name}`"),
+        };
+        others.push(what);
+        if others.len() > 3 {
+            break;
+        }
+    }
+    if !others.is_empty() {
+        let more = if others.len() > 3 { ", ..." } else { "" };
+        others.truncate(3);
+        return Err(format!(
+            "{shown} holds {}{more}, not only the pages of an earlier print; \
+             nothing was written: name a new or empty folder",
+            others.join(", ")
+        ));
+    }
+    for p in old {
+        std::fs::remove_file(&p)
+            .map_err(|e| format!("cannot remove the earlier page {}: {e}", p.display()))?;
+    }
+    for (i, page) in pages.iter().enumerate() {
+        let path = dir.join(format!("page-{:02}.svg", i + 1));
+        crate::files::write_new(&path, write(sheet, page).as_bytes())
+            .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    }
+    Ok(())
 }

@@ -8,9 +8,20 @@
 pub static REGULAR: &[u8] = include_bytes!("../../assets/fonts/DejaVuSansCondensed.ttf");
 pub static BOLD: &[u8] = include_bytes!("../../assets/fonts/DejaVuSansCondensed-Bold.ttf");
 
+/// What a shaping plan is made for.
+type PlanKey = (
+    rustybuzz::Direction,
+    rustybuzz::Script,
+    Option<rustybuzz::Language>,
+);
+
 /// A font for measuring: its shaping face and its line metrics, in units of the em.
 pub struct Metrics {
     face: rustybuzz::Face<'static>,
+    /// Shaping plans made so far, one per direction, script and language met: making a plan
+    /// costs far more than shaping a word with it.
+    #[allow(clippy::type_complexity)]
+    plans: std::cell::RefCell<Vec<(PlanKey, rustybuzz::ShapePlan)>>,
     units: f32,
     /// Height above the baseline, and below it (positive), per point of size.
     pub ascent: f32,
@@ -25,6 +36,7 @@ impl Metrics {
         let descent = -f32::from(face.descender()) / units;
         Some(Metrics {
             face,
+            plans: Default::default(),
             units,
             ascent,
             descent,
@@ -36,9 +48,7 @@ impl Metrics {
         if text.is_empty() {
             return 0.0;
         }
-        let mut buf = rustybuzz::UnicodeBuffer::new();
-        buf.push_str(text);
-        let glyphs = rustybuzz::shape(&self.face, &[], buf);
+        let glyphs = self.shape(text);
         let total: i64 = glyphs
             .glyph_positions()
             .iter()
@@ -47,15 +57,35 @@ impl Metrics {
         total as f32 / self.units * size
     }
 
+    /// `text` shaped with the plan for its direction, script and language (made once).
+    fn shape(&self, text: &str) -> rustybuzz::GlyphBuffer {
+        let mut buf = rustybuzz::UnicodeBuffer::new();
+        buf.push_str(text);
+        buf.guess_segment_properties();
+        let key = (buf.direction(), buf.script(), buf.language());
+        let mut plans = self.plans.borrow_mut();
+        let i = match plans.iter().position(|(k, _)| *k == key) {
+            Some(i) => i,
+            None => {
+                let plan =
+                    rustybuzz::ShapePlan::new(&self.face, key.0, Some(key.1), key.2.as_ref(), &[]);
+                plans.push((key, plan));
+                plans.len() - 1
+            }
+        };
+        match plans.get(i) {
+            Some((_, plan)) => rustybuzz::shape_with_plan(&self.face, plan, buf),
+            None => rustybuzz::shape(&self.face, &[], buf),
+        }
+    }
+
     /// The clusters of `piece` (which starts at byte `offset` of its paragraph), shaped once, in
     /// the order of the text, each with its advance at a size of one point.
     fn clusters(&self, piece: &str, offset: usize, out: &mut Vec<Cluster>) {
         if piece.is_empty() {
             return;
         }
-        let mut buf = rustybuzz::UnicodeBuffer::new();
-        buf.push_str(piece);
-        let glyphs = rustybuzz::shape(&self.face, &[], buf);
+        let glyphs = self.shape(piece);
         // Advances by cluster (a cluster is the byte offset of its first character); a
         // right-to-left piece has its glyphs in visual order, so they are sorted back.
         let mut by: Vec<(usize, i64)> = glyphs
@@ -88,11 +118,12 @@ impl Metrics {
     /// each once, in order of first appearance. Spaces and control characters are not drawn.
     pub fn missing(&self, text: &str) -> Vec<char> {
         let mut out: Vec<char> = Vec::new();
+        let mut seen = std::collections::BTreeSet::new();
         for c in text.chars() {
-            if c.is_whitespace() || c.is_control() || out.contains(&c) {
+            if c.is_whitespace() || c.is_control() {
                 continue;
             }
-            if self.face.glyph_index(c).is_none() {
+            if self.face.glyph_index(c).is_none() && seen.insert(c) {
                 out.push(c);
             }
         }
@@ -121,6 +152,9 @@ pub struct Fit {
     /// How many bytes of the text were printed (all of it when `complete`); what follows was
     /// left out.
     pub shown: usize,
+    /// What was left out: how many characters, and the first of them.
+    pub left_out: usize,
+    pub left_out_start: String,
 }
 
 /// A line's bidirectional layout: whether its paragraph reads right to left (then the line is
@@ -384,7 +418,14 @@ fn finish(
         dirs.push(dir);
     }
     let w = out.iter().map(|l| m.width(l, size)).fold(0.0, f32::max);
+    let rest = text.get(shown..).unwrap_or("").trim_start();
     Fit {
+        left_out: if complete { 0 } else { rest.chars().count() },
+        left_out_start: if complete {
+            String::new()
+        } else {
+            rest.chars().take(40).collect()
+        },
         size,
         height: out.len() as f32 * m.line_height(size),
         lines: out,
