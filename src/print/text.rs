@@ -282,7 +282,7 @@ impl<'t> Measured<'t> {
             }
             prev = b;
             // A piece wider than the line on its own: break it between clusters.
-            while self.trimmed(line, b) > width && b - line > 1 {
+            while self.trimmed(line, b) > width && b.saturating_sub(line) > 1 {
                 let mut head = line + 1;
                 let mut w = self.advance(line);
                 while head < b && w + self.advance(head) <= width {
@@ -504,5 +504,36 @@ mod tests {
         assert!(f.lines.last().is_some_and(|l| l.ends_with('…')));
         let short = fit(&m, "Plague Ship", 100.0, 60.0, 9.0, 5.0);
         assert!(short.complete && short.size == 9.0 && short.lines.len() == 1);
+    }
+
+    #[test]
+    fn a_long_word_is_broken_between_characters_and_loses_none() {
+        let m = Metrics::new(REGULAR).expect("font");
+        let word = "abcdefghij".repeat(500);
+        let lines = wrap(&m, &word, 8.0, 50.0);
+        assert!(lines.len() > 50, "{}", lines.len());
+        for line in &lines {
+            assert!(m.width(line, 8.0) <= 50.01, "{line:?}");
+        }
+        assert_eq!(lines.concat(), word);
+    }
+
+    #[test]
+    fn mixed_directions_are_drawn_in_visual_order() {
+        let m = Metrics::new(REGULAR).expect("font");
+        let f = fit(&m, "שלום abc 123", 200.0, 50.0, 8.0, 5.0);
+        let line = &f.lines[0];
+        let dir = &f.dirs[0];
+        assert!(dir.rtl, "{dir:?}");
+        // The space between belongs to the right-to-left run (it is at the paragraph's level).
+        let runs: Vec<(&str, bool)> = dir
+            .runs(line)
+            .into_iter()
+            .map(|(t, r, _)| (t.trim(), r))
+            .collect();
+        assert_eq!(runs.first(), Some(&("abc 123", false)), "{runs:?}");
+        assert_eq!(runs.last(), Some(&("שלום", true)), "{runs:?}");
+        let plain = fit(&m, "all left to right", 200.0, 50.0, 8.0, 5.0);
+        assert!(plain.dirs.iter().all(|d| !d.rtl && d.runs.is_empty()));
     }
 }
