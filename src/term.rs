@@ -1,7 +1,7 @@
 //! Game text on a terminal: control characters written visibly, never raw. A card name, a
 //! `say` line, a prompt, a label or a comment could otherwise colour, clear or retitle the
 //! terminal, hide part of a line, or write the clipboard (OSC 52). Every writer to a terminal
-//! goes through `escape` or `Escaped`: the binary's `out!`/`err!`, the table's account,
+//! goes through `escape` or `Escaped` (written `\u001b`): the binary's `out!`/`err!`, the table's account,
 //! screens and questions, the REPL, the `serve` banner. `rules check` refuses such characters
 //! in a game's files first (`check::control`), so designers hear of them; this is the net under
 //! every other path (a save, a log, a REPL line). JSON output is escaped by serde and left alone.
@@ -22,7 +22,9 @@ pub fn is_bidi_control(c: char) -> bool {
     matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
 }
 
-/// `s` with each control character written as `\u{1b}`; borrowed when there is none.
+/// `s` with each control character written as `\u001b` (four hex digits, as JSON and JavaScript
+/// write it: inside a JSON string it reads back as the same character, so a JSON stream passing
+/// through stays valid and means the same); borrowed when there is none.
 pub fn escape(s: &str) -> Cow<'_, str> {
     if !s.chars().any(is_control) {
         return Cow::Borrowed(s);
@@ -30,7 +32,7 @@ pub fn escape(s: &str) -> Cow<'_, str> {
     let mut out = String::with_capacity(s.len() + 8);
     for c in s.chars() {
         if is_control(c) {
-            let _ = write!(out, "\\u{{{:x}}}", u32::from(c));
+            let _ = write!(out, "\\u{:04x}", u32::from(c));
         } else {
             out.push(c);
         }
@@ -107,7 +109,7 @@ mod tests {
         assert_eq!(escape("plain\tline\n"), "plain\tline\n");
         assert_eq!(
             escape("a\x1b]52;c;aGk=\x07b\u{9b}c\u{202e}d\x7f"),
-            "a\\u{1b}]52;c;aGk=\\u{7}b\\u{9b}c\\u{202e}d\\u{7f}"
+            "a\\u001b]52;c;aGk=\\u0007b\\u009bc\\u202ed\\u007f"
         );
         let mut w = Escaped::new(Vec::new());
         // ESC, then U+009B split over two writes, then a byte that is no UTF-8.
@@ -116,7 +118,7 @@ mod tests {
         w.write_all(&[0x9b, b'y', 0xff, b'\n']).expect("write");
         assert_eq!(
             String::from_utf8(w.inner).expect("utf8"),
-            "x\\u{1b}[2J\\u{9b}y\\x{ff}\n"
+            "x\\u001b[2J\\u009by\\x{ff}\n"
         );
     }
 }

@@ -209,20 +209,29 @@ fn control_characters_in_game_text_reach_no_terminal_raw() {
             assert_eq!(raw, None, "rules {args}: raw control in {what}: {text:?}");
         }
         assert!(
-            out.contains("\\u{1b}") || err.contains("\\u{1b}"),
+            out.contains("\\u001b") || err.contains("\\u001b"),
             "rules {args}: escaped visibly: {out}{err}"
         );
     }
     let (_, out, _) = capped(&format!("cards {g}"), "");
     assert!(
-        out.contains("Hid\\u{1b}[8mden\\u{1b}]52;c;aGk=\\u{7}"),
+        out.contains("Hid\\u001b[8mden\\u001b]52;c;aGk=\\u0007"),
         "{out}"
     );
     let (_, out, _) = capped(&format!("run {g}"), "");
     assert!(
-        out.contains("hello \\u{1b}[2J\\u{9b}31m there \\u{202e}cba"),
+        out.contains("hello \\u001b[2J\\u009b31m there \\u202ecba"),
         "{out}"
     );
+    // JSON passes through valid, its text the same when read back.
+    let (code, out, err) = capped(&format!("run {g} --json"), "");
+    assert_eq!(code, 0, "{err}");
+    let said: Vec<String> = out
+        .lines()
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).expect("a JSON line"))
+        .filter_map(|v| v["text"].as_str().map(str::to_string))
+        .collect();
+    assert_eq!(said, ["hello \x1b[2J\u{9b}31m there \u{202e}cba"], "{out}");
     std::fs::remove_dir_all(&d).ok();
 }
 
