@@ -24,14 +24,24 @@ pub fn is_bidi_control(c: char) -> bool {
 
 /// `s` with each control character written as `\u001b` (four hex digits, as JSON and JavaScript
 /// write it: inside a JSON string it reads back as the same character, so a JSON stream passing
-/// through stays valid and means the same); borrowed when there is none.
+/// through stays valid and means the same); a carriage return before a newline (a line end
+/// written on Windows) is kept. Borrowed when there is nothing to escape.
 pub fn escape(s: &str) -> Cow<'_, str> {
-    if !s.chars().any(is_control) {
+    let mut chars = s.chars().peekable();
+    let mut found = false;
+    while let Some(c) = chars.next() {
+        if is_control(c) && !(c == '\r' && chars.peek() == Some(&'\n')) {
+            found = true;
+            break;
+        }
+    }
+    if !found {
         return Cow::Borrowed(s);
     }
     let mut out = String::with_capacity(s.len() + 8);
-    for c in s.chars() {
-        if is_control(c) {
+    let mut chars = s.chars().peekable();
+    while let Some(c) = chars.next() {
+        if is_control(c) && !(c == '\r' && chars.peek() == Some(&'\n')) {
             let _ = write!(out, "\\u{:04x}", u32::from(c));
         } else {
             out.push(c);
@@ -106,7 +116,8 @@ mod tests {
 
     #[test]
     fn controls_are_written_visibly() {
-        assert_eq!(escape("plain\tline\n"), "plain\tline\n");
+        assert!(matches!(escape("plain\tline\r\n"), Cow::Borrowed(_)));
+        assert_eq!(escape("a\rb"), "a\\u000db");
         assert_eq!(
             escape("a\x1b]52;c;aGk=\x07b\u{9b}c\u{202e}d\x7f"),
             "a\\u001b]52;c;aGk=\\u0007b\\u009bc\\u202ed\\u007f"
