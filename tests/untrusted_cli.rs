@@ -213,7 +213,7 @@ fn control_characters_in_game_text_reach_no_terminal_raw() {
             "rules {args}: escaped visibly: {out}{err}"
         );
     }
-    let (_, out, _) = capped(&format!("cards {g}"), "");
+    let (_, out, _) = capped(&format!("cards {g} --wide"), "");
     assert!(
         out.contains("Hid\\u001b[8mden\\u001b]52;c;aGk=\\u0007"),
         "{out}"
