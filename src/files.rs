@@ -431,6 +431,33 @@ mod private {
         let _ = std::fs::remove_dir_all(&dir);
     }
 
+    /// A report beside a regular target: a link planted at `FILE.partial` is removed, not
+    /// written through; a dangling link named as the report is written through, still a link.
+    #[test]
+    fn a_report_never_writes_through_a_planted_partial_and_keeps_a_link() {
+        let dir = scratch("report");
+        let victim = dir.join("victim");
+        std::fs::write(&victim, "keep").expect("write");
+        let target = dir.join("report.json");
+        std::os::unix::fs::symlink(&victim, dir.join("report.json.partial")).expect("symlink");
+        write_report(&target, b"new").expect("written");
+        assert_eq!(std::fs::read_to_string(&victim).expect("read"), "keep");
+        assert_eq!(std::fs::read_to_string(&target).expect("read"), "new");
+        assert!(!dir.join("report.json.partial").exists());
+        let link = dir.join("out.json");
+        std::os::unix::fs::symlink(dir.join("made.json"), &link).expect("symlink");
+        write_report(&link, b"through").expect("written");
+        assert!(std::fs::symlink_metadata(&link)
+            .expect("meta")
+            .file_type()
+            .is_symlink());
+        assert_eq!(
+            std::fs::read_to_string(dir.join("made.json")).expect("read"),
+            "through"
+        );
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
     #[test]
     fn a_new_private_file_gets_a_fresh_name() {
         let dir = scratch("new");
