@@ -9,7 +9,8 @@ use crate::value::Value;
 const WIDEST: usize = 34;
 
 fn cell(view: &View, v: &Value, ty: &Ty, wide: bool) -> String {
-    let text = value_text(view, v, ty);
+    // Escaped here, not only by the terminal's writer, so the columns are as wide as shown.
+    let text = crate::term::escape(&value_text(view, v, ty)).into_owned();
     let mut chars = text.chars();
     let short: String = chars.by_ref().take(WIDEST).collect();
     if wide || chars.next().is_none() {

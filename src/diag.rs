@@ -193,7 +193,20 @@ impl Diag {
         self.render_with(sources, false)
     }
 
+    /// `color`: coloured for a terminal, and then safe to write as it is: a diagnostic whose
+    /// text or source lines hold control characters comes without colour, each of them escaped
+    /// (`term::escape`), so only the colours are sequences the terminal acts on.
     pub fn render_with(&self, sources: &Sources, color: bool) -> String {
+        if color {
+            let plain = self.render_plain(sources, false);
+            if let std::borrow::Cow::Owned(escaped) = crate::term::escape(&plain) {
+                return escaped;
+            }
+        }
+        self.render_plain(sources, color)
+    }
+
+    fn render_plain(&self, sources: &Sources, color: bool) -> String {
         let theme = if color {
             GraphicalTheme::unicode()
         } else {

@@ -237,6 +237,142 @@ pub fn write_private(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     done
 }
 
+/// A report being written (`open_report`): a simulation's report or shard, a PDF, an HTML page.
+/// Not a secret, and written where it is told, but never by replacing what is not a file.
+pub struct ReportFile {
+    file: std::io::BufWriter<std::fs::File>,
+    path: PathBuf,
+    /// `FILE.partial`, renamed to `FILE` by `finish`; `None` when written in place.
+    partial: Option<PathBuf>,
+}
+
+/// Open `path` for a report. Absent or a regular file: the report goes to `FILE.partial` beside
+/// it (a stale one, or a link planted there, is removed first, never followed), renamed over it
+/// by `finish`, so a reader never sees half a report. A FIFO or a character device, or a link
+/// (to one, or to a file): written in place, through the link, as the shell's `>` would:
+/// `--json /dev/stdout` and a FIFO a reader waits on are fair uses, and a device node or link is
+/// never replaced by a file. A folder, a socket or a block device is refused.
+pub fn open_report(path: &Path) -> std::io::Result<ReportFile> {
+    let in_place = match std::fs::symlink_metadata(path) {
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => false,
+        Err(e) => return Err(e),
+        Ok(m) if m.file_type().is_file() => false,
+        Ok(_) => {
+            // Followed: what the name (or the link) is.
+            match std::fs::metadata(path) {
+                Ok(m) => writable_in_place(&m)?,
+                // A dangling link: the file it names is made, as `>` would.
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+                Err(e) => return Err(e),
+            }
+            true
+        }
+    };
+    if in_place {
+        let file = std::fs::OpenOptions::new()
+            .write(true)
+            .create(true)
+            .truncate(true)
+            .open(path)?;
+        // Looked at again on the open handle: what was opened is what was allowed.
+        writable_in_place(&file.metadata()?)?;
+        return Ok(ReportFile {
+            file: std::io::BufWriter::new(file),
+            path: path.to_path_buf(),
+            partial: None,
+        });
+    }
+    let mut name = path.as_os_str().to_os_string();
+    name.push(".partial");
+    let partial = PathBuf::from(name);
+    match std::fs::symlink_metadata(&partial) {
+        Ok(m) if m.is_dir() => {
+            return Err(std::io::Error::other(format!(
+                "`{}` is a folder",
+                partial.display()
+            )))
+        }
+        Ok(_) => std::fs::remove_file(&partial)?,
+        Err(_) => {}
+    }
+    let file = std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(&partial)?;
+    Ok(ReportFile {
+        file: std::io::BufWriter::new(file),
+        path: path.to_path_buf(),
+        partial: Some(partial),
+    })
+}
+
+/// `Ok` for what a report may be written into in place: a regular file, a FIFO, a character
+/// device; what it is otherwise.
+fn writable_in_place(m: &std::fs::Metadata) -> std::io::Result<()> {
+    let t = m.file_type();
+    #[cfg(unix)]
+    let ok = {
+        use std::os::unix::fs::FileTypeExt;
+        t.is_file() || t.is_fifo() || t.is_char_device()
+    };
+    #[cfg(not(unix))]
+    let ok = t.is_file();
+    if ok {
+        return Ok(());
+    }
+    let kind = if t.is_dir() {
+        "a folder"
+    } else {
+        "a socket or a block device"
+    };
+    Err(std::io::Error::other(format!(
+        "it is {kind}; nothing was written"
+    )))
+}
+
+impl ReportFile {
+    /// Flush, and give a report written beside its target the target's name.
+    pub fn finish(mut self) -> std::io::Result<()> {
+        self.file.flush()?;
+        if let Some(partial) = self.partial.take() {
+            std::fs::rename(&partial, &self.path).inspect_err(|_| {
+                let _ = std::fs::remove_file(&partial);
+            })?;
+        }
+        Ok(())
+    }
+    /// Stop: a report written beside its target is removed (one written in place stays as far
+    /// as it got).
+    pub fn abandon(self) {
+        if let Some(p) = &self.partial {
+            let _ = std::fs::remove_file(p);
+        }
+    }
+    /// Where an error is to be blamed: the file being written.
+    pub fn writing(&self) -> &Path {
+        self.partial.as_deref().unwrap_or(&self.path)
+    }
+}
+
+impl Write for ReportFile {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.file.write(buf)
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.file.flush()
+    }
+}
+
+/// Write a whole report to `path` (`open_report`).
+pub fn write_report(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    let mut f = open_report(path)?;
+    if let Err(e) = f.write_all(bytes) {
+        f.abandon();
+        return Err(e);
+    }
+    f.finish()
+}
+
 #[cfg(all(test, unix))]
 mod private {
     use super::*;
@@ -313,6 +449,33 @@ mod private {
         assert_eq!(e.kind(), std::io::ErrorKind::AlreadyExists);
         assert!(!dir.join("nowhere").exists());
         assert_eq!(std::fs::read_to_string(&victim).expect("read"), "keep");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    /// A report beside a regular target: a link planted at `FILE.partial` is removed, not
+    /// written through; a dangling link named as the report is written through, still a link.
+    #[test]
+    fn a_report_never_writes_through_a_planted_partial_and_keeps_a_link() {
+        let dir = scratch("report");
+        let victim = dir.join("victim");
+        std::fs::write(&victim, "keep").expect("write");
+        let target = dir.join("report.json");
+        std::os::unix::fs::symlink(&victim, dir.join("report.json.partial")).expect("symlink");
+        write_report(&target, b"new").expect("written");
+        assert_eq!(std::fs::read_to_string(&victim).expect("read"), "keep");
+        assert_eq!(std::fs::read_to_string(&target).expect("read"), "new");
+        assert!(!dir.join("report.json.partial").exists());
+        let link = dir.join("out.json");
+        std::os::unix::fs::symlink(dir.join("made.json"), &link).expect("symlink");
+        write_report(&link, b"through").expect("written");
+        assert!(std::fs::symlink_metadata(&link)
+            .expect("meta")
+            .file_type()
+            .is_symlink());
+        assert_eq!(
+            std::fs::read_to_string(dir.join("made.json")).expect("read"),
+            "through"
+        );
         let _ = std::fs::remove_dir_all(&dir);
     }
 

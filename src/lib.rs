@@ -30,6 +30,7 @@ pub mod seed;
 pub mod serve;
 pub mod session;
 pub mod simulate;
+pub mod term;
 pub mod value;
 pub mod view;
 

@@ -305,7 +305,12 @@ enum Viewer {
 fn print_diags(diags: &[Diag], sources: &rules::diag::Sources) {
     let color = std::io::stderr().is_terminal() && std::env::var_os("NO_COLOR").is_none();
     for d in diags {
-        err!("{}", d.render_with(sources, color));
+        // Coloured, it is escaped already (`render_with`).
+        if color {
+            out::err_raw(&d.render_with(sources, color));
+        } else {
+            err!("{}", d.render(sources));
+        }
     }
 }
 
@@ -592,13 +597,13 @@ fn run(cli: Cli) -> ExitCode {
             let c = rules::check_path(&game, &limits);
             print_diags(&c.diags, &c.sources);
             let Some(prog) = c.program else {
-                eprintln!("{}: the game has errors; fix them first", game.display());
+                errln!("{}: the game has errors; fix them first", game.display());
                 return ExitCode::from(1);
             };
             if prog.game.round_phases.is_empty() {
                 return not_playable(&prog, &game);
             }
-            print!("{}", rules::explain::explain(&prog));
+            out!("{}", rules::explain::explain(&prog));
             ExitCode::SUCCESS
         }
         Command::Repl {
@@ -742,7 +747,8 @@ fn run(cli: Cli) -> ExitCode {
                     ..limits
                 },
             };
-            let mut out = std::io::stdout();
+            // The banner and the host's messages name the game and its seats: escaped.
+            let mut out = rules::term::Escaped::new(std::io::stdout());
             match rules::serve::run(cfg, &mut out) {
                 Ok(()) => ExitCode::SUCCESS,
                 Err(e) => {
@@ -767,7 +773,12 @@ fn run(cli: Cli) -> ExitCode {
             let color = std::io::stderr().is_terminal() && std::env::var_os("NO_COLOR").is_none();
             let report = rules::fmt::format_files(&files, check, &limits, color);
             for r in &report.refused {
-                err!("{r}");
+                // Coloured, it is escaped already (`Diag::render_with`).
+                if color {
+                    out::err_raw(r);
+                } else {
+                    err!("{r}");
+                }
             }
             for f in &report.changed {
                 outln!("{}", f.display());

@@ -123,7 +123,7 @@ pub fn print(a: PrintArgs, limits: &Limits, show: impl Fn(&rules::Checked)) -> E
                 return ExitCode::from(1);
             }
         };
-        if let Err(e) = std::fs::write(path, bytes) {
+        if let Err(e) = rules::files::write_report(path, &bytes) {
             errln!("error: cannot write {}: {e}", path.display());
             return ExitCode::from(1);
         }

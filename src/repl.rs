@@ -1366,7 +1366,7 @@ fn history_path() -> Option<PathBuf> {
 /// with the prompt and input echoed, so a piped session reads as a transcript. `first` is a save
 /// to load into the REPL's game first (`rules repl GAME --load FILE`).
 pub fn run(mut repl: Repl, first: Option<String>) -> std::io::Result<()> {
-    let mut out = std::io::stdout();
+    let mut out = crate::term::Escaped::new(std::io::stdout());
     let (game_name, players, seed) = (
         repl.session.prog.game.name.clone(),
         repl.session.players,

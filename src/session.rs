@@ -948,6 +948,33 @@ impl Session {
                 .help("edit the save's `agents`, or load it and set the agent with `:agent`"),
             ));
         }
+        // A save names no choice log (`save` writes a script's seat as a person's): a seat
+        // given `script` would have nothing to read, and under `serve` nobody to ask.
+        if let Some(seat) = save.agents.iter().position(|m| *m == Mode::Script) {
+            return Err(Box::new(
+                Diag::error(
+                    "load::agent",
+                    format!(
+                        "the save gives P{} `script`, and a save names no choice log",
+                        ordinal(seat)
+                    ),
+                )
+                .help("edit the save's `agents` (human, random, first, mc:N or a bot), or load it and set the agent with `:agent P2 script:FILE`"),
+            ));
+        }
+        if !save.agents.is_empty() && save.agents.len() != s.modes.len() {
+            return Err(Box::new(
+                Diag::error(
+                    "load::agent",
+                    format!(
+                        "the save names {} agents for its {} players",
+                        save.agents.len(),
+                        save.players
+                    ),
+                )
+                .help("edit the save's `agents`: one per seat, in order"),
+            ));
+        }
         if save.agents.len() == s.modes.len() {
             s.modes = save.agents.clone();
         }

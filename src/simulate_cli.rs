@@ -215,7 +215,7 @@ pub fn simulate(
         out!("{}", rules::simulate::matchup::text(&m));
         if let Some(path) = &json {
             let text = serde_json::to_string_pretty(&m).unwrap_or_default();
-            if let Err(e) = std::fs::write(path, text + "\n") {
+            if let Err(e) = rules::files::write_report(path, (text + "\n").as_bytes()) {
                 errln!("error: cannot write `{}`: {e}", path.display());
                 return ExitCode::from(2);
             }
@@ -242,7 +242,7 @@ pub fn simulate(
         out!("{}", rules::simulate::skill::text(&skill));
         if let Some(path) = &json {
             let text = serde_json::to_string_pretty(&skill).unwrap_or_default();
-            if let Err(e) = std::fs::write(path, text + "\n") {
+            if let Err(e) = rules::files::write_report(path, (text + "\n").as_bytes()) {
                 errln!("error: cannot write `{}`: {e}", path.display());
                 return ExitCode::from(2);
             }
@@ -437,7 +437,7 @@ fn write_shard(
 fn write_json(json: Option<&Path>, report: &rules::simulate::report::Report) -> ExitCode {
     if let Some(path) = json {
         let text = serde_json::to_string_pretty(report).unwrap_or_default();
-        if let Err(e) = std::fs::write(path, text + "\n") {
+        if let Err(e) = rules::files::write_report(path, (text + "\n").as_bytes()) {
             errln!("error: cannot write `{}`: {e}", path.display());
             return ExitCode::from(2);
         }
@@ -458,7 +458,7 @@ fn write_html(
         errln!("error: cannot draw the charts: {e}");
         ExitCode::from(1)
     })?;
-    std::fs::write(path, page).map_err(|e| {
+    rules::files::write_report(path, page.as_bytes()).map_err(|e| {
         errln!("error: cannot write `{}`: {e}", path.display());
         ExitCode::from(2)
     })

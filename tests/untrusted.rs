@@ -307,3 +307,17 @@ fn a_deeply_nested_save_is_refused_not_followed() {
         assert!(r, "depth {depth} is refused");
     }
 }
+
+#[test]
+fn control_characters_in_a_games_text_are_warned_of() {
+    // One warning per file, at the first, however many there are.
+    let esc = format!("{GAME}kind K {{ name: text }}\ncard K k {{ name: \"a\x1b]52;c;aGk=\x07\" }}\nphase p {{ say \"\x1b[2J\" }}\n");
+    assert_eq!(codes(&esc), vec!["check::control_char"]);
+    let c1 = format!("{GAME}phase p {{ say \"a\u{9b}31mb\" }}\n");
+    assert_eq!(codes(&c1), vec!["check::control_char"]);
+    let bidi = format!("{GAME}phase p {{ say \"abc\u{202e}def\" }}\n");
+    assert_eq!(codes(&bidi), vec!["check::bidi_control"]);
+    // Tabs and line ends (CRLF too) are text.
+    let plain = format!("{GAME}phase p {{\r\n\tsay \"a\tb\"\r\n}}\n");
+    assert!(codes(&plain).is_empty(), "{:?}", codes(&plain));
+}

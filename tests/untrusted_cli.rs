@@ -172,3 +172,181 @@ fn hostile_files_end_in_diagnostics_under_caps() {
     }
     std::fs::remove_dir_all(&d).ok();
 }
+
+/// A game whose text holds terminal sequences: a window title in its name, concealed text and
+/// a clipboard write (OSC 52) in a card's name, a screen clear in a `say` line and a doc line.
+const HOSTILE_TEXT: &str =
+    "game \"G\x1b]0;pwned\x07\" {\n  players: 2\n  rounds: 1\n  round: [p]\n}\n\
+## Doc \x1b[2J here\nkind K { name: text }\n\
+card K k { name: \"Hid\x1b[8mden\x1b]52;c;aGk=\x07\" }\n\
+phase p {\n  say \"hello \x1b[2J\u{9b}31m there \u{202e}cba\"\n}\n";
+
+#[test]
+fn control_characters_in_game_text_reach_no_terminal_raw() {
+    let d = scratch("escapes");
+    let game = d.join("g.rules");
+    std::fs::write(&game, HOSTILE_TEXT).expect("write");
+    let g = game.display();
+    // `check` warns, at the first, and the game still checks.
+    let (code, _, err) = capped(&format!("check {g}"), "");
+    assert_eq!(code, 0, "{err}");
+    assert!(err.contains("check::control_char"), "{err}");
+    assert!(err.contains("U+001B"), "{err}");
+    let runs = [
+        (format!("check {g}"), ""),
+        (format!("cards {g}"), ""),
+        (format!("explain {g}"), ""),
+        (format!("run {g}"), ""),
+        (format!("repl {g}"), ":show @k\n:step\n"),
+    ];
+    for (args, input) in &runs {
+        let (_, out, err) = capped(args, input);
+        for (what, text) in [("stdout", &out), ("stderr", &err)] {
+            let raw = text.chars().find(|&c| {
+                matches!(c, '\0'..='\x08' | '\x0b'..='\x1f' | '\x7f'..='\u{9f}')
+                    || matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
+            });
+            assert_eq!(raw, None, "rules {args}: raw control in {what}: {text:?}");
+        }
+        assert!(
+            out.contains("\\u001b") || err.contains("\\u001b"),
+            "rules {args}: escaped visibly: {out}{err}"
+        );
+    }
+    let (_, out, _) = capped(&format!("cards {g} --wide"), "");
+    assert!(
+        out.contains("Hid\\u001b[8mden\\u001b]52;c;aGk=\\u0007"),
+        "{out}"
+    );
+    let (_, out, _) = capped(&format!("run {g}"), "");
+    assert!(
+        out.contains("hello \\u001b[2J\\u009b31m there \\u202ecba"),
+        "{out}"
+    );
+    // JSON passes through valid, its text the same when read back.
+    let (code, out, err) = capped(&format!("run {g} --json"), "");
+    assert_eq!(code, 0, "{err}");
+    let said: Vec<String> = out
+        .lines()
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).expect("a JSON line"))
+        .filter_map(|v| v["text"].as_str().map(str::to_string))
+        .collect();
+    assert_eq!(said, ["hello \x1b[2J\u{9b}31m there \u{202e}cba"], "{out}");
+    std::fs::remove_dir_all(&d).ok();
+}
+
+/// A serve log of the Establishment for three, at its start.
+fn serve_log(d: &std::path::Path, agents: &str, tokens: &[&str]) -> std::path::PathBuf {
+    let log = d.join("game.serve.json");
+    std::fs::write(
+        &log,
+        format!(
+            "{{\"format\":1,\"game\":\"The Establishment\",\"players\":3,\"seed\":1,\
+             \"agents\":[{agents}],\"stop\":{{\"kind\":\"boundary\",\"pos\":{{\"at\":\"setup\"}}}},\
+             \"choices\":[]}}"
+        ),
+    )
+    .expect("write");
+    std::fs::write(d.join("game.serve.json.tokens"), tokens.join("\n") + "\n").expect("write");
+    log
+}
+
+#[test]
+fn resume_refuses_repeated_or_zero_tokens_and_a_script_seat() {
+    let d = scratch("resume");
+    let a = "0123456789abcdef0123456789abcdef";
+    let b = "fedcba9876543210fedcba9876543210";
+    let c = "1111111111111111aaaaaaaaaaaaaaaa";
+    let e = "2222222222222222bbbbbbbbbbbbbbbb";
+    let humans = "\"human\",\"human\",\"human\"";
+    let cases: [(&str, Vec<&str>, &str); 4] = [
+        // The spectators' token is P1's: their link would open P1's seat.
+        (humans, vec![a, b, c, a], "are the same"),
+        // P2's is P1's.
+        (humans, vec![a, a, c, e], "are the same"),
+        (
+            humans,
+            vec![a, b, "00000000000000000000000000000000", e],
+            "all zeros",
+        ),
+        // A seat no log answers for, and nobody is asked: it waited forever.
+        (
+            "\"human\",\"script\",\"human\"",
+            vec![a, b, c, e],
+            "`script`",
+        ),
+    ];
+    for (agents, tokens, says) in &cases {
+        let log = serve_log(&d, agents, tokens);
+        let (code, _, err) = capped(
+            &format!(
+                "serve games/the-establishment.rules --resume {} --port 0 --no-qr",
+                log.display()
+            ),
+            "",
+        );
+        assert_eq!(code, 2, "{tokens:?} {agents}: {err}");
+        assert!(err.contains(says), "{tokens:?} {agents}: {err}");
+    }
+    std::fs::remove_dir_all(&d).ok();
+}
+
+#[cfg(unix)]
+#[test]
+fn a_fifo_link_or_folder_named_as_a_report_is_never_replaced() {
+    use std::os::unix::fs::FileTypeExt;
+    let d = scratch("reports");
+    let run = |target: &std::path::Path| {
+        capped(
+            &format!(
+                "simulate games/the-establishment.rules --games 2 --shard 1/2 --json {}",
+                target.display()
+            ),
+            "",
+        )
+    };
+    // A FIFO: written in place, to the reader waiting on it.
+    let fifo = d.join("shard.fifo");
+    let made = Command::new("mkfifo").arg(&fifo).status();
+    if made.is_ok_and(|s| s.success()) {
+        let path = fifo.clone();
+        let reader = std::thread::spawn(move || std::fs::read_to_string(path));
+        let (code, _, err) = run(&fifo);
+        assert_eq!(code, 0, "{err}");
+        let kind = std::fs::symlink_metadata(&fifo).expect("meta").file_type();
+        assert!(kind.is_fifo(), "the FIFO was replaced: {kind:?}");
+        let got = reader.join().expect("reader").expect("read");
+        assert!(got.contains("\"results_digest\""), "{got}");
+    }
+    // A link to a file (as `/dev/stdout` is to a device): written through, still a link.
+    let victim = d.join("victim.json");
+    std::fs::write(&victim, "old").expect("write");
+    let link = d.join("link.json");
+    std::os::unix::fs::symlink(&victim, &link).expect("symlink");
+    let (code, _, err) = run(&link);
+    assert_eq!(code, 0, "{err}");
+    let kind = std::fs::symlink_metadata(&link).expect("meta").file_type();
+    assert!(kind.is_symlink(), "the link was replaced: {kind:?}");
+    let text = std::fs::read_to_string(&victim).expect("read");
+    assert!(text.contains("\"results_digest\""), "{text}");
+    // A folder: refused, with a message.
+    let folder = d.join("folder");
+    std::fs::create_dir(&folder).expect("mkdir");
+    let (code, _, err) = run(&folder);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("a folder"), "{err}");
+    assert!(folder.is_dir());
+    // `serve --log` refuses a FIFO before serving.
+    if fifo.exists() {
+        let (code, _, err) = capped(
+            &format!(
+                "serve games/the-establishment.rules --log {} --port 0 --no-qr",
+                fifo.display()
+            ),
+            "",
+        );
+        assert_eq!(code, 2, "{err}");
+        assert!(err.contains("FIFO"), "{err}");
+    }
+    std::fs::remove_dir_all(&d).ok();
+}

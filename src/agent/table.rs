@@ -182,7 +182,7 @@ impl Table {
             backlog: vec![Vec::new(); n],
             page,
             account: Box::new(|line: &str| {
-                let mut out = std::io::stdout().lock();
+                let mut out = crate::term::Escaped::new(std::io::stdout().lock());
                 let _ = writeln!(out, "{line}");
                 let _ = out.flush();
             }),
@@ -269,8 +269,8 @@ impl Table {
 
     /// Clear the screen, ask for `seat`'s player, and show them what they have not read.
     fn sit_down(&mut self, seat: u32, why: &str) -> Result<(), String> {
-        let mut err = std::io::stderr();
-        clear_screen(&mut err);
+        let mut err = crate::term::Escaped::new(std::io::stderr());
+        clear_screen(err.raw());
         let _ = write!(
             err,
             "Pass the keyboard to P{n} {why}. P{n}, press Enter when you are alone at the screen.",
@@ -623,7 +623,7 @@ impl Agent for HumanAgent {
         let hint = usize::from(!table.hinted);
         let room = page.rows.saturating_sub(question.len() + 2 + hint).max(8);
         let view = (req.view)();
-        let mut err = std::io::stderr();
+        let mut err = crate::term::Escaped::new(std::io::stderr());
         let _ = writeln!(err);
         let shown = match req.screen {
             Some(lines) if !page.full => screen::render_declared(&view, lines, &page, room),

@@ -10,6 +10,7 @@
 pub mod allow;
 mod bots;
 mod cards;
+mod control;
 mod decls;
 mod describe;
 mod effects;
@@ -168,6 +169,7 @@ pub fn check(loaded: Loaded) -> (Option<Program>, Vec<Diag>, Sources) {
     // report every name it declares as unknown, a cascade from one mistake. Its syntax error is
     // the root cause, and the only thing reported.
     if !unparsed(&diags) {
+        control::report(&mut diags, &sources);
         c.run(&files);
     } else {
         printed::name_printed_words(&mut diags, &files, &sources);

@@ -92,7 +92,8 @@ fn special_kind(_: &std::fs::FileType) -> &'static str {
 pub fn format_files(files: &[PathBuf], check: bool, limits: &Limits, color: bool) -> Report {
     let mut report = Report::default();
     for f in files {
-        let name = f.display().to_string();
+        // A file's name is written as it may be shown (`refused` may go to a terminal as it is).
+        let name = crate::term::escape(&f.display().to_string()).into_owned();
         if let Some(why) = not_regular(f) {
             report
                 .refused

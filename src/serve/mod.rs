@@ -164,7 +164,7 @@ pub fn run(cfg: Config, out: &mut dyn Write) -> Result<(), String> {
     let server_hub = hub.clone();
     std::thread::spawn(move || {
         if let Err(e) = http::serve(listener, server_hub) {
-            eprintln!("error: {e}");
+            eprintln!("error: {}", crate::term::escape(&e.to_string()));
         }
     });
     // The host's terminal: lines typed there go to the game's thread in order.

@@ -25,7 +25,9 @@ pub fn store(log: &Path, tokens: &[String]) -> Result<(), String> {
         .map_err(|e| format!("cannot write the links' tokens `{}`: {e}", path.display()))
 }
 
-/// Read the tokens kept beside `log`: one per seat and the spectators'.
+/// Read the tokens kept beside `log`: one per seat and the spectators', each 32 hex digits, not
+/// all zeros, and no two alike (a repeated token would let one link open another's seat: P2's,
+/// or the spectators', P1's).
 pub fn load(log: &Path, players: u32) -> Result<Vec<String>, String> {
     let path = super::tokens_path(log);
     let text = crate::files::read_text(&path, 64 * 1024)
@@ -41,6 +43,28 @@ pub fn load(log: &Path, players: u32) -> Result<Vec<String>, String> {
             path.display(),
             u64::from(players) + 1
         ));
+    }
+    if let Some(k) = tokens.iter().position(|t| t.bytes().all(|b| b == b'0')) {
+        return Err(format!(
+            "`{}`: token {} is all zeros, a link anyone could guess; write a new one (`openssl rand -hex 16`)",
+            path.display(),
+            k + 1
+        ));
+    }
+    for (k, t) in tokens.iter().enumerate() {
+        if let Some(j) = tokens
+            .iter()
+            .take(k)
+            .position(|u| u.eq_ignore_ascii_case(t))
+        {
+            return Err(format!(
+                "`{}`: tokens {} and {} are the same, so one link would open the other's seat; \
+                 give each its own (`openssl rand -hex 16`)",
+                path.display(),
+                j + 1,
+                k + 1
+            ));
+        }
     }
     Ok(tokens)
 }

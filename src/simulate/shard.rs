@@ -102,11 +102,11 @@ pub fn game_digest(sources: &crate::diag::Sources) -> String {
 }
 
 /// Writes a shard file as its games come, to `FILE.partial`, renamed to `FILE` once complete:
-/// an interrupted or failed shard leaves no file that looks whole.
+/// an interrupted or failed shard leaves no file that looks whole. A FIFO or device named as
+/// `FILE` is written in place, never replaced; a folder is refused (`files::open_report`).
 pub struct ShardWriter {
     path: PathBuf,
-    partial: PathBuf,
-    out: std::io::BufWriter<std::fs::File>,
+    out: crate::files::ReportFile,
     digest: Digest,
     count: u64,
 }
@@ -140,14 +140,10 @@ impl ShardWriter {
         shard: (u64, u64),
         seeds: (u64, u64),
     ) -> Result<ShardWriter, String> {
-        let mut name = path.as_os_str().to_os_string();
-        name.push(".partial");
-        let partial = PathBuf::from(name);
-        let file = std::fs::File::create(&partial).map_err(|e| cannot(&partial, e))?;
+        let out = crate::files::open_report(path).map_err(|e| cannot(path, e))?;
         let mut w = ShardWriter {
             path: path.to_path_buf(),
-            partial,
-            out: std::io::BufWriter::new(file),
+            out,
             digest: Digest::default(),
             count: 0,
         };
@@ -173,7 +169,7 @@ impl ShardWriter {
 
     fn write(&mut self, b: &[u8]) -> Result<(), String> {
         let r = self.out.write_all(b);
-        r.map_err(|e| cannot(&self.partial, e))
+        r.map_err(|e| cannot(self.out.writing(), e))
     }
 
     /// The next game of the slice.
@@ -192,14 +188,14 @@ impl ShardWriter {
     pub fn finish(mut self) -> Result<u64, String> {
         let tail = format!("],\"results_digest\":\"{}\"}}\n", self.digest.hex());
         self.write(tail.as_bytes())?;
-        self.out.flush().map_err(|e| cannot(&self.partial, e))?;
-        std::fs::rename(&self.partial, &self.path).map_err(|e| cannot(&self.path, e))?;
-        Ok(self.count)
+        let count = self.count;
+        self.out.finish().map_err(|e| cannot(&self.path, e))?;
+        Ok(count)
     }
 
     /// Remove the unfinished file.
     pub fn abandon(self) {
-        let _ = std::fs::remove_file(&self.partial);
+        self.out.abandon();
     }
 }
 
