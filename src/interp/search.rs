@@ -416,6 +416,12 @@ pub struct SearchPoint<'a> {
 pub(super) struct Dealing {
     classes: Vec<Vec<u32>>,
     places: Vec<u32>,
+    /// Var entries hidden from the seat that hold a card in no zone (`held_places`): the slot
+    /// of each in `State::vars`, in slot order, with the pool it is dealt from.
+    held: Vec<(usize, usize)>,
+    /// The pools: the cards of one class in no zone that nothing the seat reads names (or,
+    /// when that leaves none, every card of the class in no zone), sorted by id.
+    pools: Vec<Vec<u32>>,
 }
 
 /// Option `i` as player `seat` sees it, as text (a card they do not know is hidden).
@@ -512,6 +518,80 @@ fn each_card(v: &Value, f: &mut dyn FnMut(u32)) {
     }
 }
 
+/// The var entries hidden from `seat` that a determinisation deals (`Dealing::held`): an entry,
+/// of a var of one card (`Ty::Card`, maybe `none`), that holds a card in no zone. Its slot in
+/// `State::vars` and the card, in slot order.
+fn held_places(prog: &Program, st: &State, seat: u32) -> Vec<(usize, u32)> {
+    let view = View {
+        prog,
+        n_players: st.n_players,
+        zone_base: &st.zone_base,
+    };
+    let mut out = Vec::new();
+    for (id, vd) in prog.vars.iter().enumerate() {
+        if vd.visibility == crate::ast::Visibility::Public || !holds_one_card(&vd.ty) {
+            continue;
+        }
+        let base = st.var_base.get(id).copied().unwrap_or(0) as usize;
+        let size = family_size(&vd.keys, st.n_players, prog).unwrap_or(0);
+        for off in 0..size {
+            let slot = base + off as usize;
+            if let Some(&Value::Card(c)) = st.vars.get(slot) {
+                if st.card_zone.get(c as usize) == Some(&NOWHERE)
+                    && !holds(view.var_readers(id as u32, off), seat)
+                {
+                    out.push((slot, c));
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Whether a var of type `ty` holds one card (or `none`): its entries holding a card in no zone
+/// are dealt (`held_places`).
+fn holds_one_card(ty: &Ty) -> bool {
+    match ty {
+        Ty::Card(_) => true,
+        Ty::Opt(t) => holds_one_card(t),
+        _ => false,
+    }
+}
+
+/// The cards `seat` sees named, by card: in a var entry it may read, a card var, the items of
+/// the phase under way.
+fn seen_names(prog: &Program, st: &State, seat: u32) -> Vec<bool> {
+    let view = View {
+        prog,
+        n_players: st.n_players,
+        zone_base: &st.zone_base,
+    };
+    let mut named = vec![false; st.card_zone.len()];
+    let mut mark = |c: u32| {
+        if let Some(n) = named.get_mut(c as usize) {
+            *n = true;
+        }
+    };
+    for (id, vd) in prog.vars.iter().enumerate() {
+        let base = st.var_base.get(id).copied().unwrap_or(0) as usize;
+        let size = family_size(&vd.keys, st.n_players, prog).unwrap_or(0);
+        for off in 0..size {
+            if holds(view.var_readers(id as u32, off), seat) {
+                if let Some(v) = st.vars.get(base + off as usize) {
+                    each_card(v, &mut mark);
+                }
+            }
+        }
+    }
+    for v in st.card_vars.iter() {
+        each_card(v, &mut mark);
+    }
+    for v in st.phase_items.iter().flat_map(|l| l.iter()) {
+        each_card(v, &mut mark);
+    }
+    named
+}
+
 /// Who "answers" a draw of the game's randomness kept in a track (`Interp::draw_below`).
 const NATURE: u32 = u32::MAX;
 
@@ -605,6 +685,14 @@ impl Track {
                 }
                 if !cards {
                     return true;
+                }
+                // One card in no zone, in a var of one card: dealt (`held_places`).
+                if let Value::Card(c) = v {
+                    if holds_one_card(&vd.ty)
+                        && now.card_zone.get(*c as usize) == Some(&NOWHERE)
+                    {
+                        return false;
+                    }
                 }
                 let mut told = false;
                 each_card(v, &mut |c| {
@@ -713,6 +801,7 @@ impl SearchPoint<'_> {
         if let Some(sigma) = sigma {
             relabel_state(&mut st, &sigma);
         }
+        self.deal_held(&mut st, rng);
         World {
             state: st,
             repick: rng::draw_u64(rng),
@@ -743,6 +832,32 @@ impl SearchPoint<'_> {
             .enumerate()
             .any(|(i, &s)| i as u32 != s)
             .then_some(sigma)
+    }
+
+    /// Deal the var entries hidden from the seat that hold a card in no zone (`Dealing::held`):
+    /// each pool shuffled and dealt out to its entries in slot order, shuffled again when it
+    /// runs out (an entry's card may be another entry's too: the game may deal the same card
+    /// of its list to several players, as Hegemony's factions each deal from all the agendas).
+    fn deal_held(&self, st: &mut State, rng: &mut ChaCha8Rng) {
+        let d = self.dealing.get_or_init(|| self.dealing());
+        if d.held.is_empty() {
+            return;
+        }
+        let mut decks: Vec<Vec<u32>> = vec![Vec::new(); d.pools.len()];
+        for &(slot, pool) in &d.held {
+            let (Some(deck), Some(cards)) = (decks.get_mut(pool), d.pools.get(pool)) else {
+                continue;
+            };
+            if deck.is_empty() {
+                *deck = cards.clone();
+                rng::shuffle(rng, deck);
+            }
+            if let (Some(c), Some(v)) = (deck.pop(), st.vars.get_mut(slot)) {
+                *v = Value::Card(c);
+            }
+        }
+        // Remembered calls may hold the cards dealt before.
+        st.memo = super::Memo::default();
     }
 
     /// What every determinisation of this choice deals (`deal`): worked out once.
@@ -786,13 +901,47 @@ impl SearchPoint<'_> {
         let mut cards: Vec<u32> = places.iter().map(|p| p.2).collect();
         cards.sort_unstable_by(|&a, &b| class(a, b).then(a.cmp(&b)));
         places.sort_unstable_by(|a, b| class(a.2, b.2).then((a.0, a.1).cmp(&(b.0, b.1))));
-        Dealing {
+        let mut d = Dealing {
             classes: cards
                 .chunk_by(|&a, &b| class(a, b).is_eq())
                 .map(<[u32]>::to_vec)
                 .collect(),
             places: places.iter().map(|p| p.2).collect(),
+            held: Vec::new(),
+            pools: Vec::new(),
+        };
+        // Var entries hidden from the seat holding a card in no zone (a secret agenda dealt
+        // from the card list): each gets a card of its class in no zone. Which card an entry
+        // holds is what the seat does not know; the pool is worked out from what it does: the
+        // cards of the class in no zone (never in a zone: a card cannot go back to no zone),
+        // less those a var the seat reads, a card var or the phase's items names, for the seat
+        // knows where those are. The entry's own card is in its pool only when every other
+        // place names it (then it is every card of the class in no zone).
+        let held = held_places(self.prog, st, seat);
+        if held.is_empty() {
+            return d;
         }
+        let named = seen_names(self.prog, st, seat);
+        for (slot, c) in held {
+            let pool = match d.pools.iter().position(|p| p.first().is_some_and(|&x| class(x, c).is_eq())) {
+                Some(i) => i,
+                None => {
+                    let nowhere = |x: &u32| {
+                        st.card_zone.get(*x as usize) == Some(&NOWHERE) && class(*x, c).is_eq()
+                    };
+                    let all: Vec<u32> = (0..st.card_zone.len() as u32).filter(nowhere).collect();
+                    let free: Vec<u32> = all
+                        .iter()
+                        .copied()
+                        .filter(|&x| named.get(x as usize) != Some(&true))
+                        .collect();
+                    d.pools.push(if free.is_empty() { all } else { free });
+                    d.pools.len() - 1
+                }
+            };
+            d.held.push((slot, pool));
+        }
+        d
     }
 
     /// Run a playout interpreter from the boundary state `state` to the end of the game (or,
