@@ -688,9 +688,7 @@ impl Track {
                 }
                 // One card in no zone, in a var of one card: dealt (`held_places`).
                 if let Value::Card(c) = v {
-                    if holds_one_card(&vd.ty)
-                        && now.card_zone.get(*c as usize) == Some(&NOWHERE)
-                    {
+                    if holds_one_card(&vd.ty) && now.card_zone.get(*c as usize) == Some(&NOWHERE) {
                         return false;
                     }
                 }
@@ -923,7 +921,11 @@ impl SearchPoint<'_> {
         }
         let named = seen_names(self.prog, st, seat);
         for (slot, c) in held {
-            let pool = match d.pools.iter().position(|p| p.first().is_some_and(|&x| class(x, c).is_eq())) {
+            let pool = match d
+                .pools
+                .iter()
+                .position(|p| p.first().is_some_and(|&x| class(x, c).is_eq()))
+            {
                 Some(i) => i,
                 None => {
                     let nowhere = |x: &u32| {
