@@ -17,6 +17,14 @@
 //! not know thus enters only as the multiset of those cards and the places they fill: two
 //! positions that differ in where hidden cards lie give the same determinised state.
 //!
+//! A var of one card whose entry, hidden from the seat, holds a card in no zone (a secret agenda
+//! dealt from the card list) is dealt too (`deal_held`): each such entry gets a card of its
+//! class in no zone, from a pool the seat could work out itself: those cards less the ones a var
+//! it reads, a var field of a card it knows or the phase's items name (`seen_names`). A card
+//! never goes back to no zone, so nobody has seen such a card in play; the pool is shuffled and
+//! dealt to the entries in slot order, again when it runs out (a game may give one card of its
+//! list to several players). Which entries hold a card, and of which class, stays as it is.
+//!
 //! The replay answers another player's *secret* choices since the boundary afresh, as the seat
 //! never saw them, and so the game's own draws of values (`roll`, `pick_random`, `shuffled`:
 //! `Interp::draw_below`, kept as secret answers of nobody's, `NATURE`); the order a `shuffle`
@@ -558,8 +566,8 @@ fn holds_one_card(ty: &Ty) -> bool {
     }
 }
 
-/// The cards `seat` sees named, by card: in a var entry it may read, a card var, the items of
-/// the phase under way.
+/// The cards `seat` sees named, by card: in a var entry it may read, a var field of a card it
+/// knows in a zone, the items of the phase under way.
 fn seen_names(prog: &Program, st: &State, seat: u32) -> Vec<bool> {
     let view = View {
         prog,
@@ -583,8 +591,21 @@ fn seen_names(prog: &Program, st: &State, seat: u32) -> Vec<bool> {
             }
         }
     }
-    for v in st.card_vars.iter() {
-        each_card(v, &mut mark);
+    // The var fields of the cards the seat knows, in a zone (those of a card it does not know
+    // are as hidden as the card).
+    for (c, &z) in st.card_zone.iter().enumerate() {
+        if z == NOWHERE || !holds(st.known.get(c).copied().unwrap_or(0), seat) {
+            continue;
+        }
+        let n = prog
+            .cards
+            .get(c)
+            .and_then(|d| prog.kinds.get(d.kind as usize))
+            .map_or(0, |k| k.var_count) as usize;
+        let base = st.card_var_base.get(c).copied().unwrap_or(0) as usize;
+        for v in st.card_vars.get(base..base + n).unwrap_or(&[]) {
+            each_card(v, &mut mark);
+        }
     }
     for v in st.phase_items.iter().flat_map(|l| l.iter()) {
         each_card(v, &mut mark);
@@ -912,8 +933,8 @@ impl SearchPoint<'_> {
         // from the card list): each gets a card of its class in no zone. Which card an entry
         // holds is what the seat does not know; the pool is worked out from what it does: the
         // cards of the class in no zone (never in a zone: a card cannot go back to no zone),
-        // less those a var the seat reads, a card var or the phase's items names, for the seat
-        // knows where those are. The entry's own card is in its pool only when every other
+        // less those a var the seat reads, a var field of a card it knows or the phase's items
+        // name, for the seat knows where those are. The entry's own card is in its pool only when every other
         // place names it (then it is every card of the class in no zone).
         let held = held_places(self.prog, st, seat);
         if held.is_empty() {
