@@ -1604,6 +1604,63 @@ phase play {
         it.state
     }
 
+    const HELD: &str = r#"
+kind Token { value: int }
+cards Token (value) {
+  a: 1
+  b: 2
+  c: 3
+  d: 4
+}
+zone pile: Token public
+var secret: Token per player owner = none
+var shown: Token = none
+game "Held" { players: 2, rounds: 1, round: [play], score: score_of }
+fn score_of(p: player) -> int = 0
+setup {
+  move @d to pile
+}
+phase play {
+  set shown = @c
+}
+"#;
+
+    /// A var entry hidden from the seat that holds a card in no zone is dealt (it holds no
+    /// replay back); the pool leaves out the cards the seat sees named. A card in a zone that
+    /// others know does hold the replay back.
+    #[test]
+    fn a_hidden_entry_holding_a_card_in_no_zone_is_dealt() {
+        let c = crate::check_text("held.rules", HELD, &Limits::default());
+        assert_eq!(c.errors(), 0, "{}", c.render());
+        let prog = c.program.expect("program");
+        let mut st = dealt(&prog);
+        let track = Track::at(Pos::Setup, &st);
+        let id = |n: &str| prog.vars.iter().position(|v| v.name == n).expect("var");
+        let card = |n: &str| {
+            prog.cards
+                .iter()
+                .position(|c| c.id.to_string() == n)
+                .expect("card") as u32
+        };
+        let secret = st.var_base[id("secret")] as usize;
+        st.var_clock += 1;
+        st.var_stamp[id("secret")] = st.var_clock;
+        st.vars[secret] = Value::Card(card("b"));
+        st.vars[secret + 1] = Value::Card(card("a"));
+        st.vars[st.var_base[id("shown")] as usize] = Value::Card(card("c"));
+        assert_eq!(track.holds_back(&prog, &st), None);
+        // P1 may not read P2's entry: it is dealt; its own is not.
+        assert_eq!(held_places(&prog, &st, 0), vec![(secret + 1, card("a"))]);
+        let named = seen_names(&prog, &st, 0);
+        let named: Vec<u32> = (0..4).filter(|&c| named[c as usize]).collect();
+        // P1 reads its own entry (b), the public var (c) and sees the pile (d, in a zone: not
+        // in the pool anyway).
+        assert_eq!(named, vec![card("b"), card("c")]);
+        // A card in a public zone, known to all: the entry holds the replay back.
+        st.vars[secret + 1] = Value::Card(card("d"));
+        assert_eq!(track.holds_back(&prog, &st), Some(id("secret") as u32));
+    }
+
     /// Swap the cards at two places, as a determinisation does.
     fn swap(st: &mut State, (z1, i1): (usize, usize), (z2, i2): (usize, usize)) {
         let (a, b) = (st.zones[z1][i1], st.zones[z2][i2]);
