@@ -83,8 +83,10 @@ fn config(game: &str) -> Match {
         ("games/deep-state", false) => m(2, 1, 1, 1, &[], SLOW),
         ("games/deep-state", true) => m(2, 2, 15, 2, &[], Claim::Beats),
         // Each officer's secret agenda is dealt at setup into a var hidden from the others, from
-        // cards that lie in no zone: a search would replay the game from setup in every copy.
-        ("games/hegemony", _) => m(12, 1, 1, 1, &[], Claim::Refused("agenda")),
+        // cards that lie in no zone: a search deals those entries afresh. But the officer an
+        // agenda names (`rival`) is chosen in secret at setup and kept all game: a search would
+        // replay the game from setup in every copy, so it refuses, naming it.
+        ("games/hegemony", _) => m(12, 1, 1, 1, &[], Claim::Refused("rival")),
         ("games/statecraft", false) => m(2, 2, 1, 2, &[], SLOW),
         ("games/statecraft", true) => m(2, 4, 50, 2, &[], Claim::Beats),
         ("games/the-establishment.rules", _) => m(3, 2, 1, 1, &[], NO_SCORE),

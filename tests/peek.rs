@@ -119,6 +119,37 @@ fn a_search_answers_the_same_whatever_the_die_it_cannot_see() {
     std::fs::remove_dir_all(&dir).ok();
 }
 
+/// Games that differ only in the card P1 took in secret from the card list, thirty rounds before
+/// P2's choice: the card lies in no zone, held by an `owner` var, and a search deals that entry
+/// a card of its class afresh (too far back to replay), so P2's answer is the same in each. The
+/// search used to refuse this game (naming the var); one that kept the card would call by it.
+#[test]
+fn a_search_answers_the_same_whatever_card_it_cannot_see_in_a_var() {
+    let dir = std::env::temp_dir().join(format!("rules-peek-card-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    for search in ["mc:20", "ismcts:20"] {
+        for seed in 1..=3u64 {
+            for bid in 1..=2 {
+                let answers: Vec<String> = (1..=6)
+                    .map(|card| {
+                        let script = dir.join(format!("c{card}-b{bid}.choices"));
+                        std::fs::write(&script, format!("P1 {card} x\nP1 {bid} {bid}\n"))
+                            .expect("script");
+                        let agent = format!("P1=script:{},P2={search}", script.display());
+                        p2_answer("sealed_card.rules", &agent, seed)
+                    })
+                    .collect();
+                assert!(
+                    answers.iter().all(|a| *a == answers[0]),
+                    "{search}, seed {seed}, bid {bid}: P2's answer changed with P1's hidden card:\n{}",
+                    answers.join("\n")
+                );
+            }
+        }
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}
+
 /// The same rules, seed and agents give the same game under `rules run --json` and `rules
 /// simulate`: a search agent is seeded the same and sees the same (the labels of Liar's Dice's
 /// options are texts `run` builds and a silent run does not; the search compared them, so under

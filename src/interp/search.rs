@@ -17,6 +17,14 @@
 //! not know thus enters only as the multiset of those cards and the places they fill: two
 //! positions that differ in where hidden cards lie give the same determinised state.
 //!
+//! A var of one card whose entry, hidden from the seat, holds a card in no zone (a secret agenda
+//! dealt from the card list) is dealt too (`deal_held`): each such entry gets a card of its
+//! class in no zone, from a pool the seat could work out itself: those cards less the ones a var
+//! it reads, a var field of a card it knows or the phase's items name (`seen_names`). A card
+//! never goes back to no zone, so nobody has seen such a card in play; the pool is shuffled and
+//! dealt to the entries in slot order, again when it runs out (a game may give one card of its
+//! list to several players). Which entries hold a card, and of which class, stays as it is.
+//!
 //! The replay answers another player's *secret* choices since the boundary afresh, as the seat
 //! never saw them, and so the game's own draws of values (`roll`, `pick_random`, `shuffled`:
 //! `Interp::draw_below`, kept as secret answers of nobody's, `NATURE`); the order a `shuffle`
@@ -416,6 +424,12 @@ pub struct SearchPoint<'a> {
 pub(super) struct Dealing {
     classes: Vec<Vec<u32>>,
     places: Vec<u32>,
+    /// Var entries hidden from the seat that hold a card in no zone (`held_places`): the slot
+    /// of each in `State::vars`, in slot order, with the pool it is dealt from.
+    held: Vec<(usize, usize)>,
+    /// The pools: the cards of one class in no zone that nothing the seat reads names (or,
+    /// when that leaves none, every card of the class in no zone), sorted by id.
+    pools: Vec<Vec<u32>>,
 }
 
 /// Option `i` as player `seat` sees it, as text (a card they do not know is hidden).
@@ -512,6 +526,93 @@ fn each_card(v: &Value, f: &mut dyn FnMut(u32)) {
     }
 }
 
+/// The var entries hidden from `seat` that a determinisation deals (`Dealing::held`): an entry,
+/// of a var of one card (`Ty::Card`, maybe `none`), that holds a card in no zone. Its slot in
+/// `State::vars` and the card, in slot order.
+fn held_places(prog: &Program, st: &State, seat: u32) -> Vec<(usize, u32)> {
+    let view = View {
+        prog,
+        n_players: st.n_players,
+        zone_base: &st.zone_base,
+    };
+    let mut out = Vec::new();
+    for (id, vd) in prog.vars.iter().enumerate() {
+        if vd.visibility == crate::ast::Visibility::Public || !holds_one_card(&vd.ty) {
+            continue;
+        }
+        let base = st.var_base.get(id).copied().unwrap_or(0) as usize;
+        let size = family_size(&vd.keys, st.n_players, prog).unwrap_or(0);
+        for off in 0..size {
+            let slot = base + off as usize;
+            if let Some(&Value::Card(c)) = st.vars.get(slot) {
+                if st.card_zone.get(c as usize) == Some(&NOWHERE)
+                    && !holds(view.var_readers(id as u32, off), seat)
+                {
+                    out.push((slot, c));
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Whether a var of type `ty` holds one card (or `none`): its entries holding a card in no zone
+/// are dealt (`held_places`).
+fn holds_one_card(ty: &Ty) -> bool {
+    match ty {
+        Ty::Card(_) => true,
+        Ty::Opt(t) => holds_one_card(t),
+        _ => false,
+    }
+}
+
+/// The cards `seat` sees named, by card: in a var entry it may read, a var field of a card it
+/// knows in a zone, the items of the phase under way.
+fn seen_names(prog: &Program, st: &State, seat: u32) -> Vec<bool> {
+    let view = View {
+        prog,
+        n_players: st.n_players,
+        zone_base: &st.zone_base,
+    };
+    let mut named = vec![false; st.card_zone.len()];
+    let mut mark = |c: u32| {
+        if let Some(n) = named.get_mut(c as usize) {
+            *n = true;
+        }
+    };
+    for (id, vd) in prog.vars.iter().enumerate() {
+        let base = st.var_base.get(id).copied().unwrap_or(0) as usize;
+        let size = family_size(&vd.keys, st.n_players, prog).unwrap_or(0);
+        for off in 0..size {
+            if holds(view.var_readers(id as u32, off), seat) {
+                if let Some(v) = st.vars.get(base + off as usize) {
+                    each_card(v, &mut mark);
+                }
+            }
+        }
+    }
+    // The var fields of the cards the seat knows, in a zone (those of a card it does not know
+    // are as hidden as the card).
+    for (c, &z) in st.card_zone.iter().enumerate() {
+        if z == NOWHERE || !holds(st.known.get(c).copied().unwrap_or(0), seat) {
+            continue;
+        }
+        let n = prog
+            .cards
+            .get(c)
+            .and_then(|d| prog.kinds.get(d.kind as usize))
+            .map_or(0, |k| k.var_count) as usize;
+        let base = st.card_var_base.get(c).copied().unwrap_or(0) as usize;
+        for v in st.card_vars.get(base..base + n).unwrap_or(&[]) {
+            each_card(v, &mut mark);
+        }
+    }
+    for v in st.phase_items.iter().flat_map(|l| l.iter()) {
+        each_card(v, &mut mark);
+    }
+    named
+}
+
 /// Who "answers" a draw of the game's randomness kept in a track (`Interp::draw_below`).
 const NATURE: u32 = u32::MAX;
 
@@ -605,6 +706,12 @@ impl Track {
                 }
                 if !cards {
                     return true;
+                }
+                // One card in no zone, in a var of one card: dealt (`held_places`).
+                if let Value::Card(c) = v {
+                    if holds_one_card(&vd.ty) && now.card_zone.get(*c as usize) == Some(&NOWHERE) {
+                        return false;
+                    }
                 }
                 let mut told = false;
                 each_card(v, &mut |c| {
@@ -713,6 +820,7 @@ impl SearchPoint<'_> {
         if let Some(sigma) = sigma {
             relabel_state(&mut st, &sigma);
         }
+        self.deal_held(&mut st, rng);
         World {
             state: st,
             repick: rng::draw_u64(rng),
@@ -743,6 +851,32 @@ impl SearchPoint<'_> {
             .enumerate()
             .any(|(i, &s)| i as u32 != s)
             .then_some(sigma)
+    }
+
+    /// Deal the var entries hidden from the seat that hold a card in no zone (`Dealing::held`):
+    /// each pool shuffled and dealt out to its entries in slot order, shuffled again when it
+    /// runs out (an entry's card may be another entry's too: the game may deal the same card
+    /// of its list to several players, as Hegemony's factions each deal from all the agendas).
+    fn deal_held(&self, st: &mut State, rng: &mut ChaCha8Rng) {
+        let d = self.dealing.get_or_init(|| self.dealing());
+        if d.held.is_empty() {
+            return;
+        }
+        let mut decks: Vec<Vec<u32>> = vec![Vec::new(); d.pools.len()];
+        for &(slot, pool) in &d.held {
+            let (Some(deck), Some(cards)) = (decks.get_mut(pool), d.pools.get(pool)) else {
+                continue;
+            };
+            if deck.is_empty() {
+                *deck = cards.clone();
+                rng::shuffle(rng, deck);
+            }
+            if let (Some(c), Some(v)) = (deck.pop(), st.vars.get_mut(slot)) {
+                *v = Value::Card(c);
+            }
+        }
+        // Remembered calls may hold the cards dealt before.
+        st.memo = super::Memo::default();
     }
 
     /// What every determinisation of this choice deals (`deal`): worked out once.
@@ -786,13 +920,51 @@ impl SearchPoint<'_> {
         let mut cards: Vec<u32> = places.iter().map(|p| p.2).collect();
         cards.sort_unstable_by(|&a, &b| class(a, b).then(a.cmp(&b)));
         places.sort_unstable_by(|a, b| class(a.2, b.2).then((a.0, a.1).cmp(&(b.0, b.1))));
-        Dealing {
+        let mut d = Dealing {
             classes: cards
                 .chunk_by(|&a, &b| class(a, b).is_eq())
                 .map(<[u32]>::to_vec)
                 .collect(),
             places: places.iter().map(|p| p.2).collect(),
+            held: Vec::new(),
+            pools: Vec::new(),
+        };
+        // Var entries hidden from the seat holding a card in no zone (a secret agenda dealt
+        // from the card list): each gets a card of its class in no zone. Which card an entry
+        // holds is what the seat does not know; the pool is worked out from what it does: the
+        // cards of the class in no zone (never in a zone: a card cannot go back to no zone),
+        // less those a var the seat reads, a var field of a card it knows or the phase's items
+        // name, for the seat knows where those are. The entry's own card is in its pool only when every other
+        // place names it (then it is every card of the class in no zone).
+        let held = held_places(self.prog, st, seat);
+        if held.is_empty() {
+            return d;
         }
+        let named = seen_names(self.prog, st, seat);
+        for (slot, c) in held {
+            let pool = match d
+                .pools
+                .iter()
+                .position(|p| p.first().is_some_and(|&x| class(x, c).is_eq()))
+            {
+                Some(i) => i,
+                None => {
+                    let nowhere = |x: &u32| {
+                        st.card_zone.get(*x as usize) == Some(&NOWHERE) && class(*x, c).is_eq()
+                    };
+                    let all: Vec<u32> = (0..st.card_zone.len() as u32).filter(nowhere).collect();
+                    let free: Vec<u32> = all
+                        .iter()
+                        .copied()
+                        .filter(|&x| named.get(x as usize) != Some(&true))
+                        .collect();
+                    d.pools.push(if free.is_empty() { all } else { free });
+                    d.pools.len() - 1
+                }
+            };
+            d.held.push((slot, pool));
+        }
+        d
     }
 
     /// Run a playout interpreter from the boundary state `state` to the end of the game (or,
@@ -1430,6 +1602,63 @@ phase play {
         it.init().expect("init");
         it.step(Pos::Setup).expect("setup");
         it.state
+    }
+
+    const HELD: &str = r#"
+kind Token { value: int }
+cards Token (value) {
+  a: 1
+  b: 2
+  c: 3
+  d: 4
+}
+zone pile: Token public
+var secret: Token per player owner = none
+var shown: Token = none
+game "Held" { players: 2, rounds: 1, round: [play], score: score_of }
+fn score_of(p: player) -> int = 0
+setup {
+  move @d to pile
+}
+phase play {
+  set shown = @c
+}
+"#;
+
+    /// A var entry hidden from the seat that holds a card in no zone is dealt (it holds no
+    /// replay back); the pool leaves out the cards the seat sees named. A card in a zone that
+    /// others know does hold the replay back.
+    #[test]
+    fn a_hidden_entry_holding_a_card_in_no_zone_is_dealt() {
+        let c = crate::check_text("held.rules", HELD, &Limits::default());
+        assert_eq!(c.errors(), 0, "{}", c.render());
+        let prog = c.program.expect("program");
+        let mut st = dealt(&prog);
+        let track = Track::at(Pos::Setup, &st);
+        let id = |n: &str| prog.vars.iter().position(|v| v.name == n).expect("var");
+        let card = |n: &str| {
+            prog.cards
+                .iter()
+                .position(|c| c.id.to_string() == n)
+                .expect("card") as u32
+        };
+        let secret = st.var_base[id("secret")] as usize;
+        st.var_clock += 1;
+        st.var_stamp[id("secret")] = st.var_clock;
+        st.vars[secret] = Value::Card(card("b"));
+        st.vars[secret + 1] = Value::Card(card("a"));
+        st.vars[st.var_base[id("shown")] as usize] = Value::Card(card("c"));
+        assert_eq!(track.holds_back(&prog, &st), None);
+        // P1 may not read P2's entry: it is dealt; its own is not.
+        assert_eq!(held_places(&prog, &st, 0), vec![(secret + 1, card("a"))]);
+        let named = seen_names(&prog, &st, 0);
+        let named: Vec<u32> = (0..4).filter(|&c| named[c as usize]).collect();
+        // P1 reads its own entry (b), the public var (c) and sees the pile (d, in a zone: not
+        // in the pool anyway).
+        assert_eq!(named, vec![card("b"), card("c")]);
+        // A card in a public zone, known to all: the entry holds the replay back.
+        st.vars[secret + 1] = Value::Card(card("d"));
+        assert_eq!(track.holds_back(&prog, &st), Some(id("secret") as u32));
     }
 
     /// Swap the cards at two places, as a determinisation does.
