@@ -94,29 +94,9 @@ fn p2_answer(name: &str, agent: &str, seed: u64) -> String {
 /// its seat and the choice's number). A search that read the die called exactly the false bids.
 #[test]
 fn a_search_answers_the_same_whatever_the_die_it_cannot_see() {
-    let dir = std::env::temp_dir().join(format!("rules-peek-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    for search in ["mc:20", "ismcts:20"] {
-        for seed in 1..=4u64 {
-            for bid in 1..=2 {
-                let answers: Vec<String> = (1..=6)
-                    .map(|die| {
-                        let script = dir.join(format!("d{die}-b{bid}.choices"));
-                        std::fs::write(&script, format!("P1 {die} {die}\nP1 {bid} {bid}\n"))
-                            .expect("script");
-                        let agent = format!("P1=script:{},P2={search}", script.display());
-                        p2_answer("sealed_die.rules", &agent, seed)
-                    })
-                    .collect();
-                assert!(
-                    answers.iter().all(|a| *a == answers[0]),
-                    "{search}, seed {seed}, bid {bid}: P2's answer changed with P1's hidden die:\n{}",
-                    answers.join("\n")
-                );
-            }
-        }
-    }
-    std::fs::remove_dir_all(&dir).ok();
+    p2_answers_alike("sealed_die.rules", "die", 4, |die| {
+        format!("P1 {die} {die}")
+    });
 }
 
 /// Games that differ only in the card P1 took in secret from the card list, thirty rounds before
@@ -125,23 +105,32 @@ fn a_search_answers_the_same_whatever_the_die_it_cannot_see() {
 /// search used to refuse this game (naming the var); one that kept the card would call by it.
 #[test]
 fn a_search_answers_the_same_whatever_card_it_cannot_see_in_a_var() {
-    let dir = std::env::temp_dir().join(format!("rules-peek-card-{}", std::process::id()));
+    p2_answers_alike("sealed_card.rules", "card", 3, |card| {
+        format!("P1 {card} x")
+    });
+}
+
+/// Over seeds 1 to `seeds`, each search and each of P2's two bids: the games in which P1 first
+/// answers each of its six options in secret (`hidden(i)`, its script line) give P2 the same
+/// answer, since P2 sees the same in each.
+fn p2_answers_alike(game: &str, what: &str, seeds: u64, hidden: fn(u32) -> String) {
+    let dir = std::env::temp_dir().join(format!("rules-peek-{what}-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("temp dir");
     for search in ["mc:20", "ismcts:20"] {
-        for seed in 1..=3u64 {
+        for seed in 1..=seeds {
             for bid in 1..=2 {
                 let answers: Vec<String> = (1..=6)
-                    .map(|card| {
-                        let script = dir.join(format!("c{card}-b{bid}.choices"));
-                        std::fs::write(&script, format!("P1 {card} x\nP1 {bid} {bid}\n"))
+                    .map(|i| {
+                        let script = dir.join(format!("{what}{i}-b{bid}.choices"));
+                        std::fs::write(&script, format!("{}\nP1 {bid} {bid}\n", hidden(i)))
                             .expect("script");
                         let agent = format!("P1=script:{},P2={search}", script.display());
-                        p2_answer("sealed_card.rules", &agent, seed)
+                        p2_answer(game, &agent, seed)
                     })
                     .collect();
                 assert!(
                     answers.iter().all(|a| *a == answers[0]),
-                    "{search}, seed {seed}, bid {bid}: P2's answer changed with P1's hidden card:\n{}",
+                    "{search}, seed {seed}, bid {bid}: P2's answer changed with P1's hidden {what}:\n{}",
                     answers.join("\n")
                 );
             }
