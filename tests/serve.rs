@@ -826,6 +826,22 @@ fn a_log_path_that_is_no_regular_file_is_refused() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("folder"));
 }
 
+/// A two-seat game of `game` served to two people on `seed`, played through by `waited_for`:
+/// the server, the seats waited for in order, the options each was shown, and the log's path.
+fn both_seats_waited_for(game: &str, seed: &str) -> (Server, Vec<(String, usize)>, String) {
+    let stem = Path::new(game)
+        .file_stem()
+        .and_then(|s| s.to_str())
+        .unwrap_or("game");
+    let dir = scratch(&format!("serve-{stem}-{seed}"));
+    let log = log_of(&dir);
+    let server = Server::start(&[game, "--seed", seed, "--agent", "human", "--log", &log]);
+    let waits = waited_for(&server);
+    let seats: Vec<&str> = waits.iter().map(|(w, _)| w.as_str()).collect();
+    assert_eq!(seats, ["P1", "P2"], "{game}, seed {seed}: {waits:?}");
+    (server, waits, log)
+}
+
 /// The seats a served game waits for, in order, each answering its first option, with the
 /// number of options each was shown.
 fn waited_for(server: &Server) -> Vec<(String, usize)> {
@@ -859,20 +875,7 @@ fn a_forced_secret_choice_keeps_its_seat_waited_on() {
     // 5 the other way round. The table sees the same waits either way.
     let mut shown = Vec::new();
     for seed in ["1", "5"] {
-        let dir = scratch(&format!("serve-skull-{seed}"));
-        let log = log_of(&dir);
-        let server = Server::start(&[
-            "tests/table/skull.rules",
-            "--seed",
-            seed,
-            "--agent",
-            "human",
-            "--log",
-            &log,
-        ]);
-        let waits = waited_for(&server);
-        let seats: Vec<&str> = waits.iter().map(|(w, _)| w.as_str()).collect();
-        assert_eq!(seats, ["P1", "P2"], "seed {seed}: {waits:?}");
+        let (_server, waits, log) = both_seats_waited_for("tests/table/skull.rules", seed);
         shown.push(waits.iter().map(|(_, n)| *n).collect::<Vec<_>>());
         // The log holds the one real answer, as a game without people would.
         let save: SaveFile =
@@ -945,20 +948,7 @@ fn a_forced_choice_among_hidden_cards_reads_like_any_other() {
     // account are the same either way.
     let mut accounts = Vec::new();
     for seed in ["1", "5"] {
-        let dir = scratch(&format!("serve-joker-{seed}"));
-        let log = log_of(&dir);
-        let server = Server::start(&[
-            "tests/table/joker.rules",
-            "--seed",
-            seed,
-            "--agent",
-            "human",
-            "--log",
-            &log,
-        ]);
-        let waits = waited_for(&server);
-        let seats: Vec<&str> = waits.iter().map(|(w, _)| w.as_str()).collect();
-        assert_eq!(seats, ["P1", "P2"], "seed {seed}: {waits:?}");
+        let (server, _waits, _log) = both_seats_waited_for("tests/table/joker.rules", seed);
         let m = server.state(&server.spectator);
         let plays: Vec<String> = m["account"]
             .as_array()
