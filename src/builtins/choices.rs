@@ -21,6 +21,7 @@ pub const DEFS: &[BuiltinDef] = &[
         min_args: 2,
         effect: Effect::Choice,
         values_only: false,
+        secrets: super::Secrets::Reads,
         // Labels and notes are for showing: worked out only when something shows them.
         shown_only: &[2, 3, 4],
         ret: |args| args.get(1).map(|t| t.elem()).unwrap_or(Ty::Any),
@@ -52,6 +53,7 @@ pub const DEFS: &[BuiltinDef] = &[
         min_args: 3,
         effect: Effect::Choice,
         values_only: false,
+        secrets: super::Secrets::Reads,
         shown_only: &[3],
         ret: |args| match args.get(1) {
             Some(Ty::Zone(k)) => Ty::List(Box::new(Ty::Card(*k))),
@@ -91,6 +93,7 @@ pub const DEFS: &[BuiltinDef] = &[
         min_args: 3,
         effect: Effect::Choice,
         values_only: false,
+        secrets: super::Secrets::Reads,
         shown_only: &[3],
         ret: super::ret_int,
         eval: |me, a| {
@@ -114,6 +117,7 @@ pub const DEFS: &[BuiltinDef] = &[
         min_args: 1,
         effect: Effect::Choice,
         values_only: false,
+        secrets: super::Secrets::Reads,
         shown_only: &[1],
         ret: ret_bool,
         eval: |me, a| {
@@ -132,6 +136,7 @@ pub const DEFS: &[BuiltinDef] = &[
         min_args: 1,
         effect: Effect::Choice,
         values_only: false,
+        secrets: super::Secrets::Reads,
         shown_only: &[1],
         ret: ret_player,
         eval: |me, a| {
@@ -157,6 +162,7 @@ pub const DEFS: &[BuiltinDef] = &[
         min_args: 3,
         effect: Effect::Choice,
         values_only: false,
+        secrets: super::Secrets::Reads,
         // The prompt and the categories' labels are for showing (see `choose`).
         shown_only: &[3, 4],
         ret: |_| Ty::List(Box::new(Ty::Int)),

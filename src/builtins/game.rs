@@ -12,6 +12,7 @@ pub const DEFS: &[BuiltinDef] = &[
         min_args: 1,
         effect: Effect::Pure,
         values_only: false,
+        secrets: super::Secrets::Reads,
         shown_only: &[],
         ret: |_| Ty::Zone(None),
         eval: |me, a| {
@@ -31,6 +32,7 @@ pub const DEFS: &[BuiltinDef] = &[
         min_args: 1,
         effect: Effect::Pure,
         values_only: false,
+        secrets: super::Secrets::Reads,
         shown_only: &[],
         ret: |_| Ty::Text,
         eval: |me, a| Ok(Value::text(&a.text(me, 0, ""))),
@@ -42,6 +44,7 @@ pub const DEFS: &[BuiltinDef] = &[
         min_args: 1,
         effect: Effect::Pure,
         values_only: true,
+        secrets: super::Secrets::Reads,
         shown_only: &[],
         ret: ret_int,
         eval: |_, a| Ok(Value::Int(a.player(0)? as i64)),
@@ -53,6 +56,7 @@ pub const DEFS: &[BuiltinDef] = &[
         min_args: 1,
         effect: Effect::Pure,
         values_only: true,
+        secrets: super::Secrets::Reads,
         shown_only: &[],
         ret: ret_player,
         // The next player clockwise who is still in (`p` itself when no one else is).
@@ -73,6 +77,7 @@ pub const DEFS: &[BuiltinDef] = &[
         min_args: 1,
         effect: Effect::Pure,
         values_only: true,
+        secrets: super::Secrets::Reads,
         shown_only: &[],
         ret: ret_bool,
         eval: |me, a| Ok(Value::Bool(!me.is_in(a.player(0)?))),
@@ -84,6 +89,7 @@ pub const DEFS: &[BuiltinDef] = &[
         min_args: 0,
         effect: Effect::Changes,
         values_only: false,
+        secrets: super::Secrets::Reads,
         shown_only: &[],
         ret: ret_none,
         eval: |me, _| {

@@ -13,6 +13,7 @@ pub const DEFS: &[BuiltinDef] = &[
         min_args: 1,
         effect: Effect::Pure,
         values_only: true,
+        secrets: super::Secrets::Counts,
         shown_only: &[],
         ret: ret_int,
         eval: |me, a| {
@@ -30,6 +31,7 @@ pub const DEFS: &[BuiltinDef] = &[
         min_args: 1,
         effect: Effect::Pure,
         values_only: true,
+        secrets: super::Secrets::Passes,
         shown_only: &[],
         // `none` for an empty list or zone.
         ret: |args| elem0(args).or_none(),
@@ -47,6 +49,7 @@ pub const DEFS: &[BuiltinDef] = &[
         min_args: 1,
         effect: Effect::Pure,
         values_only: true,
+        secrets: super::Secrets::Passes,
         shown_only: &[],
         ret: list0,
         eval: |me, a| {
@@ -62,6 +65,7 @@ pub const DEFS: &[BuiltinDef] = &[
         min_args: 2,
         effect: Effect::Pure,
         values_only: true,
+        secrets: super::Secrets::Passes,
         shown_only: &[],
         ret: |args| match (super::elem0(args), args.get(1).map(|t| t.elem())) {
             (Ty::Any | Ty::None, Some(b)) => Ty::List(Box::new(b)),
@@ -84,6 +88,7 @@ pub const DEFS: &[BuiltinDef] = &[
         min_args: 1,
         effect: Effect::Pure,
         values_only: true,
+        secrets: super::Secrets::Passes,
         shown_only: &[],
         ret: elem0,
         eval: |me, a| {
@@ -104,6 +109,7 @@ pub const DEFS: &[BuiltinDef] = &[
         min_args: 2,
         effect: Effect::Pure,
         values_only: true,
+        secrets: super::Secrets::Passes,
         shown_only: &[],
         ret: list0,
         eval: |me, a| {
@@ -123,6 +129,7 @@ pub const DEFS: &[BuiltinDef] = &[
         min_args: 1,
         effect: Effect::Pure,
         values_only: true,
+        secrets: super::Secrets::Reads,
         shown_only: &[],
         ret: list0,
         // Each value once, where it first appears. Telling two cards apart tells which cards
@@ -144,6 +151,7 @@ pub const DEFS: &[BuiltinDef] = &[
         min_args: 2,
         effect: Effect::Pure,
         values_only: true,
+        secrets: super::Secrets::Passes,
         shown_only: &[],
         ret: list0,
         eval: |me, a| take_drop(me, a, true),
@@ -155,6 +163,7 @@ pub const DEFS: &[BuiltinDef] = &[
         min_args: 2,
         effect: Effect::Pure,
         values_only: true,
+        secrets: super::Secrets::Passes,
         shown_only: &[],
         ret: list0,
         eval: |me, a| take_drop(me, a, false),
@@ -166,6 +175,7 @@ pub const DEFS: &[BuiltinDef] = &[
         min_args: 2,
         effect: Effect::Pure,
         values_only: true,
+        secrets: super::Secrets::Reads,
         shown_only: &[],
         ret: ret_bool,
         eval: |me, a| {
@@ -199,6 +209,7 @@ pub const DEFS: &[BuiltinDef] = &[
         min_args: 2,
         effect: Effect::Pure,
         values_only: true,
+        secrets: super::Secrets::Reads,
         shown_only: &[],
         // `none` when absent.
         ret: |_| Ty::Int.or_none(),
@@ -221,6 +232,7 @@ pub const DEFS: &[BuiltinDef] = &[
         min_args: 2,
         effect: Effect::Pure,
         values_only: false,
+        secrets: super::Secrets::Passes,
         shown_only: &[],
         // `none` for a key no entry covers.
         ret: |args| match super::elem0(args) {
@@ -254,6 +266,7 @@ pub const DEFS: &[BuiltinDef] = &[
         min_args: 1,
         effect: Effect::Pure,
         values_only: true,
+        secrets: super::Secrets::Reads,
         shown_only: &[],
         ret: |_| Ty::Text,
         eval: |me, a| {

@@ -76,6 +76,19 @@ impl Effect {
     }
 }
 
+/// What a builtin's result tells of the cards it is given: who may read the result follows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Secrets {
+    /// The values themselves, reordered or cut (`top`, `take`, `shuffled`): cards stay cards,
+    /// each as secret as it was.
+    Passes,
+    /// Only how many (`len`): a count is public.
+    Counts,
+    /// It may compare, name or place them (`contains`, `join`, `distinct`): the result is as
+    /// secret as the cards.
+    Reads,
+}
+
 /// The most arguments a builtin takes (its parameters are evaluated into an array this long).
 pub const MAX_ARGS: usize = 5;
 
@@ -93,6 +106,9 @@ pub struct BuiltinDef {
     /// function calling it may be remembered (`interp/compile/memo.rs`, which lets no zone
     /// reach it and forgets what it remembered when a player leaves).
     pub values_only: bool,
+    /// What it tells of the cards it is given, for the checker's account of secrets
+    /// (`check/secrets/`).
+    pub secrets: Secrets,
     /// Arguments for showing the choice (its prompt and labels): they may not change the game.
     /// Silent runs (`bench`, `simulate`, a search's playouts) work them out all the same, so
     /// they fail where `run` fails (labels of the wrong number, a field of `none`), but build

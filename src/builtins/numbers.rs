@@ -11,6 +11,7 @@ pub const DEFS: &[BuiltinDef] = &[
         min_args: 1,
         effect: Effect::Pure,
         values_only: true,
+        secrets: super::Secrets::Reads,
         shown_only: &[],
         ret: ret_int,
         eval: |_, a| {
@@ -27,6 +28,7 @@ pub const DEFS: &[BuiltinDef] = &[
         min_args: 2,
         effect: Effect::Pure,
         values_only: true,
+        secrets: super::Secrets::Reads,
         shown_only: &[],
         ret: ret_int,
         eval: |_, a| Ok(Value::Int(a.int(0)?.min(a.int(1)?))),
@@ -38,6 +40,7 @@ pub const DEFS: &[BuiltinDef] = &[
         min_args: 2,
         effect: Effect::Pure,
         values_only: true,
+        secrets: super::Secrets::Reads,
         shown_only: &[],
         ret: ret_int,
         eval: |_, a| Ok(Value::Int(a.int(0)?.max(a.int(1)?))),
@@ -49,6 +52,7 @@ pub const DEFS: &[BuiltinDef] = &[
         min_args: 3,
         effect: Effect::Pure,
         values_only: true,
+        secrets: super::Secrets::Reads,
         shown_only: &[],
         ret: ret_int,
         eval: |_, a| {

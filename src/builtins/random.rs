@@ -12,6 +12,7 @@ pub const DEFS: &[BuiltinDef] = &[
         min_args: 1,
         effect: Effect::Random,
         values_only: false,
+        secrets: super::Secrets::Reads,
         shown_only: &[],
         ret: ret_int,
         eval: |me, a| {
@@ -30,6 +31,7 @@ pub const DEFS: &[BuiltinDef] = &[
         min_args: 2,
         effect: Effect::Random,
         values_only: false,
+        secrets: super::Secrets::Reads,
         shown_only: &[],
         ret: ret_int,
         eval: |me, a| {
@@ -51,6 +53,7 @@ pub const DEFS: &[BuiltinDef] = &[
         min_args: 1,
         effect: Effect::Random,
         values_only: false,
+        secrets: super::Secrets::Passes,
         shown_only: &[],
         ret: list0,
         eval: |me, a| {
@@ -71,6 +74,7 @@ pub const DEFS: &[BuiltinDef] = &[
         min_args: 1,
         effect: Effect::Random,
         values_only: false,
+        secrets: super::Secrets::Passes,
         shown_only: &[],
         ret: elem0,
         eval: |me, a| {

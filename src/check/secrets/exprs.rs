@@ -2,6 +2,7 @@
 //! notes).
 
 use super::*;
+use crate::builtins::Secrets;
 
 impl<'a> Flow<'a> {
     /// The player an expression names, when it is one the analysis can follow.
@@ -373,17 +374,14 @@ impl<'a> Flow<'a> {
                 cards: Sight::all(),
             };
         }
-        match def.name {
-            // The values themselves, reordered or cut: cards stay cards.
-            "top" | "reverse" | "concat" | "flatten" | "rotate" | "take" | "drop" | "shuffled"
-            | "pick_random" | "lookup" => Sec { val, cards },
-            // How many: counts are public.
-            "len" => Sec {
+        // As the builtin's declaration says (`builtins::Secrets`).
+        match def.secrets {
+            Secrets::Passes => Sec { val, cards },
+            Secrets::Counts => Sec {
                 val,
                 cards: Sight::all(),
             },
-            // Anything else may compare, name or place the cards it is given.
-            _ => {
+            Secrets::Reads => {
                 val.meet(&cards);
                 Sec { val, cards }
             }
