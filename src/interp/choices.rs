@@ -177,7 +177,7 @@ impl<'p> Interp<'p> {
                 .collect()
         });
         let fallback;
-        let name: &str = match self.player_names.get(player as usize) {
+        let name: &str = match super::SEAT_NAMES.get(player as usize) {
             Some(n) => n,
             None => {
                 fallback = format!("P{}", u64::from(player) + 1);

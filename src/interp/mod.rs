@@ -179,6 +179,16 @@ impl State {
     }
 }
 
+/// "P1" to "P64": how agents are told whom they answer for (a game has 1 to 64 players), named
+/// without a text made per game.
+const SEAT_NAMES: [&str; 64] = [
+    "P1", "P2", "P3", "P4", "P5", "P6", "P7", "P8", "P9", "P10", "P11", "P12", "P13", "P14", "P15",
+    "P16", "P17", "P18", "P19", "P20", "P21", "P22", "P23", "P24", "P25", "P26", "P27", "P28",
+    "P29", "P30", "P31", "P32", "P33", "P34", "P35", "P36", "P37", "P38", "P39", "P40", "P41",
+    "P42", "P43", "P44", "P45", "P46", "P47", "P48", "P49", "P50", "P51", "P52", "P53", "P54",
+    "P55", "P56", "P57", "P58", "P59", "P60", "P61", "P62", "P63", "P64",
+];
+
 pub struct Interp<'p> {
     pub prog: &'p Program,
     /// The program compiled to closures (made once per program, on its first game).
@@ -220,8 +230,6 @@ pub struct Interp<'p> {
     zone_dims: Rc<[Vec<u32>]>,
     /// `players`, built once.
     players: Rc<Items>,
-    /// "P1", "P2", ...: how agents are told whom they answer for.
-    player_names: Vec<String>,
     var_dims: Rc<[Vec<u32>]>,
     seed: u64,
     /// The value of a `return` on its way out to `call_fn`.
@@ -575,7 +583,6 @@ impl<'p> Interp<'p> {
             enter_triggers: layout.enter_triggers.clone(),
             slot_info: layout.slot_info.clone(),
             players: Rc::new(Items::new((0..n_players).map(Value::Player).collect())),
-            player_names: (1..=n_players).map(|p| format!("P{p}")).collect(),
             zone_dims: layout.zone_dims.clone(),
             var_dims: layout.var_dims.clone(),
             seed,
