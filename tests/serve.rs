@@ -549,6 +549,54 @@ fn undo_needs_every_person() {
 }
 
 #[test]
+fn repeated_undo_requests_neither_renumber_the_question_nor_write_the_log() {
+    let server = establishment("serve-undo-spam", &[]);
+    let log = std::path::PathBuf::from(&server.log);
+    let mut answered = 0;
+    for _ in 0..6 {
+        let (k, t, m) = asked(&server);
+        let id = m["question"]["id"].as_u64().expect("id");
+        let other = server.seats[1 - k].clone().expect("the other seat");
+        let before = (
+            std::fs::read(&log).expect("the log"),
+            std::fs::metadata(&log)
+                .and_then(|d| d.modified())
+                .expect("mtime"),
+        );
+        // The other seat asks to take back, again and again, between two answers.
+        for _ in 0..4 {
+            let q = server.state(&other)["undo_question"]
+                .as_u64()
+                .expect("a question waits");
+            let (code, body) = request(
+                &server.addr,
+                "POST",
+                &format!("/s/{other}/undo"),
+                Some(format!(r#"{{"question": {q}}}"#).as_bytes()),
+            );
+            assert_eq!(code, 200, "{body}");
+            std::thread::sleep(Duration::from_millis(40));
+        }
+        std::thread::sleep(Duration::from_millis(200));
+        let after = (
+            std::fs::read(&log).expect("the log"),
+            std::fs::metadata(&log)
+                .and_then(|d| d.modified())
+                .expect("mtime"),
+        );
+        assert!(before == after, "an undo vote rewrote the log");
+        // The question kept its number: the answer to it is taken.
+        let m = server.state(&t);
+        assert_eq!(m["question"]["id"].as_u64(), Some(id), "{m}");
+        let (code, body) = server.answer(&t, id, 0);
+        assert_eq!(code, 200, "{body}");
+        answered += 1;
+        server.state_after(&t, m["version"].as_u64().expect("version"));
+    }
+    assert_eq!(answered, 6);
+}
+
+#[test]
 fn a_non_loopback_address_warns() {
     let dir = scratch("serve-bind");
     let log = log_of(&dir);

@@ -118,11 +118,15 @@ impl Hub {
             .unwrap_or_else(|| Arc::from("{}"))
     }
 
-    /// New messages and question, from the game's thread.
-    pub fn publish(&self, messages: Vec<Arc<str>>, question: Option<Question>) {
+    /// New messages and question, from the game's thread. The same question (its number
+    /// kept) stays answered once an answer to it was passed on.
+    pub fn publish(&self, messages: Vec<Arc<str>>, mut question: Option<Question>) {
         {
             let mut s = self.lock();
             s.messages = messages;
+            if let (Some(new), Some(old)) = (question.as_mut(), s.question.as_ref()) {
+                new.taken |= old.taken && old.id == new.id;
+            }
             s.question = question;
         }
         self.version.send_modify(|v| *v = v.wrapping_add(1));

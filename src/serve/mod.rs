@@ -207,6 +207,7 @@ pub fn run(cfg: Config, out: &mut dyn Write) -> Result<(), String> {
         tokens,
         log,
         question: 0,
+        version: 0,
         undo: Vec::new(),
         qr: cfg.qr,
     };
@@ -215,7 +216,7 @@ pub fn run(cfg: Config, out: &mut dyn Write) -> Result<(), String> {
             .advance(Until::Choice, crate::session::Auto::Off);
     }
     // The first messages are there before anyone has a link.
-    host.publish();
+    host.publish(true);
     host.links(out, None);
     let _ = writeln!(
         out,
@@ -231,8 +232,12 @@ struct Host {
     local: SocketAddr,
     tokens: Vec<String>,
     log: PathBuf,
-    /// The number of the question waiting (each new one gets the next).
+    /// The number of the question waiting: a new one gets the next, and it keeps it as long
+    /// as the game has not moved (a vote, a spectator or a seat handed over leaves it), so an
+    /// answer to it is never refused for what another seat did meanwhile.
     question: u64,
+    /// The number of the messages published (each set gets the next; a page keeps the newest).
+    version: u64,
     /// The seats that agreed to take back the last answer.
     undo: Vec<u32>,
     qr: bool,
@@ -277,10 +282,14 @@ impl Host {
             .collect()
     }
 
-    /// Every seat's message now, and the question waiting.
-    fn publish(&mut self) {
-        self.question = self.question.wrapping_add(1);
-        let version = self.question;
+    /// Every seat's message now, and the question waiting (a new number when `moved`: the game
+    /// has moved since the last).
+    fn publish(&mut self, moved: bool) {
+        if moved {
+            self.question = self.question.wrapping_add(1);
+        }
+        self.version = self.version.wrapping_add(1);
+        let version = self.version;
         let s = &self.session;
         let pending = s
             .pending
@@ -316,15 +325,18 @@ impl Host {
         let mut ended = false;
         // The messages of the position now were published when the server started.
         let mut first = true;
+        let mut change = Change::Moved;
         loop {
-            if let Err(e) = self.write_log() {
-                let _ = writeln!(out, "error: {e}");
+            if matches!(change, Change::Seats | Change::Moved) {
+                if let Err(e) = self.write_log() {
+                    let _ = writeln!(out, "error: {e}");
+                }
             }
-            if !first {
-                self.publish();
+            if !first && change != Change::Nothing {
+                self.publish(change == Change::Moved);
             }
             first = false;
-            if let Some(e) = &self.session.error {
+            if let (Change::Moved, Some(e)) = (change, &self.session.error) {
                 let _ = writeln!(out, "error: the game stopped: {}", e.message);
             }
             if self.session.stop == Stop::Done && !ended {
@@ -346,7 +358,7 @@ impl Host {
             let Ok(cmd) = rx.recv() else {
                 return Ok(());
             };
-            match cmd {
+            change = match cmd {
                 HostCmd::Answer {
                     seat,
                     question,
@@ -360,34 +372,44 @@ impl Host {
                             .pending
                             .as_ref()
                             .is_some_and(|p| p.player == seat && index < p.options.len());
-                    if fits {
+                    if !fits {
+                        Change::Nothing
+                    } else {
                         self.undo.clear();
                         if let Err(e) = self.session.choose(index) {
                             let _ = writeln!(out, "error: {e}");
                         }
+                        Change::Moved
                     }
                 }
                 HostCmd::Undo { seat, question } => {
-                    // Never past something hidden the answer's seat saw since it.
-                    if question != self.question || !matches!(self.undo_back(), Some(Ok(_))) {
-                        continue;
-                    }
-                    if !self.undo.contains(&seat) {
+                    // A vote that changes nothing (stale, repeated, or with nothing to take
+                    // back, never past something hidden the answer's seat saw since it) does
+                    // nothing: no new number, no messages, no log.
+                    if question != self.question
+                        || self.undo.contains(&seat)
+                        || !matches!(self.undo_back(), Some(Ok(_)))
+                    {
+                        Change::Nothing
+                    } else {
                         self.undo.push(seat);
-                    }
-                    let humans = self.humans();
-                    if humans.iter().all(|h| self.undo.contains(h)) {
-                        self.undo.clear();
-                        self.take_back();
-                        let _ = writeln!(out, "every person agreed: the last answer is taken back");
+                        let humans = self.humans();
+                        if humans.iter().all(|h| self.undo.contains(h)) {
+                            self.undo.clear();
+                            self.take_back();
+                            let _ =
+                                writeln!(out, "every person agreed: the last answer is taken back");
+                            Change::Moved
+                        } else {
+                            Change::Votes
+                        }
                     }
                 }
-                HostCmd::Line(line) => {
-                    if !self.host_line(&line, out) {
-                        return Ok(());
-                    }
-                }
-            }
+                HostCmd::Line(line) => match self.host_line(&line, out) {
+                    Some(c) => c,
+                    None => return Ok(()),
+                },
+            };
         }
     }
 
@@ -421,12 +443,13 @@ impl Host {
         }
     }
 
-    /// A line typed at the host's terminal; false ends the server.
-    fn host_line(&mut self, line: &str, out: &mut dyn Write) -> bool {
+    /// A line typed at the host's terminal: what it changed; `None` ends the server.
+    fn host_line(&mut self, line: &str, out: &mut dyn Write) -> Option<Change> {
         let words: Vec<&str> = line.split_whitespace().collect();
+        let mut change = Change::Nothing;
         match words.as_slice() {
             [] => {}
-            ["quit"] | ["exit"] => return false,
+            ["quit"] | ["exit"] => return None,
             ["links"] => self.links(out, None),
             [seat, spec] => {
                 let n = self.session.players;
@@ -440,8 +463,9 @@ impl Host {
                         out,
                         "`{line}`: write a seat and who plays it, like `P2 random` or `P2 human` (seats P1 to P{n})"
                     );
-                    return true;
+                    return Some(Change::Nothing);
                 };
+                change = Change::Seats;
                 if let Some(m) = self.session.modes.get_mut(p as usize) {
                     *m = mode;
                 }
@@ -458,6 +482,7 @@ impl Host {
                     // The agent answers the question waiting.
                     self.session
                         .advance(Until::Choice, crate::session::Auto::Off);
+                    change = Change::Moved;
                 }
             }
             _ => {
@@ -468,8 +493,20 @@ impl Host {
             }
         }
         let _ = out.flush();
-        true
+        Some(change)
     }
+}
+
+/// What a command from a seat or the host's terminal changed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Change {
+    Nothing,
+    /// The take-back votes: new messages, the same question, no log.
+    Votes,
+    /// Who plays a seat: new messages and log, the same question.
+    Seats,
+    /// The game moved (an answer, a take-back, an agent's turn): a new question.
+    Moved,
 }
 
 /// Write the log: the save, through a private file beside it (`files::write_private`), so a
