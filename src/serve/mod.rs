@@ -215,6 +215,11 @@ pub fn run(cfg: Config, out: &mut dyn Write) -> Result<(), String> {
         host.session
             .advance(Until::Choice, crate::session::Auto::Off);
     }
+    // The log holds the position before anyone sees it (agents may have answered on the way),
+    // so the game loop begins with nothing to write.
+    if let Err(e) = host.write_log() {
+        let _ = writeln!(out, "error: {e}");
+    }
     // The first messages are there before anyone has a link.
     host.publish(true);
     host.links(out, None);
@@ -323,11 +328,11 @@ impl Host {
 
     fn game_loop(&mut self, rx: Receiver<HostCmd>, out: &mut dyn Write) -> Result<(), String> {
         let mut ended = false;
-        // The messages of the position now were published when the server started.
+        // The position now was written to the log and published when the server started.
         let mut first = true;
         let mut change = Change::Moved;
         loop {
-            if matches!(change, Change::Seats | Change::Moved) {
+            if !first && matches!(change, Change::Seats | Change::Moved) {
                 if let Err(e) = self.write_log() {
                     let _ = writeln!(out, "error: {e}");
                 }
