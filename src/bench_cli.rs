@@ -102,6 +102,8 @@ pub fn bench(args: BenchArgs, limits: Limits) -> ExitCode {
     let mut searched: Option<rules::agent::mc::SearchStats> = None;
     // Each game starts in the room the last one's zones grew.
     let mut room = Vec::new();
+    // And with the choice sites whose texts an earlier game worked out.
+    let mut sketched = rules::interp::Sketched::default();
     for seed in 0..games {
         let agents = rules::agent::make_agents(&agent, n, seed);
         let mut interp = match interp_with(&prog, &c.sources, (n, seed), agents, limits) {
@@ -113,6 +115,7 @@ pub fn bench(args: BenchArgs, limits: Limits) -> ExitCode {
         // sees only the calls that run.
         interp.remember = !profile;
         interp.reuse_zones(std::mem::take(&mut room));
+        interp.keep_sketched(std::mem::take(&mut sketched));
         for (id, v) in options.iter().cloned() {
             interp.set_option(id, v);
         }
@@ -129,6 +132,7 @@ pub fn bench(args: BenchArgs, limits: Limits) -> ExitCode {
         }
         steps += interp.state.steps();
         room = std::mem::take(&mut interp.state.zones);
+        sketched = interp.take_sketched();
     }
     let secs = t1.elapsed().as_secs_f64();
     outln!(

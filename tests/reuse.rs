@@ -49,3 +49,27 @@ fn zones_of_another_layout_are_not_taken() {
     assert_eq!(fresh.state.zones, odd.state.zones);
     assert_eq!(fresh.state.steps(), odd.state.steps());
 }
+
+/// A silent run works each choice site's texts out once (`Interp::keep_sketched`): a game after
+/// one that sketched every site it reaches plays the same, to the step, as one that sketches them.
+#[test]
+fn a_game_after_sketched_sites_plays_as_a_first_game() {
+    let c = rules::check_path(
+        std::path::Path::new("games/the-establishment.rules"),
+        &Limits::default(),
+    );
+    let prog = c.program.expect("program");
+    let mut first = play(&prog, 4, None);
+    let sketched = first.take_sketched();
+    assert!(sketched.sites() > 0, "the first game sketched no site");
+    let fresh = play(&prog, 5, None);
+    let agents = rules::agent::make_agents("random", 4, 5).expect("agents");
+    let mut kept = Interp::new(&prog, 4, 5, agents, Limits::default()).expect("interp");
+    kept.record = false;
+    kept.keep_sketched(sketched);
+    kept.run().expect("runs");
+    assert_eq!(fresh.state.zones, kept.state.zones);
+    assert_eq!(fresh.state.steps(), kept.state.steps());
+    assert_eq!(fresh.state.card_vars, kept.state.card_vars);
+    assert_eq!(fresh.choice_log, kept.choice_log);
+}

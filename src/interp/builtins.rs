@@ -39,13 +39,20 @@ impl<'p> Interp<'p> {
                 }
                 // For showing: it may not change the game. A silent run works it out the first
                 // time this site is reached, so it fails as `run` does, but builds no text.
+                // A sketch's steps count against the limit while it runs, then are given back:
+                // the game's steps are the same whether this game or an earlier one of the same
+                // run sketched the site (`Interp::keep_sketched`).
                 let sketch = u32::from(!self.record);
+                let left = self.state.steps_left;
                 self.displaying += 1;
                 self.sketching += sketch;
                 let v = a.ev(self);
                 self.sketching -= sketch;
                 self.displaying -= 1;
                 buf[i] = v?;
+                if sketch > 0 {
+                    self.state.steps_left = left;
+                }
                 continue;
             }
             buf[i] = a.ev(self)?;
@@ -53,23 +60,24 @@ impl<'p> Interp<'p> {
         self.builtin_vals(b, &buf[..given], &spans[..given], span)
     }
 
-    /// Whether this silent game has worked out the texts of the choice at `site` (else at
-    /// `span`) already; marks it worked out from now on.
+    /// Whether this silent run has worked out the texts of the choice at `site` (else at
+    /// `span`) already, in this game or an earlier one of the run; marks it worked out from
+    /// now on.
     #[inline]
     fn sketched_before(&mut self, span: Span, site: Option<u32>) -> bool {
         let Some(site) = site else {
             return self.sketched_span(span);
         };
         let (word, bit) = ((site / 64) as usize, 1u64 << (site % 64));
-        match self.sketched_sites.get_mut(word) {
+        match self.sketched.sites.get_mut(word) {
             Some(w) if *w & bit != 0 => true,
             Some(w) => {
                 *w |= bit;
                 false
             }
             None => {
-                self.sketched_sites.resize(word + 1, 0);
-                if let Some(w) = self.sketched_sites.get_mut(word) {
+                self.sketched.sites.resize(word + 1, 0);
+                if let Some(w) = self.sketched.sites.get_mut(word) {
                     *w |= bit;
                 }
                 false
@@ -82,10 +90,10 @@ impl<'p> Interp<'p> {
     #[inline(never)]
     fn sketched_span(&mut self, span: Span) -> bool {
         let key = |s: &Span| (s.file, s.start, s.end);
-        match self.sketched.binary_search_by_key(&key(&span), key) {
+        match self.sketched.spans.binary_search_by_key(&key(&span), key) {
             Ok(_) => true,
             Err(at) => {
-                self.sketched.insert(at, span);
+                self.sketched.spans.insert(at, span);
                 false
             }
         }
@@ -103,7 +111,13 @@ impl<'p> Interp<'p> {
         if self.displaying > 0 && b.effect != Effect::Pure {
             return Err(self.not_while_displaying(span));
         }
-        self.charge_args(vals, span)?;
+        // Texts for showing are charged as they are worked out, not again here: a silent game
+        // that skips them (`builtin`) takes the same steps as one that sketches them.
+        let walked = b
+            .shown_only
+            .first()
+            .map_or(vals, |&i| vals.get(..i).unwrap_or(vals));
+        self.charge_args(walked, span)?;
         let call = Args { vals, spans, span };
         (b.eval)(self, &call)
     }

@@ -179,6 +179,23 @@ impl State {
     }
 }
 
+/// The choice sites a silent run has worked the texts of out (`Interp::sketched`): one bit per
+/// site the compiled program numbered (`compile::next_site`), and the calls the tree walk makes
+/// by span, sorted. Only for games of the same program.
+#[derive(Default)]
+pub struct Sketched {
+    pub(crate) sites: Vec<u64>,
+    pub(crate) spans: Vec<Span>,
+}
+
+impl Sketched {
+    /// How many sites have been sketched.
+    pub fn sites(&self) -> usize {
+        let bits: u32 = self.sites.iter().map(|w| w.count_ones()).sum();
+        bits as usize + self.spans.len()
+    }
+}
+
 /// "P1" to "P64": how agents are told whom they answer for (a game has 1 to 64 players), named
 /// without a text made per game.
 const SEAT_NAMES: [&str; 64] = [
@@ -251,13 +268,11 @@ pub struct Interp<'p> {
     /// notes are not worked out at all (they cannot change the game: the checker proves them
     /// pure). A playout records nothing, so the choice searched is compared without them.
     unshown: bool,
-    /// The choice sites whose prompt, labels and notes this silent game has worked out, one bit
-    /// per site the compiled program numbered (`compile::next_site`): a silent game works a
-    /// site's texts out the first time it reaches it, so a label of the wrong number or a field
-    /// of `none` there fails as under `run`, and never again (nobody reads them; `builtins.rs`).
-    sketched_sites: Vec<u64>,
-    /// The same for the calls the tree walk makes, by span, sorted.
-    sketched: Vec<Span>,
+    /// The choice sites whose prompt, labels and notes this silent run has worked out: a silent
+    /// run works a site's texts out the first time it reaches it, so a label of the wrong number
+    /// or a field of `none` there fails as under `run`, and never again (nobody reads them;
+    /// `builtins.rs`). Kept from game to game of one run (`keep_sketched`).
+    sketched: Sketched,
     /// The calls under way, when the program is compiled for a profile (`compile/profile.rs`).
     profiling: Vec<compile::profile::Open>,
     /// The empty text a sketched text gives (shared, so a sketch allocates nothing).
@@ -595,8 +610,7 @@ impl<'p> Interp<'p> {
             displaying: 0,
             sketching: 0,
             unshown: false,
-            sketched_sites: Vec::new(),
-            sketched: Vec::new(),
+            sketched: Sketched::default(),
             profiling: Vec::new(),
             empty_text: Rc::new(String::new()),
             observer: None,
@@ -605,6 +619,18 @@ impl<'p> Interp<'p> {
             search: None,
             playout: None,
         })
+    }
+
+    /// Carry the choice sites an earlier game of this run has sketched into this one (`rules
+    /// bench` plays games back to back): their texts are not worked out again. The games play
+    /// the same either way, to the step: a sketch's steps are given back when it ends.
+    pub fn keep_sketched(&mut self, earlier: Sketched) {
+        self.sketched = earlier;
+    }
+
+    /// The choice sites this run has sketched so far, for the next game (`keep_sketched`).
+    pub fn take_sketched(&mut self) -> Sketched {
+        std::mem::take(&mut self.sketched)
     }
 
     /// Start this game's zones in the room an earlier game's zones grew (`rules bench` plays
