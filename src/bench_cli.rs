@@ -94,7 +94,7 @@ pub fn bench(args: BenchArgs, limits: Limits) -> ExitCode {
         return code;
     }
     if profile {
-        prog.code.profile();
+        rules::interp::CodeCache::profile(&mut prog);
         rules::interp::profile::start(rules::interp::profile_names(&prog));
     }
     let t1 = Instant::now();

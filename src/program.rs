@@ -4,6 +4,11 @@ use crate::ast::{AggKind, AssignOp, BinOp, CardId, EventKind, Position, UnOp, Vi
 use crate::diag::{Sources, Span};
 use crate::value::Value;
 
+mod names;
+pub mod walk;
+
+pub use names::words;
+
 pub type Id = u32;
 
 /// Static types, used by the checker. `Any` accepts everything.
@@ -56,7 +61,7 @@ pub struct EnumDef {
     pub variants: Vec<String>,
     /// How players read each variant: the game's own words, when it gives them
     /// (`enum Tactic { CovertOperation "Covert op" }`), else its name in words
-    /// (`interp::words`), worked out once here.
+    /// (`program::words`), worked out once here.
     pub shown: Vec<String>,
     pub span: Span,
 }
@@ -532,8 +537,45 @@ pub struct Program {
     /// Each card's `describe` line (`None` when its kind has none), worked out once the program
     /// checks clean (`interp::card_lines`).
     pub card_lines: Vec<Option<String>>,
-    /// The program compiled to closures, made when it is first played.
-    pub code: crate::interp::CodeCache,
+    /// What the interpreter makes of the program (its code compiled to closures), made when it
+    /// is first played (`Derived`).
+    pub code: Derived,
+}
+
+/// What a runner works out from a program once and keeps with it: the interpreter's compiled code.
+/// The program does not know its type (the interpreter sits above the program and says what it
+/// keeps here); it is made by the first game played, and a copy of the program starts without
+/// it (a copy may be changed, as the REPL's checker does, and so makes its own).
+#[derive(Default)]
+pub struct Derived(std::cell::OnceCell<Box<dyn std::any::Any>>);
+
+impl Derived {
+    /// What is kept, made by `make` if nothing is yet; `None` if something of another type is.
+    pub fn get_or_init<T: 'static>(&self, make: impl FnOnce() -> T) -> Option<&T> {
+        self.0.get_or_init(|| Box::new(make())).downcast_ref()
+    }
+
+    /// Forget what is kept, so the next game makes it again.
+    pub fn reset(&mut self) {
+        self.0 = std::cell::OnceCell::new();
+    }
+}
+
+impl Clone for Derived {
+    fn clone(&self) -> Self {
+        Derived::default()
+    }
+}
+
+impl std::fmt::Debug for Derived {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let state = if self.0.get().is_some() {
+            "made"
+        } else {
+            "not made"
+        };
+        write!(f, "Derived({state})")
+    }
 }
 
 impl Program {

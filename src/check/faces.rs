@@ -16,7 +16,7 @@ use super::*;
 use crate::ast::{EventKind, Visibility};
 use crate::builtins::Effect;
 use crate::diag::{Diag, Span};
-use crate::interp::{walk, Node};
+use crate::program::walk::{walk, Node};
 use crate::program::*;
 
 /// A move face up into a public zone, waiting for a flip down in the same block.

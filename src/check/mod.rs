@@ -389,7 +389,7 @@ impl Checker {
                                 .get(i)
                                 .cloned()
                                 .flatten()
-                                .unwrap_or_else(|| crate::interp::words(&v.node)),
+                                .unwrap_or_else(|| crate::program::words(&v.node)),
                         );
                     }
                     self.prog.enums.push(EnumDef {

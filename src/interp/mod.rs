@@ -27,11 +27,10 @@ mod visibility;
 pub use ask::{random_answer, Agent, ChoiceRequest, PENDING, QUIT, TAKE_BACK};
 pub use checks::{card_lines, card_values, run_checks, state_size};
 pub use compile::{profile, profile_names, CodeCache, Memo};
-pub(crate) use compile::{walk, Node};
 use exprs::Source;
 pub use search::{Met, Played, PlayoutEnd, Policy, SearchMemory, SearchPoint, SearchStats, World};
 pub use seen::{player_view, CardView, PlayerView, ScreenLine, VarFamily, VarView, ZoneView};
-pub use view::{words, View};
+pub use view::View;
 pub use visibility::{everyone, holds, one, Players};
 
 use crate::ast::EventKind;
@@ -530,7 +529,8 @@ impl<'p> Interp<'p> {
                 .help("use `--players` with a number from 1 to 64"),
             ));
         }
-        let layout = prog.code.layout(prog, n_players, &limits)?;
+        let cache = CodeCache::of(prog)?;
+        let layout = cache.layout(prog, n_players, &limits)?;
         let step_limit = limits.max_steps.min(MAX_STEP_COUNT);
         let state = match given {
             Some(state) => state,
@@ -578,7 +578,7 @@ impl<'p> Interp<'p> {
         let searching = agents.iter().any(|a| a.searches());
         Ok(Interp {
             prog,
-            code: prog.code.get(prog),
+            code: cache.get(prog),
             state,
             limits,
             agents,

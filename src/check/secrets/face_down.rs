@@ -25,32 +25,32 @@ impl FaceDown {
             all: false,
             kinds: vec![false; prog.kinds.len()],
         };
-        let mut bodies: Vec<crate::interp::Node> = Vec::new();
+        let mut bodies: Vec<crate::program::walk::Node> = Vec::new();
         for p in &prog.phases {
-            bodies.extend(p.body.stmts.iter().map(crate::interp::Node::Stmt));
+            bodies.extend(p.body.stmts.iter().map(crate::program::walk::Node::Stmt));
         }
         for t in &prog.triggers {
-            bodies.extend(t.body.stmts.iter().map(crate::interp::Node::Stmt));
+            bodies.extend(t.body.stmts.iter().map(crate::program::walk::Node::Stmt));
         }
         for (bl, _) in &prog.setup {
-            bodies.extend(bl.stmts.iter().map(crate::interp::Node::Stmt));
+            bodies.extend(bl.stmts.iter().map(crate::program::walk::Node::Stmt));
         }
         for f in prog.fns.iter().chain(&prog.card_fns) {
-            bodies.push(crate::interp::Node::Expr(&f.body));
+            bodies.push(crate::program::walk::Node::Expr(&f.body));
         }
         // What each local slot is bound to, per body (a slot reused takes every binding).
         for n in bodies {
             let mut binds: Vec<(u32, &Expr)> = Vec::new();
             let mut turned: Vec<&Expr> = Vec::new();
             let mut zones: Vec<&Expr> = Vec::new();
-            crate::interp::walk(n, &mut |x| match x {
-                crate::interp::Node::Stmt(s) => match &s.kind {
+            crate::program::walk::walk(n, &mut |x| match x {
+                crate::program::walk::Node::Stmt(s) => match &s.kind {
                     StmtKind::Let(slot, e) | StmtKind::For(slot, e, _) => binds.push((*slot, e)),
                     StmtKind::Move(_, to, _, Some(false)) => zones.push(to),
                     StmtKind::Flip(e, dir) if *dir != Some(true) => turned.push(e),
                     _ => {}
                 },
-                crate::interp::Node::Expr(e) => {
+                crate::program::walk::Node::Expr(e) => {
                     if let ExprKind::Agg { slot, source, .. } = &e.kind {
                         binds.push((*slot, source));
                     }

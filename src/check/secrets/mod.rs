@@ -290,23 +290,23 @@ fn callees_first(prog: &Program) -> Vec<(FnKey, bool)> {
 }
 
 /// The parts of a summarised body.
-fn body_of(prog: &Program, k: FnKey) -> Vec<crate::interp::Node<'_>> {
+fn body_of(prog: &Program, k: FnKey) -> Vec<crate::program::walk::Node<'_>> {
     let mut out = Vec::new();
     match k {
         FnKey::Fn(f) => {
             if let Some(f) = prog.fns.get(f as usize) {
-                out.push(crate::interp::Node::Expr(&f.body));
+                out.push(crate::program::walk::Node::Expr(&f.body));
             }
         }
         FnKey::Card(f) => {
             if let Some(f) = prog.card_fns.get(f as usize) {
-                out.push(crate::interp::Node::Expr(&f.body));
+                out.push(crate::program::walk::Node::Expr(&f.body));
             }
         }
         FnKey::Trigger(t) => {
             if let Some(t) = prog.triggers.get(t as usize) {
-                out.extend(t.condition.iter().map(crate::interp::Node::Expr));
-                out.extend(t.body.stmts.iter().map(crate::interp::Node::Stmt));
+                out.extend(t.condition.iter().map(crate::program::walk::Node::Expr));
+                out.extend(t.body.stmts.iter().map(crate::program::walk::Node::Stmt));
             }
         }
     }
@@ -315,11 +315,11 @@ fn body_of(prog: &Program, k: FnKey) -> Vec<crate::interp::Node<'_>> {
 
 /// The bodies `nodes` call (a function, the card code a field may run, an event's triggers);
 /// with `secret`, only the calls inside a `secretly` there.
-fn calls_of(prog: &Program, nodes: &[crate::interp::Node], secret: bool) -> Vec<FnKey> {
+fn calls_of(prog: &Program, nodes: &[crate::program::walk::Node], secret: bool) -> Vec<FnKey> {
     let mut out = Vec::new();
-    let visit = |n: crate::interp::Node, out: &mut Vec<FnKey>| {
-        crate::interp::walk(n, &mut |x| match x {
-            crate::interp::Node::Expr(e) => match &e.kind {
+    let visit = |n: crate::program::walk::Node, out: &mut Vec<FnKey>| {
+        crate::program::walk::walk(n, &mut |x| match x {
+            crate::program::walk::Node::Expr(e) => match &e.kind {
                 ExprKind::Call(f, _) => out.push(FnKey::Fn(*f)),
                 ExprKind::CallField(_, sym, _) => out.extend(
                     (0..prog.card_fns.len() as Id)
@@ -328,7 +328,7 @@ fn calls_of(prog: &Program, nodes: &[crate::interp::Node], secret: bool) -> Vec<
                 ),
                 _ => {}
             },
-            crate::interp::Node::Stmt(s) => {
+            crate::program::walk::Node::Stmt(s) => {
                 if let StmtKind::Emit(id, _) = &s.kind {
                     out.extend(
                         (0..prog.triggers.len() as Id)
@@ -346,8 +346,8 @@ fn calls_of(prog: &Program, nodes: &[crate::interp::Node], secret: bool) -> Vec<
     if secret {
         let mut blocks: Vec<&Block> = Vec::new();
         for &n in nodes {
-            crate::interp::walk(n, &mut |x| {
-                if let crate::interp::Node::Stmt(s) = x {
+            crate::program::walk::walk(n, &mut |x| {
+                if let crate::program::walk::Node::Stmt(s) = x {
                     if let StmtKind::Secretly(b) = &s.kind {
                         blocks.push(b);
                     }
@@ -356,7 +356,7 @@ fn calls_of(prog: &Program, nodes: &[crate::interp::Node], secret: bool) -> Vec<
         }
         for b in blocks {
             for s in &b.stmts {
-                visit(crate::interp::Node::Stmt(s), &mut out);
+                visit(crate::program::walk::Node::Stmt(s), &mut out);
             }
         }
     } else {
@@ -373,35 +373,43 @@ fn calls_of(prog: &Program, nodes: &[crate::interp::Node], secret: bool) -> Vec<
 /// phases, setup, triggers, screen and faces: what is reported (a body nothing runs shows no
 /// text).
 fn reached(prog: &Program) -> std::collections::BTreeSet<(FnKey, bool)> {
-    let mut roots: Vec<crate::interp::Node> = Vec::new();
+    let mut roots: Vec<crate::program::walk::Node> = Vec::new();
     for p in &prog.phases {
-        roots.extend(p.each.iter().map(|e| crate::interp::Node::Expr(&e.1)));
-        roots.extend(p.body.stmts.iter().map(crate::interp::Node::Stmt));
+        roots.extend(
+            p.each
+                .iter()
+                .map(|e| crate::program::walk::Node::Expr(&e.1)),
+        );
+        roots.extend(p.body.stmts.iter().map(crate::program::walk::Node::Stmt));
     }
     for (bl, _) in &prog.setup {
-        roots.extend(bl.stmts.iter().map(crate::interp::Node::Stmt));
+        roots.extend(bl.stmts.iter().map(crate::program::walk::Node::Stmt));
     }
     for t in prog
         .triggers
         .iter()
         .filter(|t| t.event != EventKind::Custom)
     {
-        roots.extend(t.condition.iter().map(crate::interp::Node::Expr));
-        roots.extend(t.body.stmts.iter().map(crate::interp::Node::Stmt));
+        roots.extend(t.condition.iter().map(crate::program::walk::Node::Expr));
+        roots.extend(t.body.stmts.iter().map(crate::program::walk::Node::Stmt));
     }
     if let Some(sc) = &prog.screen {
         for (l, v) in &sc.lines {
-            roots.push(crate::interp::Node::Expr(l));
-            roots.push(crate::interp::Node::Expr(v));
+            roots.push(crate::program::walk::Node::Expr(l));
+            roots.push(crate::program::walk::Node::Expr(v));
         }
     }
     for fd in &prog.faces {
-        roots.extend(fd.slots.iter().map(|x| crate::interp::Node::Expr(&x.1)));
+        roots.extend(
+            fd.slots
+                .iter()
+                .map(|x| crate::program::walk::Node::Expr(&x.1)),
+        );
         roots.extend(
             fd.show
                 .iter()
                 .flatten()
-                .map(|x| crate::interp::Node::Expr(&x.1)),
+                .map(|x| crate::program::walk::Node::Expr(&x.1)),
         );
     }
     let mut seen = std::collections::BTreeSet::new();

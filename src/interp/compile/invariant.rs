@@ -18,10 +18,11 @@
 //!
 //! With an observer (a player's view), the `let` is worked out every time.
 
-use super::inline::{self, walk, InlineCall, Node};
+use super::inline::{self, InlineCall};
 use crate::builtins::Effect;
 use crate::diag::Span;
 use crate::interp::{Interp, R};
+use crate::program::walk::{walk, Node};
 use crate::program::*;
 use crate::value::Value;
 

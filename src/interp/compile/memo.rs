@@ -30,11 +30,11 @@
 //! anything; the count is part of the game state, like the results.
 
 use super::calls::CArg;
-use super::inline::{walk, Node};
 use super::{code, Code};
 use crate::builtins::Effect;
 use crate::diag::Span;
 use crate::interp::{Interp, R};
+use crate::program::walk::{walk, Node};
 use crate::program::*;
 use crate::value::Value;
 use std::cell::RefCell;

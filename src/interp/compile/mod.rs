@@ -24,7 +24,6 @@ mod memo;
 pub mod profile;
 mod stmts;
 
-pub(crate) use inline::{walk, Node};
 pub use memo::Memo;
 
 use super::*;
@@ -277,9 +276,9 @@ pub(super) fn next_site() -> u32 {
     })
 }
 
-/// The compiled form of a `Program`, made the first time a game is played. A copy of a program
-/// starts without it (a copy may be changed, as the REPL's checker does), and so compiles its own.
-/// It also keeps the layout of the last number of players played (`Layout`).
+/// The compiled form of a `Program`, made the first time a game is played and kept in the
+/// program (`Program::code`, a `Derived`: a copy of a program starts without it, and so compiles
+/// its own). It also keeps the layout of the last number of players played (`Layout`).
 #[derive(Default)]
 pub struct CodeCache(
     OnceCell<Compiled>,
@@ -288,15 +287,27 @@ pub struct CodeCache(
 );
 
 impl CodeCache {
+    /// The cache kept in `prog`, made empty the first time.
+    pub(crate) fn of(prog: &Program) -> R<&CodeCache> {
+        prog.code.get_or_init(CodeCache::default).ok_or_else(|| {
+            Box::new(crate::diag::Diag::error(
+                "run::internal",
+                "the program keeps something other than its compiled code",
+            ))
+        })
+    }
+
     pub(crate) fn get(&self, prog: &Program) -> &Compiled {
         self.0.get_or_init(|| Compiled::new(prog, self.2.get()))
     }
 
-    /// Compile the program again, for `rules bench --profile` (`profile.rs`). The rows of the
-    /// profile are `profile_names(prog)`.
-    pub fn profile(&mut self) {
-        self.0 = OnceCell::new();
-        self.2.set(true);
+    /// Compile `prog` again when it is next played, for `rules bench --profile` (`profile.rs`).
+    /// The rows of the profile are `profile_names(prog)`.
+    pub fn profile(prog: &mut Program) {
+        prog.code.reset();
+        let cache = CodeCache::default();
+        cache.2.set(true);
+        let _ = prog.code.get_or_init(|| cache);
     }
 
     /// The layout of `prog` for `n_players` under `limits`: the one kept, or a new one (then
@@ -324,21 +335,4 @@ pub fn profile_names(prog: &Program) -> Vec<String> {
         .chain(prog.phases.iter().map(|p| format!("phase {}", p.name)))
         .chain(std::iter::once("setup".to_string()))
         .collect()
-}
-
-impl Clone for CodeCache {
-    fn clone(&self) -> Self {
-        CodeCache::default()
-    }
-}
-
-impl std::fmt::Debug for CodeCache {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let state = if self.0.get().is_some() {
-            "compiled"
-        } else {
-            "not compiled"
-        };
-        write!(f, "CodeCache({state})")
-    }
 }
