@@ -110,6 +110,26 @@ fn a_search_answers_the_same_whatever_card_it_cannot_see_in_a_var() {
     });
 }
 
+/// Games that differ only in the die P1 set in secret thirty rounds before P2's choice, in a
+/// var with bounds: too far back to replay, so a search deals that entry afresh from every value
+/// of its type (0 to 6) and P2's answer is the same in each. The search used to refuse this
+/// (Hegemony's `rival`, an officer named in secret at setup, stopped every searched game).
+#[test]
+fn a_search_answers_the_same_whatever_value_it_cannot_see_in_a_var() {
+    p2_answers_alike("sealed_value.rules", "value", 3, |i| format!("P1 {i} x"));
+}
+
+/// The same with a text, whose values a search cannot list: it refuses, naming the var, rather
+/// than read it.
+#[test]
+fn a_search_refuses_a_secret_it_can_neither_replay_nor_deal() {
+    let path = game("sealed_text.rules").display().to_string();
+    let (code, out, err) =
+        common::rules(&["run", &path, "--agent", "P2=mc:5,random", "--seed", "1"]);
+    assert_ne!(code, 0, "{out}");
+    assert!(err.contains("search cannot keep `die` hidden"), "{err}");
+}
+
 /// Over seeds 1 to `seeds`, each search and each of P2's two bids: the games in which P1 first
 /// answers each of its six options in secret (`hidden(i)`, its script line) give P2 the same
 /// answer, since P2 sees the same in each.

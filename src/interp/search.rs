@@ -32,7 +32,9 @@
 //! from some player holds what such draws and answers made, so while one holds a value written
 //! since the boundary kept (and not re-dealt with the cards), the boundary is not moved on
 //! (`Track::holds_back`): the replay goes back to where the value was made, or, too far back,
-//! the search refuses (`SearchPoint::refused`). A var hidden from the seat is never compared,
+//! the var's entries hidden from the seat are dealt afresh in every copy from then on, each a
+//! value of its type (`SearchPoint::deal_values`, `Track::dealt`), or, for a type whose values
+//! cannot be listed, the search refuses (`SearchPoint::refused`). A var hidden from the seat is never compared,
 //! not even whether it holds its first value. Another player's other choices are replayed as what the seat saw of the
 //! answer, not by its number: in a copy where that player holds other cards, the card they
 //! played may stand elsewhere among their options, so the answer is an option that reads alike
@@ -71,8 +73,13 @@ pub(super) struct Track {
     pub(super) seen: Vec<Players>,
     /// Boundaries passed since this one while it held the replay back (`holds_back`).
     held: u32,
-    /// The var that held it back too long (`MAX_HELD`): a search refuses.
+    /// The var that held it back too long (`MAX_HELD`) and whose values cannot be dealt
+    /// (`dealable`): a search refuses.
     refused: Option<u32>,
+    /// Vars that held it back too long whose entries a determinisation deals afresh from every
+    /// value of their type (`SearchPoint::deal_values`): they hold the replay back no longer.
+    /// Kept from boundary to boundary.
+    dealt: Vec<u32>,
 }
 
 /// A choice asked since the boundary: who answered, with which option, whether in secret.
@@ -613,6 +620,46 @@ fn seen_names(prog: &Program, st: &State, seat: u32) -> Vec<bool> {
     named
 }
 
+/// Whether a var held back too long can be dealt from the values of its type (`deal_values`):
+/// one player, enum value or boolean, or a number within its bounds (at most `MAX_DEALT`
+/// values), each maybe `none`.
+fn dealable(prog: &Program, id: u32) -> bool {
+    prog.vars
+        .get(id as usize)
+        .is_some_and(|vd| !values_of(prog, vd, 1, true).is_empty())
+}
+
+/// The most values a var's type may have for its entries to be dealt (`dealable`).
+const MAX_DEALT: i64 = 1024;
+
+/// Every value of var `vd`'s type with `n` players, `none` first when `none` is one of them;
+/// empty for a type whose values are not few (text, cards, lists, unbounded numbers).
+fn values_of(prog: &Program, vd: &VarDef, n: u32, none: bool) -> Vec<Value> {
+    let (ty, opt) = match &vd.ty {
+        Ty::Opt(t) => (&**t, true),
+        t => (t, false),
+    };
+    let mut out: Vec<Value> = match ty {
+        Ty::Player => (0..n).map(Value::Player).collect(),
+        Ty::Bool => vec![Value::Bool(false), Value::Bool(true)],
+        Ty::Enum(e) => {
+            let count = prog.enums.get(*e as usize).map_or(0, |d| d.variants.len()) as u32;
+            (0..count).map(|x| Value::Enum(*e, x)).collect()
+        }
+        Ty::Int => match vd.bounds {
+            Some((lo, hi)) if hi >= lo && hi.saturating_sub(lo) < MAX_DEALT => {
+                (lo..=hi).map(Value::Int).collect()
+            }
+            _ => Vec::new(),
+        },
+        _ => Vec::new(),
+    };
+    if !out.is_empty() && (none || opt) {
+        out.insert(0, Value::None);
+    }
+    out
+}
+
 /// Who "answers" a draw of the game's randomness kept in a track (`Interp::draw_below`).
 const NATURE: u32 = u32::MAX;
 
@@ -688,6 +735,7 @@ impl Track {
                 return false;
             };
             if vd.visibility == crate::ast::Visibility::Public
+                || self.dealt.contains(&id)
                 || now.var_stamp.get(id as usize).is_none_or(|&s| s <= since)
             {
                 return false;
@@ -738,6 +786,7 @@ impl Track {
             seen: state.known.clone(),
             held: 0,
             refused: None,
+            dealt: Vec::new(),
         }
     }
 
@@ -821,6 +870,7 @@ impl SearchPoint<'_> {
             relabel_state(&mut st, &sigma);
         }
         self.deal_held(&mut st, rng);
+        self.deal_values(&mut st, rng);
         World {
             state: st,
             repick: rng::draw_u64(rng),
@@ -877,6 +927,49 @@ impl SearchPoint<'_> {
         }
         // Remembered calls may hold the cards dealt before.
         st.memo = super::Memo::default();
+    }
+
+    /// Deal the entries hidden from the seat of the vars held back too long (`Track::dealt`):
+    /// each a value of the var's type drawn uniformly (`dealable`), `none` among them where the
+    /// var starts at `none`. The seat knows of them only their type: a value made by secret
+    /// answers and draws so long ago that replaying them in every copy would cost too much.
+    fn deal_values(&self, st: &mut State, rng: &mut ChaCha8Rng) {
+        if self.track.dealt.is_empty() {
+            return;
+        }
+        let view = View {
+            prog: self.prog,
+            n_players: st.n_players,
+            zone_base: &st.zone_base,
+        };
+        let mut changed = false;
+        for &id in &self.track.dealt {
+            let Some(vd) = self.prog.vars.get(id as usize) else {
+                continue;
+            };
+            let first = st.var_first.get(id as usize).cloned().unwrap_or_default();
+            let values = values_of(self.prog, vd, st.n_players, first == Value::None);
+            if values.is_empty() {
+                continue;
+            }
+            let base = st.var_base.get(id as usize).copied().unwrap_or(0) as usize;
+            let size = family_size(&vd.keys, st.n_players, self.prog).unwrap_or(0);
+            for off in 0..size {
+                if holds(view.var_readers(id, off), self.seat) {
+                    continue;
+                }
+                let pick = rng::below(rng, values.len() as u32) as usize;
+                if let (Some(v), Some(x)) = (st.vars.get_mut(base + off as usize), values.get(pick))
+                {
+                    *v = x.clone();
+                    changed = true;
+                }
+            }
+        }
+        if changed {
+            // Remembered calls may have read the values dealt over.
+            st.memo = super::Memo::default();
+        }
     }
 
     /// What every determinisation of this choice deals (`deal`): worked out once.
@@ -1231,17 +1324,30 @@ impl Interp<'_> {
         if !self.searching {
             return;
         }
+        let mut dealt = Vec::new();
         if let Some(t) = self.search.as_deref_mut() {
-            if let Some(var) = t.holds_back(self.prog, &self.state) {
+            if t.holds_back(self.prog, &self.state).is_some() {
                 t.held = t.held.saturating_add(1);
                 let steps = self.state.steps().saturating_sub(t.state.steps());
-                if (t.held > MAX_HELD || steps > MAX_HELD_STEPS) && t.refused.is_none() {
-                    t.refused = Some(var);
+                if t.held <= MAX_HELD && steps <= MAX_HELD_STEPS {
+                    return;
                 }
-                return;
             }
+            // Held back too long: a var whose every value can be dealt is dealt afresh in each
+            // copy from now on (what it holds, the seat learns only from the game); another
+            // makes the search refuse.
+            while let Some(var) = t.holds_back(self.prog, &self.state) {
+                if !dealable(self.prog, var) {
+                    t.refused.get_or_insert(var);
+                    return;
+                }
+                t.dealt.push(var);
+            }
+            dealt = std::mem::take(&mut t.dealt);
         }
-        self.search = Some(Box::new(Track::at(pos, &self.state)));
+        let mut track = Track::at(pos, &self.state);
+        track.dealt = dealt;
+        self.search = Some(Box::new(track));
     }
 
     /// A draw of the game's own randomness, uniform in `0..n` (`roll`, `roll_dice`,
