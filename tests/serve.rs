@@ -409,7 +409,8 @@ fn hostile_clients_get_errors_and_the_game_goes_on() {
         .collect();
     for th in threads {
         let codes = th.join().expect("flood");
-        assert!(codes.keys().all(|c| *c == 409), "{codes:?}");
+        // Stale answers (409), or, past the seat's rate, too many (429).
+        assert!(codes.keys().all(|c| *c == 409 || *c == 429), "{codes:?}");
     }
     // The page still answers, and the game plays to its end for everyone.
     assert_eq!(m["error"], J::Null);

@@ -51,6 +51,10 @@ pub struct Hub {
     pub version: watch::Sender<u64>,
     cmd: SyncSender<HostCmd>,
     pub limits: crate::limits::Limits,
+    /// The connections open, by whom each is for.
+    pub slots: super::slots::Slots,
+    /// Each seat's requests.
+    pub rates: super::slots::Rates,
 }
 
 /// Who a token is.
@@ -84,6 +88,15 @@ impl Hub {
                 undo: Vec::new(),
                 undo_at: None,
             }),
+            slots: super::slots::Slots::new(super::slots::Caps {
+                unknown: limits.max_serve_connections,
+                seat: limits.max_serve_seat_connections,
+                spectators: limits.max_serve_spectator_connections,
+            }),
+            rates: super::slots::Rates::new(
+                tokens.len().saturating_sub(1),
+                limits.serve_requests_per_second,
+            ),
             tokens,
             version: watch::channel(0).0,
             cmd,

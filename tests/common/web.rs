@@ -42,11 +42,19 @@ pub fn scratch(name: &str) -> PathBuf {
 impl Server {
     /// `rules serve GAME ARGS --port 0 --no-qr`, once it has printed its links.
     pub fn start(args: &[&str]) -> Server {
+        Server::start_at(args, &["--port", "0"])
+    }
+
+    /// `rules serve GAME ARGS EXTRA --no-qr`, once it has printed its links. A test's client
+    /// polls much faster than a page: unless the test sets it, each seat may make 1,000
+    /// requests a second.
+    pub fn start_at(args: &[&str], extra: &[&str]) -> Server {
         let mut cmd = Command::new(env!("CARGO_BIN_EXE_rules"));
-        cmd.arg("serve")
-            .args(args)
-            .args(["--port", "0", "--no-qr"])
-            .stdin(Stdio::piped())
+        cmd.arg("serve").args(args).args(extra).arg("--no-qr");
+        if !args.contains(&"--requests-per-second") {
+            cmd.args(["--requests-per-second", "1000"]);
+        }
+        cmd.stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::inherit());
         let mut child = cmd.spawn().expect("rules serve starts");
@@ -121,14 +129,14 @@ impl Server {
     }
 
     pub fn state(&self, token: &str) -> J {
-        let (code, body) = request(&self.addr, "GET", &format!("/s/{token}/state"), None);
+        let (code, body) = patiently(&self.addr, "GET", &format!("/s/{token}/state"), None);
         assert_eq!(code, 200, "{body}");
         serde_json::from_str(&body).expect("a message is JSON")
     }
 
     /// The state once its version is past `after` (a long poll).
     pub fn state_after(&self, token: &str, after: u64) -> J {
-        let (code, body) = request(
+        let (code, body) = patiently(
             &self.addr,
             "GET",
             &format!("/s/{token}/state?after={after}"),
@@ -140,7 +148,7 @@ impl Server {
 
     pub fn answer(&self, token: &str, question: u64, option: usize) -> (u16, String) {
         let body = format!(r#"{{"question": {question}, "option": {option}}}"#);
-        request(
+        patiently(
             &self.addr,
             "POST",
             &format!("/s/{token}/answer"),
@@ -163,6 +171,19 @@ fn token_of(link: &str) -> String {
         .next()
         .expect("a link ends in its token")
         .to_string()
+}
+
+/// A request, sent again while the server says its seat made too many (429): a test's client
+/// polls faster than a page, and the server's rates are per seat.
+pub fn patiently(addr: &str, method: &str, path: &str, body: Option<&[u8]>) -> (u16, String) {
+    for _ in 0..200 {
+        let (code, reply) = request(addr, method, path, body);
+        if code != 429 {
+            return (code, reply);
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    request(addr, method, path, body)
 }
 
 /// One request on its own connection; the status and the body.
