@@ -29,19 +29,23 @@ const STYLE: &str = include_str!("page/page.css");
 type Shared = Arc<Hub>;
 
 pub fn router(hub: Shared, limits: &Limits) -> Router {
-    Router::new()
+    let mut r = Router::new()
         .route("/", get(home))
         .route(
             "/page.js",
             get(|| asset("text/javascript; charset=utf-8", SCRIPT)),
         )
-        .route("/page.css", get(|| asset("text/css; charset=utf-8", STYLE)))
-        .route("/s/{token}", get(page))
-        .route("/s/{token}/state", get(state))
-        .route("/s/{token}/events", get(events))
-        .route("/s/{token}/answer", post(answer))
-        .route("/s/{token}/undo", post(undo))
-        .fallback(|| async { refuse(404, "nothing here") })
+        .route("/page.css", get(|| asset("text/css; charset=utf-8", STYLE)));
+    // A QR code holds the link in capitals (`qr::for_code`): `/S/TOKEN` is the same seat.
+    for s in ["s", "S"] {
+        r = r
+            .route(&format!("/{s}/{{token}}"), get(page))
+            .route(&format!("/{s}/{{token}}/state"), get(state))
+            .route(&format!("/{s}/{{token}}/events"), get(events))
+            .route(&format!("/{s}/{{token}}/answer"), post(answer))
+            .route(&format!("/{s}/{{token}}/undo"), post(undo));
+    }
+    r.fallback(|| async { refuse(404, "nothing here") })
         .layer(DefaultBodyLimit::max(limits.max_serve_body_bytes))
         .with_state(hub)
 }

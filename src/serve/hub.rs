@@ -97,7 +97,7 @@ impl Hub {
                 tokens.len().saturating_sub(1),
                 limits.serve_requests_per_second,
             ),
-            tokens,
+            tokens: tokens.iter().map(|t| t.to_ascii_lowercase()).collect(),
             version: watch::channel(0).0,
             cmd,
             limits,
@@ -109,9 +109,11 @@ impl Hub {
         self.shared.lock().unwrap_or_else(|e| e.into_inner())
     }
 
+    /// Whose a token is (hex digits in either case: a QR code holds them in capitals).
     pub fn who(&self, token: &str) -> Option<Who> {
         let last = self.tokens.len().checked_sub(1)?;
-        let i = self.tokens.iter().position(|t| same(t, token))?;
+        let token = token.to_ascii_lowercase();
+        let i = self.tokens.iter().position(|t| same(t, &token))?;
         Some(if i == last {
             Who::Spectator
         } else {

@@ -332,10 +332,11 @@ impl Host {
     }
 
     /// Print the human seats' links (or only `only`'s) and the spectators', then their QR
-    /// codes side by side.
+    /// codes side by side (the spectators' where it takes no line more).
     fn links(&self, out: &mut dyn Write, only: Option<u32>) {
         let n = self.session.players;
         let mut codes = Vec::new();
+        let mut spare = None;
         for p in 0..n {
             let human = self.session.modes.get(p as usize) == Some(&Mode::Human);
             if !human || only.is_some_and(|o| o != p) {
@@ -349,11 +350,11 @@ impl Host {
         if only.is_none() {
             let link = self.link(n as usize);
             let _ = writeln!(out, "spectators {link}");
-            codes.push(("spectators".to_string(), link));
+            spare = Some(("spectators".to_string(), link));
         }
         if self.qr {
             let cols = crate::agent::table::terminal_size().map_or(80, |(c, _)| c);
-            let _ = write!(out, "{}", qr::grid(&codes, cols));
+            let _ = write!(out, "{}", qr::grid(&codes, spare, cols));
         }
         let _ = out.flush();
     }

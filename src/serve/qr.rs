@@ -1,8 +1,9 @@
 //! The links as QR codes in the terminal: each as small as it can be (the lowest error
-//! correction, the smallest version that holds it; the scheme and host in capitals, which
-//! browsers read alike and a QR code holds in fewer bits), two rows of modules per line with
+//! correction, the smallest version that holds it; the link in capitals, which a QR code holds
+//! in fewer bits), two rows of modules per line with
 //! half blocks, dark on light with a quiet zone around it, and as many codes side by side as the
-//! terminal is wide, so a group's links fit on one screen.
+//! terminal is wide, so a group's links fit on one screen (the spectators' only where it takes
+//! no line more: theirs is printed as a link in any case).
 
 use qrcode::{Color, EcLevel, QrCode};
 
@@ -45,16 +46,11 @@ fn lines(link: &str) -> Vec<String> {
         .collect()
 }
 
-/// The link as coded: `http://host:port` in capitals (a scheme and host are read alike in any
-/// case), so that part takes the QR code's alphanumeric mode.
+/// The link as coded: in capitals (a scheme and host are read alike in any case, and the server
+/// takes `/S/` and a token's hex digits in capitals too), all in the QR code's alphanumeric
+/// mode, so a link of up to 77 characters takes version 3 (29 modules a side).
 pub fn for_code(link: &str) -> String {
-    match link.strip_prefix("http://") {
-        Some(rest) => {
-            let (host, path) = rest.split_at(rest.find('/').unwrap_or(rest.len()));
-            format!("HTTP://{}{path}", host.to_ascii_uppercase())
-        }
-        None => link.to_string(),
-    }
+    link.to_ascii_uppercase()
 }
 
 /// One code.
@@ -62,14 +58,17 @@ pub fn draw(link: &str) -> String {
     lines(link).into_iter().map(|l| l + "\n").collect()
 }
 
-/// Codes side by side, as many as fit in `cols` columns, each under its label.
-pub fn grid(items: &[(String, String)], cols: usize) -> String {
-    let drawn: Vec<(String, Vec<String>)> = items
+/// Codes side by side, as many as fit in `cols` columns, each under its label; `spare` too when
+/// it fits in the last row without making another (or when it is the only one).
+pub fn grid(items: &[(String, String)], spare: Option<(String, String)>, cols: usize) -> String {
+    let mut drawn: Vec<(String, Vec<String>)> = items
         .iter()
         .map(|(label, link)| (label.clone(), lines(link)))
         .collect();
+    let spare = spare.map(|(label, link)| (label, lines(&link)));
     let width = drawn
         .iter()
+        .chain(spare.iter())
         .map(|(_, l)| l.first().map_or(0, |r| r.chars().count()))
         .max()
         .unwrap_or(0);
@@ -77,6 +76,11 @@ pub fn grid(items: &[(String, String)], cols: usize) -> String {
         return String::new();
     }
     let per_row = ((cols + GAP) / (width + GAP)).max(1);
+    if let Some(spare) = spare {
+        if drawn.is_empty() || drawn.len() % per_row != 0 {
+            drawn.push(spare);
+        }
+    }
     let mut out = String::new();
     for row in drawn.chunks(per_row) {
         let height = row.iter().map(|(_, l)| l.len()).max().unwrap_or(0);

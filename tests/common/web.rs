@@ -21,6 +21,8 @@ pub struct Server {
     pub spectator: String,
     /// Everything the server printed up to the links.
     pub banner: String,
+    /// What it printed since.
+    pub rest: std::sync::Arc<std::sync::Mutex<String>>,
     pub log: PathBuf,
 }
 
@@ -94,10 +96,17 @@ impl Server {
             }
         }
         // The rest of the output goes on being read, so the server never blocks on a full pipe.
+        let rest = std::sync::Arc::new(std::sync::Mutex::new(String::new()));
+        let kept = rest.clone();
         std::thread::spawn(move || {
-            let mut sink = String::new();
-            while lines.read_line(&mut sink).is_ok_and(|n| n > 0) {
-                sink.clear();
+            let mut line = String::new();
+            while lines.read_line(&mut line).is_ok_and(|n| n > 0) {
+                if let Ok(mut k) = kept.lock() {
+                    if k.len() < 1 << 20 {
+                        k.push_str(&line);
+                    }
+                }
+                line.clear();
             }
         });
         let max = seats.iter().map(|(k, _)| *k + 1).max().unwrap_or(0);
@@ -117,8 +126,25 @@ impl Server {
             seats: by_seat,
             spectator,
             banner,
+            rest,
             log,
         }
+    }
+
+    /// Ctrl-C, as at the host's terminal: the exit code and what the server printed after its
+    /// links.
+    pub fn interrupt(&mut self) -> (Option<i32>, String) {
+        let pid = self.child.id().to_string();
+        let sent = Command::new("kill")
+            .args(["-INT", &pid])
+            .status()
+            .expect("kill");
+        assert!(sent.success());
+        let status = self.child.wait().expect("wait");
+        // The reading thread sees the end of the output once the process is gone.
+        std::thread::sleep(Duration::from_millis(300));
+        let said = self.rest.lock().map(|r| r.clone()).unwrap_or_default();
+        (status.code(), said)
     }
 
     /// Type a line at the host's terminal.
