@@ -218,7 +218,8 @@ enum Command {
     ///
     /// Prints one link per human seat (each with an unguessable token) and a spectators' link,
     /// with a QR code of each. Agents play the other seats. The answers are written to the log
-    /// as the game goes; `--resume LOG` continues it with the same links. At the terminal,
+    /// as the game goes; `--resume LOG` continues it with the same links (a log that holds a
+    /// game is refused without it, or `--new`; Ctrl-C prints the command). At the terminal,
     /// `P2 random` hands a seat to an agent and `P2 human` back; `quit` ends.
     Serve {
         /// A `.rules` file or a game folder

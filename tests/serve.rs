@@ -1253,3 +1253,51 @@ fn a_trickled_head_is_cut_and_strangers_do_not_crowd_out_a_seat() {
     assert_eq!(code, 200, "the seat was locked out");
     drop(silent);
 }
+
+/// Live streams whose readers never read hold one message each, not a queue: a whole game
+/// played past 100 of them leaves the server's memory about where it was.
+#[test]
+fn streams_that_never_read_hold_no_queue() {
+    let mut server = establishment("serve-sleepers", &[]);
+    let sleepers: Vec<TcpStream> = (0..100)
+        .map(|_| {
+            let mut s = TcpStream::connect(&server.addr).expect("connect");
+            write!(
+                s,
+                "GET /s/{}/events HTTP/1.1\r\nHost: x\r\n\r\n",
+                server.spectator
+            )
+            .expect("send");
+            s
+        })
+        .collect();
+    std::thread::sleep(Duration::from_millis(500));
+    let Some(before) = server.rss_kib() else {
+        return;
+    };
+    let seen = play_out(&server, 3, 5000);
+    assert!(seen.last().expect("messages").1["end"].is_object());
+    // More messages, the largest (the whole account): P3 handed from one agent to another.
+    let mut v = server.state(&server.spectator)["version"]
+        .as_u64()
+        .expect("version");
+    let target = v + 400;
+    for k in 0..400 {
+        server.host(if k % 2 == 0 { "P3 first" } else { "P3 random" });
+    }
+    while v < target {
+        v = server.state_after(&server.spectator, v)["version"]
+            .as_u64()
+            .expect("version");
+    }
+    std::thread::sleep(Duration::from_millis(500));
+    let after = server.rss_kib().expect("rss");
+    let grown = after.saturating_sub(before);
+    let size = server.state(&server.spectator).to_string().len();
+    eprintln!("rss {before} KiB -> {after} KiB, the last message {size} bytes");
+    assert!(
+        grown < 20 * 1024,
+        "the server grew by {grown} KiB: {before} -> {after}"
+    );
+    drop(sleepers);
+}
