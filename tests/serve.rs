@@ -1252,6 +1252,27 @@ fn a_trickled_head_is_cut_and_strangers_do_not_crowd_out_a_seat() {
     let (code, _) = web::parse_response(&got);
     assert_eq!(code, 200, "the seat was locked out");
     drop(silent);
+    // 260 spectators' live streams: those past the spectators' count are refused (503), and
+    // the seat is still answered.
+    let streams: Vec<TcpStream> = (0..260)
+        .filter_map(|_| {
+            let mut s = TcpStream::connect(&server.addr).ok()?;
+            write!(
+                s,
+                "GET /s/{}/events HTTP/1.1\r\nHost: x\r\n\r\n",
+                server.spectator
+            )
+            .ok()?;
+            Some(s)
+        })
+        .collect();
+    assert!(streams.len() > 256, "{}", streams.len());
+    std::thread::sleep(Duration::from_millis(500));
+    let started = std::time::Instant::now();
+    let (code, body) = request(&server.addr, "GET", &format!("/s/{t}/state"), None);
+    assert_eq!(code, 200, "{body}");
+    assert!(started.elapsed() < Duration::from_secs(5));
+    drop(streams);
 }
 
 /// Live streams whose readers never read hold one message each, not a queue: a whole game
