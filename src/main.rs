@@ -82,7 +82,8 @@ enum Command {
         #[arg(long)]
         log: Option<PathBuf>,
         /// Go on with a game stopped before: replay the answers of its log (with its seed,
-        /// players, options and agents), then hand the human seats back to the people
+        /// players, options and agents), then hand the human seats back to the people; the
+        /// game is written back into that log (without --log) when it stops again or ends
         #[arg(long, value_name = "LOG")]
         resume: Option<PathBuf>,
         /// Show people at the terminal everything they may see before each question, with

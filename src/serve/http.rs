@@ -77,29 +77,33 @@ fn json_body(body: Arc<str>) -> Response {
 
 /// The seat a request's token names, once its connection is counted as that seat's and the
 /// seat has requests left; else the answer to send.
-fn admit(hub: &Hub, conn: Option<&Extension<Arc<Conn>>>, token: &str) -> Result<Who, Response> {
+fn admit(
+    hub: &Hub,
+    conn: Option<&Extension<Arc<Conn>>>,
+    token: &str,
+) -> Result<Who, Box<Response>> {
     let Some(who) = hub.who(token) else {
-        return Err(unknown());
+        return Err(Box::new(unknown()));
     };
     if let Some(Extension(conn)) = conn {
         if !hub.slots.claim(conn, who) {
-            return Err(refuse(
+            return Err(Box::new(refuse(
                 503,
                 "too many spectators are connected: try again later",
-            ));
+            )));
         }
     }
     if !hub.rates.allow(who) {
         let mut r = refuse(429, "too many requests from this link: wait a moment");
         r.headers_mut()
             .insert(header::RETRY_AFTER, header::HeaderValue::from_static("1"));
-        return Err(r);
+        return Err(Box::new(r));
     }
     Ok(who)
 }
 
 /// A request's body, read within the head's deadline again: a body trickled slower is refused.
-async fn read_body(hub: &Hub, body: axum::body::Body) -> Result<axum::body::Bytes, Response> {
+async fn read_body(hub: &Hub, body: axum::body::Body) -> Result<axum::body::Bytes, Box<Response>> {
     let wait = Duration::from_secs(hub.limits.serve_head_seconds.max(1));
     match tokio::time::timeout(
         wait,
@@ -108,11 +112,11 @@ async fn read_body(hub: &Hub, body: axum::body::Body) -> Result<axum::body::Byte
     .await
     {
         Ok(Ok(b)) => Ok(b),
-        Ok(Err(_)) => Err(refuse(
+        Ok(Err(_)) => Err(Box::new(refuse(
             413,
             "the body is too long (or was cut off): an answer is a few dozen bytes",
-        )),
-        Err(_) => Err(refuse(408, "the body came too slowly")),
+        ))),
+        Err(_) => Err(Box::new(refuse(408, "the body came too slowly"))),
     }
 }
 
@@ -137,7 +141,7 @@ async fn page(
     Path(token): Path<String>,
 ) -> Response {
     if let Err(r) = admit(&hub, conn.as_ref(), &token) {
-        return r;
+        return *r;
     }
     (
         [
@@ -162,7 +166,7 @@ async fn state(
 ) -> Response {
     let who = match admit(&hub, conn.as_ref(), &token) {
         Ok(w) => w,
-        Err(r) => return r,
+        Err(r) => return *r,
     };
     if let Some(after) = q.after {
         let mut rx = hub.version.subscribe();
@@ -181,7 +185,7 @@ async fn events(
 ) -> Response {
     let who = match admit(&hub, conn.as_ref(), &token) {
         Ok(w) => w,
-        Err(r) => return r,
+        Err(r) => return *r,
     };
     let rx = hub.version.subscribe();
     // The first item is the whole state now; each next one, the whole state after a change
@@ -223,14 +227,14 @@ async fn answer(
 ) -> Response {
     let who = match admit(&hub, conn.as_ref(), &token) {
         Ok(w) => w,
-        Err(r) => return r,
+        Err(r) => return *r,
     };
     let Who::Seat(seat) = who else {
         return refuse(403, "a spectator does not answer");
     };
     let body = match read_body(&hub, body).await {
         Ok(b) => b,
-        Err(r) => return r,
+        Err(r) => return *r,
     };
     let a: Answer = match parse(&body, r#"{"question": N, "option": I} (I from 0)"#) {
         Ok(a) => a,
@@ -255,14 +259,14 @@ async fn undo(
 ) -> Response {
     let who = match admit(&hub, conn.as_ref(), &token) {
         Ok(w) => w,
-        Err(r) => return r,
+        Err(r) => return *r,
     };
     let Who::Seat(seat) = who else {
         return refuse(403, "a spectator does not take answers back");
     };
     let body = match read_body(&hub, body).await {
         Ok(b) => b,
-        Err(r) => return r,
+        Err(r) => return *r,
     };
     let u: Undo = match parse(&body, r#"{"question": N}"#) {
         Ok(u) => u,

@@ -152,9 +152,8 @@ pub fn run(cfg: Config, out: &mut dyn Write) -> Result<(), String> {
             if !cfg.new {
                 refuse_existing(&log, &cfg.game)?;
             }
-            write_save(&s, &log, None)?;
+            // Written once the server listens (below): a port taken leaves no log behind.
             let tokens = tokens::fresh(n)?;
-            tokens::store(&log, &tokens)?;
             (s, log, tokens, None)
         }
     };
@@ -165,8 +164,13 @@ pub fn run(cfg: Config, out: &mut dyn Write) -> Result<(), String> {
         .unwrap_or(IpAddr::V4(std::net::Ipv4Addr::LOCALHOST));
     let port = cfg.port.or(served.map(|s| s.port)).unwrap_or(8080);
     let addr = SocketAddr::new(bind, port);
-    let listener =
-        std::net::TcpListener::bind(addr).map_err(|e| format!("cannot listen on {addr}: {e}"))?;
+    let listener = std::net::TcpListener::bind(addr).map_err(|e| match served {
+        Some(_) if cfg.port.is_none() => format!(
+            "cannot listen on {addr}, where this game was served: {e} (`--port N` listens \
+             elsewhere, and changes the links)"
+        ),
+        _ => format!("cannot listen on {addr}: {e}"),
+    })?;
     listener
         .set_nonblocking(true)
         .map_err(|e| format!("cannot listen on {addr}: {e}"))?;
@@ -194,6 +198,12 @@ pub fn run(cfg: Config, out: &mut dyn Write) -> Result<(), String> {
         port: local.port(),
         bind,
     };
+    // A log that cannot be written is refused before anyone is served; a new game's tokens go
+    // beside it.
+    write_save(&session, &log, Some(served))?;
+    if cfg.resume.is_none() {
+        tokens::store(&log, &tokens)?;
+    }
     let (tx, rx) = sync_channel(limits.max_serve_queue);
     let cards = message::card_index(&session.prog);
     let hub = Arc::new(Hub::new(tokens.clone(), Vec::new(), tx, limits));

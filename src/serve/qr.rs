@@ -77,7 +77,7 @@ pub fn grid(items: &[(String, String)], spare: Option<(String, String)>, cols: u
     }
     let per_row = ((cols + GAP) / (width + GAP)).max(1);
     if let Some(spare) = spare {
-        if drawn.is_empty() || drawn.len() % per_row != 0 {
+        if drawn.is_empty() || !drawn.len().is_multiple_of(per_row) {
             drawn.push(spare);
         }
     }
