@@ -1320,3 +1320,55 @@ fn streams_that_never_read_hold_no_queue() {
     );
     drop(sleepers);
 }
+
+/// The links and their QR codes fit on one screen: two seats' codes side by side, each of the
+/// smallest size (version 3: 29 modules and the margin, 17 lines), the whole banner well under
+/// the 63 lines it took.
+#[test]
+fn the_links_and_their_codes_fit_on_one_screen() {
+    let dir = scratch("serve-qr");
+    let log = log_of(&dir);
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_rules"))
+        .args([
+            "serve",
+            "games/the-establishment.rules",
+            "--seed",
+            "1",
+            "--agent",
+            "P1=human,P2=human,random",
+            "--lan",
+            "--port",
+            "0",
+            "--log",
+            &log,
+        ])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        // No terminal: the codes are laid out for 80 columns.
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .expect("serve");
+    let mut lines = std::io::BufReader::new(child.stdout.take().expect("stdout"));
+    let mut banner = Vec::new();
+    loop {
+        let mut line = String::new();
+        let n = std::io::BufRead::read_line(&mut lines, &mut line).expect("read");
+        assert!(n > 0, "{banner:?}");
+        if line.starts_with("at this terminal") {
+            break;
+        }
+        banner.push(line.trim_end_matches('\n').to_string());
+    }
+    let _ = child.kill();
+    let _ = child.wait();
+    let text = banner.join("\n");
+    assert!(banner.len() <= 26, "{} lines:\n{text}", banner.len());
+    let code: Vec<&String> = banner
+        .iter()
+        .filter(|l| l.contains('▀') || l.contains('█'))
+        .collect();
+    assert_eq!(code.len(), 17, "one row of codes, 17 lines:\n{text}");
+    // Two codes side by side, 33 columns each and a gap.
+    assert_eq!(code[0].chars().count(), 33 + 2 + 33, "{text}");
+    assert!(text.contains("\nP1 ") && text.contains("\nP2 ") && text.contains("\nspectators "));
+}
