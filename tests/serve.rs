@@ -1197,7 +1197,7 @@ fn a_flooding_seat_is_limited_and_the_other_seat_still_answers() {
         }
     }
     assert_eq!(code, 200, "{reply}");
-    assert!(took < Duration::from_secs(3), "the answer took {took:?}");
+    assert!(took < Duration::from_secs(5), "the answer took {took:?}");
     assert!(all.get(&429).copied().unwrap_or(0) > 0, "{all:?}");
     assert!(all.keys().all(|c| [200, 409, 429].contains(c)), "{all:?}");
 }
