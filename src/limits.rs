@@ -67,9 +67,22 @@ pub struct Limits {
     /// Largest request body `rules serve` reads (default 4 KiB; an answer is a few dozen
     /// bytes): a longer one is refused (413) before it is read.
     pub max_serve_body_bytes: usize,
-    /// Connections `rules serve` keeps open at once (default 256); past it, new ones wait in
-    /// the kernel's queue until one closes.
+    /// Connections `rules serve` keeps open before their first request names a seat's or the
+    /// spectators' token (default 64); past it, a new one closes the oldest such. Each seat's
+    /// and the spectators' connections are counted apart (`serve::slots`).
     pub max_serve_connections: usize,
+    /// Connections of one seat `rules serve` keeps open (default 16); past it, a new one
+    /// closes that seat's oldest.
+    pub max_serve_seat_connections: usize,
+    /// Connections of the spectators `rules serve` keeps open (default 128); past it, a new
+    /// one is refused (503).
+    pub max_serve_spectator_connections: usize,
+    /// Requests a second each seat of `rules serve` may make, three seconds' worth at once
+    /// (default 20; the spectators, who share a link, ten times that); past it, 429.
+    pub serve_requests_per_second: u32,
+    /// Seconds a `rules serve` client has to send a request's head, however it trickles it
+    /// (default 10), and as long again for its body.
+    pub serve_head_seconds: u64,
     /// Seconds a `rules serve` connection may go with nothing read or written before it is
     /// dropped (default 60): a client that sends nothing, or never reads, holds its buffers
     /// only that long. A live stream writes a keep-alive every 15 s.
@@ -126,7 +139,11 @@ impl Default for Limits {
             max_lsp_games: 8,
             max_lsp_open_bytes: 64 << 20,
             max_serve_body_bytes: 4096,
-            max_serve_connections: 256,
+            max_serve_connections: 64,
+            max_serve_seat_connections: 16,
+            max_serve_spectator_connections: 128,
+            serve_requests_per_second: 20,
+            serve_head_seconds: 10,
             serve_idle_seconds: 60,
             serve_poll_seconds: 20,
             max_serve_account_lines: 400,

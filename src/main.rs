@@ -82,7 +82,8 @@ enum Command {
         #[arg(long)]
         log: Option<PathBuf>,
         /// Go on with a game stopped before: replay the answers of its log (with its seed,
-        /// players, options and agents), then hand the human seats back to the people
+        /// players, options and agents), then hand the human seats back to the people; the
+        /// game is written back into that log (without --log) when it stops again or ends
         #[arg(long, value_name = "LOG")]
         resume: Option<PathBuf>,
         /// Show people at the terminal everything they may see before each question, with
@@ -218,7 +219,8 @@ enum Command {
     ///
     /// Prints one link per human seat (each with an unguessable token) and a spectators' link,
     /// with a QR code of each. Agents play the other seats. The answers are written to the log
-    /// as the game goes; `--resume LOG` continues it with the same links. At the terminal,
+    /// as the game goes; `--resume LOG` continues it with the same links (a log that holds a
+    /// game is refused without it, or `--new`; Ctrl-C prints the command). At the terminal,
     /// `P2 random` hands a seat to an agent and `P2 human` back; `quit` ends.
     Serve {
         /// A `.rules` file or a game folder
@@ -237,26 +239,43 @@ enum Command {
         /// Set a game option, like `--set solo=true`
         #[arg(long = "set", value_name = "NAME=VALUE")]
         set: Vec<String>,
-        /// The port to listen on (0: any free port)
-        #[arg(long, default_value_t = 8080)]
-        port: u16,
-        /// The address to listen on; anything but a loopback address lets other machines in
-        #[arg(long, default_value = "127.0.0.1")]
-        bind: std::net::IpAddr,
+        /// The port to listen on (0: any free port; default 8080, or with --resume the one
+        /// the game was served on)
+        #[arg(long)]
+        port: Option<u16>,
+        /// The address to listen on (default 127.0.0.1, or with --resume the one the game was
+        /// served on); anything but a loopback address lets other machines in, and with
+        /// 0.0.0.0 the links name this machine's address on its network
+        #[arg(long, conflicts_with = "lan")]
+        bind: Option<std::net::IpAddr>,
+        /// Let the phones and laptops of this network in: listen on every interface (as
+        /// `--bind 0.0.0.0`), the links naming this machine's address on the network
+        #[arg(long)]
+        lan: bool,
         /// Where the game's log goes (default: GAME-SEED.serve.json here with --seed, else
         /// GAME-HASH.serve.json, HASH the commitment's start); the links' tokens are kept
         /// beside it in LOG.tokens
         #[arg(long)]
         log: Option<PathBuf>,
-        /// Continue the game of this log, with the same links
+        /// Continue the game of this log, with the same links (its port and address too)
         #[arg(long, value_name = "LOG", conflicts_with_all = ["players", "seed", "agent", "set", "log"])]
         resume: Option<PathBuf>,
+        /// Start a new game even when the log holds one (a stopped game there is lost; without
+        /// it, a log that holds a game is refused)
+        #[arg(long, conflicts_with = "resume")]
+        new: bool,
         /// Leave out the QR codes
         #[arg(long)]
         no_qr: bool,
         /// Seconds a connection may go with nothing read or written before it is dropped
         #[arg(long, hide = true)]
         idle_seconds: Option<u64>,
+        /// Seconds a client has to send a request's head
+        #[arg(long, hide = true)]
+        head_seconds: Option<u64>,
+        /// Requests a second each seat may make
+        #[arg(long, hide = true)]
+        requests_per_second: Option<u32>,
     },
     /// Format `.rules` files in place in the one canonical layout, keeping every comment
     ///
@@ -726,10 +745,14 @@ fn run(cli: Cli) -> ExitCode {
             set,
             port,
             bind,
+            lan,
             log,
             resume,
+            new,
             no_qr,
             idle_seconds,
+            head_seconds,
+            requests_per_second,
         } => {
             let cfg = rules::serve::Config {
                 game,
@@ -738,12 +761,17 @@ fn run(cli: Cli) -> ExitCode {
                 agent,
                 set,
                 port,
-                bind,
+                bind: bind.or(lan.then_some(std::net::IpAddr::V4(std::net::Ipv4Addr::UNSPECIFIED))),
                 log,
                 resume,
+                new,
                 qr: !no_qr,
                 limits: rules::limits::Limits {
                     serve_idle_seconds: idle_seconds.unwrap_or(limits.serve_idle_seconds).max(1),
+                    serve_head_seconds: head_seconds.unwrap_or(limits.serve_head_seconds).max(1),
+                    serve_requests_per_second: requests_per_second
+                        .unwrap_or(limits.serve_requests_per_second)
+                        .max(1),
                     ..limits
                 },
             };

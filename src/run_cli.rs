@@ -319,6 +319,9 @@ pub fn run(a: RunArgs, limits: Limits) -> ExitCode {
         interp.secret_seed = salt.as_deref().map(std::rc::Rc::from);
         interp.sink = Some(sink(&table, viewer, a.json));
         let result = interp.run();
+        // Where the game is written: `--log`, else the log it was resumed from, so a game
+        // stopped again goes on from the same file.
+        let log_path = a.log.as_ref().or(a.resume.as_ref());
         let text = || log_text((seed, salt.as_deref()), n, &agent, &set, &interp);
         let save = |path: &Path| {
             rules::files::write_private(path, text().as_bytes())
@@ -339,7 +342,7 @@ pub fn run(a: RunArgs, limits: Limits) -> ExitCode {
             Err(d) if d.code == QUIT => {
                 // Stopped at the terminal: the game so far is kept, to go on with later (in the
                 // temporary folder, under a new name nobody can guess or plant a link at).
-                let saved = match &a.log {
+                let saved = match log_path {
                     Some(path) => save(path).map(|()| path.clone()),
                     None => {
                         let stem = a
@@ -376,7 +379,7 @@ pub fn run(a: RunArgs, limits: Limits) -> ExitCode {
                 };
             }
             result => {
-                if let Some(path) = &a.log {
+                if let Some(path) = log_path {
                     if let Err(e) = save(path) {
                         errln!("error: {e}");
                         return ExitCode::from(2);

@@ -458,6 +458,17 @@ pub struct SaveFile {
     /// The salt of a secret seed (`crate::seed`); saves of a public seed have none.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub salt: Option<String>,
+    /// Where `rules serve` listened (its log only), so `--resume` keeps the links.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub served: Option<Served>,
+}
+
+/// The address a served game listened on: the port and the bind address (`--lan` is the
+/// unspecified address).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct Served {
+    pub port: u16,
+    pub bind: std::net::IpAddr,
 }
 
 pub const SAVE_FORMAT: u32 = 1;
@@ -872,6 +883,7 @@ impl Session {
                 .collect(),
             options: self.options.clone(),
             salt: self.salt.clone(),
+            served: None,
         }
     }
 

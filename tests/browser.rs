@@ -314,3 +314,101 @@ fn two_browsers_play_the_establishment_to_the_end() {
     let wide = phone.js("return document.documentElement.scrollWidth <= window.innerWidth + 1;");
     assert_eq!(wide, J::Bool(true), "the phone's page scrolls sideways");
 }
+
+/// A page left open across a restart: the host stops the server (Ctrl-C) and starts it again
+/// with `--resume`; the pages, never reloaded, show the restarted server's question (its
+/// messages numbered from 1 again) and take an answer.
+#[test]
+fn open_pages_recover_after_the_server_restarts() {
+    let ci = std::env::var("CI").is_ok_and(|v| v == "true");
+    let (Some(browser), Some(driver)) = (
+        find(&["chromium", "chromium-browser", "google-chrome"]),
+        find(&["chromedriver", "chromium-driver"]),
+    ) else {
+        assert!(
+            !ci,
+            "CI=true: Chromium and chromedriver must be installed (.ci/run installs them)"
+        );
+        eprintln!("skipped: no chromium or chromedriver on PATH (CI=true makes this a failure)");
+        return;
+    };
+    let dir = scratch("browser-restart");
+    let log = dir.join("game.json").display().to_string();
+    let game = "games/the-establishment.rules";
+    let mut server = Server::start(&[
+        game,
+        "--agent",
+        "P1=human,P2=human,random",
+        "--seed",
+        "5",
+        "--log",
+        &log,
+    ]);
+    let driver = Driver::start(&driver);
+    let pages = [
+        driver.session(&browser, &dir.join("profile-1"), 1200, 900),
+        driver.session(&browser, &dir.join("profile-2"), 390, 844),
+    ];
+    for (k, s) in pages.iter().enumerate() {
+        let token = server.seats[k].as_deref().expect("a human seat");
+        s.go(&format!("http://{}/s/{token}", server.addr));
+    }
+    // A few answers given through the server, so the pages hold messages numbered past 1.
+    let asked = |server: &Server| -> (usize, J) {
+        let t = Instant::now();
+        loop {
+            for k in 0..2 {
+                let token = server.seats[k].as_deref().expect("a human seat");
+                let m = server.state(token);
+                if m["question"].is_object() {
+                    return (k, m);
+                }
+            }
+            assert!(t.elapsed() < Duration::from_secs(30), "nobody was asked");
+            std::thread::sleep(Duration::from_millis(30));
+        }
+    };
+    for _ in 0..4 {
+        let (k, m) = asked(&server);
+        let token = server.seats[k].clone().expect("a human seat");
+        let id = m["question"]["id"].as_u64().expect("id");
+        let (code, body) = server.answer(&token, id, 0);
+        assert_eq!(code, 200, "{body}");
+        let _ = server.state_after(&token, m["version"].as_u64().expect("version"));
+    }
+    let (k, before) = asked(&server);
+    let wait_for = |what: &str, ok: &dyn Fn(&J) -> bool| -> J {
+        let t = Instant::now();
+        loop {
+            let p = pages[k].page();
+            if ok(&p) {
+                return p;
+            }
+            assert!(t.elapsed() < Duration::from_secs(30), "{what}: {p}");
+            std::thread::sleep(Duration::from_millis(100));
+        }
+    };
+    let shown = wait_for("the page shows its question", &|p| p["asked"] == true);
+    let (code, said) = server.interrupt();
+    assert_eq!(code, Some(130), "{said}");
+    let resumed = Server::start_at(&[game, "--resume", &log], &[]);
+    assert_eq!(resumed.addr, server.addr);
+    let after = resumed.state(server.seats[k].as_deref().expect("seat"));
+    assert!(after["version"].as_u64() < before["version"].as_u64());
+    let instance = after["instance"].as_str().expect("instance").to_string();
+    // The page takes the new server's messages by itself, and its question is answered.
+    let p = wait_for("the page takes the restarted server's messages", &|p| {
+        p["asked"] == true && p["id"].as_str().is_some_and(|id| id.starts_with(&instance))
+    });
+    assert_ne!(p["id"], shown["id"]);
+    let buttons = pages[k].elements("#options button");
+    if let Some(b) = buttons.first() {
+        pages[k].click(b);
+    } else {
+        let submit = pages[k].elements("#amount button");
+        pages[k].click(submit.first().expect("the amount's button"));
+    }
+    wait_for("the answer is taken", &|q| {
+        q["id"] != p["id"] || q["asked"] != true
+    });
+}

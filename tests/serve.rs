@@ -409,7 +409,8 @@ fn hostile_clients_get_errors_and_the_game_goes_on() {
         .collect();
     for th in threads {
         let codes = th.join().expect("flood");
-        assert!(codes.keys().all(|c| *c == 409), "{codes:?}");
+        // Stale answers (409), or, past the seat's rate, too many (429).
+        assert!(codes.keys().all(|c| *c == 409 || *c == 429), "{codes:?}");
     }
     // The page still answers, and the game plays to its end for everyone.
     assert_eq!(m["error"], J::Null);
@@ -1016,4 +1017,358 @@ fn a_forced_choice_among_hidden_cards_reads_like_any_other() {
             "  P2: Play a card -> a hidden card"
         ]
     );
+}
+
+/// Whether page.js would show message `m` over `current`: its own test, read from the script,
+/// is `if (current && m.instance === current.instance && m.version < current.version) return;`.
+fn page_takes(current: &J, m: &J) -> bool {
+    !(m["instance"] == current["instance"] && m["version"].as_u64() < current["version"].as_u64())
+}
+
+/// A stop that loses nothing: a second start of the same game over its log is refused, naming
+/// `--resume` and `--new`; Ctrl-C says where the game is saved and the command to go on; that
+/// command listens on the same port with the same links, and an open page takes the restarted
+/// server's messages though their numbers start again.
+#[test]
+fn a_stopped_game_is_refused_a_second_start_and_resumed_on_the_same_links() {
+    let dir = scratch("serve-stop");
+    let log = log_of(&dir);
+    let game = "games/the-establishment.rules";
+    let args = [
+        game,
+        "--agent",
+        "P1=human,P2=human,random",
+        "--seed",
+        "1",
+        "--log",
+        &log,
+    ];
+    let mut server = Server::start(&args);
+    for _ in 0..3 {
+        let (_, t, m) = asked(&server);
+        let id = m["question"]["id"].as_u64().expect("id");
+        let (code, body) = server.answer(&t, id, 0);
+        assert_eq!(code, 200, "{body}");
+        let _ = server.state_after(&t, m["version"].as_u64().expect("version"));
+    }
+    let (_, t, _) = asked(&server);
+    // The page of the seat asked, as it stands before the stop.
+    let before = server.state(&t);
+    assert!(before["version"].as_u64() > Some(1), "{before}");
+    let (code, said) = server.interrupt();
+    assert_eq!(code, Some(130), "{said}");
+    assert!(
+        said.contains(&format!("the game is saved in {log}")),
+        "{said}"
+    );
+    let command = format!("rules serve {game} --resume {log}");
+    assert!(said.contains(&command), "{said}");
+    // The same command again: refused, the log untouched.
+    let kept = std::fs::read_to_string(&log).expect("log");
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_rules"))
+        .arg("serve")
+        .args(args)
+        .args(["--port", "0", "--no-qr"])
+        .output()
+        .expect("run");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains("holds a stopped game"), "{err}");
+    assert!(err.contains(&command) && err.contains("--new"), "{err}");
+    assert_eq!(std::fs::read_to_string(&log).expect("log"), kept);
+    // The command it named: the same port, the same links (no `--port` given).
+    let resumed = Server::start_at(&[game, "--resume", &log], &[]);
+    assert_eq!(resumed.addr, server.addr, "the same port and address");
+    assert_eq!(resumed.seats, server.seats, "the same links");
+    let after = resumed.state(&t);
+    assert_eq!(after["question"]["prompt"], before["question"]["prompt"]);
+    assert!(
+        after["version"].as_u64() < before["version"].as_u64(),
+        "the restarted server counts again: {} then {}",
+        before["version"],
+        after["version"]
+    );
+    assert!(
+        page_takes(&before, &after),
+        "the open page takes the new messages"
+    );
+    // ... and page.js decides so by that test.
+    let (code, js) = resumed.get("/page.js");
+    assert_eq!(code, 200);
+    assert!(
+        js.contains(
+            "if (current && m.instance === current.instance && m.version < current.version) return;"
+        ),
+        "page.js's test changed: update `page_takes`"
+    );
+    // An answer on the page goes through.
+    let id = after["question"]["id"].as_u64().expect("id");
+    let (code, body) = resumed.answer(&t, id, 0);
+    assert_eq!(code, 200, "{body}");
+    // `--new` starts over.
+    drop(resumed);
+    let fresh = Server::start(&[game, "--seed", "2", "--log", &log, "--new"]);
+    assert_ne!(fresh.seats, server.seats, "new links");
+}
+
+/// Listening on every interface, the links name this machine's address on its network, never
+/// 0.0.0.0 or loopback, and a client reaches the game there.
+#[test]
+fn links_on_every_interface_name_the_network_address() {
+    for flag in [&["--lan"][..], &["--bind", "0.0.0.0"][..]] {
+        let dir = scratch(&format!("serve-lan{}", flag.len()));
+        let log = log_of(&dir);
+        let mut args = vec![
+            "games/the-establishment.rules",
+            "--seed",
+            "1",
+            "--log",
+            &log,
+        ];
+        args.extend_from_slice(flag);
+        let server = Server::start(&args);
+        if server
+            .banner
+            .contains("no network address other machines reach")
+        {
+            // No network here: the banner says so (and what to do) instead.
+            continue;
+        }
+        let links: Vec<&str> = server
+            .banner
+            .lines()
+            .filter_map(|l| l.split_once(" http://").map(|(_, r)| r))
+            .collect();
+        assert!(!links.is_empty(), "{}", server.banner);
+        for l in links {
+            let host = l.split(':').next().unwrap_or("");
+            let ip: std::net::IpAddr = host.parse().expect("an address");
+            assert!(
+                !ip.is_unspecified() && !ip.is_loopback(),
+                "{}",
+                server.banner
+            );
+        }
+        assert!(!server.addr.starts_with("0.0.0.0"), "{}", server.banner);
+        let t = server.seats[0].clone().expect("P1");
+        assert!(server.state(&t)["game"].is_string());
+    }
+}
+
+/// One seat flooding the server is answered 429 past its rate, and another seat's answer goes
+/// through meanwhile, at once.
+#[test]
+fn a_flooding_seat_is_limited_and_the_other_seat_still_answers() {
+    let server = establishment("serve-flood", &["--requests-per-second", "20"]);
+    let (k, t, m) = asked(&server);
+    let flooder = server.seats[1 - k].clone().expect("the other seat");
+    let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let threads: Vec<_> = (0..4)
+        .map(|_| {
+            let addr = server.addr.clone();
+            let path = format!("/s/{flooder}/undo");
+            let stop = stop.clone();
+            std::thread::spawn(move || {
+                let mut codes = BTreeMap::new();
+                while !stop.load(std::sync::atomic::Ordering::SeqCst) {
+                    let (c, _) = request(&addr, "POST", &path, Some(b"{\"question\": 1}"));
+                    *codes.entry(c).or_insert(0u32) += 1;
+                }
+                codes
+            })
+        })
+        .collect();
+    std::thread::sleep(Duration::from_millis(1500));
+    let id = m["question"]["id"].as_u64().expect("id");
+    let started = std::time::Instant::now();
+    let body = format!(r#"{{"question": {id}, "option": 0}}"#);
+    let (code, reply) = request(
+        &server.addr,
+        "POST",
+        &format!("/s/{t}/answer"),
+        Some(body.as_bytes()),
+    );
+    let took = started.elapsed();
+    stop.store(true, std::sync::atomic::Ordering::SeqCst);
+    let mut all = BTreeMap::new();
+    for th in threads {
+        for (c, n) in th.join().expect("flood") {
+            *all.entry(c).or_insert(0) += n;
+        }
+    }
+    assert_eq!(code, 200, "{reply}");
+    assert!(took < Duration::from_secs(5), "the answer took {took:?}");
+    assert!(all.get(&429).copied().unwrap_or(0) > 0, "{all:?}");
+    assert!(all.keys().all(|c| [200, 409, 429].contains(c)), "{all:?}");
+}
+
+/// A request's head trickled a byte at a time is cut at the head's deadline, however often a
+/// byte comes; and strangers holding many connections open take no seat's.
+#[test]
+fn a_trickled_head_is_cut_and_strangers_do_not_crowd_out_a_seat() {
+    let server = establishment("serve-trickle", &["--head-seconds", "2"]);
+    let t = server.seats[0].clone().expect("P1");
+    let mut s = TcpStream::connect(&server.addr).expect("connect");
+    let started = std::time::Instant::now();
+    let head = format!("GET /s/{t}/state HTTP/1.1\r\nHost: x\r\nX-Slow: ");
+    let mut cut = false;
+    for b in head.bytes().chain(std::iter::repeat(b'a')) {
+        if s.write_all(&[b]).is_err() {
+            cut = true;
+            break;
+        }
+        if started.elapsed() > Duration::from_secs(12) {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(200));
+    }
+    assert!(
+        cut,
+        "a head trickled for {:?} was not cut",
+        started.elapsed()
+    );
+    assert!(
+        started.elapsed() < Duration::from_secs(8),
+        "{:?}",
+        started.elapsed()
+    );
+    // 300 connections that send nothing: the seat's request is still answered at once.
+    let silent: Vec<TcpStream> = (0..300)
+        .filter_map(|_| TcpStream::connect(&server.addr).ok())
+        .collect();
+    assert!(silent.len() > 256, "{}", silent.len());
+    std::thread::sleep(Duration::from_millis(300));
+    let mut s = TcpStream::connect(&server.addr).expect("connect");
+    s.set_read_timeout(Some(Duration::from_secs(5))).ok();
+    write!(
+        s,
+        "GET /s/{t}/state HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"
+    )
+    .expect("send");
+    let mut got = Vec::new();
+    let _ = s.read_to_end(&mut got);
+    let (code, _) = web::parse_response(&got);
+    assert_eq!(code, 200, "the seat was locked out");
+    drop(silent);
+    // 260 spectators' live streams: those past the spectators' count are refused (503), and
+    // the seat is still answered.
+    let streams: Vec<TcpStream> = (0..260)
+        .filter_map(|_| {
+            let mut s = TcpStream::connect(&server.addr).ok()?;
+            write!(
+                s,
+                "GET /s/{}/events HTTP/1.1\r\nHost: x\r\n\r\n",
+                server.spectator
+            )
+            .ok()?;
+            Some(s)
+        })
+        .collect();
+    assert!(streams.len() > 256, "{}", streams.len());
+    std::thread::sleep(Duration::from_millis(500));
+    let started = std::time::Instant::now();
+    let (code, body) = request(&server.addr, "GET", &format!("/s/{t}/state"), None);
+    assert_eq!(code, 200, "{body}");
+    assert!(started.elapsed() < Duration::from_secs(5));
+    drop(streams);
+}
+
+/// Live streams whose readers never read hold one message each, not a queue: a whole game
+/// played past 100 of them leaves the server's memory about where it was.
+#[test]
+fn streams_that_never_read_hold_no_queue() {
+    let mut server = establishment("serve-sleepers", &[]);
+    let sleepers: Vec<TcpStream> = (0..100)
+        .map(|_| {
+            let mut s = TcpStream::connect(&server.addr).expect("connect");
+            write!(
+                s,
+                "GET /s/{}/events HTTP/1.1\r\nHost: x\r\n\r\n",
+                server.spectator
+            )
+            .expect("send");
+            s
+        })
+        .collect();
+    std::thread::sleep(Duration::from_millis(500));
+    let Some(before) = server.rss_kib() else {
+        return;
+    };
+    let seen = play_out(&server, 3, 5000);
+    assert!(seen.last().expect("messages").1["end"].is_object());
+    // More messages, the largest (the whole account): P3 handed from one agent to another.
+    let mut v = server.state(&server.spectator)["version"]
+        .as_u64()
+        .expect("version");
+    let target = v + 400;
+    for k in 0..400 {
+        server.host(if k % 2 == 0 { "P3 first" } else { "P3 random" });
+    }
+    while v < target {
+        v = server.state_after(&server.spectator, v)["version"]
+            .as_u64()
+            .expect("version");
+    }
+    std::thread::sleep(Duration::from_millis(500));
+    let after = server.rss_kib().expect("rss");
+    let grown = after.saturating_sub(before);
+    let size = server.state(&server.spectator).to_string().len();
+    eprintln!("rss {before} KiB -> {after} KiB, the last message {size} bytes");
+    assert!(
+        grown < 20 * 1024,
+        "the server grew by {grown} KiB: {before} -> {after}"
+    );
+    drop(sleepers);
+}
+
+/// The links and their QR codes fit on one screen: two seats' codes side by side, each of the
+/// smallest size (version 3: 29 modules and the margin, 17 lines), the whole banner well under
+/// the 63 lines it took.
+#[test]
+fn the_links_and_their_codes_fit_on_one_screen() {
+    let dir = scratch("serve-qr");
+    let log = log_of(&dir);
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_rules"))
+        .args([
+            "serve",
+            "games/the-establishment.rules",
+            "--seed",
+            "1",
+            "--agent",
+            "P1=human,P2=human,random",
+            "--lan",
+            "--port",
+            "0",
+            "--log",
+            &log,
+        ])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        // No terminal: the codes are laid out for 80 columns.
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .expect("serve");
+    let mut lines = std::io::BufReader::new(child.stdout.take().expect("stdout"));
+    let mut banner = Vec::new();
+    loop {
+        let mut line = String::new();
+        let n = std::io::BufRead::read_line(&mut lines, &mut line).expect("read");
+        assert!(n > 0, "{banner:?}");
+        if line.starts_with("at this terminal") {
+            break;
+        }
+        banner.push(line.trim_end_matches('\n').to_string());
+    }
+    let _ = child.kill();
+    let _ = child.wait();
+    let text = banner.join("\n");
+    assert!(banner.len() <= 26, "{} lines:\n{text}", banner.len());
+    let code: Vec<&String> = banner
+        .iter()
+        .filter(|l| l.contains('▀') || l.contains('█'))
+        .collect();
+    assert_eq!(code.len(), 17, "one row of codes, 17 lines:\n{text}");
+    // Two codes side by side, 33 columns each and a gap.
+    assert_eq!(code[0].chars().count(), 33 + 2 + 33, "{text}");
+    assert!(text.contains("\nP1 ") && text.contains("\nP2 ") && text.contains("\nspectators "));
 }

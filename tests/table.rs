@@ -871,3 +871,42 @@ fn an_answer_is_not_taken_back_past_a_card_drawn_or_revealed_after_it() {
         "{err}"
     );
 }
+
+/// A game resumed and stopped again is saved into the log it was resumed from, not a new one:
+/// the log holds every answer, and the next `--resume` goes on from the latest.
+#[test]
+fn a_resumed_game_stopped_again_is_saved_into_its_own_log() {
+    let (code, _, err) = typed(
+        &[
+            "run",
+            ESTABLISHMENT,
+            "--players",
+            "3",
+            "--seed",
+            "4",
+            "--agent",
+            "P1=human,random",
+        ],
+        "1\n:quit\n",
+    );
+    assert_eq!(code, 0, "{err}");
+    let path = err
+        .split("the game is saved in ")
+        .nth(1)
+        .and_then(|r| r.split(". To go on").next())
+        .expect("where it was saved")
+        .to_string();
+    let first = answers(&std::fs::read_to_string(&path).expect("the saved game")).len();
+    let (code, _, err) = typed(&["run", ESTABLISHMENT, "--resume", &path], "1\n:quit\n");
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        err.contains(&format!("the game is saved in {path}. To go on")),
+        "saved into the log it was resumed from: {err}"
+    );
+    let second = answers(&std::fs::read_to_string(&path).expect("the saved game")).len();
+    let _ = std::fs::remove_file(&path);
+    assert!(
+        second > first,
+        "the log holds the answers since: {first} then {second}"
+    );
+}

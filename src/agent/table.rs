@@ -95,7 +95,7 @@ fn typed_lines() -> Receiver<Option<String>> {
 }
 
 /// The size of the terminal on stderr, when it is one.
-fn terminal_size() -> Option<(usize, usize)> {
+pub fn terminal_size() -> Option<(usize, usize)> {
     #[cfg(any(target_os = "linux", target_os = "macos"))]
     {
         #[repr(C)]

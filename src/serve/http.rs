@@ -1,12 +1,16 @@
 //! The web server: a page per seat, its message (whole, or as server-sent events when it
 //! changes), and answers. Every request names its seat by the token in its path; an unknown
-//! token gets 404 and nothing else. Bodies, connections, idle connections and long polls are
-//! bounded by `Limits` (`max_serve_body_bytes`, `max_serve_connections`, `serve_idle_seconds`,
-//! `serve_poll_seconds`), and each live connection holds one message at most: the latest.
+//! token gets 404 and nothing else. Bodies, connections (counted by seat: `slots.rs`), each
+//! seat's requests (429 past its rate), the time to send a request (its head and its body, a
+//! deadline each that trickling does not move), idle connections and long polls are bounded by
+//! `Limits` (`max_serve_*`, `serve_*`). Hyper runs each connection with a small buffer
+//! (`MAX_BUF`), so a live stream whose reader does not read holds one message beyond it, the
+//! newest when it reads again (the stream folds the changes in between), never a queue.
 
 use super::hub::{Hub, Who};
+use super::slots::Conn;
 use crate::limits::Limits;
-use axum::extract::{DefaultBodyLimit, Path, Query, State};
+use axum::extract::{DefaultBodyLimit, Extension, Path, Query, State};
 use axum::http::{header, StatusCode};
 use axum::response::sse::{Event as SseEvent, KeepAlive, Sse};
 use axum::response::{IntoResponse, Response};
@@ -25,19 +29,23 @@ const STYLE: &str = include_str!("page/page.css");
 type Shared = Arc<Hub>;
 
 pub fn router(hub: Shared, limits: &Limits) -> Router {
-    Router::new()
+    let mut r = Router::new()
         .route("/", get(home))
         .route(
             "/page.js",
             get(|| asset("text/javascript; charset=utf-8", SCRIPT)),
         )
-        .route("/page.css", get(|| asset("text/css; charset=utf-8", STYLE)))
-        .route("/s/{token}", get(page))
-        .route("/s/{token}/state", get(state))
-        .route("/s/{token}/events", get(events))
-        .route("/s/{token}/answer", post(answer))
-        .route("/s/{token}/undo", post(undo))
-        .fallback(|| async { refuse(404, "nothing here") })
+        .route("/page.css", get(|| asset("text/css; charset=utf-8", STYLE)));
+    // A QR code holds the link in capitals (`qr::for_code`): `/S/TOKEN` is the same seat.
+    for s in ["s", "S"] {
+        r = r
+            .route(&format!("/{s}/{{token}}"), get(page))
+            .route(&format!("/{s}/{{token}}/state"), get(state))
+            .route(&format!("/{s}/{{token}}/events"), get(events))
+            .route(&format!("/{s}/{{token}}/answer"), post(answer))
+            .route(&format!("/{s}/{{token}}/undo"), post(undo));
+    }
+    r.fallback(|| async { refuse(404, "nothing here") })
         .layer(DefaultBodyLimit::max(limits.max_serve_body_bytes))
         .with_state(hub)
 }
@@ -67,6 +75,51 @@ fn json_body(body: Arc<str>) -> Response {
         .into_response()
 }
 
+/// The seat a request's token names, once its connection is counted as that seat's and the
+/// seat has requests left; else the answer to send.
+fn admit(
+    hub: &Hub,
+    conn: Option<&Extension<Arc<Conn>>>,
+    token: &str,
+) -> Result<Who, Box<Response>> {
+    let Some(who) = hub.who(token) else {
+        return Err(Box::new(unknown()));
+    };
+    if let Some(Extension(conn)) = conn {
+        if !hub.slots.claim(conn, who) {
+            return Err(Box::new(refuse(
+                503,
+                "too many spectators are connected: try again later",
+            )));
+        }
+    }
+    if !hub.rates.allow(who) {
+        let mut r = refuse(429, "too many requests from this link: wait a moment");
+        r.headers_mut()
+            .insert(header::RETRY_AFTER, header::HeaderValue::from_static("1"));
+        return Err(Box::new(r));
+    }
+    Ok(who)
+}
+
+/// A request's body, read within the head's deadline again: a body trickled slower is refused.
+async fn read_body(hub: &Hub, body: axum::body::Body) -> Result<axum::body::Bytes, Box<Response>> {
+    let wait = Duration::from_secs(hub.limits.serve_head_seconds.max(1));
+    match tokio::time::timeout(
+        wait,
+        axum::body::to_bytes(body, hub.limits.max_serve_body_bytes),
+    )
+    .await
+    {
+        Ok(Ok(b)) => Ok(b),
+        Ok(Err(_)) => Err(Box::new(refuse(
+            413,
+            "the body is too long (or was cut off): an answer is a few dozen bytes",
+        ))),
+        Err(_) => Err(Box::new(refuse(408, "the body came too slowly"))),
+    }
+}
+
 fn unknown() -> Response {
     refuse(
         404,
@@ -82,9 +135,13 @@ async fn home() -> Response {
         .into_response()
 }
 
-async fn page(State(hub): State<Shared>, Path(token): Path<String>) -> Response {
-    if hub.who(&token).is_none() {
-        return unknown();
+async fn page(
+    State(hub): State<Shared>,
+    conn: Option<Extension<Arc<Conn>>>,
+    Path(token): Path<String>,
+) -> Response {
+    if let Err(r) = admit(&hub, conn.as_ref(), &token) {
+        return *r;
     }
     (
         [
@@ -103,11 +160,13 @@ struct After {
 
 async fn state(
     State(hub): State<Shared>,
+    conn: Option<Extension<Arc<Conn>>>,
     Path(token): Path<String>,
     Query(q): Query<After>,
 ) -> Response {
-    let Some(who) = hub.who(&token) else {
-        return unknown();
+    let who = match admit(&hub, conn.as_ref(), &token) {
+        Ok(w) => w,
+        Err(r) => return *r,
     };
     if let Some(after) = q.after {
         let mut rx = hub.version.subscribe();
@@ -119,13 +178,19 @@ async fn state(
     json_body(hub.message(who))
 }
 
-async fn events(State(hub): State<Shared>, Path(token): Path<String>) -> Response {
-    let Some(who) = hub.who(&token) else {
-        return unknown();
+async fn events(
+    State(hub): State<Shared>,
+    conn: Option<Extension<Arc<Conn>>>,
+    Path(token): Path<String>,
+) -> Response {
+    let who = match admit(&hub, conn.as_ref(), &token) {
+        Ok(w) => w,
+        Err(r) => return *r,
     };
     let rx = hub.version.subscribe();
     // The first item is the whole state now; each next one, the whole state after a change
-    // (changes in between are folded: a slow reader gets the latest).
+    // (changes in between are folded: a slow reader gets the latest). Hyper asks for the next
+    // item only once what it holds to write is under `MAX_BUF`.
     let stream =
         futures_util::stream::unfold((hub, rx, true), move |(hub, mut rx, first)| async move {
             if !first && rx.changed().await.is_err() {
@@ -156,14 +221,20 @@ fn parse<T: for<'de> Deserialize<'de>>(body: &[u8], shape: &str) -> Result<T, St
 
 async fn answer(
     State(hub): State<Shared>,
+    conn: Option<Extension<Arc<Conn>>>,
     Path(token): Path<String>,
-    body: axum::body::Bytes,
+    body: axum::body::Body,
 ) -> Response {
-    let Some(who) = hub.who(&token) else {
-        return unknown();
+    let who = match admit(&hub, conn.as_ref(), &token) {
+        Ok(w) => w,
+        Err(r) => return *r,
     };
     let Who::Seat(seat) = who else {
         return refuse(403, "a spectator does not answer");
+    };
+    let body = match read_body(&hub, body).await {
+        Ok(b) => b,
+        Err(r) => return *r,
     };
     let a: Answer = match parse(&body, r#"{"question": N, "option": I} (I from 0)"#) {
         Ok(a) => a,
@@ -182,14 +253,20 @@ struct Undo {
 
 async fn undo(
     State(hub): State<Shared>,
+    conn: Option<Extension<Arc<Conn>>>,
     Path(token): Path<String>,
-    body: axum::body::Bytes,
+    body: axum::body::Body,
 ) -> Response {
-    let Some(who) = hub.who(&token) else {
-        return unknown();
+    let who = match admit(&hub, conn.as_ref(), &token) {
+        Ok(w) => w,
+        Err(r) => return *r,
     };
     let Who::Seat(seat) = who else {
         return refuse(403, "a spectator does not take answers back");
+    };
+    let body = match read_body(&hub, body).await {
+        Ok(b) => b,
+        Err(r) => return *r,
     };
     let u: Undo = match parse(&body, r#"{"question": N}"#) {
         Ok(u) => u,
@@ -201,7 +278,13 @@ async fn undo(
     }
 }
 
-/// Serve until the process ends: connections beyond `MAX_CONNECTIONS` wait for a free one.
+/// The most a connection buffers to read or write beyond what the socket took (hyper's least
+/// is 8 KiB): a request's head must fit, and a live stream holds one message past it.
+const MAX_BUF: usize = 16 * 1024;
+
+/// Serve until the process ends. Each connection gets its slot (`slots.rs`) and runs on hyper
+/// with the head's deadline (`serve_head_seconds`, from when its head begins, however slowly it
+/// comes) and a small buffer (`MAX_BUF`).
 pub fn serve(listener: std::net::TcpListener, hub: Shared) -> Result<(), String> {
     let limits = hub.limits;
     let rt = tokio::runtime::Builder::new_current_thread()
@@ -212,67 +295,74 @@ pub fn serve(listener: std::net::TcpListener, hub: Shared) -> Result<(), String>
     rt.block_on(async move {
         let listener = tokio::net::TcpListener::from_std(listener)
             .map_err(|e| format!("cannot listen: {e}"))?;
-        let limited = Limited {
-            inner: listener,
-            permits: Arc::new(tokio::sync::Semaphore::new(limits.max_serve_connections)),
-            idle: Duration::from_secs(limits.serve_idle_seconds.max(1)),
-        };
-        axum::serve(limited, router(hub, &limits))
-            .await
-            .map_err(|e| format!("the web server stopped: {e}"))
+        let app = router(hub.clone(), &limits);
+        let idle = Duration::from_secs(limits.serve_idle_seconds.max(1));
+        let head = Duration::from_secs(limits.serve_head_seconds.max(1));
+        loop {
+            let io = match listener.accept().await {
+                Ok((io, _)) => io,
+                // Out of file descriptors and the like: wait a moment, as axum's own does.
+                Err(_) => {
+                    tokio::time::sleep(Duration::from_millis(50)).await;
+                    continue;
+                }
+            };
+            let _ = io.set_nodelay(true);
+            let conn = hub.slots.open();
+            let io = Permitted {
+                io,
+                conn: conn.clone(),
+                hub: hub.clone(),
+                idle,
+                deadline: Box::pin(tokio::time::sleep(idle)),
+            };
+            let app = app.clone();
+            let service = hyper::service::service_fn(
+                move |mut req: axum::http::Request<hyper::body::Incoming>| {
+                    req.extensions_mut().insert(conn.clone());
+                    let mut app = app.clone();
+                    async move {
+                        tower_service::Service::call(&mut app, req.map(axum::body::Body::new)).await
+                    }
+                },
+            );
+            tokio::spawn(async move {
+                let mut b = hyper::server::conn::http1::Builder::new();
+                b.timer(hyper_util::rt::TokioTimer::new())
+                    .header_read_timeout(head)
+                    .max_buf_size(MAX_BUF);
+                let _ = b
+                    .serve_connection(hyper_util::rt::TokioIo::new(io), service)
+                    .await;
+            });
+        }
     })
 }
 
-/// A listener that holds a permit per open connection.
-struct Limited {
-    inner: tokio::net::TcpListener,
-    permits: Arc<tokio::sync::Semaphore>,
-    idle: Duration,
-}
-
-impl axum::serve::Listener for Limited {
-    type Io = Permitted;
-    type Addr = std::net::SocketAddr;
-
-    async fn accept(&mut self) -> (Self::Io, Self::Addr) {
-        loop {
-            let Ok(permit) = self.permits.clone().acquire_owned().await else {
-                // The semaphore is never closed; wait as a listener would.
-                tokio::time::sleep(Duration::from_secs(1)).await;
-                continue;
-            };
-            match self.inner.accept().await {
-                Ok((io, addr)) => {
-                    let _ = io.set_nodelay(true);
-                    let deadline = Box::pin(tokio::time::sleep(self.idle));
-                    let conn = Permitted {
-                        io,
-                        _permit: permit,
-                        idle: self.idle,
-                        deadline,
-                    };
-                    return (conn, addr);
-                }
-                // Out of file descriptors and the like: wait a moment, as axum's own does.
-                Err(_) => tokio::time::sleep(Duration::from_millis(50)).await,
-            }
-        }
-    }
-
-    fn local_addr(&self) -> std::io::Result<Self::Addr> {
-        self.inner.local_addr()
-    }
-}
-
-/// A connection with its permit (closing it frees the permit) and its idle deadline: a
-/// connection on which nothing was read or written for `idle` (a client that sends nothing, or
-/// never reads what it is sent) ends with an error, so it holds its permit and its buffers only
-/// that long. A live stream writes a keep-alive every 15 s, so a reader that reads is never idle.
+/// A connection with its slot (freed when it closes; taken back by `slots.rs`, it fails at its
+/// next read or write) and its idle deadline: a connection on which nothing was read or
+/// written for `idle` (a client that sends nothing, or never reads what it is sent) ends with
+/// an error, so it holds its slot and its buffers only that long. A live stream writes a
+/// keep-alive every 15 s, so a reader that reads is never idle.
 struct Permitted {
     io: tokio::net::TcpStream,
-    _permit: tokio::sync::OwnedSemaphorePermit,
+    conn: Arc<Conn>,
+    hub: Shared,
     idle: Duration,
     deadline: std::pin::Pin<Box<tokio::time::Sleep>>,
+}
+
+impl Drop for Permitted {
+    fn drop(&mut self) {
+        self.hub.slots.release(&self.conn);
+    }
+}
+
+fn closed<T>() -> std::task::Poll<std::io::Result<T>> {
+    std::task::Poll::Ready(Err(std::io::Error::new(
+        std::io::ErrorKind::ConnectionAborted,
+        "the connection's slot was given to a newer one",
+    )))
 }
 
 impl Permitted {
@@ -281,11 +371,15 @@ impl Permitted {
         self.deadline.as_mut().reset(next);
     }
 
-    /// Pending I/O: an error once the deadline has passed.
+    /// Pending I/O: an error once the deadline has passed or the slot was taken back.
     fn waited<T>(
         &mut self,
         cx: &mut std::task::Context<'_>,
     ) -> std::task::Poll<std::io::Result<T>> {
+        self.conn.park(cx.waker());
+        if self.conn.closed() {
+            return closed();
+        }
         match self.deadline.as_mut().poll(cx) {
             std::task::Poll::Ready(()) => std::task::Poll::Ready(Err(std::io::Error::new(
                 std::io::ErrorKind::TimedOut,
@@ -303,6 +397,9 @@ impl tokio::io::AsyncRead for Permitted {
         buf: &mut tokio::io::ReadBuf<'_>,
     ) -> std::task::Poll<std::io::Result<()>> {
         let this = &mut *self;
+        if this.conn.closed() {
+            return closed();
+        }
         match std::pin::Pin::new(&mut this.io).poll_read(cx, buf) {
             std::task::Poll::Ready(r) => {
                 this.progressed();
@@ -320,6 +417,9 @@ impl tokio::io::AsyncWrite for Permitted {
         buf: &[u8],
     ) -> std::task::Poll<std::io::Result<usize>> {
         let this = &mut *self;
+        if this.conn.closed() {
+            return closed();
+        }
         match std::pin::Pin::new(&mut this.io).poll_write(cx, buf) {
             std::task::Poll::Ready(r) => {
                 this.progressed();

@@ -51,6 +51,10 @@ pub struct Hub {
     pub version: watch::Sender<u64>,
     cmd: SyncSender<HostCmd>,
     pub limits: crate::limits::Limits,
+    /// The connections open, by whom each is for.
+    pub slots: super::slots::Slots,
+    /// Each seat's requests.
+    pub rates: super::slots::Rates,
 }
 
 /// Who a token is.
@@ -84,7 +88,16 @@ impl Hub {
                 undo: Vec::new(),
                 undo_at: None,
             }),
-            tokens,
+            slots: super::slots::Slots::new(super::slots::Caps {
+                unknown: limits.max_serve_connections,
+                seat: limits.max_serve_seat_connections,
+                spectators: limits.max_serve_spectator_connections,
+            }),
+            rates: super::slots::Rates::new(
+                tokens.len().saturating_sub(1),
+                limits.serve_requests_per_second,
+            ),
+            tokens: tokens.iter().map(|t| t.to_ascii_lowercase()).collect(),
             version: watch::channel(0).0,
             cmd,
             limits,
@@ -96,9 +109,11 @@ impl Hub {
         self.shared.lock().unwrap_or_else(|e| e.into_inner())
     }
 
+    /// Whose a token is (hex digits in either case: a QR code holds them in capitals).
     pub fn who(&self, token: &str) -> Option<Who> {
         let last = self.tokens.len().checked_sub(1)?;
-        let i = self.tokens.iter().position(|t| same(t, token))?;
+        let token = token.to_ascii_lowercase();
+        let i = self.tokens.iter().position(|t| same(t, &token))?;
         Some(if i == last {
             Who::Spectator
         } else {

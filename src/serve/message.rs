@@ -20,6 +20,8 @@ pub struct Extra<'a> {
     pub can_undo: bool,
     pub undo_refused: Option<String>,
     pub version: u64,
+    /// This run of the server's name: the version counts from 1 again in a new one.
+    pub instance: &'a str,
 }
 
 /// Card ids to their index, for the card's printed text.
@@ -143,6 +145,7 @@ pub fn build(
         "game": prog.game.name,
         "you": seat.map(|p| format!("P{}", u64::from(p) + 1)),
         "version": extra.version,
+        "instance": extra.instance,
         "events": s.events.len(),
         "seats": seats,
         "round": view.round,

@@ -14,11 +14,13 @@
 
 pub mod http;
 pub mod hub;
+pub mod lan;
 pub mod message;
 pub mod qr;
+pub mod slots;
 pub mod tokens;
 
-use crate::session::{Mode, SaveFile, Session, Stop, Until};
+use crate::session::{Mode, SaveFile, Served, Session, Stop, Until};
 use hub::{HostCmd, Hub, Question};
 use std::io::Write;
 use std::net::{IpAddr, SocketAddr};
@@ -34,10 +36,14 @@ pub struct Config {
     pub seed: Option<u64>,
     pub agent: String,
     pub set: Vec<String>,
-    pub port: u16,
-    pub bind: IpAddr,
+    /// `None`: the one a resumed log names, else 8080.
+    pub port: Option<u16>,
+    /// `None`: the one a resumed log names, else loopback (`--lan`: the unspecified address).
+    pub bind: Option<IpAddr>,
     pub log: Option<PathBuf>,
     pub resume: Option<PathBuf>,
+    /// Start a new game even where the log holds one (`--new`).
+    pub new: bool,
     /// Draw a QR code of each link.
     pub qr: bool,
     /// The limits (those of `rules serve` are `Limits::max_serve_*` and `serve_*`).
@@ -74,7 +80,7 @@ pub fn run(cfg: Config, out: &mut dyn Write) -> Result<(), String> {
         ));
     }
     let game_name = prog.game.name.clone();
-    let (session, log, tokens) = match &cfg.resume {
+    let (session, log, tokens, served) = match &cfg.resume {
         Some(path) => {
             let text = crate::files::read_text(path, limits.max_log_bytes)
                 .map_err(|e| format!("cannot read `{}`: {e}", path.display()))?;
@@ -98,8 +104,8 @@ pub fn run(cfg: Config, out: &mut dyn Write) -> Result<(), String> {
                 ));
             }
             // A log that cannot be written again is refused now, not after the first answer.
-            write_save(&s, path)?;
-            (s, path.clone(), tokens)
+            write_save(&s, path, save.served)?;
+            (s, path.clone(), tokens, save.served)
         }
         None => {
             let n = cfg.players.unwrap_or_else(|| crate::default_players(&prog));
@@ -143,24 +149,67 @@ pub fn run(cfg: Config, out: &mut dyn Write) -> Result<(), String> {
                         .unwrap_or("game"),
                 ))
             });
-            write_save(&s, &log)?;
+            if !cfg.new {
+                refuse_existing(&log, &cfg.game)?;
+            }
+            // Written once the server listens (below): a port taken leaves no log behind.
             let tokens = tokens::fresh(n)?;
-            tokens::store(&log, &tokens)?;
-            (s, log, tokens)
+            (s, log, tokens, None)
         }
     };
-    let addr = SocketAddr::new(cfg.bind, cfg.port);
-    let listener =
-        std::net::TcpListener::bind(addr).map_err(|e| format!("cannot listen on {addr}: {e}"))?;
+    // A resumed game listens where it did (the same links), unless told otherwise.
+    let bind = cfg
+        .bind
+        .or(served.map(|s| s.bind))
+        .unwrap_or(IpAddr::V4(std::net::Ipv4Addr::LOCALHOST));
+    let port = cfg.port.or(served.map(|s| s.port)).unwrap_or(8080);
+    let addr = SocketAddr::new(bind, port);
+    let listener = std::net::TcpListener::bind(addr).map_err(|e| match served {
+        Some(_) if cfg.port.is_none() => format!(
+            "cannot listen on {addr}, where this game was served: {e} (`--port N` listens \
+             elsewhere, and changes the links)"
+        ),
+        _ => format!("cannot listen on {addr}: {e}"),
+    })?;
     listener
         .set_nonblocking(true)
         .map_err(|e| format!("cannot listen on {addr}: {e}"))?;
     let local = listener
         .local_addr()
         .map_err(|e| format!("cannot listen on {addr}: {e}"))?;
+    // The links name an address a phone can open: on every interface, this machine's address
+    // on its network.
+    let mut notice = None;
+    let shown = if bind.is_unspecified() {
+        match lan::address(bind) {
+            Some(ip) => SocketAddr::new(ip, local.port()),
+            None => {
+                notice = Some(
+                    "this machine has no network address other machines reach (no network?): \
+                     the links name 127.0.0.1; once it has one, give it with `--bind ADDRESS`",
+                );
+                SocketAddr::new(IpAddr::V4(std::net::Ipv4Addr::LOCALHOST), local.port())
+            }
+        }
+    } else {
+        local
+    };
+    let served = Served {
+        port: local.port(),
+        bind,
+    };
+    // A log that cannot be written is refused before anyone is served; a new game's tokens go
+    // beside it.
+    write_save(&session, &log, Some(served))?;
+    if cfg.resume.is_none() {
+        tokens::store(&log, &tokens)?;
+    }
     let (tx, rx) = sync_channel(limits.max_serve_queue);
     let cards = message::card_index(&session.prog);
     let hub = Arc::new(Hub::new(tokens.clone(), Vec::new(), tx, limits));
+    // Each run of the server has its own name, sent with every message: a page that sees a
+    // new one takes its messages whatever their numbers (they start again from 1).
+    let instance = crate::seed::os_hex(8).map_err(|e| format!("cannot start the server: {e}"))?;
     let server_hub = hub.clone();
     std::thread::spawn(move || {
         if let Err(e) = http::serve(listener, server_hub) {
@@ -184,7 +233,10 @@ pub fn run(cfg: Config, out: &mut dyn Write) -> Result<(), String> {
             }
         }
     });
-    let _ = writeln!(out, "serving {game_name} at http://{local}/");
+    let _ = writeln!(out, "serving {game_name} at http://{shown}/");
+    if let Some(n) = notice {
+        let _ = writeln!(out, "{n}");
+    }
     if let Some(salt) = &session.salt {
         let _ = writeln!(
             out,
@@ -192,25 +244,36 @@ pub fn run(cfg: Config, out: &mut dyn Write) -> Result<(), String> {
             crate::seed::commitment(session.seed, salt)
         );
     }
-    if !cfg.bind.is_loopback() {
+    if !bind.is_loopback() {
+        let what = if bind.is_unspecified() {
+            "every interface".to_string()
+        } else {
+            bind.to_string()
+        };
         let _ = writeln!(
             out,
-            "warning: {} is reachable from other machines: anyone who gets a link plays that seat",
-            cfg.bind
+            "warning: {what} is reachable from other machines: anyone who gets a link plays that seat"
         );
     }
+    let resume = resume_command(&cfg.game, &log);
     let mut host = Host {
         session,
         hub,
         cards,
-        local,
+        shown,
+        served,
         tokens,
         log,
+        resume,
+        instance,
         question: 0,
         version: 0,
         undo: Vec::new(),
         qr: cfg.qr,
     };
+    // Ctrl-C ends the server saying where the game is and how to go on (the log is written
+    // after every change, so nothing is lost).
+    stop_message(&host.stop_text());
     if host.session.stop != Stop::Done && host.session.pending.is_none() {
         host.session
             .advance(Until::Choice, crate::session::Auto::Off);
@@ -234,9 +297,16 @@ struct Host {
     session: Session,
     hub: Arc<Hub>,
     cards: std::collections::BTreeMap<String, u32>,
-    local: SocketAddr,
+    /// The address the links name.
+    shown: SocketAddr,
+    /// Where it listens, kept in the log for `--resume`.
+    served: Served,
     tokens: Vec<String>,
     log: PathBuf,
+    /// The command that goes on with this game.
+    resume: String,
+    /// This run's name (`run`), in every message.
+    instance: String,
     /// The number of the question waiting: a new one gets the next, and it keeps it as long
     /// as the game has not moved (a vote, a spectator or a seat handed over leaves it), so an
     /// answer to it is never refused for what another seat did meanwhile.
@@ -252,31 +322,49 @@ impl Host {
     fn link(&self, i: usize) -> String {
         format!(
             "http://{}/s/{}",
-            self.local,
+            self.shown,
             self.tokens.get(i).map(String::as_str).unwrap_or("")
         )
     }
 
-    /// Print the human seats' links (or only `only`'s) and the spectators'.
+    /// What the host is told when the server stops before the game ends.
+    fn stop_text(&self) -> String {
+        let log = self.log.display().to_string();
+        let log = crate::term::escape(&log);
+        if self.session.stop == Stop::Done {
+            format!("\nthe server stopped; the finished game's log is {log}\n")
+        } else {
+            format!(
+                "\nthe server stopped; the game is saved in {log}. To go on with the same links: {}\n",
+                self.resume
+            )
+        }
+    }
+
+    /// Print the human seats' links (or only `only`'s) and the spectators', then their QR
+    /// codes side by side (the spectators' where it takes no line more).
     fn links(&self, out: &mut dyn Write, only: Option<u32>) {
         let n = self.session.players;
+        let mut codes = Vec::new();
+        let mut spare = None;
         for p in 0..n {
             let human = self.session.modes.get(p as usize) == Some(&Mode::Human);
             if !human || only.is_some_and(|o| o != p) {
                 continue;
             }
             let link = self.link(p as usize);
-            let _ = writeln!(out, "P{} {link}", u64::from(p) + 1);
-            if self.qr {
-                let _ = write!(out, "{}", qr::draw(&link));
-            }
+            let seat = format!("P{}", u64::from(p) + 1);
+            let _ = writeln!(out, "{seat} {link}");
+            codes.push((seat, link));
         }
         if only.is_none() {
             let link = self.link(n as usize);
             let _ = writeln!(out, "spectators {link}");
-            if self.qr {
-                let _ = write!(out, "{}", qr::draw(&link));
-            }
+            spare = Some(("spectators".to_string(), link));
+        }
+        if self.qr {
+            let cols = crate::agent::table::terminal_size().map_or(80, |(c, _)| c);
+            let _ = write!(out, "{}", qr::grid(&codes, spare, cols));
         }
         let _ = out.flush();
     }
@@ -314,6 +402,7 @@ impl Host {
             can_undo: matches!(back, Some(Ok(_))),
             undo_refused: back.and_then(Result::err),
             version,
+            instance: &self.instance,
         };
         let mut messages: Vec<Arc<str>> = (0..s.players)
             .map(|p| Arc::from(message::build(s, &self.cards, Some(p), &extra)))
@@ -323,7 +412,7 @@ impl Host {
     }
 
     fn write_log(&self) -> Result<(), String> {
-        write_save(&self.session, &self.log)
+        write_save(&self.session, &self.log, Some(self.served))
     }
 
     fn game_loop(&mut self, rx: Receiver<HostCmd>, out: &mut dyn Write) -> Result<(), String> {
@@ -346,6 +435,7 @@ impl Host {
             }
             if self.session.stop == Stop::Done && !ended {
                 ended = true;
+                stop_message(&self.stop_text());
                 let _ = writeln!(
                     out,
                     "the game is over; the pages show the end until you stop the server (Ctrl-C or `quit`)"
@@ -361,6 +451,7 @@ impl Host {
                 let _ = out.flush();
             }
             let Ok(cmd) = rx.recv() else {
+                let _ = write!(out, "{}", self.stop_text());
                 return Ok(());
             };
             change = match cmd {
@@ -412,7 +503,11 @@ impl Host {
                 }
                 HostCmd::Line(line) => match self.host_line(&line, out) {
                     Some(c) => c,
-                    None => return Ok(()),
+                    None => {
+                        let _ = write!(out, "{}", self.stop_text());
+                        let _ = out.flush();
+                        return Ok(());
+                    }
                 },
             };
         }
@@ -514,10 +609,107 @@ enum Change {
     Moved,
 }
 
+/// Refuse to start a new game over a log that holds one: a stopped game is gone on with by
+/// `--resume`, and `--new` starts over (the old answers lost).
+fn refuse_existing(log: &Path, game: &Path) -> Result<(), String> {
+    // A link or no regular file is refused by the writer itself.
+    let Ok(meta) = std::fs::symlink_metadata(log) else {
+        return Ok(());
+    };
+    if !meta.is_file() {
+        return Ok(());
+    }
+    let shown = log.display();
+    let save = crate::files::read_text(log, crate::limits::Limits::default().max_log_bytes)
+        .ok()
+        .and_then(|t| serde_json::from_str::<SaveFile>(&t).ok());
+    Err(match save {
+        Some(save) if save.stop != Stop::Done => {
+            let n = save.choices.len();
+            format!(
+                "`{shown}` holds a stopped game of {} ({n} answer{}): to go on with it, `{}`; to start over (its answers lost), add `--new`",
+                save.game,
+                if n == 1 { "" } else { "s" },
+                resume_command(game, log)
+            )
+        }
+        Some(save) => format!(
+            "`{shown}` holds a finished game of {}: to start a new one, add `--new` (the old log is replaced) or name another with `--log`",
+            save.game
+        ),
+        None => format!(
+            "`{shown}` exists and is no log of `rules serve`: name another with `--log`, or add `--new` to write over it"
+        ),
+    })
+}
+
+/// `rules serve GAME --resume LOG`, each path quoted for a shell where it needs it.
+fn resume_command(game: &Path, log: &Path) -> String {
+    format!(
+        "rules serve {} --resume {}",
+        crate::term::escape(&shell_word(&game.display().to_string())),
+        crate::term::escape(&shell_word(&log.display().to_string()))
+    )
+}
+
+/// A word a POSIX shell reads back as `w`.
+fn shell_word(w: &str) -> String {
+    let plain = !w.is_empty()
+        && w.bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b"._-/+=:,@%".contains(&b));
+    if plain {
+        w.to_string()
+    } else {
+        format!("'{}'", w.replace('\'', "'\\''"))
+    }
+}
+
+/// The message Ctrl-C prints before the server ends (set again when it changes).
+static STOP_MESSAGE: std::sync::atomic::AtomicPtr<Vec<u8>> =
+    std::sync::atomic::AtomicPtr::new(std::ptr::null_mut());
+
+#[cfg(unix)]
+extern "C" {
+    fn signal(sig: i32, handler: usize) -> usize;
+    fn write(fd: i32, buf: *const u8, count: usize) -> isize;
+    fn _exit(code: i32) -> !;
+}
+
+#[cfg(unix)]
+extern "C" fn on_interrupt(_: i32) {
+    let msg = STOP_MESSAGE.load(std::sync::atomic::Ordering::SeqCst);
+    // SAFETY: a message once set is never freed (`stop_message` leaks it); `write` and `_exit`
+    // are async-signal-safe.
+    unsafe {
+        if let Some(m) = msg.as_ref() {
+            let _ = write(1, m.as_ptr(), m.len());
+        }
+        _exit(130)
+    }
+}
+
+/// Set what Ctrl-C prints (the first call installs the handler).
+fn stop_message(text: &str) {
+    let boxed = Box::into_raw(Box::new(text.as_bytes().to_vec()));
+    // The old message is left allocated: the handler may be reading it.
+    let old = STOP_MESSAGE.swap(boxed, std::sync::atomic::Ordering::SeqCst);
+    #[cfg(unix)]
+    if old.is_null() {
+        // SAFETY: the handler only reads a message never freed and calls `write` and `_exit`,
+        // all async-signal-safe.
+        unsafe {
+            const SIGINT: i32 = 2;
+            signal(SIGINT, on_interrupt as extern "C" fn(i32) as usize);
+        }
+    }
+    let _ = old;
+}
+
 /// Write the log: the save, through a private file beside it (`files::write_private`), so a
 /// stop never leaves half a log and nobody else can read the seed or the secret answers.
-fn write_save(session: &Session, log: &Path) -> Result<(), String> {
-    let save = session.save(&session.prog.game.name);
+fn write_save(session: &Session, log: &Path, served: Option<Served>) -> Result<(), String> {
+    let mut save = session.save(&session.prog.game.name);
+    save.served = served;
     let text = serde_json::to_string_pretty(&save).map_err(|e| e.to_string())?;
     crate::files::write_private(log, text.as_bytes())
         .map_err(|e| format!("cannot write the log `{}`: {e}", log.display()))

@@ -21,6 +21,8 @@ pub struct Server {
     pub spectator: String,
     /// Everything the server printed up to the links.
     pub banner: String,
+    /// What it printed since.
+    pub rest: std::sync::Arc<std::sync::Mutex<String>>,
     pub log: PathBuf,
 }
 
@@ -42,11 +44,19 @@ pub fn scratch(name: &str) -> PathBuf {
 impl Server {
     /// `rules serve GAME ARGS --port 0 --no-qr`, once it has printed its links.
     pub fn start(args: &[&str]) -> Server {
+        Server::start_at(args, &["--port", "0"])
+    }
+
+    /// `rules serve GAME ARGS EXTRA --no-qr`, once it has printed its links. A test's client
+    /// polls much faster than a page: unless the test sets it, each seat may make 1,000
+    /// requests a second.
+    pub fn start_at(args: &[&str], extra: &[&str]) -> Server {
         let mut cmd = Command::new(env!("CARGO_BIN_EXE_rules"));
-        cmd.arg("serve")
-            .args(args)
-            .args(["--port", "0", "--no-qr"])
-            .stdin(Stdio::piped())
+        cmd.arg("serve").args(args).args(extra).arg("--no-qr");
+        if !args.contains(&"--requests-per-second") {
+            cmd.args(["--requests-per-second", "1000"]);
+        }
+        cmd.stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::inherit());
         let mut child = cmd.spawn().expect("rules serve starts");
@@ -86,10 +96,17 @@ impl Server {
             }
         }
         // The rest of the output goes on being read, so the server never blocks on a full pipe.
+        let rest = std::sync::Arc::new(std::sync::Mutex::new(String::new()));
+        let kept = rest.clone();
         std::thread::spawn(move || {
-            let mut sink = String::new();
-            while lines.read_line(&mut sink).is_ok_and(|n| n > 0) {
-                sink.clear();
+            let mut line = String::new();
+            while lines.read_line(&mut line).is_ok_and(|n| n > 0) {
+                if let Ok(mut k) = kept.lock() {
+                    if k.len() < 1 << 20 {
+                        k.push_str(&line);
+                    }
+                }
+                line.clear();
             }
         });
         let max = seats.iter().map(|(k, _)| *k + 1).max().unwrap_or(0);
@@ -109,8 +126,25 @@ impl Server {
             seats: by_seat,
             spectator,
             banner,
+            rest,
             log,
         }
+    }
+
+    /// Ctrl-C, as at the host's terminal: the exit code and what the server printed after its
+    /// links.
+    pub fn interrupt(&mut self) -> (Option<i32>, String) {
+        let pid = self.child.id().to_string();
+        let sent = Command::new("kill")
+            .args(["-INT", &pid])
+            .status()
+            .expect("kill");
+        assert!(sent.success());
+        let status = self.child.wait().expect("wait");
+        // The reading thread sees the end of the output once the process is gone.
+        std::thread::sleep(Duration::from_millis(300));
+        let said = self.rest.lock().map(|r| r.clone()).unwrap_or_default();
+        (status.code(), said)
     }
 
     /// Type a line at the host's terminal.
@@ -121,14 +155,14 @@ impl Server {
     }
 
     pub fn state(&self, token: &str) -> J {
-        let (code, body) = request(&self.addr, "GET", &format!("/s/{token}/state"), None);
+        let (code, body) = patiently(&self.addr, "GET", &format!("/s/{token}/state"), None);
         assert_eq!(code, 200, "{body}");
         serde_json::from_str(&body).expect("a message is JSON")
     }
 
     /// The state once its version is past `after` (a long poll).
     pub fn state_after(&self, token: &str, after: u64) -> J {
-        let (code, body) = request(
+        let (code, body) = patiently(
             &self.addr,
             "GET",
             &format!("/s/{token}/state?after={after}"),
@@ -140,7 +174,7 @@ impl Server {
 
     pub fn answer(&self, token: &str, question: u64, option: usize) -> (u16, String) {
         let body = format!(r#"{{"question": {question}, "option": {option}}}"#);
-        request(
+        patiently(
             &self.addr,
             "POST",
             &format!("/s/{token}/answer"),
@@ -150,6 +184,15 @@ impl Server {
 
     pub fn get(&self, path: &str) -> (u16, String) {
         request(&self.addr, "GET", path, None)
+    }
+
+    /// The server's resident memory in KiB (Linux), `None` elsewhere.
+    pub fn rss_kib(&self) -> Option<u64> {
+        let status = std::fs::read_to_string(format!("/proc/{}/status", self.child.id())).ok()?;
+        status
+            .lines()
+            .find_map(|l| l.strip_prefix("VmRSS:"))
+            .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
     }
 
     pub fn is_running(&mut self) -> bool {
@@ -163,6 +206,19 @@ fn token_of(link: &str) -> String {
         .next()
         .expect("a link ends in its token")
         .to_string()
+}
+
+/// A request, sent again while the server says its seat made too many (429): a test's client
+/// polls faster than a page, and the server's rates are per seat.
+pub fn patiently(addr: &str, method: &str, path: &str, body: Option<&[u8]>) -> (u16, String) {
+    for _ in 0..200 {
+        let (code, reply) = request(addr, method, path, body);
+        if code != 429 {
+            return (code, reply);
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    request(addr, method, path, body)
 }
 
 /// One request on its own connection; the status and the body.

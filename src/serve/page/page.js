@@ -15,8 +15,10 @@ function add(parent, tag, t, cls) {
   return el;
 }
 
+// Each run of the server has its own `instance`, and counts its versions from 1: a message of
+// a new run (the host restarted with --resume) is taken whatever its version, never ignored.
 function show(m) {
-  if (current && m.version < current.version) return;
+  if (current && m.instance === current.instance && m.version < current.version) return;
   current = m;
   text($("title"), m.game);
   const seats = m.seats.map((s) => s.name + (s.name === m.you ? " (you)" : s.plays === "human" ? "" : " (" + s.plays + ")")).join(", ");
@@ -53,8 +55,9 @@ function show(m) {
   $("question").hidden = !q;
   if (q) {
     const asked = $("question").dataset.id;
-    if (asked !== String(q.id)) {
-      $("question").dataset.id = String(q.id);
+    const key = m.instance + ":" + q.id;
+    if (asked !== key) {
+      $("question").dataset.id = key;
       text($("answer-error"), "");
       text($("prompt"), q.prompt);
       const opts = $("options");
@@ -153,7 +156,12 @@ async function refresh() {
 function live() {
   const es = new EventSource(base + "/events");
   es.onmessage = (ev) => { try { show(JSON.parse(ev.data)); } catch (e) { /* a bad message: wait for the next */ } };
-  es.onerror = () => { text($("status"), "connection lost: reconnecting…"); };
+  es.onerror = () => {
+    text($("status"), "connection lost: reconnecting…");
+    // The browser retries a dropped stream by itself, but gives up on an answer that is not a
+    // stream (the server busy, restarting): start again a moment later.
+    if (es.readyState === EventSource.CLOSED) setTimeout(() => { refresh(); live(); }, 3000);
+  };
 }
 
 // A phone that slept or a reload gets the whole state again: every message is the whole state.
