@@ -134,6 +134,42 @@ fn hegemony_replays_from_seed_and_log() {
     assert_eq!(events, replayed);
 }
 
+/// A player's final score, from the game's `End` event.
+fn final_score(events: &[Event], player: &str) -> Option<i64> {
+    events.iter().rev().find_map(|e| match e {
+        Event::End { scores, .. } => scores.iter().find(|(p, _)| p == player).map(|(_, s)| *s),
+        _ => None,
+    })
+}
+
+/// Hegemony's final session scored as printed, in whole games by random agents. Seed 4 (15
+/// players): Faction B becomes the Hegemony. P10, its Science Officer with "Really Like Your
+/// Job", has 13 office + 13 personal points after session 3; in the Hegemony session the Leader
+/// adopts P10's plan (+2) with 5 Research (+5): 20 office points, doubled ("Double the benefit of
+/// all office goal points"): 40. The Leader, P6, is present in a fourth session: 1 more point
+/// (20). P4, Faction A's Radical Politico, leads its faction after session 3 and goes to the
+/// Hegemony as its representative: the Hegemony is blown up. Seed 1 (12 players): Faction A is
+/// the Hegemony, and P1, its Leader and Assistant, gets 1 + 2 points for the Hegemony session.
+#[test]
+fn hegemony_final_session_is_scored_as_printed() {
+    let prog = load("games/hegemony");
+    let agents = rules::agent::make_agents("random", 15, 4).expect("agents");
+    let (events, _) = play(&prog, 15, 4, agents);
+    assert_eq!(final_score(&events, "P10"), Some(40));
+    assert_eq!(final_score(&events, "P6"), Some(20));
+    let said = |events: &[Event], s: &str| {
+        events
+            .iter()
+            .any(|e| matches!(e, Event::Say { text, .. } if text.contains(s)))
+    };
+    assert!(said(&events, "P4 takes over from P8"));
+    assert!(said(&events, "destroyed from within by a Radical Politico"));
+    let agents = rules::agent::make_agents("random", 12, 1).expect("agents");
+    let (events, _) = play(&prog, 12, 1, agents);
+    assert!(said(&events, "Faction A becomes the Hegemony"));
+    assert_eq!(final_score(&events, "P1"), Some(34));
+}
+
 /// A game with options set, played to the end by random agents.
 fn play_with(prog: &Program, n: u32, seed: u64, sets: &[&str]) -> (Vec<Event>, String) {
     let agents = rules::agent::make_agents("random", n, seed).expect("agents");
