@@ -24,6 +24,9 @@ pub struct Face {
     pub text: String,
     /// The card's id and, for copies, which copy (bottom edge, small).
     pub footer: String,
+    /// The words on the card's back, under the game's name: the kind's name, or the face's
+    /// `back` (a deck the game keeps apart has a back of its own).
+    pub back: String,
     /// Some text had a grapheme longer than `Limits::PRINT_GRAPHEME_CHARS`, cut to it.
     pub long_grapheme: bool,
 }
@@ -53,6 +56,7 @@ impl Face {
         }
         cap(&mut self.text);
         cap(&mut self.footer);
+        cap(&mut self.back);
         self.long_grapheme |= cut;
     }
 }
@@ -168,6 +172,7 @@ pub fn default_face(prog: &Program, view: &View, card: usize) -> Face {
         rows,
         text,
         footer: footer(prog, card),
+        back: kd.name.clone(),
         long_grapheme: false,
     }
 }
@@ -362,59 +367,17 @@ pub fn layout(face: &Face, card: Rect, fonts: &Fonts) -> Vec<Op> {
     y += 1.5 * MM;
     let footer_h = 3.0 * MM;
     let bottom = card.y + card.h - pad - footer_h;
-    let left = (bottom - y).max(0.0);
     let rows: Vec<String> = face.rows.iter().map(|(k, v)| format!("{k}: {v}")).collect();
-    let (rows_h, text_h) = match (rows.is_empty(), face.text.is_empty()) {
-        (true, _) => (0.0, left),
-        (false, true) => (left, 0.0),
-        (false, false) => (left * 0.4, left * 0.6),
-    };
-    if !rows.is_empty() {
-        let area = Rect {
-            x: card.x + pad,
-            y,
-            w: inner_w,
-            h: rows_h,
-        };
-        let op = text(
-            "the rows",
-            area,
-            &rows.join("\n"),
-            false,
-            7.0,
-            4.5,
-            BLACK,
-            false,
-        );
-        let h = match &op {
-            Op::Text { fit, .. } => fit.height,
-            _ => 0.0,
-        };
-        ops.push(op);
-        y += if face.text.is_empty() {
-            h
-        } else {
-            h.min(rows_h)
-        } + 1.5 * MM;
-    }
-    if !face.text.is_empty() {
-        let area = Rect {
-            x: card.x + pad,
-            y,
-            w: inner_w,
-            h: (bottom - y).max(0.0).min(text_h.max(bottom - y)),
-        };
-        ops.push(text(
-            "the rules text",
-            area,
-            &face.text,
-            false,
-            8.5,
-            5.0,
-            BLACK,
-            false,
-        ));
-    }
+    let rows = rows.join("\n");
+    ops.extend(body(
+        &rows,
+        &face.text,
+        card.x + pad,
+        y,
+        inner_w,
+        bottom,
+        fonts,
+    ));
     let foot = Rect {
         x: card.x + pad,
         y: card.y + card.h - pad - footer_h + 0.5 * MM,
@@ -434,7 +397,86 @@ pub fn layout(face: &Face, card: Rect, fonts: &Fonts) -> Vec<Op> {
     ops
 }
 
-/// The back of a card: the game's name and the kind, centred in a frame.
+/// The largest and smallest sizes of a card's body (its rows and rules text), in points: short
+/// text is set large to fill the card, long text steps down to fit.
+pub const BODY_MAX: f32 = 12.0;
+pub const BODY_MIN: f32 = 5.0;
+
+/// The rows, then the rules text, from `top` down to `bottom` in a column at `x` of `width`:
+/// both at the largest size from `BODY_MAX` down (in half points) at which they fit together, so
+/// a card of a few words reads large and a long one small. When nothing fits even at
+/// `BODY_MIN`, the rows get two fifths of the room and the text the rest, each cut to fit (and
+/// warned about, `cut_warnings`).
+fn body(
+    rows: &str,
+    text: &str,
+    x: f32,
+    top: f32,
+    width: f32,
+    bottom: f32,
+    fonts: &Fonts,
+) -> Vec<Op> {
+    let gap = 1.5 * MM;
+    let left = (bottom - top).max(0.0);
+    let op = |part, y: f32, h: f32, fit: Fit| Op::Text {
+        area: Rect { x, y, w: width, h },
+        fit,
+        bold: false,
+        colour: BLACK,
+        centred: false,
+        part,
+    };
+    let mut size = BODY_MAX;
+    while size >= BODY_MIN {
+        let r = (!rows.is_empty()).then(|| fit(&fonts.regular, rows, width, left, size, size));
+        let rows_h = r.as_ref().map_or(0.0, |f| f.height + gap);
+        let t = (!text.is_empty()).then(|| {
+            fit(
+                &fonts.regular,
+                text,
+                width,
+                (left - rows_h).max(0.0),
+                size,
+                size,
+            )
+        });
+        let fits = r.as_ref().is_none_or(|f| f.complete)
+            && t.as_ref().is_none_or(|f| f.complete)
+            && rows_h + t.as_ref().map_or(0.0, |f| f.height) <= left + 0.01;
+        if fits {
+            let mut out = Vec::new();
+            if let Some(f) = r {
+                let h = f.height;
+                out.push(op("the rows", top, h, f));
+            }
+            if let Some(f) = t {
+                let y = top + rows_h;
+                out.push(op("the rules text", y, (bottom - y).max(0.0), f));
+            }
+            return out;
+        }
+        size -= 0.5;
+    }
+    // Too much for the card even at the smallest size: each part in its share, cut.
+    let rows_h = if text.is_empty() { left } else { left * 0.4 };
+    let mut out = Vec::new();
+    let mut y = top;
+    if !rows.is_empty() {
+        let f = fit(&fonts.regular, rows, width, rows_h, BODY_MIN, 4.5);
+        let h = f.height.min(rows_h);
+        out.push(op("the rows", y, rows_h, f));
+        y += h + gap;
+    }
+    if !text.is_empty() {
+        let h = (bottom - y).max(0.0);
+        let f = fit(&fonts.regular, text, width, h, BODY_MIN, BODY_MIN);
+        out.push(op("the rules text", y, h, f));
+    }
+    out
+}
+
+/// The back of a card: the game's name and the words of its back (its kind, or the deck its
+/// face names), centred in a frame.
 pub fn layout_back(game: &str, kind: &str, card: Rect, fonts: &Fonts) -> Vec<Op> {
     let pad = 4.0 * MM;
     let frame = Rect {
