@@ -132,9 +132,28 @@ pub fn printed(view: &View, v: &Value, ty: &Ty) -> String {
     }
 }
 
+/// A table every entry of which is empty (a crisis's turning point that adds nothing, `table {
+/// _: [] }`): a row of it says nothing a player needs, so it is left off.
+pub fn adds_nothing(v: &Value, ty: &Ty) -> bool {
+    let is_table =
+        matches!(ty, Ty::List(inner) if matches!(**inner, Ty::Tuple(ref t) if t.len() == 3));
+    let Value::List(entries) = v else {
+        return false;
+    };
+    is_table
+        && entries.iter().all(|e| match e {
+            Value::Tuple(parts) => match parts.get(2) {
+                Some(Value::List(l)) => l.is_empty(),
+                Some(Value::None) | None => true,
+                Some(_) => false,
+            },
+            _ => false,
+        })
+}
+
 /// The face a card gets when its kind declares none: its name (or id) as the title, its kind as
 /// the subtitle, its rules text (the `text` field) as its text, and its other printed fields as
-/// rows.
+/// rows (a table that adds nothing left off).
 pub fn default_face(prog: &Program, view: &View, card: usize) -> Face {
     let Some(cd) = prog.cards.get(card) else {
         return Face::default();
@@ -159,7 +178,7 @@ pub fn default_face(prog: &Program, view: &View, card: usize) -> Face {
                 continue;
             }
         }
-        if matches!(f.ty, Ty::Fn(..)) || matches!(v, Value::None) {
+        if matches!(f.ty, Ty::Fn(..)) || matches!(v, Value::None) || adds_nothing(&v, &f.ty) {
             continue;
         }
         rows.push((f.name.replace('_', " "), printed(view, &v, &f.ty)));
@@ -477,7 +496,7 @@ fn body(
 
 /// The back of a card: the game's name and the words of its back (its kind, or the deck its
 /// face names), centred in a frame.
-pub fn layout_back(game: &str, kind: &str, card: Rect, fonts: &Fonts) -> Vec<Op> {
+pub fn layout_back(game: &str, words: &str, card: Rect, fonts: &Fonts) -> Vec<Op> {
     let pad = 4.0 * MM;
     let frame = Rect {
         x: card.x + pad,
@@ -518,11 +537,11 @@ pub fn layout_back(game: &str, kind: &str, card: Rect, fonts: &Fonts) -> Vec<Op>
         },
         Op::Text {
             area: sub,
-            fit: fit(&fonts.regular, kind, sub.w, sub.h, 9.0, 5.0),
+            fit: fit(&fonts.regular, words, sub.w, sub.h, 9.0, 5.0),
             bold: false,
             colour: GREY,
             centred: true,
-            part: "the kind on the back",
+            part: "the words on the back",
         },
     ]
 }

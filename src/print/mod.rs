@@ -174,17 +174,20 @@ pub fn faces(prog: &Program, cards: &[usize], limits: &Limits) -> Result<Vec<Fac
                 f.rows = show
                     .iter()
                     .zip(shown)
-                    .map(|((label, _), (v, text))| {
+                    .filter_map(|((label, _), (v, text))| {
                         let field = kd.and_then(|k| {
                             k.fields
                                 .iter()
                                 .find(|fl| fl.name.replace('_', " ") == *label)
                         });
+                        if field.is_some_and(|fl| face::adds_nothing(v, &fl.ty)) {
+                            return None;
+                        }
                         let text = match field {
                             Some(fl) => face::printed(&view, v, &fl.ty),
                             None => text.clone(),
                         };
-                        (label.clone(), text)
+                        Some((label.clone(), text))
                     })
                     .collect();
             }
