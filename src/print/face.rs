@@ -3,7 +3,7 @@
 //! the PDF and SVG writers draw and the tests measure.
 
 use super::sheet::{Rect, MM};
-use super::text::{fit, Fit, Metrics};
+use super::text::{fit, Fit, Metrics, Shaped};
 use crate::cards::{field_value, value_text};
 use crate::interp::View;
 use crate::program::{Program, Ty};
@@ -445,32 +445,35 @@ fn body(
         centred: false,
         part,
     };
+    let rs = Shaped::new(&fonts.regular, rows);
+    let ts = Shaped::new(&fonts.regular, text);
     let mut size = BODY_MAX;
     while size >= BODY_MIN {
-        let r = (!rows.is_empty()).then(|| fit(&fonts.regular, rows, width, left, size, size));
-        let rows_h = r.as_ref().map_or(0.0, |f| f.height + gap);
-        let t = (!text.is_empty()).then(|| {
-            fit(
-                &fonts.regular,
-                text,
-                width,
-                (left - rows_h).max(0.0),
-                size,
-                size,
-            )
-        });
-        let fits = r.as_ref().is_none_or(|f| f.complete)
-            && t.as_ref().is_none_or(|f| f.complete)
-            && rows_h + t.as_ref().map_or(0.0, |f| f.height) <= left + 0.01;
-        if fits {
+        let rows_h = if rows.is_empty() {
+            0.0
+        } else {
+            rs.height(width, size) + gap
+        };
+        let text_h = if text.is_empty() {
+            0.0
+        } else {
+            ts.height(width, size)
+        };
+        if rows_h + text_h <= left {
             let mut out = Vec::new();
-            if let Some(f) = r {
-                let h = f.height;
-                out.push(op("the rows", top, h, f));
+            if !rows.is_empty() {
+                let h = rows_h - gap;
+                out.push(op("the rows", top, h, rs.fit(width, h + 0.001, size, size)));
             }
-            if let Some(f) = t {
+            if !text.is_empty() {
                 let y = top + rows_h;
-                out.push(op("the rules text", y, (bottom - y).max(0.0), f));
+                let h = (bottom - y).max(0.0);
+                out.push(op(
+                    "the rules text",
+                    y,
+                    h,
+                    ts.fit(width, h + 0.001, size, size),
+                ));
             }
             return out;
         }
@@ -481,14 +484,14 @@ fn body(
     let mut out = Vec::new();
     let mut y = top;
     if !rows.is_empty() {
-        let f = fit(&fonts.regular, rows, width, rows_h, BODY_MIN, 4.5);
+        let f = rs.fit(width, rows_h, BODY_MIN, 4.5);
         let h = f.height.min(rows_h);
         out.push(op("the rows", y, rows_h, f));
         y += h + gap;
     }
     if !text.is_empty() {
         let h = (bottom - y).max(0.0);
-        let f = fit(&fonts.regular, text, width, h, BODY_MIN, BODY_MIN);
+        let f = ts.fit(width, h, BODY_MIN, BODY_MIN);
         out.push(op("the rules text", y, h, f));
     }
     out
