@@ -709,3 +709,26 @@ fn text_is_sized_to_fill_the_card() {
         std::fs::remove_dir_all(dir).ok();
     }
 }
+
+/// Every kind the five games print has a `face`: what a player reads, chosen by the game, not
+/// every field the engine keeps.
+#[test]
+fn every_kind_printed_has_a_face() {
+    for g in GAMES {
+        let c = rules::check_path(&root().join(g), &Limits::default());
+        let prog = c.program.expect("checks");
+        let cards = rules::print::select(&prog, &c.sources, &Selection::default()).expect("cards");
+        let mut bare: Vec<&str> = cards
+            .iter()
+            .filter_map(|&card| prog.cards.get(card))
+            .filter(|cd| !prog.faces.iter().any(|f| f.kind == cd.kind))
+            .filter_map(|cd| prog.kinds.get(cd.kind as usize))
+            .map(|k| k.name.as_str())
+            .collect();
+        bare.dedup();
+        assert!(
+            bare.is_empty(),
+            "{g}: kinds printed without a face: {bare:?}"
+        );
+    }
+}
