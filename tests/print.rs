@@ -732,3 +732,31 @@ fn every_kind_printed_has_a_face() {
         );
     }
 }
+
+/// A kind without a `face` prints its fields, but not a table none of whose entries holds
+/// anything (a turning point that adds nothing); a table that adds something still prints.
+#[test]
+fn a_default_face_leaves_off_a_table_that_adds_nothing() {
+    let dir = scratch("empty-table");
+    let game = dir.join("t.rules");
+    std::fs::write(
+        &game,
+        "kind Crisis {\n  name: text unique\n  twist: table 1..6 of list of int = table { _: [] }\n}\n\
+         card Crisis calm { name: \"Calm\" }\n\
+         card Crisis storm { name: \"Storm\", twist: table { 1..3: [], 4..6: [2] } }\n\
+         phase play {\n  say \"hi\"\n}\n\
+         game \"Tables\" {\n  players: 2\n  rounds: 1\n  round: [play]\n}\n",
+    )
+    .expect("write");
+    let c = rules::check_path(&game, &Limits::default());
+    let prog = c.program.expect("checks");
+    let cards = rules::print::select(&prog, &c.sources, &Selection::default()).expect("cards");
+    let faces = rules::print::faces(&prog, &cards, &Limits::default()).expect("faces");
+    let rows = |title: &str| -> Vec<String> {
+        let f = faces.iter().find(|f| f.title == title).expect("face");
+        f.rows.iter().map(|(l, _)| l.clone()).collect()
+    };
+    assert!(rows("Calm").is_empty(), "{:?}", rows("Calm"));
+    assert_eq!(rows("Storm"), vec!["twist".to_string()]);
+    std::fs::remove_dir_all(&dir).ok();
+}
