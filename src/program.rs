@@ -156,15 +156,19 @@ pub enum FaceSlot {
     Corner,
     Band,
     Text,
+    /// The words on the card's back (the kind's name without it): cards the game keeps in a
+    /// deck of their own say so on their backs.
+    Back,
 }
 
 impl FaceSlot {
-    pub const ALL: [(&'static str, FaceSlot); 5] = [
+    pub const ALL: [(&'static str, FaceSlot); 6] = [
         ("title", FaceSlot::Title),
         ("subtitle", FaceSlot::Subtitle),
         ("corner", FaceSlot::Corner),
         ("band", FaceSlot::Band),
         ("text", FaceSlot::Text),
+        ("back", FaceSlot::Back),
     ];
 }
 

@@ -190,7 +190,7 @@ fn backs_letter_and_one_file() {
         .expect("pdftotext");
     let text = String::from_utf8_lossy(&text.stdout);
     assert!(
-        text.contains("FinalCrisis") && !text.contains("Plague Ship"),
+        text.contains("The Long Unrest") && !text.contains("Plague Ship"),
         "{err}\n{text}"
     );
     std::fs::remove_dir_all(&dir).ok();
@@ -510,5 +510,253 @@ fn svg_folder_is_never_written_through_a_link() {
     assert_eq!(code, Some(0), "{err}");
     assert!(pages.join("page-01.svg").exists());
     assert!(!pages.join("page-02.svg").exists(), "a stale page was left");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// A copy of Hegemony with a group's own card file beside it (`tests/print/ours`): a crisis with
+/// no turning point, and technologies written as the game's own are, with no word about printing.
+fn hegemony_and_ours(name: &str) -> PathBuf {
+    let dir = scratch(name);
+    let game = dir.join("hegemony");
+    std::fs::create_dir_all(&game).expect("mkdir");
+    for src in [
+        root().join("games/hegemony"),
+        root().join("tests/print/ours"),
+    ] {
+        for e in std::fs::read_dir(&src).expect("read_dir").flatten() {
+            let p = e.path();
+            if p.extension().is_some_and(|x| x == "rules") {
+                std::fs::copy(&p, game.join(e.file_name())).expect("copy");
+            }
+        }
+    }
+    game
+}
+
+/// Every Hegemony card (the game's and a group's own) reads as a printed card: no technology
+/// shows the fields the engine keeps for itself, and a turning point that adds nothing is left
+/// off (it used to print "Turning point: roll a d6 and add 1-6: nothing").
+#[test]
+fn printed_cards_show_no_bookkeeping_and_no_empty_turning_point() {
+    let game = hegemony_and_ours("ours");
+    let c = rules::check_path(&game, &Limits::default());
+    let prog = c.program.expect("checks");
+    let cards = rules::print::select(&prog, &c.sources, &Selection::default()).expect("cards");
+    let faces = rules::print::faces(&prog, &cards, &Limits::default()).expect("faces");
+    let bookkeeping = [
+        "unique supreme",
+        "effect:",
+        "Double resource",
+        "usable in",
+        "one use:",
+        "table:",
+        "activation:",
+        "tier:",
+    ];
+    let mut techs = 0;
+    for (f, &card) in faces.iter().zip(&cards) {
+        let cd = &prog.cards[card];
+        let kind = &prog.kinds[cd.kind as usize].name;
+        let all = format!(
+            "{}\n{}\n{}\n{}",
+            f.title,
+            f.subtitle,
+            f.rows
+                .iter()
+                .map(|(l, v)| format!("{l}: {v}"))
+                .collect::<Vec<_>>()
+                .join("\n"),
+            f.text
+        );
+        if kind == "Technology" {
+            techs += 1;
+            for word in bookkeeping {
+                assert!(!all.contains(word), "@{}: `{word}` printed: {all}", cd.id);
+            }
+        }
+        assert!(
+            !all.contains(": nothing.") && !all.contains("1-6: nothing"),
+            "@{}: an empty turning point printed: {all}",
+            cd.id
+        );
+        if cd.id.to_string() == "comet_strike" {
+            assert!(!all.contains("Turning point"), "{all}");
+            assert!(all.contains("Needs 2 Research, 1 Domestic."), "{all}");
+        }
+    }
+    assert!(techs >= 14, "{techs} technologies");
+    // The group's own cards, as poppler reads them from the PDF.
+    if !poppler() {
+        return;
+    }
+    let pdf = game.with_extension("pdf");
+    pdf_of(
+        game.to_str().expect("path"),
+        &pdf,
+        &["--file", "ours.rules"],
+    );
+    let text = Command::new("pdftotext")
+        .arg(&pdf)
+        .arg("-")
+        .output()
+        .expect("pdftotext");
+    let text = squash(&String::from_utf8_lossy(&text.stdout));
+    for name in ["Comet Strike", "Orbital Mirrors", "Treaty Engine"] {
+        assert!(text.contains(name), "`{name}` not printed: {text}");
+    }
+    for word in bookkeeping.iter().chain(&["Turning point", "nothing"]) {
+        assert!(!text.contains(word), "`{word}` printed: {text}");
+    }
+    if let Some(dir) = game.parent() {
+        std::fs::remove_dir_all(dir).ok();
+    }
+}
+
+/// A deck the game keeps apart has a back of its own: Hegemony's session-1 crises are shuffled
+/// apart from the others, and their backs say so (both used to read "Crisis").
+#[test]
+fn a_deck_kept_apart_has_its_own_back() {
+    let c = rules::check_path(&root().join("games/hegemony"), &Limits::default());
+    let prog = c.program.expect("checks");
+    let sel = Selection {
+        kind: Some("Crisis".into()),
+        ..Selection::default()
+    };
+    let cards = rules::print::select(&prog, &c.sources, &sel).expect("cards");
+    let opts = Options {
+        backs: true,
+        ..a4_poker()
+    };
+    let (_, pages) = rules::print::pages(&prog, &cards, &opts, &Limits::default()).expect("pages");
+    let minor = |card: usize| {
+        let kd = &prog.kinds[prog.cards[card].kind as usize];
+        let f = kd.fields.iter().find(|f| f.name == "minor").expect("minor");
+        rules::cards::field_value(&prog, card, f.sym) == rules::value::Value::Bool(true)
+    };
+    // Each back's words (the text that is not the game's name), by whether its card is minor.
+    let mut backs: [std::collections::BTreeSet<String>; 2] = Default::default();
+    for page in pages.iter().filter(|p| p.back) {
+        let words: Vec<String> = page
+            .ops
+            .iter()
+            .filter_map(|op| match op {
+                Op::Text { fit, part, .. } if part.contains("back") && !part.contains("game") => {
+                    Some(fit.lines.join(" "))
+                }
+                _ => None,
+            })
+            .collect();
+        assert_eq!(words.len(), page.cards.len());
+        for (w, &card) in words.into_iter().zip(&page.cards) {
+            backs[usize::from(minor(card))].insert(w);
+        }
+    }
+    assert_eq!(backs[0].len(), 1, "{backs:?}");
+    assert_eq!(backs[1].len(), 1, "{backs:?}");
+    assert_ne!(
+        backs[0], backs[1],
+        "session-1 crises share the others' back"
+    );
+    if !poppler() {
+        return;
+    }
+    let dir = scratch("backs");
+    let pdf = dir.join("crises.pdf");
+    pdf_of("games/hegemony", &pdf, &["--kind", "Crisis", "--backs"]);
+    let text = Command::new("pdftotext")
+        .arg(&pdf)
+        .arg("-")
+        .output()
+        .expect("pdftotext");
+    let text = squash(&String::from_utf8_lossy(&text.stdout));
+    for w in backs.iter().flatten() {
+        assert!(text.contains(w.as_str()), "`{w}` not on a back: {text}");
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// Text is sized to fill its card: a few words are set at the largest body size, a long text
+/// steps down until it fits (it used to be one size, 8.5 pt, however short the text).
+#[test]
+fn text_is_sized_to_fill_the_card() {
+    let game = hegemony_and_ours("sizes");
+    let c = rules::check_path(&game, &Limits::default());
+    let prog = c.program.expect("checks");
+    let sel = Selection {
+        ids: vec!["orbital_mirrors".into(), "treaty_engine".into()],
+        ..Selection::default()
+    };
+    let cards = rules::print::select(&prog, &c.sources, &sel).expect("cards");
+    let (_, pages) =
+        rules::print::pages(&prog, &cards, &a4_poker(), &Limits::default()).expect("pages");
+    let sizes: Vec<(f32, bool, usize)> = pages[0]
+        .ops
+        .iter()
+        .filter_map(|op| match op {
+            Op::Text { fit, part, .. } if *part == "the rules text" => {
+                Some((fit.size, fit.complete, fit.lines.len()))
+            }
+            _ => None,
+        })
+        .collect();
+    assert_eq!(sizes.len(), 2, "{sizes:?}");
+    let (short, long) = (sizes[0], sizes[1]);
+    assert!(short.1 && long.1, "cut: {sizes:?}");
+    assert_eq!(short.0, rules::print::face::BODY_MAX, "{sizes:?}");
+    assert!(long.0 < short.0, "{sizes:?}");
+    assert!(long.0 >= rules::print::face::BODY_MIN, "{sizes:?}");
+    if let Some(dir) = game.parent() {
+        std::fs::remove_dir_all(dir).ok();
+    }
+}
+
+/// Every kind the five games print has a `face`: what a player reads, chosen by the game, not
+/// every field the engine keeps.
+#[test]
+fn every_kind_printed_has_a_face() {
+    for g in GAMES {
+        let c = rules::check_path(&root().join(g), &Limits::default());
+        let prog = c.program.expect("checks");
+        let cards = rules::print::select(&prog, &c.sources, &Selection::default()).expect("cards");
+        let mut bare: Vec<&str> = cards
+            .iter()
+            .filter_map(|&card| prog.cards.get(card))
+            .filter(|cd| !prog.faces.iter().any(|f| f.kind == cd.kind))
+            .filter_map(|cd| prog.kinds.get(cd.kind as usize))
+            .map(|k| k.name.as_str())
+            .collect();
+        bare.dedup();
+        assert!(
+            bare.is_empty(),
+            "{g}: kinds printed without a face: {bare:?}"
+        );
+    }
+}
+
+/// A kind without a `face` prints its fields, but not a table none of whose entries holds
+/// anything (a turning point that adds nothing); a table that adds something still prints.
+#[test]
+fn a_default_face_leaves_off_a_table_that_adds_nothing() {
+    let dir = scratch("empty-table");
+    let game = dir.join("t.rules");
+    std::fs::write(
+        &game,
+        "kind Crisis {\n  name: text unique\n  twist: table 1..6 of list of int = table { _: [] }\n}\n\
+         card Crisis calm { name: \"Calm\" }\n\
+         card Crisis storm { name: \"Storm\", twist: table { 1..3: [], 4..6: [2] } }\n\
+         phase play {\n  say \"hi\"\n}\n\
+         game \"Tables\" {\n  players: 2\n  rounds: 1\n  round: [play]\n}\n",
+    )
+    .expect("write");
+    let c = rules::check_path(&game, &Limits::default());
+    let prog = c.program.expect("checks");
+    let cards = rules::print::select(&prog, &c.sources, &Selection::default()).expect("cards");
+    let faces = rules::print::faces(&prog, &cards, &Limits::default()).expect("faces");
+    let rows = |title: &str| -> Vec<String> {
+        let f = faces.iter().find(|f| f.title == title).expect("face");
+        f.rows.iter().map(|(l, _)| l.clone()).collect()
+    };
+    assert!(rows("Calm").is_empty(), "{:?}", rows("Calm"));
+    assert_eq!(rows("Storm"), vec!["twist".to_string()]);
     std::fs::remove_dir_all(&dir).ok();
 }

@@ -95,7 +95,7 @@ impl Checker {
             let Some((_, s)) = FaceSlot::ALL.iter().find(|(n, _)| *n == name.node) else {
                 let names = FaceSlot::ALL.iter().map(|(n, _)| *n).chain(["show"]);
                 let help = did_you_mean(&name.node, names).unwrap_or_else(|| {
-                    "a face has: title, subtitle, corner, band, text and show".into()
+                    "a face has: title, subtitle, corner, band, text, show and back".into()
                 });
                 self.err(
                     Diag::error("check::face", format!("a face has no `{}`", name.node))

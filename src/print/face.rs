@@ -3,7 +3,7 @@
 //! the PDF and SVG writers draw and the tests measure.
 
 use super::sheet::{Rect, MM};
-use super::text::{fit, Fit, Metrics};
+use super::text::{fit, Fit, Metrics, Shaped};
 use crate::cards::{field_value, value_text};
 use crate::interp::View;
 use crate::program::{Program, Ty};
@@ -24,6 +24,9 @@ pub struct Face {
     pub text: String,
     /// The card's id and, for copies, which copy (bottom edge, small).
     pub footer: String,
+    /// The words on the card's back, under the game's name: the kind's name, or the face's
+    /// `back` (a deck the game keeps apart has a back of its own).
+    pub back: String,
     /// Some text had a grapheme longer than `Limits::PRINT_GRAPHEME_CHARS`, cut to it.
     pub long_grapheme: bool,
 }
@@ -53,6 +56,7 @@ impl Face {
         }
         cap(&mut self.text);
         cap(&mut self.footer);
+        cap(&mut self.back);
         self.long_grapheme |= cut;
     }
 }
@@ -128,9 +132,28 @@ pub fn printed(view: &View, v: &Value, ty: &Ty) -> String {
     }
 }
 
+/// A table every entry of which is empty (a crisis's turning point that adds nothing, `table {
+/// _: [] }`): a row of it says nothing a player needs, so it is left off.
+pub fn adds_nothing(v: &Value, ty: &Ty) -> bool {
+    let is_table =
+        matches!(ty, Ty::List(inner) if matches!(**inner, Ty::Tuple(ref t) if t.len() == 3));
+    let Value::List(entries) = v else {
+        return false;
+    };
+    is_table
+        && entries.iter().all(|e| match e {
+            Value::Tuple(parts) => match parts.get(2) {
+                Some(Value::List(l)) => l.is_empty(),
+                Some(Value::None) | None => true,
+                Some(_) => false,
+            },
+            _ => false,
+        })
+}
+
 /// The face a card gets when its kind declares none: its name (or id) as the title, its kind as
 /// the subtitle, its rules text (the `text` field) as its text, and its other printed fields as
-/// rows.
+/// rows (a table that adds nothing left off).
 pub fn default_face(prog: &Program, view: &View, card: usize) -> Face {
     let Some(cd) = prog.cards.get(card) else {
         return Face::default();
@@ -155,7 +178,7 @@ pub fn default_face(prog: &Program, view: &View, card: usize) -> Face {
                 continue;
             }
         }
-        if matches!(f.ty, Ty::Fn(..)) || matches!(v, Value::None) {
+        if matches!(f.ty, Ty::Fn(..)) || matches!(v, Value::None) || adds_nothing(&v, &f.ty) {
             continue;
         }
         rows.push((f.name.replace('_', " "), printed(view, &v, &f.ty)));
@@ -168,6 +191,7 @@ pub fn default_face(prog: &Program, view: &View, card: usize) -> Face {
         rows,
         text,
         footer: footer(prog, card),
+        back: kd.name.clone(),
         long_grapheme: false,
     }
 }
@@ -362,59 +386,17 @@ pub fn layout(face: &Face, card: Rect, fonts: &Fonts) -> Vec<Op> {
     y += 1.5 * MM;
     let footer_h = 3.0 * MM;
     let bottom = card.y + card.h - pad - footer_h;
-    let left = (bottom - y).max(0.0);
     let rows: Vec<String> = face.rows.iter().map(|(k, v)| format!("{k}: {v}")).collect();
-    let (rows_h, text_h) = match (rows.is_empty(), face.text.is_empty()) {
-        (true, _) => (0.0, left),
-        (false, true) => (left, 0.0),
-        (false, false) => (left * 0.4, left * 0.6),
-    };
-    if !rows.is_empty() {
-        let area = Rect {
-            x: card.x + pad,
-            y,
-            w: inner_w,
-            h: rows_h,
-        };
-        let op = text(
-            "the rows",
-            area,
-            &rows.join("\n"),
-            false,
-            7.0,
-            4.5,
-            BLACK,
-            false,
-        );
-        let h = match &op {
-            Op::Text { fit, .. } => fit.height,
-            _ => 0.0,
-        };
-        ops.push(op);
-        y += if face.text.is_empty() {
-            h
-        } else {
-            h.min(rows_h)
-        } + 1.5 * MM;
-    }
-    if !face.text.is_empty() {
-        let area = Rect {
-            x: card.x + pad,
-            y,
-            w: inner_w,
-            h: (bottom - y).max(0.0).min(text_h.max(bottom - y)),
-        };
-        ops.push(text(
-            "the rules text",
-            area,
-            &face.text,
-            false,
-            8.5,
-            5.0,
-            BLACK,
-            false,
-        ));
-    }
+    let rows = rows.join("\n");
+    ops.extend(body(
+        &rows,
+        &face.text,
+        card.x + pad,
+        y,
+        inner_w,
+        bottom,
+        fonts,
+    ));
     let foot = Rect {
         x: card.x + pad,
         y: card.y + card.h - pad - footer_h + 0.5 * MM,
@@ -434,8 +416,90 @@ pub fn layout(face: &Face, card: Rect, fonts: &Fonts) -> Vec<Op> {
     ops
 }
 
-/// The back of a card: the game's name and the kind, centred in a frame.
-pub fn layout_back(game: &str, kind: &str, card: Rect, fonts: &Fonts) -> Vec<Op> {
+/// The largest and smallest sizes of a card's body (its rows and rules text), in points: short
+/// text is set large to fill the card, long text steps down to fit.
+pub const BODY_MAX: f32 = 12.0;
+pub const BODY_MIN: f32 = 5.0;
+
+/// The rows, then the rules text, from `top` down to `bottom` in a column at `x` of `width`:
+/// both at the largest size from `BODY_MAX` down (in half points) at which they fit together, so
+/// a card of a few words reads large and a long one small. When nothing fits even at
+/// `BODY_MIN`, the rows get two fifths of the room and the text the rest, each cut to fit (and
+/// warned about, `cut_warnings`).
+fn body(
+    rows: &str,
+    text: &str,
+    x: f32,
+    top: f32,
+    width: f32,
+    bottom: f32,
+    fonts: &Fonts,
+) -> Vec<Op> {
+    let gap = 1.5 * MM;
+    let left = (bottom - top).max(0.0);
+    let op = |part, y: f32, h: f32, fit: Fit| Op::Text {
+        area: Rect { x, y, w: width, h },
+        fit,
+        bold: false,
+        colour: BLACK,
+        centred: false,
+        part,
+    };
+    let rs = Shaped::new(&fonts.regular, rows);
+    let ts = Shaped::new(&fonts.regular, text);
+    let mut size = BODY_MAX;
+    while size >= BODY_MIN {
+        let rows_h = if rows.is_empty() {
+            0.0
+        } else {
+            rs.height(width, size) + gap
+        };
+        let text_h = if text.is_empty() {
+            0.0
+        } else {
+            ts.height(width, size)
+        };
+        if rows_h + text_h <= left {
+            let mut out = Vec::new();
+            if !rows.is_empty() {
+                let h = rows_h - gap;
+                out.push(op("the rows", top, h, rs.fit(width, h + 0.001, size, size)));
+            }
+            if !text.is_empty() {
+                let y = top + rows_h;
+                let h = (bottom - y).max(0.0);
+                out.push(op(
+                    "the rules text",
+                    y,
+                    h,
+                    ts.fit(width, h + 0.001, size, size),
+                ));
+            }
+            return out;
+        }
+        size -= 0.5;
+    }
+    // Too much for the card even at the smallest size: each part in its share, cut.
+    let rows_h = if text.is_empty() { left } else { left * 0.4 };
+    let mut out = Vec::new();
+    let mut y = top;
+    if !rows.is_empty() {
+        let f = rs.fit(width, rows_h, BODY_MIN, 4.5);
+        let h = f.height.min(rows_h);
+        out.push(op("the rows", y, rows_h, f));
+        y += h + gap;
+    }
+    if !text.is_empty() {
+        let h = (bottom - y).max(0.0);
+        let f = ts.fit(width, h, BODY_MIN, BODY_MIN);
+        out.push(op("the rules text", y, h, f));
+    }
+    out
+}
+
+/// The back of a card: the game's name and the words of its back (its kind, or the deck its
+/// face names), centred in a frame.
+pub fn layout_back(game: &str, words: &str, card: Rect, fonts: &Fonts) -> Vec<Op> {
     let pad = 4.0 * MM;
     let frame = Rect {
         x: card.x + pad,
@@ -476,11 +540,11 @@ pub fn layout_back(game: &str, kind: &str, card: Rect, fonts: &Fonts) -> Vec<Op>
         },
         Op::Text {
             area: sub,
-            fit: fit(&fonts.regular, kind, sub.w, sub.h, 9.0, 5.0),
+            fit: fit(&fonts.regular, words, sub.w, sub.h, 9.0, 5.0),
             bold: false,
             colour: GREY,
             centred: true,
-            part: "the kind on the back",
+            part: "the words on the back",
         },
     ]
 }

@@ -161,6 +161,11 @@ pub fn faces(prog: &Program, cards: &[usize], limits: &Limits) -> Result<Vec<Fac
                         f.band = Some((text, colour)).filter(|(t, _)| !t.is_empty() && t != "none");
                     }
                     FaceSlot::Text => f.text = text,
+                    FaceSlot::Back => {
+                        if !text.is_empty() {
+                            f.back = text;
+                        }
+                    }
                 }
             }
             if let Some(show) = &fd.show {
@@ -169,17 +174,20 @@ pub fn faces(prog: &Program, cards: &[usize], limits: &Limits) -> Result<Vec<Fac
                 f.rows = show
                     .iter()
                     .zip(shown)
-                    .map(|((label, _), (v, text))| {
+                    .filter_map(|((label, _), (v, text))| {
                         let field = kd.and_then(|k| {
                             k.fields
                                 .iter()
                                 .find(|fl| fl.name.replace('_', " ") == *label)
                         });
+                        if field.is_some_and(|fl| face::adds_nothing(v, &fl.ty)) {
+                            return None;
+                        }
                         let text = match field {
                             Some(fl) => face::printed(&view, v, &fl.ty),
                             None => text.clone(),
                         };
-                        (label.clone(), text)
+                        Some((label.clone(), text))
                     })
                     .collect();
             }
@@ -222,15 +230,9 @@ pub fn pages(
         if opts.backs {
             let mut ops = Vec::new();
             let mut cut = Vec::new();
-            for (i, &c) in cards_on.iter().enumerate() {
-                let kind = prog
-                    .cards
-                    .get(c)
-                    .and_then(|cd| prog.kinds.get(cd.kind as usize))
-                    .map(|k| k.name.as_str())
-                    .unwrap_or("");
+            for (i, (f, &c)) in chunk.iter().zip(cards_on).enumerate() {
                 let laid =
-                    face::layout_back(&prog.game.name, kind, sheet.card_rect(i, true), &fonts);
+                    face::layout_back(&prog.game.name, &f.back, sheet.card_rect(i, true), &fonts);
                 cut.extend(cuts(c, &laid));
                 ops.extend(laid);
             }
@@ -266,7 +268,15 @@ pub fn unprintable(
         let band = f.band.as_ref().map(|(t, _)| t.as_str()).unwrap_or("");
         let corner = f.corner.as_deref().unwrap_or("");
         let rows: String = f.rows.iter().map(|(l, v)| format!("{l} {v} ")).collect();
-        for text in [band, corner, f.subtitle.as_str(), &rows, &f.text, &f.footer] {
+        for text in [
+            band,
+            corner,
+            f.subtitle.as_str(),
+            &rows,
+            &f.text,
+            &f.footer,
+            &f.back,
+        ] {
             for ch in fonts.regular.missing(text) {
                 if seen.insert(ch) {
                     missing.push(ch);

@@ -319,36 +319,72 @@ pub fn wrap(m: &Metrics, text: &str, size: f32, width: f32) -> Vec<String> {
 /// `width` by `height`; at `min`, the lines that fit, the last one ended with "…". Each piece
 /// of the text is shaped once, whatever the sizes tried.
 pub fn fit(m: &Metrics, text: &str, width: f32, height: f32, max: f32, min: f32) -> Fit {
-    // Each paragraph with the byte offset it starts at.
-    let mut paras = Vec::new();
-    let mut offset = 0;
-    for para in text.split('\n') {
-        paras.push((offset, Measured::new(m, para)));
-        offset += para.len() + 1;
+    Shaped::new(m, text).fit(width, height, max, min)
+}
+
+/// A text shaped once, paragraph by paragraph, to be wrapped and fitted at any size by
+/// arithmetic (a card's body tries sizes for its rows and text together).
+pub struct Shaped<'t> {
+    m: &'t Metrics,
+    text: &'t str,
+    /// Each paragraph with the byte offset it starts at.
+    paras: Vec<(usize, Measured<'t>)>,
+}
+
+impl<'t> Shaped<'t> {
+    pub fn new(m: &'t Metrics, text: &'t str) -> Shaped<'t> {
+        let mut paras = Vec::new();
+        let mut offset = 0;
+        for para in text.split('\n') {
+            paras.push((offset, Measured::new(m, para)));
+            offset += para.len() + 1;
+        }
+        Shaped { m, text, paras }
     }
-    let mut size = max;
-    loop {
+
+    /// The height of the text wrapped to `width` at `size`, uncut.
+    pub fn height(&self, width: f32, size: f32) -> f32 {
         let unit = f64::from(width) / f64::from(size.max(0.01));
-        let room = (height / m.line_height(size)).floor().max(0.0) as usize;
-        let last = size - 0.5 < min;
-        let keep = room.saturating_add(2);
-        // Each line: its paragraph and its cluster range. Past the lines that fit, counting
-        // is enough (unless this is the last size tried, where one more says "cut").
-        let mut lines: Vec<(usize, usize, usize)> = Vec::new();
-        let mut count = 0usize;
-        for (i, (_, p)) in paras.iter().enumerate() {
-            for (a, b) in p.wrap(unit) {
-                count += 1;
-                if lines.len() < keep {
-                    lines.push((i, a, b));
+        let lines: usize = self.paras.iter().map(|(_, p)| p.wrap(unit).len()).sum();
+        lines as f32 * self.m.line_height(size)
+    }
+
+    /// As `fit`, on the text shaped already.
+    pub fn fit(&self, width: f32, height: f32, max: f32, min: f32) -> Fit {
+        let m = self.m;
+        let mut size = max;
+        loop {
+            let unit = f64::from(width) / f64::from(size.max(0.01));
+            let room = (height / m.line_height(size)).floor().max(0.0) as usize;
+            let last = size - 0.5 < min;
+            let keep = room.saturating_add(2);
+            // Each line: its paragraph and its cluster range. Past the lines that fit, counting
+            // is enough (unless this is the last size tried, where one more says "cut").
+            let mut lines: Vec<(usize, usize, usize)> = Vec::new();
+            let mut count = 0usize;
+            for (i, (_, p)) in self.paras.iter().enumerate() {
+                for (a, b) in p.wrap(unit) {
+                    count += 1;
+                    if lines.len() < keep {
+                        lines.push((i, a, b));
+                    }
                 }
             }
+            let complete = count as f32 * m.line_height(size) <= height;
+            if complete || last {
+                return finish(
+                    m,
+                    self.text,
+                    &self.paras,
+                    lines,
+                    complete,
+                    size,
+                    width,
+                    room,
+                );
+            }
+            size -= 0.5;
         }
-        let complete = count as f32 * m.line_height(size) <= height;
-        if complete || last {
-            return finish(m, text, &paras, lines, complete, size, width, room);
-        }
-        size -= 0.5;
     }
 }
 
