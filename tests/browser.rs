@@ -1,6 +1,10 @@
 //! `rules serve` in a real browser: two Chromium sessions, driven over WebDriver, play The
 //! Establishment's two human seats to the end by clicking the pages' buttons (one window
-//! phone-sized), with screenshots kept under `target/browser-shots/`.
+//! phone-sized, P1's: it meets the game's first question), with screenshots kept under
+//! `target/browser-shots/`. The phone's page is checked as a person reads it: at the first
+//! question the seat's own screen at the top and the whole page within four phone screens,
+//! hidden piles as counts, no internal var, no zone's bare name; at the end the outcome at the
+//! top.
 //!
 //! WebDriver is spoken as plain JSON over HTTP to `chromedriver` (a dozen commands: a client
 //! crate would bring a second HTTP stack and an async runtime into the tests for them). Without
@@ -77,8 +81,17 @@ impl Driver {
         j["value"].clone()
     }
 
-    fn session(&self, browser: &Path, profile: &Path, width: u32, height: u32) -> Session<'_> {
-        let caps = json!({"capabilities": {"alwaysMatch": {
+    /// A browser window of `width` by `height`; a `phone` shows pages at that size exactly
+    /// (Chromium's windows are no narrower than 500 px, so a phone is emulated).
+    fn session(
+        &self,
+        browser: &Path,
+        profile: &Path,
+        width: u32,
+        height: u32,
+        phone: bool,
+    ) -> Session<'_> {
+        let mut caps = json!({"capabilities": {"alwaysMatch": {
             "browserName": "chrome",
             "goog:chromeOptions": {
                 "binary": browser.display().to_string(),
@@ -91,6 +104,10 @@ impl Driver {
                 ]
             }
         }}});
+        if phone {
+            caps["capabilities"]["alwaysMatch"]["goog:chromeOptions"]["mobileEmulation"] =
+                json!({"deviceMetrics": {"width": width, "height": height, "pixelRatio": 1.0}});
+        }
         let v = self.call("POST", "/session", Some(caps));
         let id = v["sessionId"].as_str().expect("a session id").to_string();
         Session { driver: self, id }
@@ -166,6 +183,21 @@ impl Session<'_> {
         std::fs::write(path, png).expect("write the screenshot");
     }
 
+    /// The whole page, not only what the window shows (Chromium's own command, through
+    /// chromedriver), from its top.
+    fn full_screenshot(&self, path: &Path) {
+        self.js("window.scrollTo(0, 0); return 0;");
+        let v = self.call(
+            "POST",
+            "/goog/cdp/execute",
+            Some(json!({"cmd": "Page.captureScreenshot",
+                "params": {"format": "png", "captureBeyondViewport": true}})),
+        );
+        let png = base64(v["data"].as_str().expect("base64 PNG"));
+        assert!(png.starts_with(b"\x89PNG"), "a PNG");
+        std::fs::write(path, png).expect("write the screenshot");
+    }
+
     /// What the page shows now: the question's id and its kind, the end, the status line.
     fn page(&self) -> J {
         self.js("const q = document.getElementById('question');\
@@ -174,6 +206,7 @@ impl Session<'_> {
                amount: !document.getElementById('amount').hidden,\
                end: !document.getElementById('end').hidden,\
                status: document.getElementById('status').textContent,\
+               height: document.documentElement.scrollHeight,\
                text: document.body.innerText};")
     }
 }
@@ -235,9 +268,9 @@ fn two_browsers_play_the_establishment_to_the_end() {
         &log,
     ]);
     let driver = Driver::start(&driver);
-    let desk = driver.session(&browser, &dir.join("profile-1"), 1200, 900);
-    let phone = driver.session(&browser, &dir.join("profile-2"), 390, 844);
-    let seats = [(&desk, "desk", 0usize), (&phone, "phone", 1usize)];
+    let desk = driver.session(&browser, &dir.join("profile-1"), 1200, 900, false);
+    let phone = driver.session(&browser, &dir.join("profile-2"), 390, 844, true);
+    let seats = [(&desk, "desk", 1usize), (&phone, "phone", 0usize)];
     for (s, _, k) in &seats {
         let token = server.seats[*k].as_deref().expect("a human seat");
         s.go(&format!("http://{}/s/{token}", server.addr));
@@ -247,6 +280,7 @@ fn two_browsers_play_the_establishment_to_the_end() {
     let mut pick = web::Pick(0x5eed);
     let mut shot_at = [0usize; 2];
     let mut over = [false; 2];
+    let mut tallest = 0;
     while !(over[0] && over[1]) {
         assert!(
             started.elapsed() < Duration::from_secs(900),
@@ -257,13 +291,15 @@ fn two_browsers_play_the_establishment_to_the_end() {
             let p = s.page();
             if std::env::var_os("BROWSER_DEBUG").is_some() {
                 eprintln!(
-                    "{name}: asked {} id {} status {}",
-                    p["asked"], p["id"], p["status"]
+                    "{name}: asked {} id {} status {} height {}",
+                    p["asked"], p["id"], p["status"], p["height"]
                 );
             }
             if p["end"] == true {
                 if !over[i] {
+                    s.js("window.scrollTo(0, 0); return 0;");
                     s.screenshot(&shots.join(format!("{name}-end.png")));
+                    s.full_screenshot(&shots.join(format!("{name}-end-whole.png")));
                     over[i] = true;
                 }
                 continue;
@@ -271,9 +307,28 @@ fn two_browsers_play_the_establishment_to_the_end() {
             if p["asked"] != true {
                 continue;
             }
+            // The phone's tallest page at a question, whole.
+            let height = p["height"].as_i64().unwrap_or(0);
+            if *name == "phone" && height > tallest {
+                tallest = height;
+                s.full_screenshot(&shots.join("phone-tallest-question-whole.png"));
+            }
+            if *name == "phone" && shot_at[i] == 0 {
+                assert_eq!(
+                    clicks, 0,
+                    "the phone's seat is asked the game's first question"
+                );
+                s.full_screenshot(&shots.join("phone-first-question-whole.png"));
+                first_question_fits(s);
+            }
             // A few screenshots along the way: the first questions, then every 25th.
             if shot_at[i] < 2 || clicks.is_multiple_of(25) {
-                s.screenshot(&shots.join(format!("{name}-{clicks:04}.png")));
+                let shot = shots.join(format!("{name}-{clicks:04}.png"));
+                if *name == "phone" {
+                    s.full_screenshot(&shot);
+                } else {
+                    s.screenshot(&shot);
+                }
                 shot_at[i] += 1;
             }
             if p["amount"] == true {
@@ -310,7 +365,95 @@ fn two_browsers_play_the_establishment_to_the_end() {
         assert!(text.contains("The game is over"), "{text}");
         assert!(text.contains("the game ended by"), "why it ended: {text}");
     }
+    the_end_is_named_at_the_top(&phone);
     // The phone's page fits its width: nothing scrolls sideways.
     let wide = phone.js("return document.documentElement.scrollWidth <= window.innerWidth + 1;");
     assert_eq!(wide, J::Bool(true), "the phone's page scrolls sideways");
+}
+
+/// Where things are on the page, and what it says: the page's height, the tops of the screen,
+/// the question and the end box (from the page's top), and texts.
+fn layout(s: &Session) -> J {
+    s.js("const top = (id) => { const e = document.getElementById(id);\
+            return e.offsetParent === null ? -1 : e.getBoundingClientRect().top + window.scrollY; };\
+          return {height: document.documentElement.scrollHeight, width: window.innerWidth,\
+            screen: document.getElementById('screen').textContent,\
+            screen_top: top('screen'), question_top: top('question'), end_top: top('end'),\
+            zones: document.getElementById('zones').textContent,\
+            chips: document.querySelectorAll('.card').length,\
+            end: document.getElementById('end').innerText,\
+            text: document.body.textContent};")
+}
+
+/// At The Establishment's first question, on a phone: the seat's own screen (the game's
+/// `screen`, the lines the terminal shows) at the top, then the question, all within about four
+/// phone screens; hidden piles counted, not drawn a card each; no internal var, no zone's
+/// name as the rules spell it.
+fn first_question_fits(s: &Session) {
+    let l = layout(s);
+    assert_eq!(l["width"], 390, "{l}");
+    let height = l["height"].as_i64().unwrap_or(i64::MAX);
+    assert!(
+        height <= 4 * 800,
+        "the page at the first question is {height} px tall, over four phone screens"
+    );
+    let screen = l["screen"].as_str().unwrap_or("");
+    assert!(screen.starts_with("--- what P1 sees"), "{screen}");
+    for row in ["Faction", "Row 1", "  left", "  right", "Row 3"] {
+        assert!(screen.contains(row), "the screen's line `{row}`: {screen}");
+    }
+    let (screen_top, question_top) = (
+        l["screen_top"].as_f64().unwrap_or(-1.0),
+        l["question_top"].as_f64().unwrap_or(-1.0),
+    );
+    assert!(
+        (0.0..200.0).contains(&screen_top),
+        "the screen is at the top: {l}"
+    );
+    assert!(
+        screen_top < question_top,
+        "the screen, then the question: {l}"
+    );
+    let zones = l["zones"].as_str().unwrap_or("");
+    assert!(
+        zones.contains("Story pile 1: 30 cards (hidden from you)"),
+        "a hidden pile is a count: {zones}"
+    );
+    assert!(
+        l["chips"].as_i64().unwrap_or(i64::MAX) < 10,
+        "no card drawn for each hidden card: {l}"
+    );
+    let text = l["text"].as_str().unwrap_or("");
+    for raw in ["story_pile", "resolving", "faction_box", "hidden card"] {
+        assert!(!text.contains(raw), "the page shows `{raw}`: {text}");
+    }
+}
+
+/// Once the game is over, its outcome is the first thing on the page: The Establishment names
+/// no winner by its rules, so its own last lines (the epilogues, each player's XP) say how it
+/// came out.
+fn the_end_is_named_at_the_top(s: &Session) {
+    let l = layout(s);
+    let end_top = l["end_top"].as_f64().unwrap_or(-1.0);
+    assert!(
+        (0.0..200.0).contains(&end_top),
+        "the end box is at the top: {l}"
+    );
+    let screen_top = l["screen_top"].as_f64().unwrap_or(-1.0);
+    assert!(end_top < screen_top, "the end, then the screen: {l}");
+    let end = l["end"].as_str().unwrap_or("");
+    assert!(
+        end.contains("The rules name no winner: this is how it came out"),
+        "{end}"
+    );
+    assert!(
+        end.contains("Epilogue 1:"),
+        "the game's own last lines: {end}"
+    );
+    for p in ["P1", "P2", "P3", "P4"] {
+        assert!(
+            end.contains(&format!("{p} (")) && end.contains(" XP"),
+            "{p}'s XP: {end}"
+        );
+    }
 }

@@ -1,9 +1,16 @@
 // A seat's page: shows the message the server sends (the seat's whole state, at every change)
 // and sends answers. Nothing here decides anything: the server checks every answer.
+// From the top: a take-back request, the end, the game's own screen for the seat, the question,
+// the seat's cards, everything else it may see (folded), the account (newest first, folded).
 "use strict";
 const base = location.pathname.replace(/\/+$/, "");
 let current = null;
 let sending = false;
+// The seat this page is for ("P1"), as the last message said.
+let m_you = null;
+
+// The account's newest lines shown unfolded.
+const LATEST = 6;
 
 const $ = (id) => document.getElementById(id);
 function text(el, t) { el.textContent = t == null ? "" : String(t); }
@@ -14,10 +21,37 @@ function add(parent, tag, t, cls) {
   parent.appendChild(el);
   return el;
 }
+function plural(n, one, many) { return n + " " + (n === 1 ? one : many); }
+
+// A zone: the cards the seat knows, named (in full for the seat's own), and the others counted.
+function zone(parent, z, full) {
+  const box = add(parent, "div", null, "zone");
+  const count = z.cards.length + z.hidden;
+  const h = add(box, "h3", z.name + ": ");
+  add(h, "small", count === 0 ? "empty" : plural(count, "card", "cards") +
+    (z.hidden && z.cards.length ? " (" + z.hidden + " hidden from you)" : z.hidden ? " (hidden from you)" : ""));
+  if (!z.cards.length) return;
+  if (!full) {
+    add(box, "p", z.cards.map((c) => c.name + (c.face_up ? "" : " (face down)")).join(", "), "names");
+    return;
+  }
+  const ul = add(box, "ul", null, "cards");
+  for (const c of z.cards) {
+    const li = add(ul, "li", null, "card");
+    add(li, "b", c.name + (c.face_up ? "" : " (face down)"));
+    // A card's line often begins with its name: the rest of it.
+    const line = c.line && c.line.startsWith(c.name) ? c.line.slice(c.name.length).replace(/^[:\s]+/, "") : c.line;
+    // Its vars that say something (not their empty or zero start, not the owner the zone names).
+    const vs = (c.vars || []).filter((v) => v[1] !== "none" && v[1] !== "0" && v[1] !== "no" && v[1] !== m_you);
+    const more = [line, c.text, vs.map((v) => v[0] + " " + v[1]).join(", ")].filter((t) => t);
+    if (more.length) add(li, "small", " " + more.join(" · "));
+  }
+}
 
 function show(m) {
   if (current && m.version < current.version) return;
   current = m;
+  m_you = m.you;
   text($("title"), m.game);
   const seats = m.seats.map((s) => s.name + (s.name === m.you ? " (you)" : s.plays === "human" ? "" : " (" + s.plays + ")")).join(", ");
   text($("who"), (m.you ? "You are " + m.you : "You are watching") + " · " + seats);
@@ -28,26 +62,42 @@ function show(m) {
   else if (m.waiting) status = "Waiting for " + m.waiting + ".";
   else status = "The game goes on…";
   text($("status"), status);
-  text($("where"), "Round " + m.round + (m.phase ? ", " + m.phase.replace(/_/g, " ") : ""));
 
-  const zones = $("zones");
-  zones.replaceChildren();
-  for (const z of m.zones) {
-    const box = add(zones, "div", null, "zone" + (z.mine ? " mine" : ""));
-    add(box, "h3", z.name + (z.mine ? " (yours)" : "") + " · " + z.cards.length);
-    const ul = add(box, "ul", null, "cards");
-    for (const c of z.cards) {
-      if (c.hidden) { add(ul, "li", "hidden card", "card hidden"); continue; }
-      const li = add(ul, "li", c.name + (c.face_up ? "" : " (face down)"), "card");
-      if (c.line) add(li, "small", c.line);
-      if (c.text) add(li, "small", c.text);
-      const vs = (c.vars || []).filter((v) => v[1] !== "none" && v[1] !== "0" && v[1] !== "no");
-      if (vs.length) add(li, "small", vs.map((v) => v[0] + " " + v[1]).join(", "));
-    }
+  // A take-back asked: at the top, with what this seat can do about it.
+  const u = m.undo;
+  $("undo-request").hidden = !u || !!m.end;
+  if (u) {
+    const mine = m.you && u.agreed.includes(m.you);
+    const rest = u.needed.filter((p) => !u.agreed.includes(p));
+    const who = u.agreed.join(", ");
+    text($("undo-request-text"), mine
+      ? "You asked to take back the last answer. Waiting for " + (rest.join(", ") || "the game") + " to agree."
+      : who + " asks to take back the last answer. It is taken back once every person agrees (" + u.needed.join(", ") + ").");
+    $("undo-agree").hidden = !m.you || mine || !u.needed.includes(m.you);
+    $("undo-agree").disabled = !m.can_undo;
   }
-  const vars = $("vars");
-  vars.replaceChildren();
-  for (const v of m.vars) { add(vars, "dt", v.name); add(vars, "dd", v.value); }
+
+  // The end: who won, every score, and the game's own final lines.
+  $("end").hidden = !m.end;
+  if (m.end) {
+    const e = m.end;
+    const won = e.winners.length ? "Won by " + e.winners.join(", ")
+      : e.final_lines && e.final_lines.length ? "The rules name no winner: this is how it came out"
+      : "The rules name no winner";
+    text($("reason"), won + (e.reason ? " · the game ended by " + e.reason : ""));
+    const ol = $("scores");
+    ol.replaceChildren();
+    for (const [who, score] of e.scores) add(ol, "li", who + ": " + score + (e.winners.includes(who) ? " (winner)" : ""));
+    ol.hidden = !e.scores.length;
+    const fl = $("final-lines");
+    fl.replaceChildren();
+    for (const l of e.final_lines || []) add(fl, "li", l.trim());
+    fl.hidden = !(e.final_lines && e.final_lines.length);
+  }
+
+  // The game's own screen for this seat, as the terminal draws it.
+  $("screen-box").hidden = !m.screen;
+  text($("screen"), m.screen);
 
   const q = m.question;
   $("question").hidden = !q;
@@ -55,6 +105,10 @@ function show(m) {
     const asked = $("question").dataset.id;
     if (asked !== String(q.id)) {
       $("question").dataset.id = String(q.id);
+      // A new question out of sight (the page was scrolled to the last one's buttons): back to
+      // the top, where the screen and then the question are.
+      const top = $("question").getBoundingClientRect().top;
+      if (top < 0 || top > window.innerHeight * 0.8) window.scrollTo(0, 0);
       text($("answer-error"), "");
       text($("prompt"), q.prompt);
       const opts = $("options");
@@ -80,26 +134,41 @@ function show(m) {
     $("question").dataset.id = "";
   }
 
-  $("end").hidden = !m.end;
-  if (m.end) {
-    const won = m.end.winners.length ? "Won by " + m.end.winners.join(", ") : "The rules name no winner";
-    text($("reason"), won + (m.end.reason ? " · the game ended by " + m.end.reason : ""));
-    const ol = $("scores");
-    ol.replaceChildren();
-    for (const [who, score] of m.end.scores) add(ol, "li", who + ": " + score);
-  }
+  // The seat's own cards in full; everything else it may see, folded.
+  const mineZones = m.zones.filter((z) => z.mine);
+  $("mine").hidden = !mineZones.some((z) => z.cards.length + z.hidden > 0);
+  const my = $("my-zones");
+  my.replaceChildren();
+  for (const z of mineZones) if (z.cards.length + z.hidden > 0) zone(my, z, true);
+  const table = $("table");
+  if (!m.screen && !table.dataset.opened) { table.open = true; table.dataset.opened = "1"; }
+  text($("where"), "Round " + m.round + (m.phase ? ", " + m.phase : ""));
+  const zones = $("zones");
+  zones.replaceChildren();
+  for (const z of m.zones) if (!z.mine) zone(zones, z, false);
+  const vars = $("vars");
+  vars.replaceChildren();
+  for (const v of m.vars) { add(vars, "dt", v.name); add(vars, "dd", v.value); }
 
+  // Asking to take back this seat's last answer.
   const ub = $("undo-box");
-  ub.hidden = !m.you || !!m.end || !(m.can_undo || m.undo || m.undo_refused);
+  ub.hidden = !m.you || !!m.end || !!m.undo || !(m.can_undo || m.undo_refused);
   $("undo").disabled = !m.can_undo;
-  if (m.undo) text($("undo-text"), "Taking back the last answer: agreed by " + m.undo.agreed.join(", ") + "; every person must agree (" + m.undo.needed.join(", ") + ").");
-  else if (m.undo_refused) text($("undo-text"), m.undo_refused + ".");
-  else text($("undo-text"), "");
+  text($("undo-text"), m.undo_refused ? m.undo_refused + "." : "");
 
+  // The account, newest first: the latest lines, then the rest folded.
+  const lines = m.account.slice().reverse();
+  const latest = $("latest");
+  latest.replaceChildren();
+  for (const l of lines.slice(0, LATEST)) add(latest, "li", l);
+  const rest = lines.slice(LATEST);
+  const earlier = (m.omitted || 0) + rest.length;
+  $("earlier").hidden = earlier === 0;
+  text($("earlier-count"), plural(earlier, "earlier line", "earlier lines"));
   const acc = $("account");
-  const atEnd = acc.scrollTop + acc.clientHeight >= acc.scrollHeight - 4;
-  text(acc, (m.omitted ? "(" + m.omitted + " earlier lines)\n" : "") + m.account.join("\n"));
-  if (atEnd) acc.scrollTop = acc.scrollHeight;
+  acc.replaceChildren();
+  for (const l of rest) add(acc, "li", l);
+  if (m.omitted) add(acc, "li", "(" + plural(m.omitted, "earlier line", "earlier lines") + " not kept)");
 }
 
 async function post(path, body) {
@@ -132,13 +201,15 @@ $("amount").addEventListener("submit", (ev) => {
   answer(q.id, v - q.amount.min);
 });
 
-$("undo").addEventListener("click", async () => {
+async function undo(where) {
   try {
     await post("/undo", { question: current ? current.undo_question : 0 });
   } catch (e) {
-    text($("undo-text"), e.message);
+    text(where, e.message);
   }
-});
+}
+$("undo").addEventListener("click", () => undo($("undo-text")));
+$("undo-agree").addEventListener("click", () => undo($("undo-request-text")));
 
 async function refresh() {
   try {
