@@ -128,6 +128,7 @@ pub fn build(
             "needed": humans,
         })
     };
+    let screens = seat.and_then(|p| screen(s, &view, p));
     json!({
         "game": prog.game.name,
         "you": seat.map(|p| format!("P{}", u64::from(p) + 1)),
@@ -136,7 +137,8 @@ pub fn build(
         "seats": seats,
         "round": view.round,
         "phase": view.phase.as_deref().map(words),
-        "screen": seat.and_then(|p| screen(s, &view, p)),
+        "screen": screens.as_ref().map(|(narrow, _)| narrow),
+        "screen_wide": screens.as_ref().map(|(_, wide)| wide),
         "zones": zones,
         "vars": vars(&view),
         "account": account,
@@ -285,21 +287,26 @@ fn vars(view: &PlayerView) -> Vec<J> {
 }
 
 /// The seat's screen: the game's own (`screen`, worked out by the interpreter for this seat,
-/// `interp::screen_of`), drawn by the terminal's code (`view::screen::render_declared`) at a
-/// phone's width, whole; `None` for a game that declares none (the page shows the zones).
-fn screen(s: &Session, view: &PlayerView, seat: u32) -> Option<String> {
+/// `interp::screen_of`), drawn by the terminal's code (`view::screen::render_declared`), whole,
+/// at a phone's width and at a wide window's; `None` for a game that declares none (the page
+/// shows the zones).
+fn screen(s: &Session, view: &PlayerView, seat: u32) -> Option<(String, String)> {
     let lines = screen_of(&s.prog, &s.state, seat, s.limits)?;
-    let page = crate::view::screen::Page {
-        cols: SCREEN_COLS,
-        rows: usize::MAX,
-        full: true,
+    let draw = |cols: usize| {
+        let page = crate::view::screen::Page {
+            cols,
+            rows: usize::MAX,
+            full: true,
+        };
+        crate::view::screen::render_declared(view, &lines, &page, usize::MAX).join("\n")
     };
-    Some(crate::view::screen::render_declared(view, &lines, &page, usize::MAX).join("\n"))
+    Some((draw(SCREEN_COLS), draw(WIDE_SCREEN_COLS)))
 }
 
-/// The width the page's screen is drawn at: a phone's, in the page's monospace font.
+/// The widths the page's screen is drawn at, in the page's monospace font: a phone's (390 px),
+/// and a window's of 760 px or more.
 const SCREEN_COLS: usize = 44;
-
+const WIDE_SCREEN_COLS: usize = 88;
 /// When every option is a whole number, one more than the one before (an amount), the page
 /// shows a number field: the range.
 fn amount(options: &[String]) -> J {

@@ -9,6 +9,9 @@ let sending = false;
 // The seat this page is for ("P1"), as the last message said.
 let m_you = null;
 
+// The narrowest window (px) that shows the screen drawn for wide windows (88 columns).
+const WIDE = 760;
+
 // The account's newest lines shown unfolded.
 const LATEST = 6;
 
@@ -97,7 +100,7 @@ function show(m) {
 
   // The game's own screen for this seat, as the terminal draws it.
   $("screen-box").hidden = !m.screen;
-  text($("screen"), m.screen);
+  text($("screen"), window.innerWidth >= WIDE && m.screen_wide ? m.screen_wide : m.screen);
 
   const q = m.question;
   $("question").hidden = !q;
@@ -228,6 +231,7 @@ function live() {
 }
 
 // A phone that slept or a reload gets the whole state again: every message is the whole state.
+window.addEventListener("resize", () => { if (current) show(current); });
 document.addEventListener("visibilitychange", () => { if (!document.hidden) refresh(); });
 refresh();
 live();
