@@ -236,8 +236,8 @@ fn base64(s: &str) -> Vec<u8> {
     out
 }
 
-#[test]
-fn two_browsers_play_the_establishment_to_the_end() {
+/// Chromium and chromedriver, or `None` (the test then passes, except under `CI=true`).
+fn browser_and_driver() -> Option<(PathBuf, PathBuf)> {
     let ci = std::env::var("CI").is_ok_and(|v| v == "true");
     let (Some(browser), Some(driver)) = (
         find(&["chromium", "chromium-browser", "google-chrome"]),
@@ -248,14 +248,28 @@ fn two_browsers_play_the_establishment_to_the_end() {
             "CI=true: Chromium and chromedriver must be installed (.ci/run installs them)"
         );
         eprintln!("skipped: no chromium or chromedriver on PATH (CI=true makes this a failure)");
-        return;
+        return None;
     };
+    Some((browser, driver))
+}
+
+/// A new, empty folder for a test's screenshots: `target/NAME`.
+fn shots_folder(name: &str) -> PathBuf {
     let shots = Path::new(env!("CARGO_TARGET_TMPDIR"))
         .parent()
         .expect("target")
-        .join("browser-shots");
+        .join(name);
     let _ = std::fs::remove_dir_all(&shots);
     std::fs::create_dir_all(&shots).expect("shots folder");
+    shots
+}
+
+#[test]
+fn two_browsers_play_the_establishment_to_the_end() {
+    let Some((browser, driver)) = browser_and_driver() else {
+        return;
+    };
+    let shots = shots_folder("browser-shots");
     let dir = scratch("browser");
     let log = dir.join("game.json").display().to_string();
     let server = Server::start(&[
@@ -456,4 +470,148 @@ fn the_end_is_named_at_the_top(s: &Session) {
             "{p}'s XP: {end}"
         );
     }
+}
+
+/// A Hegemony officer's plan is one form on a phone: a stepper per line and what is left, the
+/// last line taking the rest; the page then answers the server's line-by-line questions from it,
+/// so no later line of the plan is asked again.
+#[test]
+fn a_plan_is_one_form_on_a_phone() {
+    let Some((browser, driver)) = browser_and_driver() else {
+        return;
+    };
+    let shots = shots_folder("browser-shots-plan");
+    let dir = scratch("browser-plan");
+    let log = dir.join("game.json").display().to_string();
+    let server = Server::start(&[
+        "games/hegemony",
+        "--agent",
+        "P2=human,first",
+        "--seed",
+        "1",
+        "--log",
+        &log,
+    ]);
+    let driver = Driver::start(&driver);
+    let phone = driver.session(&browser, &dir.join("profile"), 390, 844, true);
+    // P2 is an officer of Faction A: it proposes plans.
+    let token = server.seats[1].as_deref().expect("P2 is a person");
+    phone.go(&format!("http://{}/s/{token}", server.addr));
+    let form = "const f = document.getElementById('split');\
+        if (f.hidden || document.getElementById('question').hidden) return null;\
+        return {id: document.getElementById('question').dataset.id,\
+          lines: [...document.querySelectorAll('#split-lines .split-line')].map((r) => r.textContent),\
+          given: [...document.querySelectorAll('#split-lines small')].filter((s) => s.textContent === 'given').length,\
+          left: document.getElementById('split-left').textContent,\
+          prompt: document.getElementById('prompt').textContent};";
+    let started = Instant::now();
+    let mut submitted: Option<(usize, usize, i64)> = None;
+    let mut clicks = 0;
+    loop {
+        assert!(
+            started.elapsed() < Duration::from_secs(300) && clicks < 300,
+            "no plan was asked of P2 ({clicks} clicks)"
+        );
+        let p = phone.page();
+        if p["end"] == true {
+            break;
+        }
+        let f = phone.js(form);
+        if std::env::var_os("BROWSER_DEBUG").is_some() {
+            eprintln!("{}\n{f}", p["status"]);
+            std::thread::sleep(Duration::from_millis(500));
+        }
+        if let Some((lines, before, gave)) = &submitted {
+            // No later line of the plan comes back as a form: the page answers them itself.
+            if f.is_object() {
+                assert!(
+                    f["given"] == 0,
+                    "a later line of the plan was asked again: {f}"
+                );
+            }
+            // The log holds the plan line by line once the page has answered every line: the
+            // first the one the + gave, the others none (all of what was left went to the last
+            // line, which is not asked).
+            let answers = p2_answers(&server.log);
+            if answers.len() < before + lines - 1 {
+                std::thread::sleep(Duration::from_millis(50));
+                continue;
+            }
+            let plan: Vec<&str> = answers
+                .iter()
+                .skip(*before)
+                .take(lines - 1)
+                .map(String::as_str)
+                .collect();
+            let mut want = vec!["0"; lines - 1];
+            let g = gave.to_string();
+            want[0] = &g;
+            assert_eq!(plan, want, "the plan as the log holds it");
+            break;
+        }
+        if f.is_object() {
+            phone.full_screenshot(&shots.join("plan-form-whole.png"));
+            let lines = f["lines"].as_array().map_or(0, Vec::len);
+            assert!(lines >= 3, "a line per category: {f}");
+            let left = f["left"].as_str().unwrap_or("").to_string();
+            assert!(left.starts_with("Left: "), "{f}");
+            let plus = phone.elements("#split-lines .split-line button:nth-of-type(2)");
+            let total: i64 = left
+                .trim_start_matches("Left: ")
+                .split(' ')
+                .next()
+                .and_then(|n| n.parse().ok())
+                .unwrap_or(0);
+            if total > 0 {
+                phone.click(plus.first().expect("a + button"));
+                let after = phone.js(form);
+                let now = after["left"].as_str().unwrap_or("");
+                assert!(
+                    now.starts_with(&format!("Left: {} of {total}", total - 1)),
+                    "+ takes one from what is left: {now}"
+                );
+                phone.full_screenshot(&shots.join("plan-form-one-given-whole.png"));
+            }
+            let before = p2_answers(&server.log).len();
+            let submit = phone.elements("#split > button");
+            phone.click(submit.first().expect("the form's button"));
+            submitted = Some((lines, before, total.min(1)));
+            continue;
+        }
+        if p["asked"] == true {
+            if p["amount"] == true {
+                let submit = phone.elements("#amount button");
+                phone.click(submit.first().expect("the amount's button"));
+            } else {
+                let buttons = phone.elements("#options button");
+                if let Some(b) = buttons.first() {
+                    phone.click(b);
+                }
+            }
+            clicks += 1;
+            let before = p["id"].clone();
+            let t = Instant::now();
+            while t.elapsed() < Duration::from_secs(20) && phone.page()["id"] == before {
+                std::thread::sleep(Duration::from_millis(30));
+            }
+        } else {
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+    assert!(submitted.is_some(), "P2 was never asked a plan");
+}
+
+/// P2's answers so far, as the served game's log holds them (their labels).
+fn p2_answers(log: &Path) -> Vec<String> {
+    let text = std::fs::read_to_string(log).unwrap_or_default();
+    let j: J = serde_json::from_str(&text).unwrap_or(J::Null);
+    j["choices"]
+        .as_array()
+        .map(|cs| {
+            cs.iter()
+                .filter(|c| c["player"] == 1)
+                .filter_map(|c| c["label"].as_str().map(str::to_string))
+                .collect()
+        })
+        .unwrap_or_default()
 }

@@ -112,6 +112,12 @@ pub fn build(
                 "notes": p.notes,
                 "secret": p.secret,
                 "amount": amount(&p.options),
+                // A line of an `allocate`: the whole split, which the page asks as one form.
+                "split": p.split.as_ref().map(|sp| json!({
+                    "labels": sp.labels,
+                    "total": sp.total,
+                    "given": sp.given,
+                })),
             })
         }
         _ => J::Null,
@@ -214,7 +220,9 @@ fn zone_words(name: &str, viewer: u32) -> String {
         return format!("{base} {}", keys.join(", "));
     };
     keys.remove(0);
+    // `leader_of[P2]`: "P2's leader".
     let lower = base.to_lowercase();
+    let lower = lower.strip_suffix(" of").unwrap_or(&lower);
     let owner = if n == u64::from(viewer) + 1 {
         "Your".to_string()
     } else {
@@ -277,9 +285,14 @@ fn vars(view: &PlayerView) -> Vec<J> {
             out.push(json!({"name": format!("{name} {}", e.key), "value": e.value}));
         }
         if folded.folded > 0 {
+            let all = if folded.listed.is_empty() {
+                "all"
+            } else {
+                "the other"
+            };
             out.push(json!({
-                "name": format!("{name} (the rest)"),
-                "value": format!("{} at {}", folded.folded, folded.what),
+                "name": name,
+                "value": format!("{all} {} at {}", folded.folded, folded.what),
             }));
         }
     }

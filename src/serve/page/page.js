@@ -117,7 +117,11 @@ function show(m) {
       const opts = $("options");
       opts.replaceChildren();
       const form = $("amount");
-      if (q.amount) {
+      $("split").hidden = true;
+      if (q.split) {
+        form.hidden = true;
+        split(q);
+      } else if (q.amount) {
         form.hidden = false;
         const input = $("amount-value");
         input.min = q.amount.min; input.max = q.amount.max; input.value = q.amount.min;
@@ -194,6 +198,62 @@ async function answer(id, option) {
   } finally {
     sending = false;
   }
+}
+
+// An `allocate` asked as one form: a stepper per line, what is left going to the last line.
+// The server still asks line by line: the page answers each line from the plan in turn.
+let plan = null;
+function split(q) {
+  const sp = q.split, line = sp.given.length, last = sp.labels.length - 1;
+  const key = JSON.stringify(sp.labels) + "/" + sp.total;
+  // A later line of the plan this page sent: its amount, at once.
+  if (plan && plan.key === key && sp.given.every((g, i) => plan.amounts[i] === g) && line < plan.amounts.length) {
+    text($("prompt"), q.prompt);
+    const n = plan.amounts[line];
+    if (n >= 0 && n < q.options.length) {
+      text($("split-left"), "");
+      // The last line's answer may still be on its way.
+      const go = () => {
+        if (!current || !current.question || current.question.id !== q.id) return;
+        if (sending) setTimeout(go, 50); else answer(q.id, n);
+      };
+      go();
+      return;
+    }
+  }
+  plan = null;
+  text($("prompt"), q.prompt.replace(/: how many to .*$/, ""));
+  const values = sp.labels.map((_, i) => (i < line ? sp.given[i] : 0));
+  const box = $("split-lines");
+  const draw = () => {
+    box.replaceChildren();
+    const used = values.slice(0, last).reduce((a, b) => a + b, 0);
+    const left = sp.total - used;
+    sp.labels.forEach((l, i) => {
+      const row = add(box, "div", null, "split-line");
+      add(row, "span", l, "label");
+      if (i < line) { add(row, "b", String(values[i])); add(row, "small", "given"); return; }
+      if (i === last) { add(row, "b", String(left)); add(row, "small", "the rest"); return; }
+      const minus = add(row, "button", "−");
+      minus.type = "button"; minus.disabled = values[i] === 0;
+      minus.setAttribute("aria-label", "one less to " + l);
+      minus.addEventListener("click", () => { values[i] -= 1; draw(); });
+      add(row, "b", String(values[i]));
+      const plus = add(row, "button", "+");
+      plus.type = "button"; plus.disabled = left === 0;
+      plus.setAttribute("aria-label", "one more to " + l);
+      plus.addEventListener("click", () => { values[i] += 1; draw(); });
+    });
+    text($("split-left"), "Left: " + left + " of " + sp.total + (last >= 0 ? " (it goes to " + sp.labels[last] + ")" : ""));
+  };
+  draw();
+  const form = $("split");
+  form.hidden = false;
+  form.onsubmit = (ev) => {
+    ev.preventDefault();
+    plan = { key: key, amounts: values.slice(0, last) };
+    answer(q.id, values[line]);
+  };
 }
 
 $("amount").addEventListener("submit", (ev) => {
