@@ -295,11 +295,18 @@ fn two_browsers_play_the_establishment_to_the_end() {
     let mut shot_at = [0usize; 2];
     let mut over = [false; 2];
     let mut tallest = 0;
+    let mut taken_back = false;
     while !(over[0] && over[1]) {
         assert!(
             started.elapsed() < Duration::from_secs(900),
             "the game did not end in 15 minutes ({clicks} clicks)"
         );
+        // Once, as soon as the phone may take its last answer back: it asks, the desk agrees.
+        if !taken_back && clicks > 0 && may_ask_to_take_back(&phone) {
+            take_back(&phone, &desk, &shots);
+            taken_back = true;
+            continue;
+        }
         let mut acted = false;
         for (i, (s, name, _)) in seats.iter().enumerate() {
             let p = s.page();
@@ -371,6 +378,7 @@ fn two_browsers_play_the_establishment_to_the_end() {
         }
     }
     assert!(clicks > 10, "the people made the game's choices ({clicks})");
+    assert!(taken_back, "the phone never could take an answer back");
     // Each page shows its own seat and the end with the scores.
     for (s, _, k) in &seats {
         let p = s.page();
@@ -383,6 +391,86 @@ fn two_browsers_play_the_establishment_to_the_end() {
     // The phone's page fits its width: nothing scrolls sideways.
     let wide = phone.js("return document.documentElement.scrollWidth <= window.innerWidth + 1;");
     assert_eq!(wide, J::Bool(true), "the phone's page scrolls sideways");
+}
+
+/// The page offers to ask for a take-back, and nobody asked one yet.
+fn may_ask_to_take_back(s: &Session) -> bool {
+    s.js("const b = document.getElementById('undo');\
+        return !document.getElementById('undo-box').hidden && !b.disabled\
+          && document.getElementById('undo-request').hidden;")
+        == J::Bool(true)
+}
+
+/// The take-back request at the top of a page: whether it shows, how far down, its text, and
+/// its button's text when the button shows.
+fn take_back_request(s: &Session) -> J {
+    s.js("const r = document.getElementById('undo-request'), b = document.getElementById('undo-agree');\
+        return {shown: !r.hidden, top: r.hidden ? -1 : r.getBoundingClientRect().top + window.scrollY,\
+          text: document.getElementById('undo-request-text').textContent,\
+          button: b.hidden ? null : b.textContent};")
+}
+
+/// The phone (P1) asks to take its last answer back; the desk (P2) sees the request at the top
+/// of its page, with a button to agree that reads otherwise than the phone's button to ask,
+/// and agrees; then the request is gone from both.
+fn take_back(phone: &Session, desk: &Session, shots: &Path) {
+    let ask = phone.js("return document.getElementById('undo').textContent;");
+    let ask = ask.as_str().unwrap_or("").to_string();
+    assert_eq!(ask, "Ask to take back my last answer");
+    let b = phone.elements("#undo");
+    phone.click(b.first().expect("the take-back button"));
+    let t = Instant::now();
+    let mut seen = take_back_request(desk);
+    while seen["shown"] != true && t.elapsed() < Duration::from_secs(20) {
+        std::thread::sleep(Duration::from_millis(30));
+        seen = take_back_request(desk);
+    }
+    desk.js("window.scrollTo(0, 0); return 0;");
+    desk.screenshot(&shots.join("desk-take-back-asked.png"));
+    assert_eq!(seen["shown"], true, "the desk never saw the request");
+    let top = seen["top"].as_f64().unwrap_or(-1.0);
+    assert!(
+        (0.0..200.0).contains(&top),
+        "the request is at the top: {seen}"
+    );
+    let text = seen["text"].as_str().unwrap_or("");
+    assert!(
+        text.starts_with("P1 asks to take back the last answer"),
+        "{seen}"
+    );
+    let agree = seen["button"].as_str().unwrap_or("");
+    assert!(
+        !agree.is_empty() && agree != ask,
+        "agreeing reads otherwise: {seen}"
+    );
+    let mine = take_back_request(phone);
+    assert_eq!(mine["shown"], true, "{mine}");
+    assert!(
+        mine["text"].as_str().unwrap_or("").starts_with("You asked"),
+        "{mine}"
+    );
+    assert!(
+        mine["button"].is_null(),
+        "no button to agree with oneself: {mine}"
+    );
+    let b = desk.elements("#undo-agree");
+    desk.click(b.first().expect("the agree button"));
+    let t = Instant::now();
+    while (take_back_request(desk)["shown"] == true || take_back_request(phone)["shown"] == true)
+        && t.elapsed() < Duration::from_secs(20)
+    {
+        std::thread::sleep(Duration::from_millis(30));
+    }
+    assert_eq!(
+        take_back_request(desk)["shown"],
+        false,
+        "the request stays after it was agreed"
+    );
+    assert_eq!(
+        take_back_request(phone)["shown"],
+        false,
+        "the request stays after it was agreed"
+    );
 }
 
 /// Where things are on the page, and what it says: the page's height, the tops of the screen,
