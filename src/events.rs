@@ -357,6 +357,12 @@ impl Event {
                 }
                 if !winners.is_empty() {
                     s.push_str(&format!("\n  Winner: {}", winners.join(", ")));
+                } else if scores.is_empty() {
+                    // A game without a `score` (The Establishment): its own last lines, just
+                    // above, are the outcome.
+                    s.push_str(
+                        "\n  The rules name no winner: the game's last lines tell how it came out.",
+                    );
                 }
                 if let (Some(seed), Some(key)) = (seed, seed_key) {
                     s.push_str(&format!(

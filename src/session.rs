@@ -76,6 +76,8 @@ pub struct Pending {
     /// What the game says beside each option (`choose`'s notes); empty when it says nothing.
     pub notes: Vec<String>,
     pub secret: bool,
+    /// A line of an `allocate`: the whole split (`ChoiceRequest::split`).
+    pub split: Option<crate::interp::Split>,
 }
 
 /// Where a session stands.
@@ -320,6 +322,7 @@ impl Agent for SessionAgent {
                     .map(<[String]>::to_vec)
                     .unwrap_or_default(),
                 secret: req.secret,
+                split: req.split.cloned(),
             });
             Err(PENDING.to_string())
         };

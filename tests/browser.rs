@@ -1,6 +1,10 @@
 //! `rules serve` in a real browser: two Chromium sessions, driven over WebDriver, play The
 //! Establishment's two human seats to the end by clicking the pages' buttons (one window
-//! phone-sized), with screenshots kept under `target/browser-shots/`.
+//! phone-sized, P1's: it meets the game's first question), with screenshots kept under
+//! `target/browser-shots/`. The phone's page is checked as a person reads it: at the first
+//! question the seat's own screen at the top and the whole page within four phone screens,
+//! hidden piles as counts, no internal var, no zone's bare name; at the end the outcome at the
+//! top.
 //!
 //! WebDriver is spoken as plain JSON over HTTP to `chromedriver` (a dozen commands: a client
 //! crate would bring a second HTTP stack and an async runtime into the tests for them). Without
@@ -77,8 +81,17 @@ impl Driver {
         j["value"].clone()
     }
 
-    fn session(&self, browser: &Path, profile: &Path, width: u32, height: u32) -> Session<'_> {
-        let caps = json!({"capabilities": {"alwaysMatch": {
+    /// A browser window of `width` by `height`; a `phone` shows pages at that size exactly
+    /// (Chromium's windows are no narrower than 500 px, so a phone is emulated).
+    fn session(
+        &self,
+        browser: &Path,
+        profile: &Path,
+        width: u32,
+        height: u32,
+        phone: bool,
+    ) -> Session<'_> {
+        let mut caps = json!({"capabilities": {"alwaysMatch": {
             "browserName": "chrome",
             "goog:chromeOptions": {
                 "binary": browser.display().to_string(),
@@ -91,6 +104,10 @@ impl Driver {
                 ]
             }
         }}});
+        if phone {
+            caps["capabilities"]["alwaysMatch"]["goog:chromeOptions"]["mobileEmulation"] =
+                json!({"deviceMetrics": {"width": width, "height": height, "pixelRatio": 1.0}});
+        }
         let v = self.call("POST", "/session", Some(caps));
         let id = v["sessionId"].as_str().expect("a session id").to_string();
         Session { driver: self, id }
@@ -166,6 +183,21 @@ impl Session<'_> {
         std::fs::write(path, png).expect("write the screenshot");
     }
 
+    /// The whole page, not only what the window shows (Chromium's own command, through
+    /// chromedriver), from its top.
+    fn full_screenshot(&self, path: &Path) {
+        self.js("window.scrollTo(0, 0); return 0;");
+        let v = self.call(
+            "POST",
+            "/goog/cdp/execute",
+            Some(json!({"cmd": "Page.captureScreenshot",
+                "params": {"format": "png", "captureBeyondViewport": true}})),
+        );
+        let png = base64(v["data"].as_str().expect("base64 PNG"));
+        assert!(png.starts_with(b"\x89PNG"), "a PNG");
+        std::fs::write(path, png).expect("write the screenshot");
+    }
+
     /// What the page shows now: the question's id and its kind, the end, the status line.
     fn page(&self) -> J {
         self.js("const q = document.getElementById('question');\
@@ -174,6 +206,7 @@ impl Session<'_> {
                amount: !document.getElementById('amount').hidden,\
                end: !document.getElementById('end').hidden,\
                status: document.getElementById('status').textContent,\
+               height: document.documentElement.scrollHeight,\
                text: document.body.innerText};")
     }
 }
@@ -203,8 +236,8 @@ fn base64(s: &str) -> Vec<u8> {
     out
 }
 
-#[test]
-fn two_browsers_play_the_establishment_to_the_end() {
+/// Chromium and chromedriver, or `None` (the test then passes, except under `CI=true`).
+fn browser_and_driver() -> Option<(PathBuf, PathBuf)> {
     let ci = std::env::var("CI").is_ok_and(|v| v == "true");
     let (Some(browser), Some(driver)) = (
         find(&["chromium", "chromium-browser", "google-chrome"]),
@@ -215,14 +248,28 @@ fn two_browsers_play_the_establishment_to_the_end() {
             "CI=true: Chromium and chromedriver must be installed (.ci/run installs them)"
         );
         eprintln!("skipped: no chromium or chromedriver on PATH (CI=true makes this a failure)");
-        return;
+        return None;
     };
+    Some((browser, driver))
+}
+
+/// A new, empty folder for a test's screenshots: `target/NAME`.
+fn shots_folder(name: &str) -> PathBuf {
     let shots = Path::new(env!("CARGO_TARGET_TMPDIR"))
         .parent()
         .expect("target")
-        .join("browser-shots");
+        .join(name);
     let _ = std::fs::remove_dir_all(&shots);
     std::fs::create_dir_all(&shots).expect("shots folder");
+    shots
+}
+
+#[test]
+fn two_browsers_play_the_establishment_to_the_end() {
+    let Some((browser, driver)) = browser_and_driver() else {
+        return;
+    };
+    let shots = shots_folder("browser-shots");
     let dir = scratch("browser");
     let log = dir.join("game.json").display().to_string();
     let server = Server::start(&[
@@ -235,9 +282,9 @@ fn two_browsers_play_the_establishment_to_the_end() {
         &log,
     ]);
     let driver = Driver::start(&driver);
-    let desk = driver.session(&browser, &dir.join("profile-1"), 1200, 900);
-    let phone = driver.session(&browser, &dir.join("profile-2"), 390, 844);
-    let seats = [(&desk, "desk", 0usize), (&phone, "phone", 1usize)];
+    let desk = driver.session(&browser, &dir.join("profile-1"), 1200, 900, false);
+    let phone = driver.session(&browser, &dir.join("profile-2"), 390, 844, true);
+    let seats = [(&desk, "desk", 1usize), (&phone, "phone", 0usize)];
     for (s, _, k) in &seats {
         let token = server.seats[*k].as_deref().expect("a human seat");
         s.go(&format!("http://{}/s/{token}", server.addr));
@@ -247,23 +294,33 @@ fn two_browsers_play_the_establishment_to_the_end() {
     let mut pick = web::Pick(0x5eed);
     let mut shot_at = [0usize; 2];
     let mut over = [false; 2];
+    let mut tallest = 0;
+    let mut taken_back = false;
     while !(over[0] && over[1]) {
         assert!(
             started.elapsed() < Duration::from_secs(900),
             "the game did not end in 15 minutes ({clicks} clicks)"
         );
+        // Once, as soon as the phone may take its last answer back: it asks, the desk agrees.
+        if !taken_back && clicks > 0 && may_ask_to_take_back(&phone) {
+            take_back(&phone, &desk, &shots);
+            taken_back = true;
+            continue;
+        }
         let mut acted = false;
         for (i, (s, name, _)) in seats.iter().enumerate() {
             let p = s.page();
             if std::env::var_os("BROWSER_DEBUG").is_some() {
                 eprintln!(
-                    "{name}: asked {} id {} status {}",
-                    p["asked"], p["id"], p["status"]
+                    "{name}: asked {} id {} status {} height {}",
+                    p["asked"], p["id"], p["status"], p["height"]
                 );
             }
             if p["end"] == true {
                 if !over[i] {
+                    s.js("window.scrollTo(0, 0); return 0;");
                     s.screenshot(&shots.join(format!("{name}-end.png")));
+                    s.full_screenshot(&shots.join(format!("{name}-end-whole.png")));
                     over[i] = true;
                 }
                 continue;
@@ -271,9 +328,28 @@ fn two_browsers_play_the_establishment_to_the_end() {
             if p["asked"] != true {
                 continue;
             }
+            // The phone's tallest page at a question, whole.
+            let height = p["height"].as_i64().unwrap_or(0);
+            if *name == "phone" && height > tallest {
+                tallest = height;
+                s.full_screenshot(&shots.join("phone-tallest-question-whole.png"));
+            }
+            if *name == "phone" && shot_at[i] == 0 {
+                assert_eq!(
+                    clicks, 0,
+                    "the phone's seat is asked the game's first question"
+                );
+                s.full_screenshot(&shots.join("phone-first-question-whole.png"));
+                first_question_fits(s);
+            }
             // A few screenshots along the way: the first questions, then every 25th.
             if shot_at[i] < 2 || clicks.is_multiple_of(25) {
-                s.screenshot(&shots.join(format!("{name}-{clicks:04}.png")));
+                let shot = shots.join(format!("{name}-{clicks:04}.png"));
+                if *name == "phone" {
+                    s.full_screenshot(&shot);
+                } else {
+                    s.screenshot(&shot);
+                }
                 shot_at[i] += 1;
             }
             if p["amount"] == true {
@@ -302,6 +378,7 @@ fn two_browsers_play_the_establishment_to_the_end() {
         }
     }
     assert!(clicks > 10, "the people made the game's choices ({clicks})");
+    assert!(taken_back, "the phone never could take an answer back");
     // Each page shows its own seat and the end with the scores.
     for (s, _, k) in &seats {
         let p = s.page();
@@ -310,9 +387,321 @@ fn two_browsers_play_the_establishment_to_the_end() {
         assert!(text.contains("The game is over"), "{text}");
         assert!(text.contains("the game ended by"), "why it ended: {text}");
     }
+    the_end_is_named_at_the_top(&phone);
     // The phone's page fits its width: nothing scrolls sideways.
     let wide = phone.js("return document.documentElement.scrollWidth <= window.innerWidth + 1;");
     assert_eq!(wide, J::Bool(true), "the phone's page scrolls sideways");
+}
+
+/// The page offers to ask for a take-back, and nobody asked one yet.
+fn may_ask_to_take_back(s: &Session) -> bool {
+    s.js("const b = document.getElementById('undo');\
+        return !document.getElementById('undo-box').hidden && !b.disabled\
+          && document.getElementById('undo-request').hidden;")
+        == J::Bool(true)
+}
+
+/// The take-back request at the top of a page: whether it shows, how far down, its text, and
+/// its button's text when the button shows.
+fn take_back_request(s: &Session) -> J {
+    s.js("const r = document.getElementById('undo-request'), b = document.getElementById('undo-agree');\
+        return {shown: !r.hidden, top: r.hidden ? -1 : r.getBoundingClientRect().top + window.scrollY,\
+          text: document.getElementById('undo-request-text').textContent,\
+          button: b.hidden ? null : b.textContent};")
+}
+
+/// The phone (P1) asks to take its last answer back; the desk (P2) sees the request at the top
+/// of its page, with a button to agree that reads otherwise than the phone's button to ask,
+/// and agrees; then the request is gone from both.
+fn take_back(phone: &Session, desk: &Session, shots: &Path) {
+    let ask = phone.js("return document.getElementById('undo').textContent;");
+    let ask = ask.as_str().unwrap_or("").to_string();
+    assert_eq!(ask, "Ask to take back my last answer");
+    let b = phone.elements("#undo");
+    phone.click(b.first().expect("the take-back button"));
+    let t = Instant::now();
+    let mut seen = take_back_request(desk);
+    while seen["shown"] != true && t.elapsed() < Duration::from_secs(20) {
+        std::thread::sleep(Duration::from_millis(30));
+        seen = take_back_request(desk);
+    }
+    desk.js("window.scrollTo(0, 0); return 0;");
+    desk.screenshot(&shots.join("desk-take-back-asked.png"));
+    assert_eq!(seen["shown"], true, "the desk never saw the request");
+    let top = seen["top"].as_f64().unwrap_or(-1.0);
+    assert!(
+        (0.0..200.0).contains(&top),
+        "the request is at the top: {seen}"
+    );
+    let text = seen["text"].as_str().unwrap_or("");
+    assert!(
+        text.starts_with("P1 asks to take back the last answer"),
+        "{seen}"
+    );
+    let agree = seen["button"].as_str().unwrap_or("");
+    assert!(
+        !agree.is_empty() && agree != ask,
+        "agreeing reads otherwise: {seen}"
+    );
+    let mine = take_back_request(phone);
+    assert_eq!(mine["shown"], true, "{mine}");
+    assert!(
+        mine["text"].as_str().unwrap_or("").starts_with("You asked"),
+        "{mine}"
+    );
+    assert!(
+        mine["button"].is_null(),
+        "no button to agree with oneself: {mine}"
+    );
+    let b = desk.elements("#undo-agree");
+    desk.click(b.first().expect("the agree button"));
+    let t = Instant::now();
+    while (take_back_request(desk)["shown"] == true || take_back_request(phone)["shown"] == true)
+        && t.elapsed() < Duration::from_secs(20)
+    {
+        std::thread::sleep(Duration::from_millis(30));
+    }
+    assert_eq!(
+        take_back_request(desk)["shown"],
+        false,
+        "the request stays after it was agreed"
+    );
+    assert_eq!(
+        take_back_request(phone)["shown"],
+        false,
+        "the request stays after it was agreed"
+    );
+}
+
+/// Where things are on the page, and what it says: the page's height, the tops of the screen,
+/// the question and the end box (from the page's top), and texts.
+fn layout(s: &Session) -> J {
+    s.js("const top = (id) => { const e = document.getElementById(id);\
+            return e.offsetParent === null ? -1 : e.getBoundingClientRect().top + window.scrollY; };\
+          return {height: document.documentElement.scrollHeight, width: window.innerWidth,\
+            screen: document.getElementById('screen').textContent,\
+            screen_top: top('screen'), question_top: top('question'), end_top: top('end'),\
+            zones: document.getElementById('zones').textContent,\
+            chips: document.querySelectorAll('.card').length,\
+            end: document.getElementById('end').innerText,\
+            text: document.body.textContent};")
+}
+
+/// At The Establishment's first question, on a phone: the seat's own screen (the game's
+/// `screen`, the lines the terminal shows) at the top, then the question, all within about four
+/// phone screens; hidden piles counted, not drawn a card each; no internal var, no zone's
+/// name as the rules spell it.
+fn first_question_fits(s: &Session) {
+    let l = layout(s);
+    assert_eq!(l["width"], 390, "{l}");
+    let height = l["height"].as_i64().unwrap_or(i64::MAX);
+    assert!(
+        height <= 4 * 800,
+        "the page at the first question is {height} px tall, over four phone screens"
+    );
+    let screen = l["screen"].as_str().unwrap_or("");
+    assert!(screen.starts_with("--- what P1 sees"), "{screen}");
+    for row in ["Faction", "Row 1", "  left", "  right", "Row 3"] {
+        assert!(screen.contains(row), "the screen's line `{row}`: {screen}");
+    }
+    let (screen_top, question_top) = (
+        l["screen_top"].as_f64().unwrap_or(-1.0),
+        l["question_top"].as_f64().unwrap_or(-1.0),
+    );
+    assert!(
+        (0.0..200.0).contains(&screen_top),
+        "the screen is at the top: {l}"
+    );
+    assert!(
+        screen_top < question_top,
+        "the screen, then the question: {l}"
+    );
+    let zones = l["zones"].as_str().unwrap_or("");
+    assert!(
+        zones.contains("Story pile 1: 30 cards (hidden from you)"),
+        "a hidden pile is a count: {zones}"
+    );
+    assert!(
+        l["chips"].as_i64().unwrap_or(i64::MAX) < 10,
+        "no card drawn for each hidden card: {l}"
+    );
+    let text = l["text"].as_str().unwrap_or("");
+    for raw in ["story_pile", "resolving", "faction_box", "hidden card"] {
+        assert!(!text.contains(raw), "the page shows `{raw}`: {text}");
+    }
+}
+
+/// Once the game is over, its outcome is the first thing on the page: The Establishment names
+/// no winner by its rules, so its own last lines (the epilogues, each player's XP) say how it
+/// came out.
+fn the_end_is_named_at_the_top(s: &Session) {
+    let l = layout(s);
+    let end_top = l["end_top"].as_f64().unwrap_or(-1.0);
+    assert!(
+        (0.0..200.0).contains(&end_top),
+        "the end box is at the top: {l}"
+    );
+    let screen_top = l["screen_top"].as_f64().unwrap_or(-1.0);
+    assert!(end_top < screen_top, "the end, then the screen: {l}");
+    let end = l["end"].as_str().unwrap_or("");
+    assert!(
+        end.contains("The rules name no winner: this is how it came out"),
+        "{end}"
+    );
+    assert!(
+        end.contains("Epilogue 1:"),
+        "the game's own last lines: {end}"
+    );
+    for p in ["P1", "P2", "P3", "P4"] {
+        assert!(
+            end.contains(&format!("{p} (")) && end.contains(" XP"),
+            "{p}'s XP: {end}"
+        );
+    }
+}
+
+/// A Hegemony officer's plan is one form on a phone: a stepper per line and what is left, the
+/// last line taking the rest; the page then answers the server's line-by-line questions from it,
+/// so no later line of the plan is asked again.
+#[test]
+fn a_plan_is_one_form_on_a_phone() {
+    let Some((browser, driver)) = browser_and_driver() else {
+        return;
+    };
+    let shots = shots_folder("browser-shots-plan");
+    let dir = scratch("browser-plan");
+    let log = dir.join("game.json").display().to_string();
+    let server = Server::start(&[
+        "games/hegemony",
+        "--agent",
+        "P2=human,first",
+        "--seed",
+        "1",
+        "--log",
+        &log,
+    ]);
+    let driver = Driver::start(&driver);
+    let phone = driver.session(&browser, &dir.join("profile"), 390, 844, true);
+    // P2 is an officer of Faction A: it proposes plans.
+    let token = server.seats[1].as_deref().expect("P2 is a person");
+    phone.go(&format!("http://{}/s/{token}", server.addr));
+    let form = "const f = document.getElementById('split');\
+        if (f.hidden || document.getElementById('question').hidden) return null;\
+        return {id: document.getElementById('question').dataset.id,\
+          lines: [...document.querySelectorAll('#split-lines .split-line')].map((r) => r.textContent),\
+          given: [...document.querySelectorAll('#split-lines small')].filter((s) => s.textContent === 'given').length,\
+          left: document.getElementById('split-left').textContent,\
+          prompt: document.getElementById('prompt').textContent};";
+    let started = Instant::now();
+    let mut submitted: Option<(usize, usize, i64)> = None;
+    let mut clicks = 0;
+    loop {
+        assert!(
+            started.elapsed() < Duration::from_secs(300) && clicks < 300,
+            "no plan was asked of P2 ({clicks} clicks)"
+        );
+        let p = phone.page();
+        if p["end"] == true {
+            break;
+        }
+        let f = phone.js(form);
+        if std::env::var_os("BROWSER_DEBUG").is_some() {
+            eprintln!("{}\n{f}", p["status"]);
+            std::thread::sleep(Duration::from_millis(500));
+        }
+        if let Some((lines, before, gave)) = &submitted {
+            // No later line of the plan comes back as a form: the page answers them itself.
+            if f.is_object() {
+                assert!(
+                    f["given"] == 0,
+                    "a later line of the plan was asked again: {f}"
+                );
+            }
+            // The log holds the plan line by line once the page has answered every line: the
+            // first the one the + gave, the others none (all of what was left went to the last
+            // line, which is not asked).
+            let answers = p2_answers(&server.log);
+            if answers.len() < before + lines - 1 {
+                std::thread::sleep(Duration::from_millis(50));
+                continue;
+            }
+            let plan: Vec<&str> = answers
+                .iter()
+                .skip(*before)
+                .take(lines - 1)
+                .map(String::as_str)
+                .collect();
+            let mut want = vec!["0"; lines - 1];
+            let g = gave.to_string();
+            want[0] = &g;
+            assert_eq!(plan, want, "the plan as the log holds it");
+            break;
+        }
+        if f.is_object() {
+            phone.full_screenshot(&shots.join("plan-form-whole.png"));
+            let lines = f["lines"].as_array().map_or(0, Vec::len);
+            assert!(lines >= 3, "a line per category: {f}");
+            let left = f["left"].as_str().unwrap_or("").to_string();
+            assert!(left.starts_with("Left: "), "{f}");
+            let plus = phone.elements("#split-lines .split-line button:nth-of-type(2)");
+            let total: i64 = left
+                .trim_start_matches("Left: ")
+                .split(' ')
+                .next()
+                .and_then(|n| n.parse().ok())
+                .unwrap_or(0);
+            if total > 0 {
+                phone.click(plus.first().expect("a + button"));
+                let after = phone.js(form);
+                let now = after["left"].as_str().unwrap_or("");
+                assert!(
+                    now.starts_with(&format!("Left: {} of {total}", total - 1)),
+                    "+ takes one from what is left: {now}"
+                );
+                phone.full_screenshot(&shots.join("plan-form-one-given-whole.png"));
+            }
+            let before = p2_answers(&server.log).len();
+            let submit = phone.elements("#split > button");
+            phone.click(submit.first().expect("the form's button"));
+            submitted = Some((lines, before, total.min(1)));
+            continue;
+        }
+        if p["asked"] == true {
+            if p["amount"] == true {
+                let submit = phone.elements("#amount button");
+                phone.click(submit.first().expect("the amount's button"));
+            } else {
+                let buttons = phone.elements("#options button");
+                if let Some(b) = buttons.first() {
+                    phone.click(b);
+                }
+            }
+            clicks += 1;
+            let before = p["id"].clone();
+            let t = Instant::now();
+            while t.elapsed() < Duration::from_secs(20) && phone.page()["id"] == before {
+                std::thread::sleep(Duration::from_millis(30));
+            }
+        } else {
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+    assert!(submitted.is_some(), "P2 was never asked a plan");
+}
+
+/// P2's answers so far, as the served game's log holds them (their labels).
+fn p2_answers(log: &Path) -> Vec<String> {
+    let text = std::fs::read_to_string(log).unwrap_or_default();
+    let j: J = serde_json::from_str(&text).unwrap_or(J::Null);
+    j["choices"]
+        .as_array()
+        .map(|cs| {
+            cs.iter()
+                .filter(|c| c["player"] == 1)
+                .filter_map(|c| c["label"].as_str().map(str::to_string))
+                .collect()
+        })
+        .unwrap_or_default()
 }
 
 /// A page left open across a restart: the host stops the server (Ctrl-C) and starts it again
@@ -346,8 +735,8 @@ fn open_pages_recover_after_the_server_restarts() {
     ]);
     let driver = Driver::start(&driver);
     let pages = [
-        driver.session(&browser, &dir.join("profile-1"), 1200, 900),
-        driver.session(&browser, &dir.join("profile-2"), 390, 844),
+        driver.session(&browser, &dir.join("profile-1"), 1200, 900, false),
+        driver.session(&browser, &dir.join("profile-2"), 390, 844, true),
     ];
     for (k, s) in pages.iter().enumerate() {
         let token = server.seats[k].as_deref().expect("a human seat");

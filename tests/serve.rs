@@ -164,6 +164,12 @@ fn serve_and_check(game: &Path, seed: u64) -> usize {
     ]);
     assert_eq!(server.seats.len(), n as usize, "{}", server.banner);
     let seen = play_out(&server, seed, 5000);
+    // A game with a score names its winners at the end.
+    if prog.game.score.is_some() {
+        let end = &seen.last().expect("messages").1["end"];
+        let winners = end["winners"].as_array().map_or(0, Vec::len);
+        assert!(winners > 0, "{}: {end}", game.display());
+    }
     let omni = omniscient(load(game), Path::new(&log));
     check_messages(&prog, &game.display().to_string(), n, &omni, &seen)
         .unwrap_or_else(|e| panic!("{e}"))
@@ -275,6 +281,50 @@ fn two_people_play_the_establishment_to_the_end() {
         .filter(|z| z["mine"] == true)
         .collect();
     assert!(!mine.is_empty(), "P1 has zones of their own: {}", p1.1);
+    // Each seat's page is its screen: the game's own `screen` for it, zones named in words
+    // with the cards it does not know counted, never listed, and no var the rules keep for
+    // themselves (`internal`).
+    let screen = p1.1["screen"].as_str().expect("P1's screen");
+    assert!(screen.starts_with("--- what P1 sees"), "{screen}");
+    assert!(screen.contains("Row 1"), "{screen}");
+    for (seat, m) in &seen {
+        for z in m["zones"].as_array().expect("zones") {
+            let name = z["name"].as_str().unwrap_or("");
+            assert!(
+                !name.contains('_') && !name.contains('['),
+                "a zone's bare name: {name}"
+            );
+            assert!(z["hidden"].is_u64(), "{z}");
+            let listed = z["cards"].as_array().expect("cards");
+            assert!(listed.iter().all(|c| c["hidden"].is_null()), "{z}");
+        }
+        let vars = m["vars"].as_array().expect("vars");
+        assert!(
+            vars.iter().all(|v| v["name"] != "Resolving"),
+            "{seat:?} reads the internal var: {vars:?}"
+        );
+    }
+    let piles = p1.1["zones"]
+        .as_array()
+        .expect("zones")
+        .iter()
+        .find(|z| z["name"] == "Story pile 1")
+        .expect("story pile 1");
+    assert!(piles["hidden"].as_u64().unwrap_or(0) > 20, "{piles}");
+    // The end: no winner by these rules, and the game's own last lines (the epilogues).
+    let end = &last["end"];
+    assert_eq!(end["winners"], serde_json::json!([]), "{end}");
+    let finals: Vec<&str> = end["final_lines"]
+        .as_array()
+        .expect("final lines")
+        .iter()
+        .filter_map(J::as_str)
+        .collect();
+    assert!(
+        finals.iter().any(|l| l.starts_with("Epilogue 1:")),
+        "{finals:?}"
+    );
+    assert!(finals.iter().any(|l| l.contains(" earned ")), "{finals:?}");
     // The tokens are kept beside the log, readable by the owner only.
     let tokens = format!("{log}.tokens");
     let meta = std::fs::metadata(&tokens).expect("tokens kept");

@@ -79,6 +79,11 @@ fn hot_seat_players_read_the_account_each_as_their_viewer_would() {
     );
     assert_eq!(code, 0, "{err}");
     assert!(account.contains("=== Game over ==="), "{account}");
+    // A game without a score says so at its end, pointing at its own last lines.
+    assert!(
+        account.contains("The rules name no winner: the game's last lines tell how it came out."),
+        "{account}"
+    );
     for seat in [1u32, 2] {
         let (code, viewer, err) = typed(
             &[

@@ -201,8 +201,29 @@ pub const DEFS: &[BuiltinDef] = &[
                     &prompt
                 };
                 me.allocation = Some((cats.len() - i) as u64);
+                if me.record {
+                    // The whole split, for a page that shows it as one form.
+                    let labels = cats
+                        .iter()
+                        .enumerate()
+                        .map(|(j, c)| me.words(labels.as_ref().and_then(|l| l.get(j)).unwrap_or(c)))
+                        .collect();
+                    let given = out
+                        .iter()
+                        .map(|v| match v {
+                            Value::Int(n) => *n,
+                            _ => 0,
+                        })
+                        .collect();
+                    me.split = Some(crate::interp::Split {
+                        labels,
+                        total,
+                        given,
+                    });
+                }
                 let n = me.decide(p, &options, pr, a.span);
                 me.allocation = None;
+                me.split = None;
                 let n = match n? {
                     Some(i) => i as i64,
                     None => 0,

@@ -26,6 +26,9 @@ pub struct ChoiceRequest<'a> {
     /// A line of an `allocate`: how many lines are still to share what is left, this one
     /// included (the options are the amounts `0..=left`, in order). `None` for other choices.
     pub allocation: Option<u64>,
+    /// The whole `allocate` that line belongs to, for an answerer that shows it as one form
+    /// (a served page); `None` for other choices and in silent runs.
+    pub split: Option<&'a Split>,
     /// The game's own `screen` for this seat, worked out only for an agent that
     /// [`Agent::wants_screen`] and a game that declares one.
     pub screen: Option<&'a [ScreenLine]>,
@@ -39,6 +42,16 @@ pub struct ChoiceRequest<'a> {
     /// `Interp::choice_log` counts them) may no longer be taken back, if it may not: something
     /// hidden reached the seat since (`interp::hindsight`). Worked out only when called (`:undo`).
     pub hindsight: &'a dyn Fn(usize) -> Option<super::hindsight::Since>,
+}
+
+/// An `allocate` as its chooser reads it: each category's label, the total, and what the lines
+/// before the one asked were given (the line asked is `given.len()`; the last line takes what
+/// is left, unasked).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Split {
+    pub labels: Vec<String>,
+    pub total: i64,
+    pub given: Vec<i64>,
 }
 
 /// A uniformly random legal answer: an option of a choice, or, for a line of an allocation,

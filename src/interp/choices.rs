@@ -227,6 +227,7 @@ impl<'p> Interp<'p> {
             view: &player_view,
             search: search.as_ref(),
             allocation: self.allocation,
+            split: self.split.as_ref(),
             screen: screen.as_deref(),
             notes: notes.as_deref(),
             bot,

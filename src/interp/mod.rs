@@ -24,10 +24,11 @@ mod triggers;
 mod view;
 mod visibility;
 
-pub use ask::{random_answer, Agent, ChoiceRequest, PENDING, QUIT, TAKE_BACK};
+pub use ask::{random_answer, Agent, ChoiceRequest, Split, PENDING, QUIT, TAKE_BACK};
 pub use checks::{card_lines, card_values, run_checks, state_size};
 pub use compile::{profile, profile_names, CodeCache, Memo};
 use exprs::Source;
+pub use screen::screen_of;
 pub use search::{Met, Played, PlayoutEnd, Policy, SearchMemory, SearchPoint, SearchStats, World};
 pub use seen::{player_view, CardView, PlayerView, ScreenLine, VarFamily, VarView, ZoneView};
 pub use view::View;
@@ -237,6 +238,9 @@ pub struct Interp<'p> {
     /// While `allocate` asks how much one line takes: the lines still to split among, this one
     /// included (the options are `0..=left`). Random answers split uniformly over the ways.
     pub(crate) allocation: Option<u64>,
+    /// The same allocation as its chooser reads it (`ChoiceRequest::split`), only while the
+    /// game is recorded.
+    pub(crate) split: Option<ask::Split>,
     enter_triggers: Rc<[Vec<usize>]>,
     /// For each zone slot: its family, and who keeps and who learns a card moved there
     /// (`View::move_watchers`), face down and face up; worked out once per program and
@@ -595,6 +599,7 @@ impl<'p> Interp<'p> {
             trigger_chain: Vec::new(),
             secret_depth: 0,
             allocation: None,
+            split: None,
             enter_triggers: layout.enter_triggers.clone(),
             slot_info: layout.slot_info.clone(),
             players: Rc::new(Items::new((0..n_players).map(Value::Player).collect())),

@@ -2,7 +2,8 @@
 //! asked, as that seat may read it: the seat is the observer, so a line that reads what it may
 //! not see shows `(hidden)`, and cards it does not know are hidden cards. The work is not
 //! charged to the game (the step count is put back), so a game plays the same whether or not
-//! a person reads its screens.
+//! a person reads its screens. `screen_of` works it out for any seat in any position (a served
+//! game shows each seat its screen at every change, not only the seat asked).
 
 use super::seen::ScreenLine;
 use super::*;
@@ -15,6 +16,23 @@ const CARDS_ON_LINES: usize = 3;
 
 /// More cards show their `describe` lines side by side when each is at most this long.
 const SHORT_LINE: usize = 48;
+
+/// The game's `screen` for `seat` in `state`, as that seat may read it; `None` when the game
+/// declares none or `seat` is no player (a spectator). Worked out on a copy of the state, so
+/// nothing of the game changes.
+pub fn screen_of(
+    prog: &Program,
+    state: &State,
+    seat: u32,
+    limits: Limits,
+) -> Option<Vec<ScreenLine>> {
+    prog.screen.as_ref()?;
+    if seat >= state.n_players {
+        return None;
+    }
+    let mut me = Interp::from_state(prog, 0, limits, state.clone()).ok()?;
+    me.screen_lines(seat)
+}
 
 impl<'p> Interp<'p> {
     /// The game's `screen` for `seat`, or `None` when it declares none. A line whose value is
