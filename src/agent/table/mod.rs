@@ -146,6 +146,14 @@ pub struct Table {
     /// Per human seat, the account lines they have not read yet, each with the number of
     /// answers given when it was written.
     backlog: Vec<Vec<(usize, String)>>,
+    /// Per human seat, the lines shown to them at the keyboard since their last answer: the
+    /// screen may have been cleared for the next person before they read them, so they read
+    /// them again when they sit down (the catch-up runs from their own last answer).
+    recap: Vec<Vec<(usize, String)>>,
+    /// The game's goal, told to each person the first time they sit down (the start's banner
+    /// is cleared with the screen in hot-seat); `told`: per human seat, whether it was.
+    pub goal: Option<String>,
+    told: Vec<bool>,
     pub page: Page,
     /// Writes a line of the account (on stdout unless told otherwise: `rules run --json`
     /// keeps stdout for the events).
@@ -184,6 +192,9 @@ impl Table {
             },
             humans,
             backlog: vec![Vec::new(); n],
+            recap: vec![Vec::new(); n],
+            goal: None,
+            told: vec![false; n],
             page,
             account: Box::new(|line: &str| {
                 let mut out = crate::term::Escaped::new(std::io::stdout().lock());
@@ -219,7 +230,7 @@ impl Table {
     /// replayed, and what the people were shown after them is forgotten (it is shown again).
     pub fn restart(&mut self, answers: Vec<(u32, usize)>) {
         let keep = answers.len();
-        for b in &mut self.backlog {
+        for b in self.backlog.iter_mut().chain(&mut self.recap) {
             b.retain(|(at, _)| *at < keep);
         }
         self.human_answers = (0..)
@@ -248,6 +259,9 @@ impl Table {
             };
             if self.at_keyboard == Some(seat) {
                 (self.account)(&line);
+                if let Some(r) = self.recap.get_mut(k) {
+                    r.push((self.answers, line));
+                }
             } else if let Some(b) = self.backlog.get_mut(k) {
                 b.push((self.answers, line));
             }
@@ -260,8 +274,8 @@ impl Table {
         let waiting: Vec<u32> = self
             .humans
             .iter()
-            .zip(&self.backlog)
-            .filter(|(s, b)| Some(**s) != self.at_keyboard && !b.is_empty())
+            .zip(self.backlog.iter().zip(&self.recap))
+            .filter(|(s, (b, r))| Some(**s) != self.at_keyboard && !(b.is_empty() && r.is_empty()))
             .map(|(s, _)| *s)
             .collect();
         for seat in waiting {
@@ -289,14 +303,56 @@ impl Table {
             .and_then(|k| self.backlog.get_mut(k))
             .map(std::mem::take)
             .unwrap_or_default();
-        (self.account)(&format!(
-            "\n--- P{} at the keyboard; since their last turn: ---",
-            seat + 1
-        ));
-        for (_, l) in lines {
-            (self.account)(&l);
+        // What followed their last answer while they were still at the keyboard: read again,
+        // as the screen was cleared for the next person; then what came since.
+        let seen = k
+            .and_then(|k| self.recap.get_mut(k))
+            .map(std::mem::take)
+            .unwrap_or_default();
+        let first = k.and_then(|k| self.told.get_mut(k)).is_some_and(|t| {
+            let first = !*t;
+            *t = true;
+            first
+        });
+        if first {
+            if let Some(goal) = &self.goal {
+                let _ = write!(err, "\n{goal}");
+                let _ = err.flush();
+            }
+        }
+        let n = seat + 1;
+        if seen.is_empty() {
+            (self.account)(&format!(
+                "\n--- P{n} at the keyboard; since their last turn: ---"
+            ));
+        } else {
+            (self.account)(&format!(
+                "\n--- P{n} at the keyboard; what followed your last answer: ---"
+            ));
+            for (_, l) in &seen {
+                (self.account)(l);
+            }
+            (self.account)("--- since you passed the keyboard: ---");
+        }
+        for (_, l) in &lines {
+            (self.account)(l);
+        }
+        if let Some(r) = k.and_then(|k| self.recap.get_mut(k)) {
+            *r = seen.into_iter().chain(lines).collect();
         }
         Ok(())
+    }
+
+    /// `seat`'s person answered: the catch-up at their next turn starts here.
+    fn answered(&mut self, seat: u32) {
+        if let Some(r) = self
+            .humans
+            .iter()
+            .position(|&h| h == seat)
+            .and_then(|k| self.recap.get_mut(k))
+        {
+            r.clear();
+        }
     }
 
     /// One line from the terminal, without its end. End of input, `Ctrl-C` or `:quit`
@@ -475,6 +531,7 @@ impl Agent for HumanAgent {
             }
             match match_answer(&line, req.count, label) {
                 Ok(i) => {
+                    table.answered(req.player);
                     // A forced secret choice's answer is not logged: nothing to take back.
                     if req.count > 1 {
                         let at = table.answers;
