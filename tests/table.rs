@@ -918,13 +918,13 @@ fn a_hot_seat_player_catches_up_from_their_own_last_answer_and_is_told_the_goal(
         .iter()
         .position(|t| {
             t.iter()
-                .any(|l| l == "  P2: Challenge P1's claim of 1? -> true")
+                .any(|l| l == "  P2: Challenge P1's claim of 1? -> yes")
         })
         .expect("P2 challenges P1");
     let next = turns.get(answered + 1).expect("P2 sits down again");
     assert_eq!(
         next.first().map(String::as_str),
-        Some("  P2: Challenge P1's claim of 1? -> true"),
+        Some("  P2: Challenge P1's claim of 1? -> yes"),
         "the catch-up starts at P2's own answer: {next:#?}"
     );
     for line in [
@@ -956,7 +956,17 @@ fn a_hot_seat_player_catches_up_from_their_own_last_answer_and_is_told_the_goal(
         "",
     );
     assert_eq!(code, 0, "{err2}");
-    let seen: std::collections::BTreeSet<&str> = viewer.lines().collect();
+    // (Bools read yes and no at the table.)
+    let seen: std::collections::BTreeSet<String> = viewer
+        .lines()
+        .map(
+            |l| match (l.strip_suffix("-> true"), l.strip_suffix("-> false")) {
+                (Some(h), _) => format!("{h}-> yes"),
+                (_, Some(h)) => format!("{h}-> no"),
+                _ => l.to_string(),
+            },
+        )
+        .collect();
     let p2: Vec<String> = turns_of(&account, 1).concat();
     for l in &p2 {
         if l.starts_with("--- since")
@@ -985,5 +995,36 @@ fn a_hot_seat_player_catches_up_from_their_own_last_answer_and_is_told_the_goal(
             .count(),
         1 + 4,
         "{err}"
+    );
+}
+
+#[test]
+fn a_yes_no_question_is_asked_and_answered_in_words() {
+    // Ambition, seed 1: P1's first question is whether an alliance it proposes is secret.
+    let (code, out, err) = typed(
+        &[
+            "run",
+            "games/ambition",
+            "--seed",
+            "1",
+            "--agent",
+            "P1=human,random",
+        ],
+        "maybe\nN\n",
+    );
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        err.contains("P1: Would an alliance you propose now be secret?\n"),
+        "{err}"
+    );
+    assert!(err.contains("\nyes or no> "), "{err}");
+    assert!(!err.contains("1) true"), "{err}");
+    assert!(
+        err.contains("`maybe` is no answer here; type yes or no"),
+        "{err}"
+    );
+    assert!(
+        out.contains("  P1: Would an alliance you propose now be secret? -> no"),
+        "{out}"
     );
 }

@@ -399,7 +399,10 @@ fn seat_line(ev: &Event, seat: u32) -> Option<String> {
                 (false, Some(1), _) | (false, _, true) => return None,
                 _ => "",
             };
-            Some(format!("  {player}: {prompt} -> {}{note}", choice.words()))
+            Some(format!(
+                "  {player}: {prompt} -> {}{note}",
+                words::in_words(choice.words())
+            ))
         }
         other => other.text(),
     }
@@ -417,7 +420,8 @@ fn clear_screen(out: &mut impl Write) {
 }
 
 const HELP: &str = "Type an option's number, its name, the start of it or some of its words in \
-order (#3: the third option; where the options are amounts, a number is that amount). :full shows everything you may see, \
+order (#3: the third option; where the options are amounts, a number is that amount; y or n \
+where the question is yes or no). :full shows everything you may see, \
 :undo takes your last answer back (unless you have seen something hidden since, or somebody \
 else has seen what came of it), :quit stops and saves the game.";
 

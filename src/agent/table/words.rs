@@ -3,6 +3,35 @@
 
 use crate::interp::ChoiceRequest;
 
+/// Where a yes/no question's answers are, when the options are `true` and `false` (a choice of
+/// a bool; a forced one has one of them): (yes, no).
+pub(super) fn yes_no(
+    count: usize,
+    label: &dyn Fn(usize) -> String,
+) -> Option<(Option<usize>, Option<usize>)> {
+    if !(1..=2).contains(&count) {
+        return None;
+    }
+    let (mut yes, mut no) = (None, None);
+    for i in 0..count {
+        match label(i).as_str() {
+            "true" if yes.is_none() => yes = Some(i),
+            "false" if no.is_none() => no = Some(i),
+            _ => return None,
+        }
+    }
+    Some((yes, no))
+}
+
+/// An answer as a person reads it: a bool as yes or no, anything else as it is.
+pub(super) fn in_words(answer: String) -> String {
+    match answer.as_str() {
+        "true" => "yes".into(),
+        "false" => "no".into(),
+        _ => answer,
+    }
+}
+
 /// The whole numbers the options are, when every option is one.
 fn amounts(count: usize, label: &dyn Fn(usize) -> String) -> Option<Vec<i64>> {
     (0..count).map(|i| label(i).trim().parse().ok()).collect()
@@ -67,6 +96,15 @@ pub fn match_answer(
     }
     if let Some(n) = t.strip_prefix('#') {
         return numbered(n);
+    }
+    if let Some((yes, no)) = yes_no(count, label) {
+        let (want, word) = match t.to_lowercase().as_str() {
+            "y" | "yes" | "true" => (yes, "yes"),
+            "n" | "no" | "false" => (no, "no"),
+            _ if t.parse::<usize>().is_ok() => return numbered(t),
+            _ => return Err(format!("`{t}` is no answer here; type yes or no")),
+        };
+        return want.ok_or_else(|| format!("`{word}` is not an answer you may give here"));
     }
     if let Ok(n) = t.parse::<i64>() {
         if let Some(ns) = amounts(count, label) {
@@ -165,6 +203,20 @@ pub(super) fn question_lines(
         if req.secret { " (secret)" } else { "" }
     );
     let mut lines = wrap(&head, cols);
+    if let Some((yes, no)) = yes_no(req.count, label) {
+        let ask = match (yes, no) {
+            (Some(_), Some(_)) => "yes or no> ",
+            (Some(_), None) => {
+                lines.push("    (the only answer: yes)".into());
+                "yes> "
+            }
+            _ => {
+                lines.push("    (the only answer: no)".into());
+                "no> "
+            }
+        };
+        return (lines, ask.into());
+    }
     if let Some(ns) = amounts(req.count, label) {
         let runs = number_runs(&ns);
         lines.extend(wrap(&format!("    an amount: {runs}"), cols));
@@ -284,6 +336,30 @@ mod tests {
         assert_eq!(wrap("abcdefghijkl", 10), vec!["abcdefghij", "kl"]);
         assert_eq!(wrap("", 10), vec![""]);
         assert_eq!(wrap("    an amount: 0-15", 40), vec!["    an amount: 0-15"]);
+    }
+
+    #[test]
+    fn a_bool_is_answered_yes_or_no() {
+        let l = labels(&["true", "false"]);
+        for (typed, want) in [
+            ("y", 0),
+            ("Yes", 0),
+            ("n", 1),
+            ("NO", 1),
+            ("true", 0),
+            ("2", 1),
+        ] {
+            assert_eq!(match_answer(typed, 2, &l), Ok(want), "{typed}");
+        }
+        assert!(match_answer("maybe", 2, &l)
+            .unwrap_err()
+            .contains("yes or no"));
+        let only_no = labels(&["false"]);
+        assert_eq!(match_answer("no", 1, &only_no), Ok(0));
+        assert!(match_answer("y", 1, &only_no).is_err());
+        // Options that only look like it are not a yes/no question.
+        assert_eq!(yes_no(2, &labels(&["true", "maybe"])), None);
+        assert_eq!(yes_no(2, &labels(&["true", "true"])), None);
     }
 
     #[test]
