@@ -376,6 +376,18 @@ fn play_to_the_end(args: &[&str]) -> String {
             .rsplit("an amount: ")
             .next()
             .filter(|_| shown.contains("an amount: "));
+        // A yes/no question: yes and no in turn, as words (a forced one: its only answer).
+        if shown.ends_with("\nchoose ") && (ask.starts_with("yes") || ask.starts_with("no>")) {
+            by_text += 1;
+            let word = match ask.split('>').next() {
+                Some("yes or no") if asked % 2 == 0 => "y",
+                Some("yes or no") => "no",
+                Some(only) => only,
+                None => "y",
+            };
+            t.type_line(word);
+            continue;
+        }
         let answer = match amounts {
             Some(runs) => runs
                 .chars()

@@ -1017,7 +1017,7 @@ fn a_yes_no_question_is_asked_and_answered_in_words() {
         err.contains("P1: Would an alliance you propose now be secret?\n"),
         "{err}"
     );
-    assert!(err.contains("\nyes or no> "), "{err}");
+    assert!(err.contains("\nchoose yes or no> "), "{err}");
     assert!(!err.contains("1) true"), "{err}");
     assert!(
         err.contains("`maybe` is no answer here; type yes or no"),

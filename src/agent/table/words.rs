@@ -205,14 +205,14 @@ pub(super) fn question_lines(
     let mut lines = wrap(&head, cols);
     if let Some((yes, no)) = yes_no(req.count, label) {
         let ask = match (yes, no) {
-            (Some(_), Some(_)) => "yes or no> ",
+            (Some(_), Some(_)) => "choose yes or no> ",
             (Some(_), None) => {
                 lines.push("    (the only answer: yes)".into());
-                "yes> "
+                "choose yes> "
             }
             _ => {
                 lines.push("    (the only answer: no)".into());
-                "no> "
+                "choose no> "
             }
         };
         return (lines, ask.into());
