@@ -1028,3 +1028,60 @@ fn a_yes_no_question_is_asked_and_answered_in_words() {
         "{out}"
     );
 }
+
+#[test]
+fn a_split_is_typed_in_one_line_and_an_empty_bank_is_told_in_one() {
+    // Hegemony, seed 1: P2 splits its faction's 15 steel in secret, line by line.
+    let (code, out, err) = typed(
+        &[
+            "run",
+            "games/hegemony",
+            "--seed",
+            "1",
+            "--agent",
+            "P2=human,random",
+        ],
+        "3, 0 2 1\n1 1 1 1 1 1\n0\n",
+    );
+    assert_eq!(code, 0, "{err}");
+    for line in [
+        "how many to Military vs Faction B (15 left) -> 3 (secret: only you see this)",
+        "how many to Military vs Faction C (12 left) -> 0 (secret: only you see this)",
+        "how many to Foreign Affairs vs Faction B (12 left) -> 2 (secret: only you see this)",
+        "how many to Foreign Affairs vs Faction C (10 left) -> 1 (secret: only you see this)",
+        "how many to Domestic vs Faction B (9 left) -> 0 (secret: only you see this)",
+    ] {
+        assert!(out.contains(line), "{line}\n{out}");
+    }
+    assert!(
+        err.contains("(or several in a row: this line and up to 8 after it"),
+        "{err}"
+    );
+    // More amounts than lines are refused, saying how many lines there are.
+    assert!(
+        err.contains("6 amounts, for 5 lines to split here"),
+        "{err}"
+    );
+    // The screen is shown once for the split, not again for each line.
+    assert_eq!(err.matches("--- what P2 sees").count(), 1, "{err}");
+    // Seed 3: P2's bank is empty in two phases. Each split is asked once (the person is at the
+    // keyboard: nobody learns whether they had a choice), and told in one line.
+    let (code, out, err) = typed(
+        &[
+            "run",
+            "games/hegemony",
+            "--seed",
+            "3",
+            "--agent",
+            "P2=human,random",
+        ],
+        &"#1\n".repeat(800),
+    );
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.contains("  P2: Planning phase: split the bank's 0 steel: 9 questions with one answer each -> 0 each (secret: only you see this)"),
+        "{out}"
+    );
+    assert!(!out.contains("(0 left) ->"), "{out}");
+    assert_eq!(err.matches("(0 left)").count(), 2, "{err}");
+}

@@ -18,7 +18,7 @@
 //! resumed from its log.
 
 use super::{Agent, ChoiceRequest};
-use crate::events::{CardRef, Event, Part};
+use crate::events::Event;
 use crate::view::screen;
 pub use crate::view::screen::Page;
 use std::cell::RefCell;
@@ -28,7 +28,9 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{channel, Receiver, RecvTimeoutError};
 use std::time::Duration;
 
+mod account;
 mod words;
+use account::{seat_line, Forced, Line};
 pub use words::match_answer;
 use words::question_lines;
 
@@ -154,6 +156,12 @@ pub struct Table {
     /// is cleared with the screen in hot-seat); `told`: per human seat, whether it was.
     pub goal: Option<String>,
     told: Vec<bool>,
+    /// Per human seat, its run of one-option choices not told yet (`account::Forced`).
+    held: Vec<Option<Forced>>,
+    /// The seat and lines left of the last line of an `allocate` asked at the keyboard, and
+    /// the amounts typed ahead for the lines after it ("2 7 0 1").
+    chain: Option<(u32, u64)>,
+    ahead: Vec<String>,
     pub page: Page,
     /// Writes a line of the account (on stdout unless told otherwise: `rules run --json`
     /// keeps stdout for the events).
@@ -195,6 +203,9 @@ impl Table {
             recap: vec![Vec::new(); n],
             goal: None,
             told: vec![false; n],
+            held: (0..n).map(|_| None).collect(),
+            chain: None,
+            ahead: Vec::new(),
             page,
             account: Box::new(|line: &str| {
                 let mut out = crate::term::Escaped::new(std::io::stdout().lock());
@@ -242,6 +253,9 @@ impl Table {
         // Those met before the position taken back to are passed, as answers are replayed.
         self.forced.retain(|at| *at <= keep);
         self.forced_at = 0;
+        self.held.iter_mut().for_each(|h| *h = None);
+        self.chain = None;
+        self.ahead.clear();
         self.replay = answers;
         self.answers = 0;
         self.take_back_to = None;
@@ -253,24 +267,67 @@ impl Table {
         if self.replaying() {
             return;
         }
-        for (k, &seat) in self.humans.iter().enumerate() {
-            let Some(line) = seat_line(&ev.for_viewer(seat), seat) else {
+        for k in 0..self.humans.len() {
+            let Some(&seat) = self.humans.get(k) else {
                 continue;
             };
-            if self.at_keyboard == Some(seat) {
-                (self.account)(&line);
-                if let Some(r) = self.recap.get_mut(k) {
-                    r.push((self.answers, line));
+            match seat_line(&ev.for_viewer(seat), seat) {
+                None => {}
+                Some(Line::Plain(line)) => {
+                    self.tell_held(k);
+                    self.tell(k, self.answers, line);
                 }
-            } else if let Some(b) = self.backlog.get_mut(k) {
-                b.push((self.answers, line));
+                Some(Line::Forced(f)) => {
+                    let f = f.at(self.answers);
+                    let next = match self.held.get_mut(k).and_then(Option::as_mut) {
+                        Some(h) => h.join(f).err(),
+                        None => Some(f),
+                    };
+                    if let Some(next) = next {
+                        self.tell_held(k);
+                        if let Some(h) = self.held.get_mut(k) {
+                            *h = Some(next);
+                        }
+                    }
+                }
             }
+        }
+    }
+
+    /// A line for the `k`th human seat: shown if they are at the keyboard, else kept.
+    fn tell(&mut self, k: usize, at: usize, line: String) {
+        if self
+            .humans
+            .get(k)
+            .is_some_and(|s| self.at_keyboard == Some(*s))
+        {
+            (self.account)(&line);
+            if let Some(r) = self.recap.get_mut(k) {
+                r.push((at, line));
+            }
+        } else if let Some(b) = self.backlog.get_mut(k) {
+            b.push((at, line));
+        }
+    }
+
+    /// The `k`th human seat's run of one-option choices, told in one line.
+    fn tell_held(&mut self, k: usize) {
+        if let Some(h) = self.held.get_mut(k).and_then(Option::take) {
+            self.tell(k, h.at, h.line());
+        }
+    }
+
+    /// Every run of one-option choices told: something else is about to be shown.
+    fn tell_all_held(&mut self) {
+        for k in 0..self.held.len() {
+            self.tell_held(k);
         }
     }
 
     /// The game is over: the people who have not read its end yet come to the keyboard in
     /// turn to read it.
     pub fn finish(&mut self) {
+        self.tell_all_held();
         let waiting: Vec<u32> = self
             .humans
             .iter()
@@ -287,6 +344,7 @@ impl Table {
 
     /// Clear the screen, ask for `seat`'s player, and show them what they have not read.
     fn sit_down(&mut self, seat: u32, why: &str) -> Result<(), String> {
+        self.tell_all_held();
         let mut err = crate::term::Escaped::new(std::io::stderr());
         clear_screen(err.raw());
         let _ = write!(
@@ -372,42 +430,6 @@ impl Table {
     }
 }
 
-/// A seat's line of an event (already seen through its eyes): the account's line, with the
-/// seat's own answers echoed, secret ones included, a choice taken for it announced, and enum
-/// values in words.
-fn seat_line(ev: &Event, seat: u32) -> Option<String> {
-    match ev {
-        Event::Choice {
-            player,
-            prompt,
-            choice: Some(choice),
-            options,
-            secret,
-            ..
-        } => {
-            let mine = *player == format!("P{}", seat + 1);
-            // A secret choice of one option was asked all the same (`Agent::asks_forced`), and
-            // so was one of a card somebody else does not know.
-            let veiled = choice
-                .0
-                .iter()
-                .any(|p| matches!(p, Part::Card(CardRef::Shown { public: false, .. })));
-            let note = match (mine, *options, *secret) {
-                (true, _, true) => " (secret: only you see this)",
-                (true, Some(1), _) if !veiled => " (the only option: taken for you)",
-                (true, Some(1), _) => "",
-                (false, Some(1), _) | (false, _, true) => return None,
-                _ => "",
-            };
-            Some(format!(
-                "  {player}: {prompt} -> {}{note}",
-                words::in_words(choice.words())
-            ))
-        }
-        other => other.text(),
-    }
-}
-
 /// Clears the terminal and its scrollback (and says so, when the output is not a terminal).
 fn clear_screen(out: &mut impl Write) {
     use std::io::IsTerminal;
@@ -451,18 +473,50 @@ impl Agent for HumanAgent {
         if INTERRUPTED.load(Ordering::SeqCst) {
             return Err(QUIT.into());
         }
+        // The next line of an `allocate` the person is splitting at the keyboard.
+        let chained = table.at_keyboard == Some(req.player)
+            && req
+                .allocation
+                .is_some_and(|l| table.chain == Some((req.player, l.saturating_add(1))));
+        table.chain = req.allocation.map(|l| (req.player, l));
+        if !chained {
+            table.ahead.clear();
+        }
         if table.at_keyboard != Some(req.player) {
             table.sit_down(req.player, "for their turn")?;
         }
+        let mut err = crate::term::Escaped::new(std::io::stderr());
+        if chained && req.count == 1 {
+            // Nothing is left to split: the person saw it go, nobody else is at the keyboard.
+            table.answered(req.player);
+            return Ok(0);
+        }
+        if chained && !table.ahead.is_empty() {
+            let typed = table.ahead.remove(0);
+            match match_answer(&typed, req.count, label) {
+                Ok(i) => {
+                    table.answered(req.player);
+                    let at = table.answers;
+                    table.human_answers.push((req.player, at));
+                    return Ok(i);
+                }
+                Err(e) => {
+                    table.ahead.clear();
+                    let _ = writeln!(err, "{e}");
+                }
+            }
+        }
+        table.tell_all_held();
         let page = table.page;
         let (question, ask) = question_lines(req, label, page.cols);
-        // The screen, then the question, within one page.
+        // The screen, then the question, within one page (the screen once for the lines of a
+        // split).
         let hint = usize::from(!table.hinted);
         let room = page.rows.saturating_sub(question.len() + 2 + hint).max(8);
         let view = (req.view)();
-        let mut err = crate::term::Escaped::new(std::io::stderr());
         let _ = writeln!(err);
         let shown = match req.screen {
+            _ if chained => Vec::new(),
             Some(lines) if !page.full => screen::render_declared(&view, lines, &page, room),
             _ => screen::render(&view, &page, room),
         };
@@ -533,7 +587,33 @@ impl Agent for HumanAgent {
                 }
                 _ => {}
             }
-            match match_answer(&line, req.count, label) {
+            // Several amounts at a line of a split: this line's, then the next lines'.
+            let mut amounts = line
+                .split(|c: char| c == ',' || c.is_whitespace())
+                .filter(|w| !w.is_empty());
+            let first = match req.allocation {
+                Some(left) if line.contains(|c: char| c == ',' || c.is_whitespace()) => {
+                    let all: Vec<&str> = amounts.by_ref().collect();
+                    if all.len() > 1 && all.iter().all(|w| w.parse::<i64>().is_ok()) {
+                        // The last category takes what is left: `left - 1` lines are asked.
+                        if all.len() as u64 > left.saturating_sub(1) {
+                            let _ = writeln!(
+                                err,
+                                "{} amounts, for {} lines to split here (the last takes what is left)",
+                                all.len(),
+                                left.saturating_sub(1)
+                            );
+                            continue;
+                        }
+                        table.ahead = all.iter().skip(1).map(|w| w.to_string()).collect();
+                        all.first().map(|w| w.to_string()).unwrap_or_default()
+                    } else {
+                        line.clone()
+                    }
+                }
+                _ => line.clone(),
+            };
+            match match_answer(&first, req.count, label) {
                 Ok(i) => {
                     table.answered(req.player);
                     // A forced secret choice's answer is not logged: nothing to take back.
@@ -544,6 +624,7 @@ impl Agent for HumanAgent {
                     return Ok(i);
                 }
                 Err(e) => {
+                    table.ahead.clear();
                     let _ = writeln!(err, "{e} (:help lists what you may type)");
                 }
             }

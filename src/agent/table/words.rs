@@ -220,6 +220,15 @@ pub(super) fn question_lines(
     if let Some(ns) = amounts(req.count, label) {
         let runs = number_runs(&ns);
         lines.extend(wrap(&format!("    an amount: {runs}"), cols));
+        if let Some(left) = req.allocation.filter(|l| *l > 2 && req.count > 1) {
+            let further = left - 2;
+            lines.extend(wrap(
+                &format!(
+                    "    (or several in a row: this line and up to {further} after it, like \"3 0 2\")"
+                ),
+                cols,
+            ));
+        }
         let ask = match (ns.first(), ns.last()) {
             (Some(a), Some(b)) if runs == format!("{a}-{b}") => format!("choose {a}-{b}> "),
             _ => "choose an amount> ".to_string(),
