@@ -1085,3 +1085,32 @@ fn a_split_is_typed_in_one_line_and_an_empty_bank_is_told_in_one() {
     assert!(!out.contains("(0 left) ->"), "{out}");
     assert_eq!(err.matches("(0 left)").count(), 2, "{err}");
 }
+
+#[test]
+fn deep_states_advance_says_its_cost_before_it_is_chosen() {
+    // Deep State, seed 1: P1 advances whenever it may, in the Deep State Project when it can.
+    let (code, _, err) = typed(
+        &[
+            "run",
+            "games/deep-state",
+            "--seed",
+            "1",
+            "--agent",
+            "P1=human,random",
+        ],
+        &"deep state\nadvance\n#1\n".repeat(300),
+    );
+    assert_eq!(code, 0, "{err}");
+    // The notes beside the options, as one text (they wrap under the option).
+    let words = err.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(
+        words.contains("3) Advance Unified Nations to Peace Initiatives I: costs 1 agent(s), 1 of them its Shady Coordinator; Deep State Project to Secret Societies I: costs 1 agent(s), 1 of them its Shady Coordinator; discard Objectives with 1 Special Interest 4) Recruit"),
+        "{err}"
+    );
+    // The seat's projects in words, not as tuples.
+    assert!(
+        err.contains("Deep State Project stage 5: Master of the World"),
+        "{err}"
+    );
+    assert!(!err.contains("(Deep State Project, "), "{err}");
+}

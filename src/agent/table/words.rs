@@ -160,15 +160,16 @@ pub fn match_answer(
 /// `text` in lines of at most `width` characters, broken at spaces where it can be.
 fn wrap(text: &str, width: usize) -> Vec<String> {
     let width = width.max(10);
-    // The text's own indent starts the first line.
+    // The text's own indent starts every line.
     let body = text.trim_start_matches(' ');
+    let indent = " ".repeat((text.len() - body.len()).min(width / 2));
     let mut lines = Vec::new();
-    let mut cur = " ".repeat(text.len() - body.len());
+    let mut cur = indent.clone();
     for word in body.split(' ') {
         let len = cur.chars().count();
         let blank = cur.trim().is_empty();
         if !blank && len + 1 + word.chars().count() > width {
-            lines.push(std::mem::take(&mut cur));
+            lines.push(std::mem::replace(&mut cur, indent.clone()));
         }
         if !cur.trim().is_empty() {
             cur.push(' ');
@@ -345,6 +346,7 @@ mod tests {
         assert_eq!(wrap("abcdefghijkl", 10), vec!["abcdefghij", "kl"]);
         assert_eq!(wrap("", 10), vec![""]);
         assert_eq!(wrap("    an amount: 0-15", 40), vec!["    an amount: 0-15"]);
+        assert_eq!(wrap("  aaaa bbbb cccc", 12), vec!["  aaaa bbbb", "  cccc"]);
     }
 
     #[test]
