@@ -91,6 +91,7 @@ fn a_split_is_typed_in_one_line_and_an_empty_bank_is_told_in_one() {
         "{out}"
     );
     assert!(!out.contains("(0 left) ->"), "{out}");
+    assert!(err.contains("choose 0 (Enter takes it)> "), "{err}");
     assert_eq!(err.matches("(0 left)").count(), 2, "{err}");
 }
 

@@ -613,6 +613,12 @@ impl Agent for HumanAgent {
                 }
                 _ => line.clone(),
             };
+            // The only option is taken with Enter.
+            let first = if req.count == 1 && first.trim().is_empty() {
+                "#1".to_string()
+            } else {
+                first
+            };
             match match_answer(&first, req.count, label) {
                 Ok(i) => {
                     table.answered(req.player);

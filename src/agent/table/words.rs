@@ -231,6 +231,7 @@ pub(super) fn question_lines(
             ));
         }
         let ask = match (ns.first(), ns.last()) {
+            (Some(a), _) if ns.len() == 1 => format!("choose {a} (Enter takes it)> "),
             (Some(a), Some(b)) if runs == format!("{a}-{b}") => format!("choose {a}-{b}> "),
             _ => "choose an amount> ".to_string(),
         };
