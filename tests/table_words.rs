@@ -256,3 +256,43 @@ fn a_long_question_never_hides_a_card_of_the_hand() {
         "{screen}"
     );
 }
+
+#[test]
+fn a_split_is_typed_in_one_line_by_the_names_of_its_lines() {
+    // Hegemony, seed 1: P2 names the lines it puts steel on; the others get none.
+    let (code, out, err) = typed(
+        &[
+            "run",
+            "games/hegemony",
+            "--seed",
+            "1",
+            "--agent",
+            "P2=human,random",
+        ],
+        "M B 2, F C 7, R 1, E F B 1, Zebra 3\n",
+    );
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        err.contains("(or by name, the others 0: \"M F B 2, ...\" for Military vs Faction B)"),
+        "{err}"
+    );
+    for line in [
+        "how many to Military vs Faction B (15 left) -> 2 (secret",
+        "how many to Military vs Faction C (13 left) -> 0 (secret",
+        "how many to Foreign Affairs vs Faction B (13 left) -> 0 (secret",
+        "how many to Foreign Affairs vs Faction C (13 left) -> 7 (secret",
+        "how many to Domestic vs Faction B (6 left) -> 0 (secret",
+        "how many to Research (6 left) -> 1 (secret",
+        "how many to Espionage vs Faction B (5 left) -> 1 (secret",
+        "how many to Espionage vs Faction C (4 left) -> 0 (secret",
+    ] {
+        assert!(out.contains(line), "{line}\n{out}");
+    }
+    assert!(
+        err.contains("`Zebra 3` names no line asked (the last line takes what is left)"),
+        "{err}"
+    );
+    // The screen once, for the whole split.
+    let split = err.split("`Zebra 3`").next().unwrap_or("");
+    assert_eq!(split.matches("--- what P2 sees").count(), 1, "{err}");
+}

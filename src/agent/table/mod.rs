@@ -32,7 +32,7 @@ mod account;
 mod words;
 use account::{seat_line, Forced, Line};
 pub use words::match_answer;
-use words::question_lines;
+use words::{named_amount, named_entries, question_lines, split_category, Named};
 
 /// What an agent answers when the person stopped the game, or takes an answer back (the
 /// interpreter's, which stops on them).
@@ -162,6 +162,9 @@ pub struct Table {
     /// the amounts typed ahead for the lines after it ("2 7 0 1").
     chain: Option<(u32, u64)>,
     ahead: Vec<String>,
+    /// The lines of that split named in one line (`M B 2, R 1`): each line takes what its
+    /// entry gives, 0 where none names it.
+    named: Option<Vec<Named>>,
     pub page: Page,
     /// Writes a line of the account (on stdout unless told otherwise: `rules run --json`
     /// keeps stdout for the events).
@@ -206,6 +209,7 @@ impl Table {
             held: (0..n).map(|_| None).collect(),
             chain: None,
             ahead: Vec::new(),
+            named: None,
             page,
             account: Box::new(|line: &str| {
                 let mut out = crate::term::Escaped::new(std::io::stdout().lock());
@@ -256,6 +260,7 @@ impl Table {
         self.held.iter_mut().for_each(|h| *h = None);
         self.chain = None;
         self.ahead.clear();
+        self.named = None;
         self.replay = answers;
         self.answers = 0;
         self.take_back_to = None;
@@ -401,6 +406,24 @@ impl Table {
         Ok(())
     }
 
+    /// The amount the split's named lines (`named`) give the line `req` asks for, as typed; at
+    /// the split's last line asked, the entries that named none are told.
+    fn named_line(&mut self, req: &ChoiceRequest, err: &mut impl Write) -> Option<String> {
+        let category = split_category(req.prompt)?;
+        let entries = self.named.as_mut()?;
+        let n = named_amount(entries, category);
+        if req.allocation == Some(2) {
+            for e in entries.iter().filter(|e| !e.used) {
+                let _ = writeln!(
+                    err,
+                    "`{}` names no line asked (the last line takes what is left)",
+                    e.text
+                );
+            }
+        }
+        Some(n.to_string())
+    }
+
     /// `seat`'s person answered: the catch-up at their next turn starts here.
     fn answered(&mut self, seat: u32) {
         if let Some(r) = self
@@ -481,6 +504,7 @@ impl Agent for HumanAgent {
         table.chain = req.allocation.map(|l| (req.player, l));
         if !chained {
             table.ahead.clear();
+            table.named = None;
         }
         if table.at_keyboard != Some(req.player) {
             table.sit_down(req.player, "for their turn")?;
@@ -490,6 +514,22 @@ impl Agent for HumanAgent {
             // Nothing is left to split: the person saw it go, nobody else is at the keyboard.
             table.answered(req.player);
             return Ok(0);
+        }
+        if chained && table.named.is_some() {
+            let typed = table.named_line(req, &mut err);
+            match typed.map(|t| match_answer(&t, req.count, label)) {
+                Some(Ok(i)) => {
+                    table.answered(req.player);
+                    let at = table.answers;
+                    table.human_answers.push((req.player, at));
+                    return Ok(i);
+                }
+                Some(Err(e)) => {
+                    table.named = None;
+                    let _ = writeln!(err, "{e}");
+                }
+                None => table.named = None,
+            }
         }
         if chained && !table.ahead.is_empty() {
             let typed = table.ahead.remove(0);
@@ -591,7 +631,18 @@ impl Agent for HumanAgent {
             let mut amounts = line
                 .split(|c: char| c == ',' || c.is_whitespace())
                 .filter(|w| !w.is_empty());
+            let named = req
+                .allocation
+                .and_then(|_| split_category(req.prompt))
+                .and_then(|_| named_entries(&line));
             let first = match req.allocation {
+                Some(_) if named.is_some() => {
+                    table.named = named;
+                    match table.named_line(req, &mut err) {
+                        Some(first) => first,
+                        None => line.clone(),
+                    }
+                }
                 Some(left) if line.contains(|c: char| c == ',' || c.is_whitespace()) => {
                     let all: Vec<&str> = amounts.by_ref().collect();
                     if all.len() > 1 && all.iter().all(|w| w.parse::<i64>().is_ok()) {
@@ -631,6 +682,7 @@ impl Agent for HumanAgent {
                 }
                 Err(e) => {
                     table.ahead.clear();
+                    table.named = None;
                     let _ = writeln!(err, "{e} (:help lists what you may type)");
                 }
             }

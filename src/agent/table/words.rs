@@ -32,6 +32,69 @@ pub(super) fn in_words(answer: String) -> String {
     }
 }
 
+/// An entry of a split typed in one line with the lines named: `M B 2` (Military vs Faction B).
+#[derive(Debug, PartialEq)]
+pub(super) struct Named {
+    words: Vec<String>,
+    pub amount: i64,
+    pub text: String,
+    pub used: bool,
+}
+
+/// A split typed as named lines, `M B 2, M C 7, R 1`: each entry some words and an amount,
+/// at least one with words (a line of amounts alone is the lines in order).
+pub(super) fn named_entries(line: &str) -> Option<Vec<Named>> {
+    let entries: Vec<Named> = line
+        .split(',')
+        .map(str::trim)
+        .filter(|e| !e.is_empty())
+        .map(|e| {
+            let (name, amount) = e.rsplit_once(char::is_whitespace)?;
+            Some(Named {
+                words: words_of(name),
+                amount: amount.parse().ok()?,
+                text: e.to_string(),
+                used: false,
+            })
+        })
+        .collect::<Option<_>>()?;
+    let worded = |e: &Named| e.words.iter().any(|w| w.chars().any(char::is_alphabetic));
+    let named = !entries.is_empty() && entries.iter().all(worded);
+    named.then_some(entries)
+}
+
+/// The line of a split a prompt asks for: `Military vs Faction B` in `Event phase: split the
+/// bank's 15 steel: how many to Military vs Faction B (15 left)` (as `allocate` asks).
+pub(super) fn split_category(prompt: &str) -> Option<&str> {
+    let (_, rest) = prompt.rsplit_once(": how many to ")?;
+    rest.rsplit_once(" (").map(|(cat, _)| cat)
+}
+
+/// The amount `entries` give the line `category`: the first entry not used yet that names it
+/// (its first word begins the line's first word, its other words begin later words, in
+/// order), else 0.
+pub(super) fn named_amount(entries: &mut [Named], category: &str) -> i64 {
+    let cat = words_of(category);
+    let names = |e: &Named| {
+        let (Some(first), Some(head)) = (e.words.first(), cat.first()) else {
+            return false;
+        };
+        let mut rest = cat.iter().skip(1);
+        head.starts_with(first.as_str())
+            && e.words
+                .iter()
+                .skip(1)
+                .all(|w| rest.any(|c| c.starts_with(w.as_str())))
+    };
+    match entries.iter_mut().find(|e| !e.used && names(e)) {
+        Some(e) => {
+            e.used = true;
+            e.amount
+        }
+        None => 0,
+    }
+}
+
 /// The whole numbers the options are, when every option is one.
 fn amounts(count: usize, label: &dyn Fn(usize) -> String) -> Option<Vec<i64>> {
     (0..count).map(|i| label(i).trim().parse().ok()).collect()
@@ -229,6 +292,23 @@ pub(super) fn question_lines(
                 ),
                 cols,
             ));
+            // Lines named by the start of their words: this one's capitals, `M F B 2`.
+            if let Some(cat) = split_category(req.prompt) {
+                let initials: Vec<String> = cat
+                    .split_whitespace()
+                    .filter_map(|w| w.chars().next().filter(|c| c.is_uppercase()))
+                    .map(String::from)
+                    .collect();
+                if !initials.is_empty() {
+                    lines.extend(wrap(
+                        &format!(
+                            "    (or by name, the others 0: \"{} 2, ...\" for {cat})",
+                            initials.join(" ")
+                        ),
+                        cols,
+                    ));
+                }
+            }
         }
         let ask = match (ns.first(), ns.last()) {
             (Some(a), _) if ns.len() == 1 => format!("choose {a} (Enter takes it)> "),
@@ -372,6 +452,28 @@ mod tests {
         // Options that only look like it are not a yes/no question.
         assert_eq!(yes_no(2, &labels(&["true", "maybe"])), None);
         assert_eq!(yes_no(2, &labels(&["true", "true"])), None);
+    }
+
+    #[test]
+    fn a_split_names_its_lines_by_the_start_of_their_words() {
+        let mut es = named_entries("M B 2, m c 7, R 1").expect("named");
+        assert_eq!(named_amount(&mut es, "Military vs Faction C"), 7);
+        assert_eq!(named_amount(&mut es, "Foreign Affairs vs Faction B"), 0);
+        assert_eq!(named_amount(&mut es, "Military vs Faction B"), 2);
+        assert_eq!(named_amount(&mut es, "Research"), 1);
+        assert!(es.iter().all(|e| e.used));
+        // `F B` is not Military vs Faction B: the first word names the line's first word.
+        let mut es = named_entries("F B 3").expect("named");
+        assert_eq!(named_amount(&mut es, "Military vs Faction B"), 0);
+        assert_eq!(named_amount(&mut es, "Foreign Affairs vs Faction B"), 3);
+        // Amounts alone are no names; nor is an entry without an amount.
+        assert_eq!(named_entries("3, 0 2"), None);
+        assert_eq!(named_entries("1 1 1"), None);
+        assert_eq!(named_entries("M B, R 1"), None);
+        assert_eq!(
+            split_category("Event phase: split the bank's 15 steel: how many to Military vs Faction B (15 left)"),
+            Some("Military vs Faction B")
+        );
     }
 
     #[test]
