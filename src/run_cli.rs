@@ -285,6 +285,8 @@ pub fn run(a: RunArgs, limits: Limits) -> ExitCode {
         }
     };
     let mut t = Table::new(humans.clone(), table::page(a.full));
+    // Told again to each person as they first sit down (hot-seat clears the screen).
+    t.goal = Some(rules::explain::goal_banner(&prog, &a.game));
     // The people's account: on stdout, unless the events are (`--json`).
     t.account = if a.json {
         Box::new(|line: &str| errln!("{line}"))

@@ -42,9 +42,11 @@ fn answers(log: &str) -> Vec<String> {
 }
 
 /// The lines of a hot-seat account that `seat` read: those written while that seat was at the
-/// keyboard, each part starting at the line saying so.
+/// keyboard, each part starting at the line saying so. A catch-up's first part, what followed
+/// the seat's last answer (read at the keyboard before, and again now), is read once.
 fn read_by(account: &str, seat: u32) -> Vec<String> {
     let mut at = None;
+    let mut again = false;
     let mut out = Vec::new();
     for line in account.lines() {
         if let Some(rest) = line.strip_prefix("--- P") {
@@ -52,13 +54,42 @@ fn read_by(account: &str, seat: u32) -> Vec<String> {
                 .split_whitespace()
                 .next()
                 .and_then(|n| n.parse::<u32>().ok());
+            again = line.contains("what followed your last answer");
             continue;
         }
-        if at == Some(seat) && !line.is_empty() {
+        if line.starts_with("--- since you passed the keyboard") {
+            again = false;
+            continue;
+        }
+        if at == Some(seat) && !again && !line.is_empty() {
             out.push(line.to_string());
         }
     }
     out
+}
+
+/// Each time `seat` sat down in a hot-seat account: the lines of the catch-up and what
+/// followed on the account until the next person sat down.
+fn turns_of(account: &str, seat: u32) -> Vec<Vec<String>> {
+    let mut turns: Vec<Vec<String>> = Vec::new();
+    let mut mine = false;
+    for line in account.lines() {
+        if let Some(rest) = line.strip_prefix("--- P") {
+            if rest.contains(" at the keyboard") {
+                mine = rest.split_whitespace().next() == Some(&(seat + 1).to_string());
+                if mine {
+                    turns.push(Vec::new());
+                }
+                continue;
+            }
+        }
+        if let (true, Some(t)) = (mine, turns.last_mut()) {
+            if !line.is_empty() {
+                t.push(line.to_string());
+            }
+        }
+    }
+    turns
 }
 
 #[test]
@@ -913,5 +944,100 @@ fn a_resumed_game_stopped_again_is_saved_into_its_own_log() {
     assert!(
         second > first,
         "the log holds the answers since: {first} then {second}"
+    );
+}
+
+#[test]
+fn a_hot_seat_player_catches_up_from_their_own_last_answer_and_is_told_the_goal() {
+    // Ambition, seed 1: four people at one keyboard, each taking the first option.
+    let (code, account, err) = typed(
+        &["run", "games/ambition", "--seed", "1", "--agent", "human"],
+        &"#1\n".repeat(300),
+    );
+    assert_eq!(code, 0, "{err}");
+    // P2 challenges P1's claim; the bluff is exposed and P1 draws, all shown while P2 was at
+    // the keyboard, and cleared away with the screen for P1. P2's next turn starts from there.
+    let turns = turns_of(&account, 1);
+    let answered = turns
+        .iter()
+        .position(|t| {
+            t.iter()
+                .any(|l| l == "  P2: Challenge P1's claim of 1? -> yes")
+        })
+        .expect("P2 challenges P1");
+    let next = turns.get(answered + 1).expect("P2 sits down again");
+    assert_eq!(
+        next.first().map(String::as_str),
+        Some("  P2: Challenge P1's claim of 1? -> yes"),
+        "the catch-up starts at P2's own answer: {next:#?}"
+    );
+    for line in [
+        "P2 exposes P1's bluff: P1 loses 1, P2 gains 1",
+        "P1 draws an intrigue card",
+    ] {
+        assert!(next.iter().any(|l| l == line), "{line}: {next:#?}");
+    }
+    // Every catch-up after the first starts at the seat's own last answer.
+    for seat in 0..4u32 {
+        for t in turns_of(&account, seat).iter().skip(1) {
+            let me = format!("  P{}: ", seat + 1);
+            assert!(t.first().is_some_and(|l| l.starts_with(&me)), "{t:#?}");
+        }
+    }
+    // Nothing hidden reaches P2 by it: P2 reads only what `--viewer P2` shows (its own
+    // answers' echoes aside), and never the Elites P3 alone saw.
+    let (code, viewer, err2) = typed(
+        &[
+            "run",
+            "games/ambition",
+            "--seed",
+            "1",
+            "--agent",
+            "first",
+            "--viewer",
+            "P2",
+        ],
+        "",
+    );
+    assert_eq!(code, 0, "{err2}");
+    // (Bools read yes and no at the table.)
+    let seen: std::collections::BTreeSet<String> = viewer
+        .lines()
+        .map(
+            |l| match (l.strip_suffix("-> true"), l.strip_suffix("-> false")) {
+                (Some(h), _) => format!("{h}-> yes"),
+                (_, Some(h)) => format!("{h}-> no"),
+                _ => l.to_string(),
+            },
+        )
+        .collect();
+    let p2: Vec<String> = turns_of(&account, 1).concat();
+    for l in &p2 {
+        if l.starts_with("--- since")
+            || l.ends_with("(secret: only you see this)")
+            || l.ends_with("(the only option: taken for you)")
+        {
+            continue;
+        }
+        assert!(
+            seen.contains(l.as_str()),
+            "P2 reads `{l}`, which P2 may not see"
+        );
+    }
+    assert!(
+        account.contains("  revealed to P3: Attaché, Clerk, Courier"),
+        "{account}"
+    );
+    assert!(
+        !p2.iter().any(|l| l.contains("revealed to P3: Attaché")),
+        "{p2:#?}"
+    );
+    // The goal: at the start, and to each person the first time they sit down (the start's
+    // banner is cleared with the screen).
+    assert_eq!(
+        err.matches("Goal: Be the richest when the game ends")
+            .count(),
+        1 + 4,
+        "{err}"
     );
 }

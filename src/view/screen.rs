@@ -134,8 +134,9 @@ const LABEL: usize = 18;
 
 /// A game's own screen (its `screen` declaration, worked out for the seat): the header, then
 /// each line as `Label  value`, a list's items joined and wrapped under the value's column (a
-/// few cards each on a line of their own), within `rows` lines: each line given fewer and fewer
-/// lines until the screen fits, then the last ones left out.
+/// few cards each on a line of their own), within `rows` lines: each single value (a long text)
+/// given fewer and fewer lines until the screen fits (a list is never cut, so none of its items
+/// goes missing), then the last lines left out.
 pub fn render_declared(
     view: &PlayerView,
     lines: &[ScreenLine],
@@ -184,7 +185,8 @@ pub fn render_declared(
                 };
                 let text = group.join(sep);
                 let mut wrapped = wrap_words(&text, room);
-                if let Some(max) = max {
+                // A list is wrapped whole: cut short, an item (a card in hand) would go missing.
+                if let Some(max) = max.filter(|_| group.len() <= 1) {
                     if wrapped.len() > max {
                         wrapped.truncate(max);
                         if let Some(last) = wrapped.last_mut() {

@@ -19,6 +19,31 @@ pub fn rules(args: &[&str]) -> (i32, String, String) {
     )
 }
 
+/// Run the `rules` binary from the project root with `input` typed on stdin: (exit code,
+/// stdout, stderr).
+pub fn typed(args: &[&str], input: &str) -> (i32, String, String) {
+    use std::io::Write;
+    use std::process::Stdio;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_rules"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run rules");
+    let mut stdin = child.stdin.take().expect("stdin");
+    // The game may stop reading before all of it is written (a closed pipe is fine).
+    let _ = stdin.write_all(input.as_bytes());
+    drop(stdin);
+    let out = child.wait_with_output().expect("wait");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).to_string(),
+        String::from_utf8_lossy(&out.stderr).to_string(),
+    )
+}
+
 /// The functions of the deepest evaluation `limits` allow: `f0` is `leaf` (a body of type int),
 /// and each of `f1` to `fN` (N is `max_call_depth - 2`) adds `(1 + ...)` nested as deep as a file
 /// may be around a call of the one before. Returns the source and N; `fN()` is N times the

@@ -18,7 +18,7 @@
 //! resumed from its log.
 
 use super::{Agent, ChoiceRequest};
-use crate::events::{CardRef, Event, Part};
+use crate::events::Event;
 use crate::view::screen;
 pub use crate::view::screen::Page;
 use std::cell::RefCell;
@@ -27,6 +27,12 @@ use std::rc::Rc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{channel, Receiver, RecvTimeoutError};
 use std::time::Duration;
+
+mod account;
+mod words;
+use account::{seat_line, Forced, Line};
+pub use words::match_answer;
+use words::{named_amount, named_entries, question_lines, split_category, Named};
 
 /// What an agent answers when the person stopped the game, or takes an answer back (the
 /// interpreter's, which stops on them).
@@ -142,6 +148,23 @@ pub struct Table {
     /// Per human seat, the account lines they have not read yet, each with the number of
     /// answers given when it was written.
     backlog: Vec<Vec<(usize, String)>>,
+    /// Per human seat, the lines shown to them at the keyboard since their last answer: the
+    /// screen may have been cleared for the next person before they read them, so they read
+    /// them again when they sit down (the catch-up runs from their own last answer).
+    recap: Vec<Vec<(usize, String)>>,
+    /// The game's goal, told to each person the first time they sit down (the start's banner
+    /// is cleared with the screen in hot-seat); `told`: per human seat, whether it was.
+    pub goal: Option<String>,
+    told: Vec<bool>,
+    /// Per human seat, its run of one-option choices not told yet (`account::Forced`).
+    held: Vec<Option<Forced>>,
+    /// The seat and lines left of the last line of an `allocate` asked at the keyboard, and
+    /// the amounts typed ahead for the lines after it ("2 7 0 1").
+    chain: Option<(u32, u64)>,
+    ahead: Vec<String>,
+    /// The lines of that split named in one line (`M B 2, R 1`): each line takes what its
+    /// entry gives, 0 where none names it.
+    named: Option<Vec<Named>>,
     pub page: Page,
     /// Writes a line of the account (on stdout unless told otherwise: `rules run --json`
     /// keeps stdout for the events).
@@ -180,6 +203,13 @@ impl Table {
             },
             humans,
             backlog: vec![Vec::new(); n],
+            recap: vec![Vec::new(); n],
+            goal: None,
+            told: vec![false; n],
+            held: (0..n).map(|_| None).collect(),
+            chain: None,
+            ahead: Vec::new(),
+            named: None,
             page,
             account: Box::new(|line: &str| {
                 let mut out = crate::term::Escaped::new(std::io::stdout().lock());
@@ -215,7 +245,7 @@ impl Table {
     /// replayed, and what the people were shown after them is forgotten (it is shown again).
     pub fn restart(&mut self, answers: Vec<(u32, usize)>) {
         let keep = answers.len();
-        for b in &mut self.backlog {
+        for b in self.backlog.iter_mut().chain(&mut self.recap) {
             b.retain(|(at, _)| *at < keep);
         }
         self.human_answers = (0..)
@@ -227,6 +257,10 @@ impl Table {
         // Those met before the position taken back to are passed, as answers are replayed.
         self.forced.retain(|at| *at <= keep);
         self.forced_at = 0;
+        self.held.iter_mut().for_each(|h| *h = None);
+        self.chain = None;
+        self.ahead.clear();
+        self.named = None;
         self.replay = answers;
         self.answers = 0;
         self.take_back_to = None;
@@ -238,26 +272,72 @@ impl Table {
         if self.replaying() {
             return;
         }
-        for (k, &seat) in self.humans.iter().enumerate() {
-            let Some(line) = seat_line(&ev.for_viewer(seat), seat) else {
+        for k in 0..self.humans.len() {
+            let Some(&seat) = self.humans.get(k) else {
                 continue;
             };
-            if self.at_keyboard == Some(seat) {
-                (self.account)(&line);
-            } else if let Some(b) = self.backlog.get_mut(k) {
-                b.push((self.answers, line));
+            match seat_line(&ev.for_viewer(seat), seat) {
+                None => {}
+                Some(Line::Plain(line)) => {
+                    self.tell_held(k);
+                    self.tell(k, self.answers, line);
+                }
+                Some(Line::Forced(f)) => {
+                    let f = f.at(self.answers);
+                    let next = match self.held.get_mut(k).and_then(Option::as_mut) {
+                        Some(h) => h.join(f).err(),
+                        None => Some(f),
+                    };
+                    if let Some(next) = next {
+                        self.tell_held(k);
+                        if let Some(h) = self.held.get_mut(k) {
+                            *h = Some(next);
+                        }
+                    }
+                }
             }
+        }
+    }
+
+    /// A line for the `k`th human seat: shown if they are at the keyboard, else kept.
+    fn tell(&mut self, k: usize, at: usize, line: String) {
+        if self
+            .humans
+            .get(k)
+            .is_some_and(|s| self.at_keyboard == Some(*s))
+        {
+            (self.account)(&line);
+            if let Some(r) = self.recap.get_mut(k) {
+                r.push((at, line));
+            }
+        } else if let Some(b) = self.backlog.get_mut(k) {
+            b.push((at, line));
+        }
+    }
+
+    /// The `k`th human seat's run of one-option choices, told in one line.
+    fn tell_held(&mut self, k: usize) {
+        if let Some(h) = self.held.get_mut(k).and_then(Option::take) {
+            self.tell(k, h.at, h.line());
+        }
+    }
+
+    /// Every run of one-option choices told: something else is about to be shown.
+    fn tell_all_held(&mut self) {
+        for k in 0..self.held.len() {
+            self.tell_held(k);
         }
     }
 
     /// The game is over: the people who have not read its end yet come to the keyboard in
     /// turn to read it.
     pub fn finish(&mut self) {
+        self.tell_all_held();
         let waiting: Vec<u32> = self
             .humans
             .iter()
-            .zip(&self.backlog)
-            .filter(|(s, b)| Some(**s) != self.at_keyboard && !b.is_empty())
+            .zip(self.backlog.iter().zip(&self.recap))
+            .filter(|(s, (b, r))| Some(**s) != self.at_keyboard && !(b.is_empty() && r.is_empty()))
             .map(|(s, _)| *s)
             .collect();
         for seat in waiting {
@@ -269,6 +349,7 @@ impl Table {
 
     /// Clear the screen, ask for `seat`'s player, and show them what they have not read.
     fn sit_down(&mut self, seat: u32, why: &str) -> Result<(), String> {
+        self.tell_all_held();
         let mut err = crate::term::Escaped::new(std::io::stderr());
         clear_screen(err.raw());
         let _ = write!(
@@ -285,14 +366,74 @@ impl Table {
             .and_then(|k| self.backlog.get_mut(k))
             .map(std::mem::take)
             .unwrap_or_default();
-        (self.account)(&format!(
-            "\n--- P{} at the keyboard; since their last turn: ---",
-            seat + 1
-        ));
-        for (_, l) in lines {
-            (self.account)(&l);
+        // What followed their last answer while they were still at the keyboard: read again,
+        // as the screen was cleared for the next person; then what came since.
+        let seen = k
+            .and_then(|k| self.recap.get_mut(k))
+            .map(std::mem::take)
+            .unwrap_or_default();
+        let first = k.and_then(|k| self.told.get_mut(k)).is_some_and(|t| {
+            let first = !*t;
+            *t = true;
+            first
+        });
+        if first {
+            if let Some(goal) = &self.goal {
+                let _ = write!(err, "\n{goal}");
+                let _ = err.flush();
+            }
+        }
+        let n = seat + 1;
+        if seen.is_empty() {
+            (self.account)(&format!(
+                "\n--- P{n} at the keyboard; since their last turn: ---"
+            ));
+        } else {
+            (self.account)(&format!(
+                "\n--- P{n} at the keyboard; what followed your last answer: ---"
+            ));
+            for (_, l) in &seen {
+                (self.account)(l);
+            }
+            (self.account)("--- since you passed the keyboard: ---");
+        }
+        for (_, l) in &lines {
+            (self.account)(l);
+        }
+        if let Some(r) = k.and_then(|k| self.recap.get_mut(k)) {
+            *r = seen.into_iter().chain(lines).collect();
         }
         Ok(())
+    }
+
+    /// The amount the split's named lines (`named`) give the line `req` asks for, as typed; at
+    /// the split's last line asked, the entries that named none are told.
+    fn named_line(&mut self, req: &ChoiceRequest, err: &mut impl Write) -> Option<String> {
+        let category = split_category(req.prompt)?;
+        let entries = self.named.as_mut()?;
+        let n = named_amount(entries, category);
+        if req.allocation == Some(2) {
+            for e in entries.iter().filter(|e| !e.used) {
+                let _ = writeln!(
+                    err,
+                    "`{}` names no line asked (the last line takes what is left)",
+                    e.text
+                );
+            }
+        }
+        Some(n.to_string())
+    }
+
+    /// `seat`'s person answered: the catch-up at their next turn starts here.
+    fn answered(&mut self, seat: u32) {
+        if let Some(r) = self
+            .humans
+            .iter()
+            .position(|&h| h == seat)
+            .and_then(|k| self.recap.get_mut(k))
+        {
+            r.clear();
+        }
     }
 
     /// One line from the terminal, without its end. End of input, `Ctrl-C` or `:quit`
@@ -312,39 +453,6 @@ impl Table {
     }
 }
 
-/// A seat's line of an event (already seen through its eyes): the account's line, with the
-/// seat's own answers echoed, secret ones included, a choice taken for it announced, and enum
-/// values in words.
-fn seat_line(ev: &Event, seat: u32) -> Option<String> {
-    match ev {
-        Event::Choice {
-            player,
-            prompt,
-            choice: Some(choice),
-            options,
-            secret,
-            ..
-        } => {
-            let mine = *player == format!("P{}", seat + 1);
-            // A secret choice of one option was asked all the same (`Agent::asks_forced`), and
-            // so was one of a card somebody else does not know.
-            let veiled = choice
-                .0
-                .iter()
-                .any(|p| matches!(p, Part::Card(CardRef::Shown { public: false, .. })));
-            let note = match (mine, *options, *secret) {
-                (true, _, true) => " (secret: only you see this)",
-                (true, Some(1), _) if !veiled => " (the only option: taken for you)",
-                (true, Some(1), _) => "",
-                (false, Some(1), _) | (false, _, true) => return None,
-                _ => "",
-            };
-            Some(format!("  {player}: {prompt} -> {}{note}", choice.words()))
-        }
-        other => other.text(),
-    }
-}
-
 /// Clears the terminal and its scrollback (and says so, when the output is not a terminal).
 fn clear_screen(out: &mut impl Write) {
     use std::io::IsTerminal;
@@ -356,235 +464,9 @@ fn clear_screen(out: &mut impl Write) {
     let _ = out.flush();
 }
 
-/// The whole numbers the options are, when every option is one.
-fn amounts(count: usize, label: &dyn Fn(usize) -> String) -> Option<Vec<i64>> {
-    (0..count).map(|i| label(i).trim().parse().ok()).collect()
-}
-
-/// `0-5, 7, 9-12`: numbers in runs.
-fn number_runs(ns: &[i64]) -> String {
-    let runs = ns.chunk_by(|a, b| a.checked_add(1) == Some(*b));
-    runs.map(|run| match run {
-        [one] => one.to_string(),
-        [first, .., last] => format!("{first}-{last}"),
-        [] => String::new(),
-    })
-    .collect::<Vec<_>>()
-    .join(", ")
-}
-
-/// The words of a text as a person types them: letters and digits, without case.
-fn words_of(t: &str) -> Vec<String> {
-    t.split(|c: char| !c.is_alphanumeric())
-        .filter(|w| !w.is_empty())
-        .map(str::to_lowercase)
-        .collect()
-}
-
-/// Whether every word of `typed` is found in `words`, in the same order.
-fn in_order(typed: &[String], words: &[String]) -> bool {
-    let mut rest = words.iter();
-    !typed.is_empty() && typed.iter().all(|w| rest.any(|x| x == w))
-}
-
-/// Text compared as a person types it: no case, no spaces.
-fn squash(t: &str) -> String {
-    t.chars()
-        .filter(|c| !c.is_whitespace())
-        .flat_map(char::to_lowercase)
-        .collect()
-}
-
-/// The option a person's answer names: `#3` is the third option; a number is that amount when
-/// the options are amounts, else the option with that number; otherwise an option's text, a
-/// beginning only one option has, or else a part of only one option's text (case and spaces do
-/// not matter).
-pub fn match_answer(
-    t: &str,
-    count: usize,
-    label: &dyn Fn(usize) -> String,
-) -> Result<usize, String> {
-    let t = t.trim();
-    let numbered = |n: &str| -> Result<usize, String> {
-        match n.trim().parse::<usize>() {
-            Ok(n) if n >= 1 && n <= count => Ok(n - 1),
-            _ => Err(format!(
-                "`{t}` is not an option; the options are #1 to #{count}"
-            )),
-        }
-    };
-    if t.is_empty() {
-        return Err(format!(
-            "type a number from 1 to {count}, or an option's name"
-        ));
-    }
-    if let Some(n) = t.strip_prefix('#') {
-        return numbered(n);
-    }
-    if let Ok(n) = t.parse::<i64>() {
-        if let Some(ns) = amounts(count, label) {
-            return ns.iter().position(|&x| x == n).ok_or_else(|| {
-                format!(
-                    "{n} is not one of the amounts you may choose: {}",
-                    number_runs(&ns)
-                )
-            });
-        }
-        return numbered(t)
-            .map_err(|_| format!("`{t}` is not an option; type a number from 1 to {count}"));
-    }
-    let want = squash(t);
-    let labels: Vec<String> = (0..count).map(|i| squash(&label(i))).collect();
-    if let Some(i) = labels.iter().position(|l| *l == want) {
-        return Ok(i);
-    }
-    let with = |found: &dyn Fn(&str) -> bool| -> Vec<usize> {
-        (0..labels.len())
-            .filter(|&i| labels.get(i).is_some_and(|l| found(l)))
-            .collect()
-    };
-    // A beginning only one option has; else a part of one option's text only.
-    let mut starts = with(&|l: &str| l.starts_with(&want));
-    if starts.is_empty() {
-        starts = with(&|l: &str| l.contains(&want));
-    }
-    if starts.is_empty() {
-        // Words of the option in their order, some left out: `ilya on row 1 right` for
-        // `Ilya Brandt (Law 2) on row 1, Right`.
-        let typed = words_of(t);
-        starts = (0..count)
-            .filter(|&i| in_order(&typed, &words_of(&label(i))))
-            .collect();
-    }
-    match starts.as_slice() {
-        [i] => Ok(*i),
-        [] => Err(format!(
-            "no option is `{t}`; type a number from 1 to {count}, or an option's name"
-        )),
-        many => Err(format!(
-            "`{t}` could be {}; type more of it, or the number",
-            many.iter()
-                .take(5)
-                .map(|&i| format!("{}) {}", i + 1, label(i)))
-                .collect::<Vec<_>>()
-                .join(", ")
-        )),
-    }
-}
-
-/// `text` in lines of at most `width` characters, broken at spaces where it can be.
-fn wrap(text: &str, width: usize) -> Vec<String> {
-    let width = width.max(10);
-    // The text's own indent starts the first line.
-    let body = text.trim_start_matches(' ');
-    let mut lines = Vec::new();
-    let mut cur = " ".repeat(text.len() - body.len());
-    for word in body.split(' ') {
-        let len = cur.chars().count();
-        let blank = cur.trim().is_empty();
-        if !blank && len + 1 + word.chars().count() > width {
-            lines.push(std::mem::take(&mut cur));
-        }
-        if !cur.trim().is_empty() {
-            cur.push(' ');
-        }
-        cur.push_str(word);
-        // A word longer than the line is cut where the line ends.
-        while cur.chars().count() > width {
-            let head: String = cur.chars().take(width).collect();
-            let tail: String = cur.chars().skip(width).collect();
-            lines.push(head);
-            cur = tail;
-        }
-    }
-    if !cur.is_empty() || lines.is_empty() {
-        lines.push(cur);
-    }
-    lines
-}
-
-/// The question's lines: the prompt, then the options (amounts as their runs; many short
-/// options in columns; a long one over several lines), all within `cols` columns.
-fn question_lines(
-    req: &ChoiceRequest,
-    label: &dyn Fn(usize) -> String,
-    cols: usize,
-) -> (Vec<String>, String) {
-    let cols = cols.max(30);
-    let head = format!(
-        "{}: {}{}",
-        req.player_name,
-        req.prompt,
-        if req.secret { " (secret)" } else { "" }
-    );
-    let mut lines = wrap(&head, cols);
-    if let Some(ns) = amounts(req.count, label) {
-        let runs = number_runs(&ns);
-        lines.extend(wrap(&format!("    an amount: {runs}"), cols));
-        let ask = match (ns.first(), ns.last()) {
-            (Some(a), Some(b)) if runs == format!("{a}-{b}") => format!("choose {a}-{b}> "),
-            _ => "choose an amount> ".to_string(),
-        };
-        return (lines, ask);
-    }
-    let labels: Vec<String> = (0..req.count).map(label).collect();
-    let widest = labels.iter().map(|l| l.chars().count()).max().unwrap_or(0);
-    // `  12) label` then two spaces before the next column.
-    let cell = widest + 7;
-    let across = (cols / cell.max(1)).max(1);
-    let notes = req
-        .notes
-        .filter(|ns| ns.iter().any(|n| !n.is_empty()))
-        .unwrap_or_default();
-    if !notes.is_empty() {
-        // Each option with what the game says beside it: on the same line when both fit,
-        // else under it.
-        for (i, l) in labels.iter().enumerate() {
-            let note = notes.get(i).map(String::as_str).unwrap_or("");
-            let both = format!("  {:>3}) {l:<widest$}  {note}", i + 1);
-            if !note.is_empty() && both.chars().count() <= cols {
-                lines.push(both);
-                continue;
-            }
-            for (k, part) in wrap(l, cols - 7).into_iter().enumerate() {
-                lines.push(if k == 0 {
-                    format!("  {:>3}) {part}", i + 1)
-                } else {
-                    format!("       {part}")
-                });
-            }
-            if !note.is_empty() {
-                lines.extend(wrap(&format!("         {note}"), cols));
-            }
-        }
-    } else if req.count > 12 && across > 1 {
-        let down = req.count.div_ceil(across);
-        for r in 0..down {
-            let mut line = String::new();
-            for c in 0..across {
-                let i = c * down + r;
-                if let Some(l) = labels.get(i) {
-                    line.push_str(&format!("  {:>3}) {:<w$}", i + 1, l, w = widest));
-                }
-            }
-            lines.push(line.trim_end().to_string());
-        }
-    } else {
-        for (i, l) in labels.iter().enumerate() {
-            for (k, part) in wrap(l, cols - 7).into_iter().enumerate() {
-                lines.push(if k == 0 {
-                    format!("  {:>3}) {part}", i + 1)
-                } else {
-                    format!("       {part}")
-                });
-            }
-        }
-    }
-    (lines, format!("choose 1-{}> ", req.count))
-}
-
 const HELP: &str = "Type an option's number, its name, the start of it or some of its words in \
-order (#3: the third option; where the options are amounts, a number is that amount). :full shows everything you may see, \
+order (#3: the third option; where the options are amounts, a number is that amount; y or n \
+where the question is yes or no). :full shows everything you may see, \
 :undo takes your last answer back (unless you have seen something hidden since, or somebody \
 else has seen what came of it), :quit stops and saves the game.";
 
@@ -614,18 +496,67 @@ impl Agent for HumanAgent {
         if INTERRUPTED.load(Ordering::SeqCst) {
             return Err(QUIT.into());
         }
+        // The next line of an `allocate` the person is splitting at the keyboard.
+        let chained = table.at_keyboard == Some(req.player)
+            && req
+                .allocation
+                .is_some_and(|l| table.chain == Some((req.player, l.saturating_add(1))));
+        table.chain = req.allocation.map(|l| (req.player, l));
+        if !chained {
+            table.ahead.clear();
+            table.named = None;
+        }
         if table.at_keyboard != Some(req.player) {
             table.sit_down(req.player, "for their turn")?;
         }
+        let mut err = crate::term::Escaped::new(std::io::stderr());
+        if chained && req.count == 1 {
+            // Nothing is left to split: the person saw it go, nobody else is at the keyboard.
+            table.answered(req.player);
+            return Ok(0);
+        }
+        if chained && table.named.is_some() {
+            let typed = table.named_line(req, &mut err);
+            match typed.map(|t| match_answer(&t, req.count, label)) {
+                Some(Ok(i)) => {
+                    table.answered(req.player);
+                    let at = table.answers;
+                    table.human_answers.push((req.player, at));
+                    return Ok(i);
+                }
+                Some(Err(e)) => {
+                    table.named = None;
+                    let _ = writeln!(err, "{e}");
+                }
+                None => table.named = None,
+            }
+        }
+        if chained && !table.ahead.is_empty() {
+            let typed = table.ahead.remove(0);
+            match match_answer(&typed, req.count, label) {
+                Ok(i) => {
+                    table.answered(req.player);
+                    let at = table.answers;
+                    table.human_answers.push((req.player, at));
+                    return Ok(i);
+                }
+                Err(e) => {
+                    table.ahead.clear();
+                    let _ = writeln!(err, "{e}");
+                }
+            }
+        }
+        table.tell_all_held();
         let page = table.page;
         let (question, ask) = question_lines(req, label, page.cols);
-        // The screen, then the question, within one page.
+        // The screen, then the question, within one page (the screen once for the lines of a
+        // split).
         let hint = usize::from(!table.hinted);
         let room = page.rows.saturating_sub(question.len() + 2 + hint).max(8);
         let view = (req.view)();
-        let mut err = crate::term::Escaped::new(std::io::stderr());
         let _ = writeln!(err);
         let shown = match req.screen {
+            _ if chained => Vec::new(),
             Some(lines) if !page.full => screen::render_declared(&view, lines, &page, room),
             _ => screen::render(&view, &page, room),
         };
@@ -696,8 +627,52 @@ impl Agent for HumanAgent {
                 }
                 _ => {}
             }
-            match match_answer(&line, req.count, label) {
+            // Several amounts at a line of a split: this line's, then the next lines'.
+            let mut amounts = line
+                .split(|c: char| c == ',' || c.is_whitespace())
+                .filter(|w| !w.is_empty());
+            let named = req
+                .allocation
+                .and_then(|_| split_category(req.prompt))
+                .and_then(|_| named_entries(&line));
+            let first = match req.allocation {
+                Some(_) if named.is_some() => {
+                    table.named = named;
+                    match table.named_line(req, &mut err) {
+                        Some(first) => first,
+                        None => line.clone(),
+                    }
+                }
+                Some(left) if line.contains(|c: char| c == ',' || c.is_whitespace()) => {
+                    let all: Vec<&str> = amounts.by_ref().collect();
+                    if all.len() > 1 && all.iter().all(|w| w.parse::<i64>().is_ok()) {
+                        // The last category takes what is left: `left - 1` lines are asked.
+                        if all.len() as u64 > left.saturating_sub(1) {
+                            let _ = writeln!(
+                                err,
+                                "{} amounts, for {} lines to split here (the last takes what is left)",
+                                all.len(),
+                                left.saturating_sub(1)
+                            );
+                            continue;
+                        }
+                        table.ahead = all.iter().skip(1).map(|w| w.to_string()).collect();
+                        all.first().map(|w| w.to_string()).unwrap_or_default()
+                    } else {
+                        line.clone()
+                    }
+                }
+                _ => line.clone(),
+            };
+            // The only option is taken with Enter.
+            let first = if req.count == 1 && first.trim().is_empty() {
+                "#1".to_string()
+            } else {
+                first
+            };
+            match match_answer(&first, req.count, label) {
                 Ok(i) => {
+                    table.answered(req.player);
                     // A forced secret choice's answer is not logged: nothing to take back.
                     if req.count > 1 {
                         let at = table.answers;
@@ -706,6 +681,8 @@ impl Agent for HumanAgent {
                     return Ok(i);
                 }
                 Err(e) => {
+                    table.ahead.clear();
+                    table.named = None;
                     let _ = writeln!(err, "{e} (:help lists what you may type)");
                 }
             }
@@ -805,67 +782,5 @@ impl Agent for ReplayAgent {
     fn bot(&self, seat: u32) -> Option<Rc<str>> {
         // Worked out on replayed answers too, so a replay charges the steps the game did.
         self.inner.bot(seat)
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn labels(ls: &'static [&'static str]) -> impl Fn(usize) -> String {
-        move |i| ls.get(i).map(|s| s.to_string()).unwrap_or_default()
-    }
-
-    #[test]
-    fn a_number_is_an_amount_when_the_options_are_amounts() {
-        let l = labels(&["0", "1", "2", "3"]);
-        assert_eq!(match_answer("3", 4, &l), Ok(3));
-        assert_eq!(match_answer("#3", 4, &l), Ok(2));
-        assert!(match_answer("4", 4, &l).is_err());
-        let l = labels(&["4", "5"]);
-        assert_eq!(match_answer("4", 2, &l), Ok(0));
-        assert_eq!(match_answer("#2", 2, &l), Ok(1));
-        assert!(match_answer("#3", 2, &l).unwrap_err().contains("#1 to #2"));
-    }
-
-    #[test]
-    fn an_options_words_in_order_pick_it_out() {
-        let l = labels(&[
-            "Ilya Brandt (Law 2) on row 1, Left",
-            "Ilya Brandt (Law 2) on row 1, Right",
-            "Kala (Street 1) on row 1, Right",
-        ]);
-        assert_eq!(match_answer("ilya brandt on row 1, right", 3, &l), Ok(1));
-        assert_eq!(match_answer("kala right", 3, &l), Ok(2));
-        // Words out of order, or words of two options, pick nothing.
-        assert!(match_answer("right ilya", 3, &l).is_err());
-        assert!(match_answer("row 1 right", 3, &l).is_err());
-    }
-
-    #[test]
-    fn names_match_without_case_or_spaces() {
-        let l = labels(&["Covert operation", "Infiltrate", "Influence"]);
-        assert_eq!(match_answer("CovertOperation", 3, &l), Ok(0));
-        assert_eq!(match_answer("covert op", 3, &l), Ok(0));
-        assert_eq!(match_answer("2", 3, &l), Ok(1));
-        assert!(match_answer("inf", 3, &l).unwrap_err().contains("could be"));
-        let l = labels(&["a raid at dawn", "Covert operation"]);
-        assert_eq!(match_answer("raid", 2, &l), Ok(0));
-        assert_eq!(match_answer("operation", 2, &l), Ok(1));
-        assert!(match_answer("a", 2, &l).is_ok(), "a beginning first");
-        assert!(match_answer("r", 2, &l).unwrap_err().contains("could be"));
-    }
-
-    #[test]
-    fn long_text_wraps_at_spaces() {
-        assert_eq!(wrap("aaaa bbbb cccc", 10), vec!["aaaa bbbb", "cccc"]);
-        assert_eq!(wrap("abcdefghijkl", 10), vec!["abcdefghij", "kl"]);
-        assert_eq!(wrap("", 10), vec![""]);
-        assert_eq!(wrap("    an amount: 0-15", 40), vec!["    an amount: 0-15"]);
-    }
-
-    #[test]
-    fn amounts_read_as_runs() {
-        assert_eq!(number_runs(&[0, 1, 2, 3, 5, 7, 8]), "0-3, 5, 7-8");
     }
 }
