@@ -534,6 +534,9 @@ pub struct Program {
     pub card_lines: Vec<Option<String>>,
     /// The program compiled to closures, made when it is first played.
     pub code: crate::interp::CodeCache,
+    /// Cards taken out of the game (`rules simulate --without`, `simulate::ablate`): by card,
+    /// whether it is left out of every list of its kind's cards. Empty for a game as printed.
+    pub removed: Vec<bool>,
 }
 
 impl Program {

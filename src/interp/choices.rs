@@ -37,6 +37,14 @@ impl<'p> Interp<'p> {
         if options.is_empty() || !self.is_in(player) {
             return Ok(None);
         }
+        if let Some(w) = self.watch.as_mut() {
+            w(Watched::Choice {
+                state: &self.state,
+                locals: self.stack.get(..self.sp).unwrap_or(&[]),
+                player,
+                options,
+            });
+        }
         if options.len() > self.limits.max_options {
             return Err(Box::new(
                 Diag::error(

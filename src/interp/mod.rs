@@ -166,6 +166,23 @@ pub struct Outcome {
 /// Where `Interp::sink` hands events as they happen.
 pub type EventSink = Box<dyn FnMut(&Event)>;
 
+/// What `Interp::watch` is shown.
+pub enum Watched<'a> {
+    /// A choice about to be asked: the state, the locals of every open call, the seat asked and
+    /// the options.
+    Choice {
+        state: &'a State,
+        locals: &'a [Value],
+        player: u32,
+        options: &'a [Value],
+    },
+    /// A value a card's table gave (`lookup`): a card drawn on a table.
+    Read(&'a Value),
+}
+
+/// What `Interp::watch` calls.
+pub type Watch<'p> = Box<dyn FnMut(Watched<'_>) + 'p>;
+
 /// The most steps a game may count, whatever `Limits::max_steps` says: far below `u64::MAX`, so
 /// the budget plus one fits.
 const MAX_STEP_COUNT: u64 = u64::MAX / 2;
@@ -200,6 +217,10 @@ pub struct Interp<'p> {
     pub events: Vec<Event>,
     /// Called with every event as it happens (`rules run` streams the account with it).
     pub sink: Option<EventSink>,
+    /// Shown the state at every choice before it is asked, and each value `lookup` gives
+    /// (`rules simulate` notes the cards in play with it, `simulate::entered`); `None`
+    /// everywhere else, so a choice or a lookup pays one test.
+    pub watch: Option<Watch<'p>>,
     pub record: bool,
     /// The salt of a secret seed (`crate::seed`): the start shows a commitment instead of the
     /// seed, and the end shows the seed and its key.
@@ -569,6 +590,7 @@ impl<'p> Interp<'p> {
             agents,
             events: Vec::new(),
             sink: None,
+            watch: None,
             record: true,
             choice_log: Vec::new(),
             stack: vec![Value::None; 64],

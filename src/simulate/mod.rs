@@ -5,6 +5,9 @@
 //! only: workers take games in any order, and results are put back in seed order before
 //! anything is counted. The program holds `Rc`s, so each worker checks the game once for itself.
 
+pub mod ablate;
+pub mod entered;
+pub mod exposure;
 pub mod html;
 pub mod invariants;
 pub mod leads;
@@ -36,6 +39,9 @@ pub struct Plan {
     pub jobs: usize,
     /// Cards taken out of the game after setup (by id): ablation, `--without @card`.
     pub without: Vec<String>,
+    /// Note which cards enter play in each game, and whose they are (`GameResult::entered`):
+    /// set by `--impact`, for exposure; the watch costs a look at the state at every choice.
+    pub track: bool,
 }
 
 /// One finished game.
@@ -84,6 +90,10 @@ pub struct GameResult {
     /// Seats out of the game once setup was done (a solo game's empty seats).
     #[serde(default)]
     pub sat_out: Vec<u32>,
+    /// With `Plan::track`: the cards that entered play (by index), each with the seats it
+    /// reached, a bit per seat (`entered.rs`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub entered: Vec<(u32, u64)>,
 }
 
 /// Play one game of the plan: the seed's game, from setup to the end.
@@ -105,6 +115,7 @@ fn play(prog: &crate::program::Program, plan: &Plan, seed: u64, limits: Limits) 
         error: None,
         asked: Vec::new(),
         sat_out: Vec::new(),
+        entered: Vec::new(),
     };
     let options = match crate::options::parse_sets(prog, &plan.sets) {
         Ok(o) => o,
@@ -128,6 +139,15 @@ fn play(prog: &crate::program::Program, plan: &Plan, seed: u64, limits: Limits) 
         }
     };
     interp.record = false;
+    let tracker = plan.track.then(|| {
+        std::rc::Rc::new(std::cell::RefCell::new(entered::Tracker::new(prog)))
+    });
+    if let Some(t) = &tracker {
+        let t = t.clone();
+        interp.watch = Some(Box::new(move |w: crate::interp::Watched<'_>| {
+            t.borrow_mut().watch(prog, w)
+        }));
+    }
     for (id, v) in options {
         interp.set_option(id, v);
     }
@@ -159,6 +179,9 @@ fn play(prog: &crate::program::Program, plan: &Plan, seed: u64, limits: Limits) 
                 sat_out = (0..interp.state.n_players)
                     .filter(|&p| interp.state.eliminated.get(p as usize) == Some(&true))
                     .collect();
+            }
+            if let Some(t) = &tracker {
+                t.borrow_mut().scan(prog, &interp.state);
             }
             if let Some(bad) = invariants::check(prog, &interp.state) {
                 return Err(format!(
@@ -227,6 +250,10 @@ fn play(prog: &crate::program::Program, plan: &Plan, seed: u64, limits: Limits) 
     }
     r.sat_out = sat_out;
     r.steps = interp.state.steps();
+    interp.watch = None;
+    if let Some(t) = tracker.and_then(|t| std::rc::Rc::try_unwrap(t).ok()) {
+        r.entered = t.into_inner().finish(&r.groups, |v| interp.show(v));
+    }
     r
 }
 
@@ -485,6 +512,9 @@ pub fn run_streamed(
                             let mut slot = cell.borrow_mut();
                             if slot.is_none() {
                                 *slot = crate::check_path(&plan.game, &limits).program;
+                                if let Some(p) = slot.as_mut() {
+                                    ablate::take_out(p, &plan.without);
+                                }
                             }
                             slot.as_ref().map(|p| play(p, plan, seed, limits))
                         });
