@@ -40,7 +40,6 @@ impl<'p> Interp<'p> {
         if let Some(w) = self.watch.as_mut() {
             w(Watched::Choice {
                 state: &self.state,
-                locals: self.stack.get(..self.sp).unwrap_or(&[]),
                 player,
                 options,
             });

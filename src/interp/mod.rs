@@ -168,11 +168,9 @@ pub type EventSink = Box<dyn FnMut(&Event)>;
 
 /// What `Interp::watch` is shown.
 pub enum Watched<'a> {
-    /// A choice about to be asked: the state, the locals of every open call, the seat asked and
-    /// the options.
+    /// A choice about to be asked: the state, the seat asked and the options.
     Choice {
         state: &'a State,
-        locals: &'a [Value],
         player: u32,
         options: &'a [Value],
     },

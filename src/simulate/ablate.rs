@@ -66,6 +66,8 @@ pub fn take_out(prog: &mut Program, ids: &[String]) {
     if gone.is_empty() {
         return;
     }
+    // The checks compiled the program, keeping its lists of every card of a kind.
+    prog.code.reset();
     prog.removed = vec![false; prog.cards.len()];
     for &c in &gone {
         if let Some(r) = prog.removed.get_mut(c as usize) {

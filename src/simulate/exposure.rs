@@ -6,76 +6,86 @@
 //!
 //! A seat is one unit per game it took part in; a group one unit per game it had members in (it
 //! wins when the only winner is a member, its score is its members' mean). Units of one game are
-//! not independent (one seat's win is the others' loss), so the intervals are a little narrow
-//! where most seats of a game got the card; a card that reached only a few seats or groups
-//! per game, the case a designer asks about, is measured well.
+//! not independent (one seat's win is the others' loss, a faction's members score together), so
+//! each game is a cluster: a measure's mean with the card is its total over its units, and the
+//! 95% intervals (normal) are cluster-robust, from the games' own totals (the ratio estimator's
+//! variance), for each side and for the difference, whose two sides share games.
 
 use super::report::Interval;
-use super::stats::{wilson, Z95};
+use super::stats::Z95;
 use super::GameResult;
 use serde::Serialize;
 
-/// Counts of one side (exposed or not): units, outright wins, and the score's moments.
-#[derive(Debug, Clone, Copy, Default)]
-struct Side {
-    n: u64,
-    wins: u64,
-    scored: u64,
-    sum: f64,
-    sumsq: f64,
-}
-
-impl Side {
-    fn add(&mut self, won: bool, score: Option<f64>) {
-        self.n = self.n.saturating_add(1);
-        if won {
-            self.wins = self.wins.saturating_add(1);
-        }
-        if let Some(x) = score {
-            self.scored = self.scored.saturating_add(1);
-            self.sum += x;
-            self.sumsq += x * x;
-        }
-    }
-
-    fn rate(&self) -> Interval {
-        let (low, high) = wilson(self.wins, self.n);
-        Interval {
-            value: if self.n == 0 {
-                0.0
-            } else {
-                self.wins as f64 / self.n as f64
-            },
-            low,
-            high,
-        }
-    }
-
-    /// The mean with its standard error (`None` under two values).
-    fn mean(&self) -> Option<(f64, f64)> {
-        if self.scored < 2 {
-            return None;
-        }
-        let n = self.scored as f64;
-        let m = self.sum / n;
-        let var = ((self.sumsq - n * m * m) / (n - 1.0)).max(0.0);
-        Some((m, (var / n).sqrt()))
-    }
-}
-
-/// Exposed against not, for one kind of unit.
+/// One measure, exposed against not, summed game by game (a game is a cluster: its units are
+/// not independent, so the intervals are cluster-robust, from the games' own totals). Per game:
+/// `yw` over `nw` units that got the card, `yu` over `nu` that did not.
 #[derive(Debug, Clone, Copy, Default)]
 struct Split {
-    with: Side,
-    without: Side,
+    games: u64,
+    yw: f64,
+    nw: f64,
+    yu: f64,
+    nu: f64,
+    yw2: f64,
+    ywnw: f64,
+    nw2: f64,
+    yu2: f64,
+    yunu: f64,
+    nu2: f64,
+    ywyu: f64,
+    ywnu: f64,
+    nwyu: f64,
+    nwnu: f64,
+}
+
+impl Split {
+    fn add(&mut self, yw: f64, nw: f64, yu: f64, nu: f64) {
+        if nw + nu <= 0.0 {
+            return;
+        }
+        self.games = self.games.saturating_add(1);
+        self.yw += yw;
+        self.nw += nw;
+        self.yu += yu;
+        self.nu += nu;
+        self.yw2 += yw * yw;
+        self.ywnw += yw * nw;
+        self.nw2 += nw * nw;
+        self.yu2 += yu * yu;
+        self.yunu += yu * nu;
+        self.nu2 += nu * nu;
+        self.ywyu += yw * yu;
+        self.ywnu += yw * nu;
+        self.nwyu += nw * yu;
+        self.nwnu += nw * nu;
+    }
+
+    /// The two means, their variances and the variance of their difference (`None` when a
+    /// side has no unit or there are fewer than two games).
+    fn estimate(&self) -> Option<(f64, f64, f64, f64, f64)> {
+        if self.nw <= 0.0 || self.nu <= 0.0 || self.games < 2 {
+            return None;
+        }
+        let (mw, mu) = (self.yw / self.nw, self.yu / self.nu);
+        // Sums over games of a = yw - mw nw, b = yu - mu nu, and of a b.
+        let aa = self.yw2 - 2.0 * mw * self.ywnw + mw * mw * self.nw2;
+        let bb = self.yu2 - 2.0 * mu * self.yunu + mu * mu * self.nu2;
+        let ab = self.ywyu - mu * self.ywnu - mw * self.nwyu + mw * mu * self.nwnu;
+        let g = self.games as f64;
+        let k = g / (g - 1.0);
+        let vw = (k * aa / (self.nw * self.nw)).max(0.0);
+        let vu = (k * bb / (self.nu * self.nu)).max(0.0);
+        let vd = (vw + vu - 2.0 * k * ab / (self.nw * self.nu)).max(0.0);
+        Some((mw, mu, vw, vu, vd))
+    }
 }
 
 /// One card's counts over the run.
 #[derive(Debug, Clone, Default)]
 struct CardCounts {
     entered: u64,
-    /// Seats, then one per grouping.
-    units: Vec<Split>,
+    /// Seats, then one per grouping: the win, and the score.
+    units: Vec<(Split, Split)>,
     /// Per figure: the games it entered play in against the others (the figure's value, or its
     /// share for so many of so many).
     figures: Vec<Split>,
@@ -140,28 +150,34 @@ impl Exposure {
             let mask = seats.unwrap_or(0);
             let units = 1 + r.groups.len();
             if counts.units.len() < units {
-                counts.units.resize(units, Split::default());
+                counts.units.resize(units, (Split::default(), Split::default()));
             }
-            // Seats.
-            if let Some(split) = counts.units.get_mut(0) {
-                for &p in &in_game {
-                    let side = if mask & (1u64 << p) != 0 {
-                        &mut split.with
-                    } else {
-                        &mut split.without
-                    };
-                    let score = r.scores.get(p).map(|&s| s as f64);
-                    side.add(sole == Some(p as u32), score);
+            // Seats: a unit each; measures 0 (win) and 1 (score) of `units[0]`.
+            let mut w = [0.0f64; 4];
+            let mut sc = [0.0f64; 4];
+            for &p in &in_game {
+                let side = if mask & (1u64 << p) != 0 { 0 } else { 2 };
+                w[side] += f64::from(u8::from(sole == Some(p as u32)));
+                w[side + 1] += 1.0;
+                if let Some(&x) = r.scores.get(p) {
+                    sc[side] += x as f64;
+                    sc[side + 1] += 1.0;
                 }
+            }
+            if let Some(u) = counts.units.get_mut(0) {
+                u.0.add(w[0], w[1], w[2], w[3]);
+                u.1.add(sc[0], sc[1], sc[2], sc[3]);
             }
             // Groups: each group of each grouping that had members in this game.
             for (g, (_, per_seat)) in r.groups.iter().enumerate() {
-                let Some(split) = counts.units.get_mut(1 + g) else {
+                let Some(u) = counts.units.get_mut(1 + g) else {
                     continue;
                 };
                 let mut names: Vec<&String> = per_seat.iter().flatten().collect();
                 names.sort();
                 names.dedup();
+                let mut w = [0.0f64; 4];
+                let mut sc = [0.0f64; 4];
                 for name in names {
                     let members: Vec<usize> = in_game
                         .iter()
@@ -171,21 +187,25 @@ impl Exposure {
                     if members.is_empty() {
                         continue;
                     }
-                    let exposed = members.iter().any(|&p| mask & (1u64 << p) != 0);
-                    let won = sole.is_some_and(|w| members.contains(&(w as usize)));
+                    let side = if members.iter().any(|&p| mask & (1u64 << p) != 0) {
+                        0
+                    } else {
+                        2
+                    };
+                    let won = sole.is_some_and(|x| members.contains(&(x as usize)));
+                    w[side] += f64::from(u8::from(won));
+                    w[side + 1] += 1.0;
                     let scores: Vec<f64> = members
                         .iter()
                         .filter_map(|&p| r.scores.get(p).map(|&s| s as f64))
                         .collect();
-                    let score = (!scores.is_empty())
-                        .then(|| scores.iter().sum::<f64>() / scores.len() as f64);
-                    let side = if exposed {
-                        &mut split.with
-                    } else {
-                        &mut split.without
-                    };
-                    side.add(won, score);
+                    if !scores.is_empty() {
+                        sc[side] += scores.iter().sum::<f64>() / scores.len() as f64;
+                        sc[side + 1] += 1.0;
+                    }
                 }
+                u.0.add(w[0], w[1], w[2], w[3]);
+                u.1.add(sc[0], sc[1], sc[2], sc[3]);
             }
             // Figures, per game.
             if counts.figures.len() < r.figures.len() {
@@ -196,16 +216,15 @@ impl Exposure {
                     continue;
                 };
                 let value = match of {
-                    Some(n) if *n > 0 => Some(*k as f64 / *n as f64),
-                    Some(_) => None,
-                    None => Some(*k as f64),
+                    Some(n) if *n > 0 => *k as f64 / *n as f64,
+                    Some(_) => continue,
+                    None => *k as f64,
                 };
-                let side = if seats.is_some() {
-                    &mut split.with
+                if seats.is_some() {
+                    split.add(value, 1.0, 0.0, 0.0);
                 } else {
-                    &mut split.without
-                };
-                side.add(false, value);
+                    split.add(0.0, 0.0, value, 1.0);
+                }
             }
         }
     }
@@ -230,25 +249,18 @@ impl Exposure {
     fn card(&self, c: u32, id: &str, counts: &CardCounts, name: &str) -> CardExposure {
         let _ = c;
         let mut contrasts = Vec::new();
-        for (u, split) in counts.units.iter().enumerate() {
+        for (u, (wins, scores)) in counts.units.iter().enumerate() {
             let who = if u == 0 {
                 "seat".to_string()
             } else {
                 self.groupings.get(u - 1).cloned().unwrap_or_default()
             };
-            if split.with.n == 0 || split.without.n == 0 {
-                continue;
-            }
-            contrasts.push(rate_contrast(&who, split));
-            if let Some(m) = mean_contrast(&who, "mean score", split) {
-                contrasts.push(m);
-            }
+            contrasts.extend(contrast(&who, "win rate", wins));
+            contrasts.extend(contrast(&who, "mean score", scores));
         }
         for (f, split) in counts.figures.iter().enumerate() {
             let name = self.figures.get(f).cloned().unwrap_or_default();
-            if let Some(m) = mean_contrast("game", &name.replace('_', " "), split) {
-                contrasts.push(m);
-            }
+            contrasts.extend(contrast("game", &name.replace('_', " "), split));
         }
         contrasts.sort_by(|a, b| {
             b.z.partial_cmp(&a.z)
@@ -306,76 +318,29 @@ pub struct Contrast {
     pub z: f64,
 }
 
-fn rate_contrast(who: &str, s: &Split) -> Contrast {
-    let a = s.with.rate();
-    let b = s.without.rate();
-    // Newcombe's method 10: the difference's interval from the two Wilson intervals.
-    let d = a.value - b.value;
-    let low = d - ((a.value - a.low).powi(2) + (b.high - b.value).powi(2)).sqrt();
-    let high = d + ((a.high - a.value).powi(2) + (b.value - b.low).powi(2)).sqrt();
-    finish(who, "win rate", s, a, b, Interval { value: d, low, high })
-}
-
-fn mean_contrast(who: &str, measure: &str, s: &Split) -> Option<Contrast> {
-    let (ma, sa) = s.with.mean()?;
-    let (mb, sb) = s.without.mean()?;
-    let ia = Interval {
-        value: ma,
-        low: ma - Z95 * sa,
-        high: ma + Z95 * sa,
+/// A measure with the card against without, with 95% intervals (normal, cluster-robust).
+fn contrast(who: &str, measure: &str, s: &Split) -> Option<Contrast> {
+    let (mw, mu, vw, vu, vd) = s.estimate()?;
+    let at = |m: f64, v: f64| Interval {
+        value: m,
+        low: m - Z95 * v.sqrt(),
+        high: m + Z95 * v.sqrt(),
     };
-    let ib = Interval {
-        value: mb,
-        low: mb - Z95 * sb,
-        high: mb + Z95 * sb,
-    };
-    let d = ma - mb;
-    let half = Z95 * (sa * sa + sb * sb).sqrt();
-    Some(finish(
-        who,
-        measure,
-        s,
-        ia,
-        ib,
-        Interval {
-            value: d,
-            low: d - half,
-            high: d + half,
-        },
-    ))
-}
-
-fn finish(who: &str, measure: &str, s: &Split, a: Interval, b: Interval, d: Interval) -> Contrast {
+    let d = at(mw - mu, vd);
+    let half = Z95 * vd.sqrt();
     let significant = d.low > 0.0 || d.high < 0.0;
-    let half = if d.value >= 0.0 {
-        d.value - d.low
-    } else {
-        d.high - d.value
-    };
-    let z = if half > 0.0 {
-        d.value.abs() / half
-    } else {
-        0.0
-    };
-    Contrast {
+    let z = if half > 0.0 { d.value.abs() / half } else { 0.0 };
+    Some(Contrast {
         who: who.to_string(),
         measure: measure.to_string(),
-        n_with: if measure == "win rate" {
-            s.with.n
-        } else {
-            s.with.scored
-        },
-        n_without: if measure == "win rate" {
-            s.without.n
-        } else {
-            s.without.scored
-        },
-        with: a,
-        without: b,
+        n_with: s.nw as u64,
+        n_without: s.nu as u64,
+        with: at(mw, vw),
+        without: at(mu, vu),
         difference: d,
         significant,
         z,
-    }
+    })
 }
 
 /// The card's verdict in one line: "Comet Strike: the faction that faces it wins 54% (50-58%)

@@ -292,6 +292,13 @@ impl CodeCache {
         self.0.get_or_init(|| Compiled::new(prog, self.2.get()))
     }
 
+    /// Forget the compiled code (its lists of a kind's cards, its tables), for a program that
+    /// has changed since it was compiled (`simulate::ablate::take_out`).
+    pub fn reset(&mut self) {
+        self.0 = OnceCell::new();
+        *self.1.get_mut() = None;
+    }
+
     /// Compile the program again, for `rules bench --profile` (`profile.rs`). The rows of the
     /// profile are `profile_names(prog)`.
     pub fn profile(&mut self) {
