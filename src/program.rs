@@ -365,6 +365,10 @@ pub struct GameInfo {
     /// `figures: [crises_met]`: functions of no argument giving a count (int) or so many of so
     /// many ((int, int)), read when each game is over; `rules simulate` adds them up.
     pub figures: Vec<Id>,
+    /// `measures: [in_hegemony]`: functions of a player giving an int or a bool, read for each
+    /// seat when each game is over: what the game's cards are judged by (`rules simulate
+    /// --impact` compares them for the seats and groups that got a card against the others).
+    pub measures: Vec<Id>,
     /// `winner: lowest`: the lowest score wins (and the lowest tiebreak value breaks ties).
     pub lowest_wins: bool,
     /// `goal: "..."`: how to win, in a sentence, shown to people at the start.

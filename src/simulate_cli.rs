@@ -284,6 +284,7 @@ pub fn simulate(
             .iter()
             .filter_map(|id| Some((index_of(id)?, id.clone())))
             .collect(),
+        prog.cards.iter().map(|d| d.kind).collect(),
     );
     // Per card, the games of the plain run it entered play in (for the placebo's choice).
     let mut entered_in: Vec<u64> = vec![0; prog.cards.len()];
@@ -496,11 +497,6 @@ pub fn simulate(
             .unwrap_or(std::cmp::Ordering::Equal)
             .then_with(|| a.card.cmp(&b.card))
     });
-    if report.impact_unfinished.is_empty() {
-        if let Some(what) = &impact {
-            report.impact_warnings = rules::simulate::report::impact_warnings(&report, what);
-        }
-    }
     if !impact_cards.is_empty() {
         let view = rules::interp::View {
             prog: &prog,
@@ -508,6 +504,11 @@ pub fn simulate(
             zone_base: &[],
         };
         report.exposure = exposure.report(&|c| view.card_name(c));
+    }
+    if report.impact_unfinished.is_empty() {
+        if let Some(what) = &impact {
+            report.impact_warnings = rules::simulate::report::impact_warnings(&report, what);
+        }
     }
     report.not_removable = not_removable;
     report.interrupted = interrupted;

@@ -84,8 +84,9 @@ impl Split {
 #[derive(Debug, Clone, Default)]
 struct CardCounts {
     entered: u64,
-    /// Seats, then one per grouping: the win, and the score.
-    units: Vec<(Split, Split)>,
+    /// Per kind of unit (seats, then one per grouping), per measure (the win, the score, then
+    /// each of the game's `measures`).
+    units: Vec<Vec<Split>>,
     /// Per figure: the games it entered play in against the others (the figure's value, or its
     /// share for so many of so many).
     figures: Vec<Split>,
@@ -96,19 +97,36 @@ struct CardCounts {
 pub struct Exposure {
     /// The cards, by index, with their ids.
     cards: Vec<(u32, String)>,
+    /// Every card's kind, by index.
+    kinds: Vec<u32>,
+    /// Per kind: whether the game has more than one card of it (then a card is compared with
+    /// the seats and groups that got another card of its kind).
+    several: Vec<bool>,
     counts: Vec<CardCounts>,
     /// Games counted (played without an error).
     pub games: u64,
-    /// The groupings' and figures' names, as the first game gave them.
+    /// The groupings', figures' and measures' names (and whether each measure is a yes/no), as
+    /// the first game gave them.
     groupings: Vec<String>,
     figures: Vec<String>,
+    measures: Vec<(String, bool)>,
 }
 
 impl Exposure {
-    pub fn new(cards: Vec<(u32, String)>) -> Exposure {
+    /// Exposure of `cards` (index, id); `kinds` is every card's kind, by index.
+    pub fn new(cards: Vec<(u32, String)>, kinds: Vec<u32>) -> Exposure {
         let counts = vec![CardCounts::default(); cards.len()];
+        let top = kinds.iter().copied().max().map_or(0, |k| k as usize + 1);
+        let mut per = vec![0u32; top];
+        for &k in &kinds {
+            if let Some(n) = per.get_mut(k as usize) {
+                *n += 1;
+            }
+        }
         Exposure {
             cards,
+            several: per.iter().map(|&n| n > 1).collect(),
+            kinds,
             counts,
             ..Exposure::default()
         }
@@ -126,6 +144,9 @@ impl Exposure {
         if self.figures.is_empty() {
             self.figures = r.figures.iter().map(|(n, _, _)| n.clone()).collect();
         }
+        if self.measures.is_empty() {
+            self.measures = r.measures.iter().map(|(n, b, _)| (n.clone(), *b)).collect();
+        }
         let players = r.asked.len().max(r.scores.len()).min(64);
         let sole = if r.winners.len() == 1 {
             r.winners.first().copied()
@@ -134,6 +155,57 @@ impl Exposure {
         };
         let in_game: Vec<usize> = (0..players)
             .filter(|p| !r.sat_out.contains(&(*p as u32)))
+            .collect();
+        // Per seat, its values: won, score, then each measure (`None` where it has none).
+        let values: Vec<Vec<Option<f64>>> = (0..players)
+            .map(|p| {
+                let mut v = vec![
+                    Some(f64::from(u8::from(sole == Some(p as u32)))),
+                    r.scores.get(p).map(|&x| x as f64),
+                ];
+                v.extend(
+                    r.measures
+                        .iter()
+                        .map(|(_, _, seats)| seats.get(p).map(|&x| x as f64)),
+                );
+                v
+            })
+            .collect();
+        let n_measures = 2 + r.measures.len();
+        // Per seat, how many cards of each kind reached it.
+        let mut by_kind: Vec<Vec<u32>> = vec![vec![0; players]; self.several.len()];
+        for &(c, mask) in &r.entered {
+            let Some(k) = self.kinds.get(c as usize) else {
+                continue;
+            };
+            if let Some(row) = by_kind.get_mut(*k as usize) {
+                for (p, n) in row.iter_mut().enumerate() {
+                    if mask & (1u64 << p) != 0 {
+                        *n += 1;
+                    }
+                }
+            }
+        }
+        // Each grouping's groups in this game, with their members.
+        let groups: Vec<Vec<Vec<usize>>> = r
+            .groups
+            .iter()
+            .map(|(_, per_seat)| {
+                let mut names: Vec<&String> = per_seat.iter().flatten().collect();
+                names.sort();
+                names.dedup();
+                names
+                    .into_iter()
+                    .map(|name| {
+                        in_game
+                            .iter()
+                            .copied()
+                            .filter(|&p| per_seat.get(p).is_some_and(|gs| gs.contains(name)))
+                            .collect::<Vec<usize>>()
+                    })
+                    .filter(|m| !m.is_empty())
+                    .collect()
+            })
             .collect();
         for (k, (c, _)) in self.cards.iter().enumerate() {
             let Some(counts) = self.counts.get_mut(k) else {
@@ -148,64 +220,83 @@ impl Exposure {
                 counts.entered = counts.entered.saturating_add(1);
             }
             let mask = seats.unwrap_or(0);
-            let units = 1 + r.groups.len();
+            let kind = self.kinds.get(*c as usize).copied().unwrap_or(0) as usize;
+            // Whom this card is compared with: with other cards of its kind in the game, the
+            // seats that got one of them (and not this one); else every other seat.
+            let several = self.several.get(kind) == Some(&true);
+            let row = by_kind.get(kind);
+            let got = |p: usize| mask & (1u64 << p) != 0;
+            let other = |p: usize| {
+                !several
+                    || row.and_then(|r| r.get(p)).is_some_and(|&n| n > u32::from(got(p)))
+            };
+            let units = 1 + groups.len();
             if counts.units.len() < units {
-                counts.units.resize(units, (Split::default(), Split::default()));
+                counts.units.resize(units, Vec::new());
             }
-            // Seats: a unit each; measures 0 (win) and 1 (score) of `units[0]`.
-            let mut w = [0.0f64; 4];
-            let mut sc = [0.0f64; 4];
-            for &p in &in_game {
-                let side = if mask & (1u64 << p) != 0 { 0 } else { 2 };
-                w[side] += f64::from(u8::from(sole == Some(p as u32)));
-                w[side + 1] += 1.0;
-                if let Some(&x) = r.scores.get(p) {
-                    sc[side] += x as f64;
-                    sc[side + 1] += 1.0;
+            for u in counts.units.iter_mut() {
+                if u.len() < n_measures {
+                    u.resize(n_measures, Split::default());
                 }
             }
-            if let Some(u) = counts.units.get_mut(0) {
-                u.0.add(w[0], w[1], w[2], w[3]);
-                u.1.add(sc[0], sc[1], sc[2], sc[3]);
-            }
-            // Groups: each group of each grouping that had members in this game.
-            for (g, (_, per_seat)) in r.groups.iter().enumerate() {
-                let Some(u) = counts.units.get_mut(1 + g) else {
-                    continue;
-                };
-                let mut names: Vec<&String> = per_seat.iter().flatten().collect();
-                names.sort();
-                names.dedup();
-                let mut w = [0.0f64; 4];
-                let mut sc = [0.0f64; 4];
-                for name in names {
-                    let members: Vec<usize> = in_game
+            // A unit: its members; exposed when one got the card, compared when one got another.
+            let count = |members: &[usize]| -> Vec<[f64; 4]> {
+                let mut sums = vec![[0.0f64; 4]; n_measures];
+                let exposed = members.iter().any(|&p| got(p));
+                if !exposed && !members.iter().any(|&p| other(p)) {
+                    return sums;
+                }
+                let side = if exposed { 0 } else { 2 };
+                for (m, sum) in sums.iter_mut().enumerate() {
+                    let vals: Vec<f64> = members
                         .iter()
-                        .copied()
-                        .filter(|&p| per_seat.get(p).is_some_and(|gs| gs.contains(name)))
+                        .filter_map(|&p| values.get(p).and_then(|v| v.get(m).copied().flatten()))
                         .collect();
-                    if members.is_empty() {
+                    if vals.is_empty() {
                         continue;
                     }
-                    let side = if members.iter().any(|&p| mask & (1u64 << p) != 0) {
-                        0
+                    // A group wins when one of its members is the only winner; its other
+                    // measures are its members' mean.
+                    let v = if m == 0 {
+                        f64::from(u8::from(vals.iter().any(|&x| x > 0.0)))
                     } else {
-                        2
+                        vals.iter().sum::<f64>() / vals.len() as f64
                     };
-                    let won = sole.is_some_and(|x| members.contains(&(x as usize)));
-                    w[side] += f64::from(u8::from(won));
-                    w[side + 1] += 1.0;
-                    let scores: Vec<f64> = members
-                        .iter()
-                        .filter_map(|&p| r.scores.get(p).map(|&s| s as f64))
-                        .collect();
-                    if !scores.is_empty() {
-                        sc[side] += scores.iter().sum::<f64>() / scores.len() as f64;
-                        sc[side + 1] += 1.0;
+                    sum[side] += v;
+                    sum[side + 1] += 1.0;
+                }
+                sums
+            };
+            // Seats.
+            if let Some(splits) = counts.units.get_mut(0) {
+                let mut total = vec![[0.0f64; 4]; n_measures];
+                for &p in &in_game {
+                    for (t, x) in total.iter_mut().zip(count(&[p])) {
+                        for i in 0..4 {
+                            t[i] += x[i];
+                        }
                     }
                 }
-                u.0.add(w[0], w[1], w[2], w[3]);
-                u.1.add(sc[0], sc[1], sc[2], sc[3]);
+                for (s, t) in splits.iter_mut().zip(&total) {
+                    s.add(t[0], t[1], t[2], t[3]);
+                }
+            }
+            // Groups.
+            for (g, members_of) in groups.iter().enumerate() {
+                let Some(splits) = counts.units.get_mut(1 + g) else {
+                    continue;
+                };
+                let mut total = vec![[0.0f64; 4]; n_measures];
+                for members in members_of {
+                    for (t, x) in total.iter_mut().zip(count(members)) {
+                        for i in 0..4 {
+                            t[i] += x[i];
+                        }
+                    }
+                }
+                for (s, t) in splits.iter_mut().zip(&total) {
+                    s.add(t[0], t[1], t[2], t[3]);
+                }
             }
             // Figures, per game.
             if counts.figures.len() < r.figures.len() {
@@ -247,34 +338,60 @@ impl Exposure {
     }
 
     fn card(&self, c: u32, id: &str, counts: &CardCounts, name: &str) -> CardExposure {
-        let _ = c;
+        let kind = self.kinds.get(c as usize).copied().unwrap_or(0) as usize;
+        let against_kind = self.several.get(kind) == Some(&true);
         let mut contrasts = Vec::new();
-        for (u, (wins, scores)) in counts.units.iter().enumerate() {
+        for (u, splits) in counts.units.iter().enumerate() {
             let who = if u == 0 {
                 "seat".to_string()
             } else {
                 self.groupings.get(u - 1).cloned().unwrap_or_default()
             };
-            contrasts.extend(contrast(&who, "win rate", wins));
-            contrasts.extend(contrast(&who, "mean score", scores));
+            for (m, split) in splits.iter().enumerate() {
+                let (measure, rate) = match m {
+                    0 => ("win rate".to_string(), true),
+                    1 => ("mean score".to_string(), false),
+                    _ => match self.measures.get(m - 2) {
+                        Some((n, b)) => (n.replace('_', " "), *b),
+                        None => continue,
+                    },
+                };
+                contrasts.extend(contrast(&who, &measure, rate, split));
+            }
         }
         for (f, split) in counts.figures.iter().enumerate() {
             let name = self.figures.get(f).cloned().unwrap_or_default();
-            contrasts.extend(contrast("game", &name.replace('_', " "), split));
+            contrasts.extend(contrast("game", &name.replace('_', " "), false, split));
         }
-        contrasts.sort_by(|a, b| {
-            b.z.partial_cmp(&a.z)
-                .unwrap_or(std::cmp::Ordering::Equal)
-        });
+        contrasts.sort_by(|a, b| b.z.partial_cmp(&a.z).unwrap_or(std::cmp::Ordering::Equal));
+        // A seat's contrast that a group's matches (the faction's members all got it) reads
+        // better as the group's: "the faction that gets it".
+        if let Some(first) = contrasts.first() {
+            if first.who == "seat" {
+                let (m, z) = (first.measure.clone(), first.z);
+                if let Some(i) = contrasts
+                    .iter()
+                    .position(|c| c.who != "seat" && c.who != "game" && c.measure == m && c.z >= 0.99 * z)
+                {
+                    let g = contrasts.remove(i);
+                    contrasts.insert(0, g);
+                }
+            }
+        }
         let top = contrasts.first();
         let strength = top.map(|t| t.z).unwrap_or(0.0);
-        let verdict = verdict(name, id, counts.entered, self.games, top);
+        // The verdict reads the strongest of the card's contrasts: it is significant only past
+        // what the strongest of that many would reach by chance one time in twenty.
+        let bar = super::stats::bonferroni_z(contrasts.len());
+        let significant = strength >= bar;
+        let verdict = verdict(name, id, counts.entered, self.games, top, significant);
         CardExposure {
             card: id.to_string(),
             name: name.to_string(),
             entered: counts.entered,
             games: self.games,
-            significant: top.is_some_and(|t| t.significant),
+            against_kind,
+            significant,
             strength,
             verdict,
             contrasts,
@@ -291,9 +408,13 @@ pub struct CardExposure {
     /// Games it entered play in, of `games`.
     pub entered: u64,
     pub games: u64,
-    /// Whether the strongest contrast's interval excludes 0.
+    /// Whether it is compared with the seats and groups that got another card of its kind (the
+    /// game has several), rather than with every other.
+    pub against_kind: bool,
+    /// Whether the strongest contrast is significant over all the card's contrasts (its
+    /// distance from 0 in standard errors past the Bonferroni bar for that many: 2.94 for 15).
     pub significant: bool,
-    /// How far the strongest contrast lies from 0, in its interval's half-widths (0 when none).
+    /// How far the strongest contrast lies from 0, in standard errors (0 when none).
     pub strength: f64,
     pub verdict: String,
     pub contrasts: Vec<Contrast>,
@@ -304,8 +425,10 @@ pub struct CardExposure {
 pub struct Contrast {
     /// `seat`, a grouping (`faction`), or `game` for the game's figures.
     pub who: String,
-    /// `win rate`, `mean score`, or a figure's words.
+    /// `win rate`, `mean score`, a measure's or a figure's words.
     pub measure: String,
+    /// Whether the measure is a rate (a win, a yes/no measure), shown in per cent.
+    pub rate: bool,
     /// Units (seats, groups or games) with the card, and without.
     pub n_with: u64,
     pub n_without: u64,
@@ -313,13 +436,14 @@ pub struct Contrast {
     pub without: Interval,
     /// With minus without, with its 95% interval.
     pub difference: Interval,
+    /// Whether that interval excludes 0 (this contrast alone; the card's verdict asks more).
     pub significant: bool,
-    /// |difference| over its interval's half-width.
+    /// |difference| over its standard error.
     pub z: f64,
 }
 
 /// A measure with the card against without, with 95% intervals (normal, cluster-robust).
-fn contrast(who: &str, measure: &str, s: &Split) -> Option<Contrast> {
+fn contrast(who: &str, measure: &str, rate: bool, s: &Split) -> Option<Contrast> {
     let (mw, mu, vw, vu, vd) = s.estimate()?;
     let at = |m: f64, v: f64| Interval {
         value: m,
@@ -329,10 +453,15 @@ fn contrast(who: &str, measure: &str, s: &Split) -> Option<Contrast> {
     let d = at(mw - mu, vd);
     let half = Z95 * vd.sqrt();
     let significant = d.low > 0.0 || d.high < 0.0;
-    let z = if half > 0.0 { d.value.abs() / half } else { 0.0 };
+    let z = if half > 0.0 {
+        d.value.abs() / half * Z95
+    } else {
+        0.0
+    };
     Some(Contrast {
         who: who.to_string(),
         measure: measure.to_string(),
+        rate,
         n_with: s.nw as u64,
         n_without: s.nu as u64,
         with: at(mw, vw),
@@ -345,7 +474,14 @@ fn contrast(who: &str, measure: &str, s: &Split) -> Option<Contrast> {
 
 /// The card's verdict in one line: "Comet Strike: the faction that faces it wins 54% (50-58%)
 /// vs 33%: strong".
-fn verdict(name: &str, id: &str, entered: u64, games: u64, top: Option<&Contrast>) -> String {
+fn verdict(
+    name: &str,
+    id: &str,
+    entered: u64,
+    games: u64,
+    top: Option<&Contrast>,
+    significant: bool,
+) -> String {
     let label = if name.is_empty() || name == format!("@{id}") {
         format!("@{id}")
     } else {
@@ -358,12 +494,12 @@ fn verdict(name: &str, id: &str, entered: u64, games: u64, top: Option<&Contrast
     }
     let Some(t) = top else {
         return format!(
-            "{label}: entered play in {entered} of {games} games, in every one for every seat: no games without it to compare"
+            "{label}: entered play in {entered} of {games} games: no seat or group without it to compare it with"
         );
     };
-    let strength = if !t.significant {
+    let strength = if !significant {
         "no clear effect"
-    } else if (t.measure == "win rate" && t.difference.value.abs() >= 0.10) || t.z >= 3.0 {
+    } else if (t.rate && t.difference.value.abs() >= 0.10) || t.z >= 5.0 {
         "strong"
     } else {
         "significant"
@@ -373,19 +509,24 @@ fn verdict(name: &str, id: &str, entered: u64, games: u64, top: Option<&Contrast
         "game" => "games it enters play in".to_string(),
         g => format!("the {g} that gets it"),
     };
-    let what = if t.measure == "win rate" {
+    let what = if t.rate {
+        let verb = if t.measure == "win rate" {
+            "wins".to_string()
+        } else {
+            format!("is {}", t.measure)
+        };
         format!(
-            "wins {} ({}-{}) vs {}",
+            "{verb} {} ({}-{}) vs {}",
             pc(t.with.value),
-            pc(t.with.low),
-            pc(t.with.high),
+            pc(t.with.low.max(0.0)),
+            pc(t.with.high.min(1.0)),
             pc(t.without.value)
         )
     } else {
-        let m = if t.who == "game" {
-            format!("have {}", t.measure)
-        } else {
+        let m = if t.measure == "mean score" {
             "scores".to_string()
+        } else {
+            format!("has {}", t.measure)
         };
         format!(
             "{m} {:.2} ({:.2}-{:.2}) vs {:.2}",

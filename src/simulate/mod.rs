@@ -90,6 +90,10 @@ pub struct GameResult {
     /// Seats out of the game once setup was done (a solo game's empty seats).
     #[serde(default)]
     pub sat_out: Vec<u32>,
+    /// Each measure the game declares (`measures:`), read for every seat when the game is over:
+    /// its name, whether it is a yes/no (a bool, counted as 1 or 0), and per seat its value.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub measures: Vec<(String, bool, Vec<i64>)>,
     /// With `Plan::track`: the cards that entered play (by index), each with the seats it
     /// reached, a bit per seat (`entered.rs`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -115,6 +119,7 @@ fn play(prog: &crate::program::Program, plan: &Plan, seed: u64, limits: Limits) 
         error: None,
         asked: Vec::new(),
         sat_out: Vec::new(),
+        measures: Vec::new(),
         entered: Vec::new(),
     };
     let options = match crate::options::parse_sets(prog, &plan.sets) {
@@ -155,6 +160,7 @@ fn play(prog: &crate::program::Program, plan: &Plan, seed: u64, limits: Limits) 
     let mut round_leaders = Vec::new();
     let mut groups = Vec::new();
     let mut figures = Vec::new();
+    let mut measures = Vec::new();
     let mut sat_out = Vec::new();
     let mut dealt = Dealt::new(prog, plan.players);
     let played = (|| -> Result<crate::interp::Outcome, String> {
@@ -208,6 +214,9 @@ fn play(prog: &crate::program::Program, plan: &Plan, seed: u64, limits: Limits) 
         let at_end = group_members(prog, &mut interp, false).map_err(text)?;
         groups = dealt.or(at_end);
         figures = read_figures(prog, &mut interp).map_err(text)?;
+        if plan.track {
+            measures = read_measures(prog, &mut interp).map_err(text)?;
+        }
         Ok(interp.outcome.take().unwrap_or(crate::interp::Outcome {
             winners: Vec::new(),
             scores: Vec::new(),
@@ -224,6 +233,7 @@ fn play(prog: &crate::program::Program, plan: &Plan, seed: u64, limits: Limits) 
     r.round_leaders = round_leaders;
     r.groups = groups;
     r.figures = figures;
+    r.measures = measures;
     r.ended_by = interp.state.ended_by;
     r.forced_choices = interp.state.forced_choices;
     r.search = interp
@@ -299,6 +309,37 @@ fn read_figures(
             _ => continue,
         };
         out.push((fd.name.clone(), k, n));
+    }
+    Ok(out)
+}
+
+/// The game's measures once it is over (`measures: [...]`), for every seat, read without
+/// charging the game's steps: each function's name, whether it gives a bool, and per seat its
+/// value (a bool as 1 or 0; anything else as 0).
+fn read_measures(
+    prog: &crate::program::Program,
+    interp: &mut Interp,
+) -> Result<Vec<(String, bool, Vec<i64>)>, Box<crate::diag::Diag>> {
+    use crate::value::Value;
+    let mut out = Vec::new();
+    for &f in &prog.game.measures {
+        let Some(fd) = prog.fns.get(f as usize) else {
+            continue;
+        };
+        let mut yes_no = fd.ret == crate::program::Ty::Bool;
+        let mut seats = Vec::new();
+        for p in 0..interp.state.n_players {
+            let v = interp.call_uncharged(f, vec![Value::Player(p)], fd.span)?;
+            seats.push(match v {
+                Value::Int(k) => k,
+                Value::Bool(b) => {
+                    yes_no = true;
+                    i64::from(b)
+                }
+                _ => 0,
+            });
+        }
+        out.push((fd.name.clone(), yes_no, seats));
     }
     Ok(out)
 }

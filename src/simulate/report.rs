@@ -959,7 +959,7 @@ pub fn impact_warnings(r: &Report, what: &str) -> Vec<String> {
                 r.games, r.agent
             ));
         }
-    } else if r.impact.iter().all(|i| !i.significant) {
+    } else if r.impact.iter().all(|i| !i.significant) && !r.exposure.iter().any(|e| e.significant) {
         out.push(format!(
             "none of the {n} cards of {what} had a significant effect in {} games under `{}` play; {stronger}, or more games",
             r.games, r.agent
