@@ -385,9 +385,9 @@ pub fn simulate(
         }
     }
     // The placebo of each kind: an ordinary card of it taken out. With three or more of the
-    // kind in the set, the one whose largest change is the median; otherwise a card of the kind
-    // from outside the set (the one whose count of games in play is the median, of those that
-    // entered play and can be taken out entirely), played once more.
+    // kind in the set that entered play, the one of those whose largest change is the median;
+    // otherwise a card of the kind from outside the set (the one whose count of games in play is
+    // the median, of those that entered play and can be taken out entirely), played once more.
     let entered_of = |id: &str| index_of(id).and_then(|c| entered_in.get(c as usize).copied());
     let kind_of = |id: &str| index_of(id).and_then(|c| prog.cards.get(c as usize)).map(|d| d.kind);
     let mut kinds: Vec<u32> = impact_cards.iter().filter_map(|c| kind_of(c)).collect();
@@ -400,6 +400,7 @@ pub fn simulate(
             let in_set: Vec<&(String, rules::simulate::report::Report, u64)> = runs
                 .iter()
                 .filter(|(c, _, _)| kind_of(c) == Some(kind))
+                .filter(|(c, _, _)| entered_of(c).is_some_and(|k| k > 0))
                 .collect();
             let pick = if in_set.len() >= 3 {
                 let mut by: Vec<(f64, String)> = in_set
@@ -465,9 +466,16 @@ pub fn simulate(
         match placebo {
             Some((_, p)) if p == card => {
                 let e = entered_of(card);
-                report.placebos.push(rules::simulate::report::impact_against(
+                let i = rules::simulate::report::impact_against(
                     card, n, &report, other, *changed, e, None,
-                ));
+                );
+                // A placebo of the set keeps its row (against the game) among the others.
+                if impact_cards.contains(card) {
+                    report.impact.push(rules::simulate::report::impact_against(
+                        card, n, &report, other, *changed, e, None,
+                    ));
+                }
+                report.placebos.push(i);
             }
             Some((_, p)) => {
                 let Some((_, base, _)) = runs.iter().find(|(c, _, _)| c == p) else {

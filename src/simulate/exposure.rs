@@ -525,6 +525,8 @@ fn verdict(
     } else {
         let m = if t.measure == "mean score" {
             "scores".to_string()
+        } else if t.who == "game" {
+            format!("have {}", t.measure)
         } else {
             format!("has {}", t.measure)
         };

@@ -1021,6 +1021,12 @@ pub fn text(r: &Report) -> String {
         s.push_str(&line);
         s.push('\n');
     }
+    if !r.exposure.is_empty() {
+        s.push_str("\n  card exposure: the seats and groups that got or faced the card against those that did not (games of the plain run; a card with others of its kind against those that got another); strongest first, significant past the chance of its strongest of many comparisons\n");
+        for e in &r.exposure {
+            s.push_str(&format!("  {}\n", e.verdict));
+        }
+    }
     if !r.impact.is_empty() {
         s.push_str("\n  card impact: without the card minus with it, 95% intervals, * where one excludes 0 (win rates in points); largest first\n");
         for i in &r.impact {
@@ -1066,12 +1072,6 @@ pub fn text(r: &Report) -> String {
             format_args!("@{}", p.card),
             p.verdict
         ));
-    }
-    if !r.exposure.is_empty() {
-        s.push_str("\n  card exposure: the seats and groups that got or faced the card against those that did not (games of the plain run, 95% intervals); strongest first\n");
-        for e in &r.exposure {
-            s.push_str(&format!("  {}\n", e.verdict));
-        }
     }
     for (card, why) in &r.not_removable {
         s.push_str(&format!("  note: @{card} cannot be taken out entirely: {why}\n"));
