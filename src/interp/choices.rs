@@ -38,7 +38,7 @@ impl<'p> Interp<'p> {
             return Ok(None);
         }
         if let Some(w) = self.watch.as_mut() {
-            w(Watched::Choice {
+            w(self.prog, Watched::Choice {
                 state: &self.state,
                 player,
                 options,

@@ -178,8 +178,9 @@ pub enum Watched<'a> {
     Read(&'a Value),
 }
 
-/// What `Interp::watch` calls.
-pub type Watch<'p> = Box<dyn FnMut(Watched<'_>) + 'p>;
+/// What `Interp::watch` calls, with the program played (it holds nothing borrowed, so an
+/// interpreter's lifetime is as without it).
+pub type Watch = Box<dyn FnMut(&Program, Watched<'_>)>;
 
 /// The most steps a game may count, whatever `Limits::max_steps` says: far below `u64::MAX`, so
 /// the budget plus one fits.
@@ -218,7 +219,7 @@ pub struct Interp<'p> {
     /// Shown the state at every choice before it is asked, and each value `lookup` gives
     /// (`rules simulate` notes the cards in play with it, `simulate::entered`); `None`
     /// everywhere else, so a choice or a lookup pays one test.
-    pub watch: Option<Watch<'p>>,
+    pub watch: Option<Watch>,
     pub record: bool,
     /// The salt of a secret seed (`crate::seed`): the start shows a commitment instead of the
     /// seed, and the end shows the seed and its key.

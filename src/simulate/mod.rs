@@ -149,9 +149,11 @@ fn play(prog: &crate::program::Program, plan: &Plan, seed: u64, limits: Limits) 
     });
     if let Some(t) = &tracker {
         let t = t.clone();
-        interp.watch = Some(Box::new(move |w: crate::interp::Watched<'_>| {
-            t.borrow_mut().watch(prog, w)
-        }));
+        interp.watch = Some(Box::new(
+            move |prog: &crate::program::Program, w: crate::interp::Watched<'_>| {
+                t.borrow_mut().watch(prog, w)
+            },
+        ));
     }
     for (id, v) in options {
         interp.set_option(id, v);
