@@ -389,7 +389,11 @@ pub fn simulate(
     // otherwise a card of the kind from outside the set (the one whose count of games in play is
     // the median, of those that entered play and can be taken out entirely), played once more.
     let entered_of = |id: &str| index_of(id).and_then(|c| entered_in.get(c as usize).copied());
-    let kind_of = |id: &str| index_of(id).and_then(|c| prog.cards.get(c as usize)).map(|d| d.kind);
+    let kind_of = |id: &str| {
+        index_of(id)
+            .and_then(|c| prog.cards.get(c as usize))
+            .map(|d| d.kind)
+    };
     let mut kinds: Vec<u32> = impact_cards.iter().filter_map(|c| kind_of(c)).collect();
     kinds.sort_unstable();
     kinds.dedup();

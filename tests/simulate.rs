@@ -709,7 +709,10 @@ fn homemade_cards_are_judged_by_exposure_and_against_a_placebo() {
         "homemade",
     );
     let ex = r["exposure"].as_array().expect("exposure");
-    let cards: Vec<&str> = ex.iter().map(|e| e["card"].as_str().expect("card")).collect();
+    let cards: Vec<&str> = ex
+        .iter()
+        .map(|e| e["card"].as_str().expect("card"))
+        .collect();
     assert_eq!(cards.len(), 3, "{cards:?}");
     let mut first: Vec<&str> = cards[..2].to_vec();
     first.sort_unstable();
@@ -720,10 +723,14 @@ fn homemade_cards_are_judged_by_exposure_and_against_a_placebo() {
     }
     assert_eq!(ex[2]["card"], "stray_satellite");
     assert_eq!(ex[2]["significant"], false, "{}", ex[2]);
-    let comet = ex.iter().find(|e| e["card"] == "comet_strike").expect("comet");
+    let comet = ex
+        .iter()
+        .find(|e| e["card"] == "comet_strike")
+        .expect("comet");
     let verdict = comet["verdict"].as_str().expect("verdict");
     assert!(
-        verdict.starts_with("Comet Strike (@comet_strike): the faction that gets it is in hegemony")
+        verdict
+            .starts_with("Comet Strike (@comet_strike): the faction that gets it is in hegemony")
             && verdict.ends_with("strong (entered play in 47 of 100 games)"),
         "{verdict}"
     );

@@ -46,7 +46,10 @@ pub fn warn(prog: &Program, diags: &mut Vec<Diag>) {
             if let Some((_, e)) = &p.each {
                 walk(Node::Expr(e), &mut visit);
             }
-            p.body.stmts.iter().for_each(|s| walk(Node::Stmt(s), &mut visit));
+            p.body
+                .stmts
+                .iter()
+                .for_each(|s| walk(Node::Stmt(s), &mut visit));
         }
         for (b, _) in &prog.setup {
             b.stmts.iter().for_each(|s| walk(Node::Stmt(s), &mut visit));
@@ -55,7 +58,10 @@ pub fn warn(prog: &Program, diags: &mut Vec<Diag>) {
             if let Some(c) = &t.condition {
                 walk(Node::Expr(c), &mut visit);
             }
-            t.body.stmts.iter().for_each(|s| walk(Node::Stmt(s), &mut visit));
+            t.body
+                .stmts
+                .iter()
+                .for_each(|s| walk(Node::Stmt(s), &mut visit));
         }
         for c in &prog.consts {
             walk(Node::Expr(&c.value), &mut visit);

@@ -38,11 +38,14 @@ impl<'p> Interp<'p> {
             return Ok(None);
         }
         if let Some(w) = self.watch.as_mut() {
-            w(self.prog, Watched::Choice {
-                state: &self.state,
-                player,
-                options,
-            });
+            w(
+                self.prog,
+                Watched::Choice {
+                    state: &self.state,
+                    player,
+                    options,
+                },
+            );
         }
         if options.len() > self.limits.max_options {
             return Err(Box::new(

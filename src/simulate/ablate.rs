@@ -48,7 +48,10 @@ pub fn blockers(prog: &Program, ids: &[String]) -> Vec<(String, String)> {
                 if wanted.contains(c) {
                     note(
                         *c,
-                        format!("@{} names it in a field, which reads `none` without it", d.id),
+                        format!(
+                            "@{} names it in a field, which reads `none` without it",
+                            d.id
+                        ),
                     );
                 }
             }
@@ -140,7 +143,10 @@ pub fn named_in_code(prog: &Program, f: &mut impl FnMut(u32, crate::diag::Span))
         if let Some((_, e)) = &p.each {
             walk(Node::Expr(e), &mut visit);
         }
-        p.body.stmts.iter().for_each(|s| walk(Node::Stmt(s), &mut visit));
+        p.body
+            .stmts
+            .iter()
+            .for_each(|s| walk(Node::Stmt(s), &mut visit));
     }
     for (b, _) in &prog.setup {
         b.stmts.iter().for_each(|s| walk(Node::Stmt(s), &mut visit));
@@ -149,7 +155,10 @@ pub fn named_in_code(prog: &Program, f: &mut impl FnMut(u32, crate::diag::Span))
         if let Some(c) = &t.condition {
             walk(Node::Expr(c), &mut visit);
         }
-        t.body.stmts.iter().for_each(|s| walk(Node::Stmt(s), &mut visit));
+        t.body
+            .stmts
+            .iter()
+            .for_each(|s| walk(Node::Stmt(s), &mut visit));
     }
     for c in &prog.consts {
         walk(Node::Expr(&c.value), &mut visit);

@@ -45,7 +45,11 @@ impl Tracker {
             let Some(&base) = state.zone_base.get(d) else {
                 continue;
             };
-            let count: u32 = zd.keys.iter().map(|k| key_count(k, n, prog).max(1)).product();
+            let count: u32 = zd
+                .keys
+                .iter()
+                .map(|k| key_count(k, n, prog).max(1))
+                .product();
             let seen = !zd.keys.is_empty() || zd.visibility != Visibility::Hidden;
             for off in 0..count {
                 let Some(cards) = state.zones.get(base.saturating_add(off) as usize) else {
@@ -66,7 +70,11 @@ impl Tracker {
             let Some(&base) = state.var_base.get(v) else {
                 continue;
             };
-            let count: u32 = vd.keys.iter().map(|k| key_count(k, n, prog).max(1)).product();
+            let count: u32 = vd
+                .keys
+                .iter()
+                .map(|k| key_count(k, n, prog).max(1))
+                .product();
             for off in 0..count {
                 let Some(value) = state.vars.get(base.saturating_add(off) as usize) else {
                     continue;

@@ -211,11 +211,7 @@ impl Exposure {
             let Some(counts) = self.counts.get_mut(k) else {
                 continue;
             };
-            let seats = r
-                .entered
-                .iter()
-                .find(|(x, _)| x == c)
-                .map(|(_, s)| *s);
+            let seats = r.entered.iter().find(|(x, _)| x == c).map(|(_, s)| *s);
             if seats.is_some() {
                 counts.entered = counts.entered.saturating_add(1);
             }
@@ -228,7 +224,9 @@ impl Exposure {
             let got = |p: usize| mask & (1u64 << p) != 0;
             let other = |p: usize| {
                 !several
-                    || row.and_then(|r| r.get(p)).is_some_and(|&n| n > u32::from(got(p)))
+                    || row
+                        .and_then(|r| r.get(p))
+                        .is_some_and(|&n| n > u32::from(got(p)))
             };
             let units = 1 + groups.len();
             if counts.units.len() < units {
@@ -369,10 +367,9 @@ impl Exposure {
         if let Some(first) = contrasts.first() {
             if first.who == "seat" {
                 let (m, z) = (first.measure.clone(), first.z);
-                if let Some(i) = contrasts
-                    .iter()
-                    .position(|c| c.who != "seat" && c.who != "game" && c.measure == m && c.z >= 0.99 * z)
-                {
+                if let Some(i) = contrasts.iter().position(|c| {
+                    c.who != "seat" && c.who != "game" && c.measure == m && c.z >= 0.99 * z
+                }) {
                     let g = contrasts.remove(i);
                     contrasts.insert(0, g);
                 }

@@ -144,9 +144,9 @@ fn play(prog: &crate::program::Program, plan: &Plan, seed: u64, limits: Limits) 
         }
     };
     interp.record = false;
-    let tracker = plan.track.then(|| {
-        std::rc::Rc::new(std::cell::RefCell::new(entered::Tracker::new(prog)))
-    });
+    let tracker = plan
+        .track
+        .then(|| std::rc::Rc::new(std::cell::RefCell::new(entered::Tracker::new(prog))));
     if let Some(t) = &tracker {
         let t = t.clone();
         interp.watch = Some(Box::new(

@@ -526,7 +526,7 @@ fn spread(c: &Counts) -> Spread {
     }
 }
 
-pub const FORMAT: u32 = 6;
+pub const FORMAT: u32 = 7;
 
 /// The report of the games counted in `t` (played from `plan.seed` on, in seed order).
 pub fn build(plan: &super::Plan, t: &Tally, interrupted: bool) -> Report {
@@ -1074,7 +1074,9 @@ pub fn text(r: &Report) -> String {
         ));
     }
     for (card, why) in &r.not_removable {
-        s.push_str(&format!("  note: @{card} cannot be taken out entirely: {why}\n"));
+        s.push_str(&format!(
+            "  note: @{card} cannot be taken out entirely: {why}\n"
+        ));
     }
     for w in r.figure_warnings.iter().chain(&r.impact_warnings) {
         s.push_str(&format!("  warning: {w}\n"));
