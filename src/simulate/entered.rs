@@ -165,7 +165,7 @@ impl Tracker {
                 let name = show(&Value::Enum(e, x));
                 for (_, per_seat) in groups {
                     for (p, gs) in per_seat.iter().enumerate().take(64) {
-                        if gs.iter().any(|g| *g == name) {
+                        if gs.contains(&name) {
                             seats |= 1u64 << p;
                         }
                     }

@@ -93,7 +93,7 @@ pub struct GameResult {
     /// Each measure the game declares (`measures:`), read for every seat when the game is over:
     /// its name, whether it is a yes/no (a bool, counted as 1 or 0), and per seat its value.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub measures: Vec<(String, bool, Vec<i64>)>,
+    pub measures: Measures,
     /// With `Plan::track`: the cards that entered play (by index), each with the seats it
     /// reached, a bit per seat (`entered.rs`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -315,13 +315,16 @@ fn read_figures(
     Ok(out)
 }
 
+/// Per measure: its name, whether it is a yes/no, and per seat its value.
+type Measures = Vec<(String, bool, Vec<i64>)>;
+
 /// The game's measures once it is over (`measures: [...]`), for every seat, read without
 /// charging the game's steps: each function's name, whether it gives a bool, and per seat its
 /// value (a bool as 1 or 0; anything else as 0).
 fn read_measures(
     prog: &crate::program::Program,
     interp: &mut Interp,
-) -> Result<Vec<(String, bool, Vec<i64>)>, Box<crate::diag::Diag>> {
+) -> Result<Measures, Box<crate::diag::Diag>> {
     use crate::value::Value;
     let mut out = Vec::new();
     for &f in &prog.game.measures {
