@@ -6,8 +6,8 @@
 //! a public or owner zone: never a card in an unowned hidden deck), or when a var holds it (alone, in a list or a tuple, at any depth). It is the
 //! seat's when the zone or var is keyed by the seat (`hand[P3]`), and a group's when it is keyed
 //! by a value that names the group (`techs[FactionA]`, for the grouping `faction`), so every
-//! member of the group got it. A card among a choice's options reaches the seat asked
-//! (offered); a card a table gives (`lookup`, a draw on a draw table) enters play. The state is looked at after
+//! member of the group got it. A card among a choice's options has entered play (offered), but
+//! is nobody's until it lands where someone owns it; a card a table gives (`lookup`, a draw on a draw table) enters play. The state is looked at after
 //! every step and at every choice (`Interp::watch`, set only by `rules simulate` runs that ask
 //! for it): a crisis held in `facing[f]` while faction `f` plans counts, though the phase puts it
 //! back before it ends. Without the watch a choice or a lookup pays one test.
@@ -93,24 +93,19 @@ impl Tracker {
     }
 
     /// What the interpreter shows the watch: at a choice, the state, and the cards among the
-    /// options, which reach the seat asked (offered); a card a table gave enters play (drawn on
-    /// a draw table). Locals are not looked at: an aggregate's slot keeps the last card it
+    /// options (offered: in play, but nobody's until kept where someone owns it); a card a table
+    /// gave enters play (drawn on a draw table). Locals are not looked at: an aggregate's slot keeps the last card it
     /// walked (`filter(c in Crisis ...)` in setup), which no player got.
     pub fn watch(&mut self, prog: &Program, w: crate::interp::Watched<'_>) {
         match w {
-            crate::interp::Watched::Choice {
-                state,
-                player,
-                options,
-            } => {
+            crate::interp::Watched::Choice { state, options, .. } => {
                 self.scan(prog, state);
-                let seat = [Value::Player(player)];
                 let mut found = Vec::new();
                 for v in options {
                     each_card(v, &mut |c| found.push(c));
                 }
                 for c in found {
-                    self.note(c, &seat);
+                    self.note(c, &[]);
                 }
             }
             crate::interp::Watched::Read(v) => {

@@ -5,7 +5,11 @@
 //! Counted one game at a time in seed order, from `GameResult::entered` (`entered.rs`).
 //!
 //! A seat is one unit per game it took part in; a group one unit per game it had members in (it
-//! wins when the only winner is a member, its score is its members' mean). Units of one game are
+//! got the card when a member did, it wins when the only winner is a member, its score is its
+//! members' mean). A grouping whose groups the card splits (some members get it, some do not: a
+//! role, whose holders sit in different factions) is instead read group by group, each group's
+//! seats among themselves: the Science Officer who got a technology against the Science Officers
+//! who got another. Units of one game are
 //! not independent (one seat's win is the others' loss, a faction's members score together), so
 //! each game is a cluster: a measure's mean with the card is its total over its units, and the
 //! 95% intervals (normal) are cluster-robust, from the games' own totals (the ratio estimator's
@@ -22,6 +26,9 @@ use serde::Serialize;
 #[derive(Debug, Clone, Copy, Default)]
 struct Split {
     games: u64,
+    /// Games with a unit on each side.
+    games_with: u64,
+    games_without: u64,
     yw: f64,
     nw: f64,
     yu: f64,
@@ -44,6 +51,12 @@ impl Split {
             return;
         }
         self.games = self.games.saturating_add(1);
+        if nw > 0.0 {
+            self.games_with = self.games_with.saturating_add(1);
+        }
+        if nu > 0.0 {
+            self.games_without = self.games_without.saturating_add(1);
+        }
         self.yw += yw;
         self.nw += nw;
         self.yu += yu;
@@ -87,6 +100,13 @@ struct CardCounts {
     /// Per kind of unit (seats, then one per grouping), per measure (the win, the score, then
     /// each of the game's `measures`).
     units: Vec<Vec<Split>>,
+    /// Per grouping: whether some group of it had members that got the card and members that
+    /// did not in one game (a role, whose members sit in different factions). Then its groups
+    /// are not units: each group's seats are compared among themselves (`per_group`).
+    split: Vec<bool>,
+    /// Per grouping, per group: its seats that got the card against its seats that got another
+    /// (per measure).
+    per_group: Vec<std::collections::BTreeMap<String, Vec<Split>>>,
     /// Per figure: the games it entered play in against the others (the figure's value, or its
     /// share for so many of so many).
     figures: Vec<Split>,
@@ -187,7 +207,7 @@ impl Exposure {
             }
         }
         // Each grouping's groups in this game, with their members.
-        let groups: Vec<Vec<Vec<usize>>> = r
+        let groups: Vec<Vec<(String, Vec<usize>)>> = r
             .groups
             .iter()
             .map(|(_, per_seat)| {
@@ -197,13 +217,14 @@ impl Exposure {
                 names
                     .into_iter()
                     .map(|name| {
-                        in_game
+                        let members = in_game
                             .iter()
                             .copied()
                             .filter(|&p| per_seat.get(p).is_some_and(|gs| gs.contains(name)))
-                            .collect::<Vec<usize>>()
+                            .collect::<Vec<usize>>();
+                        (name.clone(), members)
                     })
-                    .filter(|m| !m.is_empty())
+                    .filter(|(_, m)| !m.is_empty())
                     .collect()
             })
             .collect();
@@ -238,6 +259,10 @@ impl Exposure {
                 }
             }
             // A unit: its members; exposed when one got the card, compared when one got another.
+            // A unit: its members; it got the card when one of them did, else it is compared
+            // when one got another card of its kind (or, when the kind has no other, always).
+            // It wins when the only winner is a member; its other measures are its members'
+            // mean. A seat is a unit of one.
             let count = |members: &[usize]| -> Vec<[f64; 4]> {
                 let mut sums = vec![[0.0f64; 4]; n_measures];
                 let exposed = members.iter().any(|&p| got(p));
@@ -253,8 +278,6 @@ impl Exposure {
                     if vals.is_empty() {
                         continue;
                     }
-                    // A group wins when one of its members is the only winner; its other
-                    // measures are its members' mean.
                     let v = if m == 0 {
                         f64::from(u8::from(vals.iter().any(|&x| x > 0.0)))
                     } else {
@@ -265,35 +288,48 @@ impl Exposure {
                 }
                 sums
             };
+            let add_all = |splits: &mut Vec<Split>, units: &mut dyn Iterator<Item = Vec<[f64; 4]>>| {
+                let mut total = vec![[0.0f64; 4]; n_measures];
+                for x in units {
+                    for (t, x) in total.iter_mut().zip(x) {
+                        for i in 0..4 {
+                            t[i] += x[i];
+                        }
+                    }
+                }
+                if splits.len() < n_measures {
+                    splits.resize(n_measures, Split::default());
+                }
+                for (s, t) in splits.iter_mut().zip(&total) {
+                    s.add(t[0], t[1], t[2], t[3]);
+                }
+            };
             // Seats.
             if let Some(splits) = counts.units.get_mut(0) {
-                let mut total = vec![[0.0f64; 4]; n_measures];
-                for &p in &in_game {
-                    for (t, x) in total.iter_mut().zip(count(&[p])) {
-                        for i in 0..4 {
-                            t[i] += x[i];
-                        }
-                    }
-                }
-                for (s, t) in splits.iter_mut().zip(&total) {
-                    s.add(t[0], t[1], t[2], t[3]);
-                }
+                add_all(splits, &mut in_game.iter().map(|&p| count(&[p])));
             }
-            // Groups.
+            // Groups: as units, and each group's seats among themselves.
+            if counts.split.len() < groups.len() {
+                counts.split.resize(groups.len(), false);
+                counts
+                    .per_group
+                    .resize(groups.len(), std::collections::BTreeMap::new());
+            }
             for (g, members_of) in groups.iter().enumerate() {
-                let Some(splits) = counts.units.get_mut(1 + g) else {
-                    continue;
-                };
-                let mut total = vec![[0.0f64; 4]; n_measures];
-                for members in members_of {
-                    for (t, x) in total.iter_mut().zip(count(members)) {
-                        for i in 0..4 {
-                            t[i] += x[i];
+                if let Some(splits) = counts.units.get_mut(1 + g) {
+                    add_all(splits, &mut members_of.iter().map(|(_, m)| count(m)));
+                }
+                for (name, members) in members_of {
+                    let some = members.iter().filter(|&&p| got(p)).count();
+                    if some > 0 && some < members.len() {
+                        if let Some(x) = counts.split.get_mut(g) {
+                            *x = true;
                         }
                     }
-                }
-                for (s, t) in splits.iter_mut().zip(&total) {
-                    s.add(t[0], t[1], t[2], t[3]);
+                    if let Some(per) = counts.per_group.get_mut(g) {
+                        let splits = per.entry(name.clone()).or_default();
+                        add_all(splits, &mut members.iter().map(|&p| count(&[p])));
+                    }
                 }
             }
             // Figures, per game.
@@ -339,22 +375,37 @@ impl Exposure {
         let kind = self.kinds.get(c as usize).copied().unwrap_or(0) as usize;
         let against_kind = self.several.get(kind) == Some(&true);
         let mut contrasts = Vec::new();
+        let measure_of = |m: usize| match m {
+            0 => Some(("win rate".to_string(), true)),
+            1 => Some(("mean score".to_string(), false)),
+            _ => self
+                .measures
+                .get(m - 2)
+                .map(|(n, b)| (n.replace('_', " "), *b)),
+        };
         for (u, splits) in counts.units.iter().enumerate() {
+            if u > 0 && counts.split.get(u - 1) == Some(&true) {
+                // Its groups were split: each group's seats among themselves.
+                let grouping = self.groupings.get(u - 1).cloned().unwrap_or_default();
+                for (name, splits) in counts.per_group.get(u - 1).into_iter().flatten() {
+                    for (m, split) in splits.iter().enumerate() {
+                        if let Some((measure, rate)) = measure_of(m) {
+                            let who = format!("{grouping} {name}");
+                            contrasts.extend(contrast(&who, &measure, rate, split));
+                        }
+                    }
+                }
+                continue;
+            }
             let who = if u == 0 {
                 "seat".to_string()
             } else {
                 self.groupings.get(u - 1).cloned().unwrap_or_default()
             };
             for (m, split) in splits.iter().enumerate() {
-                let (measure, rate) = match m {
-                    0 => ("win rate".to_string(), true),
-                    1 => ("mean score".to_string(), false),
-                    _ => match self.measures.get(m - 2) {
-                        Some((n, b)) => (n.replace('_', " "), *b),
-                        None => continue,
-                    },
-                };
-                contrasts.extend(contrast(&who, &measure, rate, split));
+                if let Some((measure, rate)) = measure_of(m) {
+                    contrasts.extend(contrast(&who, &measure, rate, split));
+                }
             }
         }
         for (f, split) in counts.figures.iter().enumerate() {
@@ -439,9 +490,29 @@ pub struct Contrast {
     pub z: f64,
 }
 
-/// A measure with the card against without, with 95% intervals (normal, cluster-robust).
+/// Games each side needs before a contrast counts: the intervals come from the games' own
+/// spread, which a handful of games does not tell.
+pub const MIN_GAMES: u64 = 10;
+
+/// A measure with the card against without, with 95% intervals (normal, cluster-robust);
+/// `None` with fewer than `MIN_GAMES` games on a side.
 fn contrast(who: &str, measure: &str, rate: bool, s: &Split) -> Option<Contrast> {
-    let (mw, mu, vw, vu, vd) = s.estimate()?;
+    if s.games_with < MIN_GAMES || s.games_without < MIN_GAMES {
+        return None;
+    }
+    let (mw, mu, mut vw, mut vu, mut vd) = s.estimate()?;
+    if rate {
+        // A rate's spread is at least a binomial one (Agresti and Coull's two successes and two
+        // failures added): a side that never won in a few dozen units is not known exactly.
+        let floor = |y: f64, n: f64| {
+            let p = (y + 2.0) / (n + 4.0);
+            p * (1.0 - p) / n.max(1.0)
+        };
+        let (fw, fu) = (floor(s.yw, s.nw), floor(s.yu, s.nu));
+        vw = vw.max(fw);
+        vu = vu.max(fu);
+        vd = vd.max(fw + fu);
+    }
     let at = |m: f64, v: f64| Interval {
         value: m,
         low: m - Z95 * v.sqrt(),
@@ -491,7 +562,7 @@ fn verdict(
     }
     let Some(t) = top else {
         return format!(
-            "{label}: entered play in {entered} of {games} games: no seat or group without it to compare it with"
+            "{label}: entered play in {entered} of {games} games: too few to tell (a comparison needs {MIN_GAMES} games with the card and {MIN_GAMES} with another card, or without it)"
         );
     };
     let strength = if !significant {
@@ -501,10 +572,14 @@ fn verdict(
     } else {
         "significant"
     };
-    let subject = match t.who.as_str() {
-        "seat" => "the seat that gets it".to_string(),
-        "game" => "games it enters play in".to_string(),
-        g => format!("the {g} that gets it"),
+    let subject = match t.who.split_once(' ') {
+        // A group's seats among themselves: "the ScienceOfficer who gets it".
+        Some((_, group)) => format!("the {group} who gets it"),
+        None => match t.who.as_str() {
+            "seat" => "the seat that gets it".to_string(),
+            "game" => "games it enters play in".to_string(),
+            g => format!("the {g} that gets it"),
+        },
     };
     let what = if t.rate {
         let verb = if t.measure == "win rate" {
