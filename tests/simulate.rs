@@ -700,7 +700,7 @@ fn homemade_cards_are_judged_by_exposure_and_against_a_placebo() {
         &dir.display().to_string(),
         &[
             "--games",
-            "100",
+            "200",
             "--jobs",
             "2",
             "--impact",

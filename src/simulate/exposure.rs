@@ -288,22 +288,23 @@ impl Exposure {
                 }
                 sums
             };
-            let add_all = |splits: &mut Vec<Split>, units: &mut dyn Iterator<Item = Vec<[f64; 4]>>| {
-                let mut total = vec![[0.0f64; 4]; n_measures];
-                for x in units {
-                    for (t, x) in total.iter_mut().zip(x) {
-                        for i in 0..4 {
-                            t[i] += x[i];
+            let add_all =
+                |splits: &mut Vec<Split>, units: &mut dyn Iterator<Item = Vec<[f64; 4]>>| {
+                    let mut total = vec![[0.0f64; 4]; n_measures];
+                    for x in units {
+                        for (t, x) in total.iter_mut().zip(x) {
+                            for i in 0..4 {
+                                t[i] += x[i];
+                            }
                         }
                     }
-                }
-                if splits.len() < n_measures {
-                    splits.resize(n_measures, Split::default());
-                }
-                for (s, t) in splits.iter_mut().zip(&total) {
-                    s.add(t[0], t[1], t[2], t[3]);
-                }
-            };
+                    if splits.len() < n_measures {
+                        splits.resize(n_measures, Split::default());
+                    }
+                    for (s, t) in splits.iter_mut().zip(&total) {
+                        s.add(t[0], t[1], t[2], t[3]);
+                    }
+                };
             // Seats.
             if let Some(splits) = counts.units.get_mut(0) {
                 add_all(splits, &mut in_game.iter().map(|&p| count(&[p])));
@@ -375,6 +376,8 @@ impl Exposure {
         let kind = self.kinds.get(c as usize).copied().unwrap_or(0) as usize;
         let against_kind = self.several.get(kind) == Some(&true);
         let mut contrasts = Vec::new();
+        // Every contrast looked at, kept or not (too few games): the verdict's bar counts them.
+        let mut considered = 0usize;
         let measure_of = |m: usize| match m {
             0 => Some(("win rate".to_string(), true)),
             1 => Some(("mean score".to_string(), false)),
@@ -391,6 +394,7 @@ impl Exposure {
                     for (m, split) in splits.iter().enumerate() {
                         if let Some((measure, rate)) = measure_of(m) {
                             let who = format!("{grouping} {name}");
+                            considered += 1;
                             contrasts.extend(contrast(&who, &measure, rate, split));
                         }
                     }
@@ -404,12 +408,14 @@ impl Exposure {
             };
             for (m, split) in splits.iter().enumerate() {
                 if let Some((measure, rate)) = measure_of(m) {
+                    considered += 1;
                     contrasts.extend(contrast(&who, &measure, rate, split));
                 }
             }
         }
         for (f, split) in counts.figures.iter().enumerate() {
             let name = self.figures.get(f).cloned().unwrap_or_default();
+            considered += 1;
             contrasts.extend(contrast("game", &name.replace('_', " "), false, split));
         }
         contrasts.sort_by(|a, b| b.z.partial_cmp(&a.z).unwrap_or(std::cmp::Ordering::Equal));
@@ -429,8 +435,9 @@ impl Exposure {
         let top = contrasts.first();
         let strength = top.map(|t| t.z).unwrap_or(0.0);
         // The verdict reads the strongest of the card's contrasts: it is significant only past
-        // what the strongest of that many would reach by chance one time in twenty.
-        let bar = super::stats::bonferroni_z(contrasts.len());
+        // what the strongest of that many (every one looked at) would reach by chance one time in
+        // twenty.
+        let bar = super::stats::bonferroni_z(considered);
         let significant = strength >= bar;
         let verdict = verdict(name, id, counts.entered, self.games, top, significant);
         CardExposure {

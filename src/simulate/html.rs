@@ -298,10 +298,7 @@ fn exposure_table(r: &Report) -> String {
         .exposure
         .iter()
         .map(|e| {
-            let mut row = vec![
-                e.verdict.clone(),
-                format!("{} of {}", e.entered, e.games),
-            ];
+            let mut row = vec![e.verdict.clone(), format!("{} of {}", e.entered, e.games)];
             match e.contrasts.first() {
                 Some(c) => {
                     let scale = if c.rate { 100.0 } else { 1.0 };
