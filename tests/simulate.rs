@@ -731,7 +731,7 @@ fn homemade_cards_are_judged_by_exposure_and_against_a_placebo() {
     assert!(
         verdict
             .starts_with("Comet Strike (@comet_strike): the faction that gets it is in hegemony")
-            && verdict.ends_with("strong (entered play in 47 of 100 games)"),
+            && verdict.ends_with("strong (entered play in 95 of 200 games)"),
         "{verdict}"
     );
     // Ablation against a placebo of each kind, an ordinary card from outside the file.
