@@ -696,6 +696,14 @@ fn homemade_hegemony(name: &str) -> (std::path::PathBuf, std::path::PathBuf) {
 #[test]
 fn homemade_cards_are_judged_by_exposure_and_against_a_placebo() {
     let (dir, ours) = homemade_hegemony("homemade");
+    // The technology on no table is said before anyone plays: drawn on its tier's table.
+    let (code, out, err) = rules(&["check", &dir.display().to_string()]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        format!("{out}{err}")
+            .contains("`Orbital Foundry` is on no draw table: it is drawn on the Simple table"),
+        "{out}{err}"
+    );
     let r = report(
         &dir.display().to_string(),
         &[
