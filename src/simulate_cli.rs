@@ -279,10 +279,18 @@ pub fn simulate(
             .position(|d| d.id.to_string() == id)
             .map(|i| i as u32)
     };
+    // Exposure counts every card of the kinds asked about: the others give each kind's typical.
+    let shown: Vec<u32> = impact_cards.iter().filter_map(|id| index_of(id)).collect();
+    let shown_kinds: Vec<u32> = shown
+        .iter()
+        .filter_map(|&c| prog.cards.get(c as usize).map(|d| d.kind))
+        .collect();
     let mut exposure = rules::simulate::exposure::Exposure::new(
-        impact_cards
+        prog.cards
             .iter()
-            .filter_map(|id| Some((index_of(id)?, id.clone())))
+            .enumerate()
+            .filter(|(_, d)| shown_kinds.contains(&d.kind))
+            .map(|(i, d)| (i as u32, d.id.to_string()))
             .collect(),
         prog.cards.iter().map(|d| d.kind).collect(),
     );
@@ -515,7 +523,7 @@ pub fn simulate(
             n_players: n,
             zone_base: &[],
         };
-        report.exposure = exposure.report(&|c| view.card_name(c));
+        report.exposure = exposure.report(&|c| view.card_name(c), &shown);
     }
     if report.impact_unfinished.is_empty() {
         if let Some(what) = &impact {

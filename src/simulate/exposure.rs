@@ -356,13 +356,64 @@ impl Exposure {
     }
 
     /// One line per card and its contrasts, the strongest first.
-    pub fn report(&self, names: &dyn Fn(u32) -> String) -> Vec<CardExposure> {
-        let mut out: Vec<CardExposure> = self
+    /// One line per card of `shown` (by index) and its contrasts, the strongest first. Every
+    /// card counted gives its kind's typical contrasts (the median of the kind's cards that
+    /// entered play, with three or more), which each card must stand out from too.
+    pub fn report(&self, names: &dyn Fn(u32) -> String, shown: &[u32]) -> Vec<CardExposure> {
+        let raw: Vec<(u32, &String, &CardCounts, Vec<Contrast>, usize)> = self
             .cards
             .iter()
             .zip(&self.counts)
-            .map(|((c, id), counts)| self.card(*c, id, counts, &names(*c)))
+            .map(|((c, id), counts)| {
+                let (contrasts, considered) = self.contrasts(counts);
+                (*c, id, counts, contrasts, considered)
+            })
             .collect();
+        let kind_of = |c: u32| self.kinds.get(c as usize).copied().unwrap_or(0);
+        let mut by: std::collections::BTreeMap<(u32, String, String), Vec<f64>> =
+            std::collections::BTreeMap::new();
+        for (c, _, counts, contrasts, _) in &raw {
+            if counts.entered == 0 {
+                continue;
+            }
+            for t in contrasts {
+                by.entry((kind_of(*c), t.who.clone(), t.measure.clone()))
+                    .or_default()
+                    .push(t.difference.value);
+            }
+        }
+        let typical = |c: u32, t: &Contrast| -> Option<f64> {
+            let v = by.get(&(kind_of(c), t.who.clone(), t.measure.clone()))?;
+            if v.len() < 3 {
+                return None;
+            }
+            let mut v = v.clone();
+            v.sort_by(|a, b| a.partial_cmp(b).unwrap_or(std::cmp::Ordering::Equal));
+            let n = v.len();
+            Some(if n % 2 == 1 {
+                v[n / 2]
+            } else {
+                (v[n / 2 - 1] + v[n / 2]) / 2.0
+            })
+        };
+        let mut out: Vec<CardExposure> = Vec::new();
+        for (c, id, counts, mut contrasts, considered) in raw {
+            if !shown.contains(&c) {
+                continue;
+            }
+            for t in contrasts.iter_mut() {
+                if let Some(m) = typical(c, t) {
+                    let se = (t.difference.high - t.difference.low) / (2.0 * Z95);
+                    t.typical = Some(m);
+                    t.z_typical = Some(if se > 0.0 {
+                        (t.difference.value - m).abs() / se
+                    } else {
+                        0.0
+                    });
+                }
+            }
+            out.push(self.card(c, id, counts, &names(c), contrasts, considered));
+        }
         out.sort_by(|a, b| {
             b.strength
                 .partial_cmp(&a.strength)
@@ -372,9 +423,8 @@ impl Exposure {
         out
     }
 
-    fn card(&self, c: u32, id: &str, counts: &CardCounts, name: &str) -> CardExposure {
-        let kind = self.kinds.get(c as usize).copied().unwrap_or(0) as usize;
-        let against_kind = self.several.get(kind) == Some(&true);
+    /// A card's contrasts, and how many were looked at (kept or not).
+    fn contrasts(&self, counts: &CardCounts) -> (Vec<Contrast>, usize) {
         let mut contrasts = Vec::new();
         // Every contrast looked at, kept or not (too few games): the verdict's bar counts them.
         let mut considered = 0usize;
@@ -418,14 +468,34 @@ impl Exposure {
             considered += 1;
             contrasts.extend(contrast("game", &name.replace('_', " "), false, split));
         }
-        contrasts.sort_by(|a, b| b.z.partial_cmp(&a.z).unwrap_or(std::cmp::Ordering::Equal));
+        (contrasts, considered)
+    }
+
+    fn card(
+        &self,
+        c: u32,
+        id: &str,
+        counts: &CardCounts,
+        name: &str,
+        mut contrasts: Vec<Contrast>,
+        considered: usize,
+    ) -> CardExposure {
+        let kind = self.kinds.get(c as usize).copied().unwrap_or(0) as usize;
+        let against_kind = self.several.get(kind) == Some(&true);
+        // A contrast counts as far as it stands out both from 0 and from its kind's typical.
+        let key = |t: &Contrast| t.z.min(t.z_typical.unwrap_or(t.z));
+        contrasts.sort_by(|a, b| {
+            key(b)
+                .partial_cmp(&key(a))
+                .unwrap_or(std::cmp::Ordering::Equal)
+        });
         // A seat's contrast that a group's matches (the faction's members all got it) reads
         // better as the group's: "the faction that gets it".
         if let Some(first) = contrasts.first() {
             if first.who == "seat" {
-                let (m, z) = (first.measure.clone(), first.z);
+                let (m, z) = (first.measure.clone(), key(first));
                 if let Some(i) = contrasts.iter().position(|c| {
-                    c.who != "seat" && c.who != "game" && c.measure == m && c.z >= 0.99 * z
+                    c.who != "seat" && c.who != "game" && c.measure == m && key(c) >= 0.99 * z
                 }) {
                     let g = contrasts.remove(i);
                     contrasts.insert(0, g);
@@ -433,7 +503,7 @@ impl Exposure {
             }
         }
         let top = contrasts.first();
-        let strength = top.map(|t| t.z).unwrap_or(0.0);
+        let strength = top.map(key).unwrap_or(0.0);
         // The verdict reads the strongest of the card's contrasts: it is significant only past
         // what the strongest of that many (every one looked at) would reach by chance one time in
         // twenty.
@@ -469,7 +539,8 @@ pub struct CardExposure {
     /// Whether the strongest contrast is significant over all the card's contrasts (its
     /// distance from 0 in standard errors past the Bonferroni bar for that many: 2.94 for 15).
     pub significant: bool,
-    /// How far the strongest contrast lies from 0, in standard errors (0 when none).
+    /// How far the strongest contrast lies from 0 and from its kind's typical (the nearer of
+    /// the two), in standard errors (0 when none).
     pub strength: f64,
     pub verdict: String,
     pub contrasts: Vec<Contrast>,
@@ -495,6 +566,10 @@ pub struct Contrast {
     pub significant: bool,
     /// |difference| over its standard error.
     pub z: f64,
+    /// The median difference of the same contrast over the cards of its kind that entered play
+    /// (three or more), and how far this one lies from it in standard errors (`null` without).
+    pub typical: Option<f64>,
+    pub z_typical: Option<f64>,
 }
 
 /// Games each side needs before a contrast counts: the intervals come from the games' own
@@ -544,6 +619,8 @@ fn contrast(who: &str, measure: &str, rate: bool, s: &Split) -> Option<Contrast>
         difference: d,
         significant,
         z,
+        typical: None,
+        z_typical: None,
     })
 }
 
@@ -574,7 +651,9 @@ fn verdict(
     };
     let strength = if !significant {
         "no clear effect"
-    } else if (t.rate && t.difference.value.abs() >= 0.10) || t.z >= 5.0 {
+    } else if (t.rate && (t.difference.value - t.typical.unwrap_or(0.0)).abs() >= 0.10)
+        || t.z.min(t.z_typical.unwrap_or(t.z)) >= 5.0
+    {
         "strong"
     } else {
         "significant"
@@ -614,7 +693,14 @@ fn verdict(
             t.with.value, t.with.low, t.with.high, t.without.value
         )
     };
-    format!("{label}: {subject} {what}: {strength} (entered play in {entered} of {games} games)")
+    let typical = match t.typical {
+        Some(m) if t.rate => format!(", a typical card of its kind {:+.1} points", m * 100.0),
+        Some(m) => format!(", a typical card of its kind {m:+.2}"),
+        None => String::new(),
+    };
+    format!(
+        "{label}: {subject} {what}{typical}: {strength} (entered play in {entered} of {games} games)"
+    )
 }
 
 fn pc(x: f64) -> String {
