@@ -374,6 +374,10 @@ pub struct GameInfo {
     /// `figures: [crises_met]`: functions of no argument giving a count (int) or so many of so
     /// many ((int, int)), read when each game is over; `rules simulate` adds them up.
     pub figures: Vec<Id>,
+    /// `measures: [in_hegemony]`: functions of a player giving an int or a bool, read for each
+    /// seat when each game is over: what the game's cards are judged by (`rules simulate
+    /// --impact` compares them for the seats and groups that got a card against the others).
+    pub measures: Vec<Id>,
     /// `winner: lowest`: the lowest score wins (and the lowest tiebreak value breaks ties).
     pub lowest_wins: bool,
     /// `goal: "..."`: how to win, in a sentence, shown to people at the start.
@@ -544,6 +548,9 @@ pub struct Program {
     /// What the interpreter makes of the program (its code compiled to closures), made when it
     /// is first played (`Derived`).
     pub code: Derived,
+    /// Cards taken out of the game (`rules simulate --without`, `simulate::ablate`): by card,
+    /// whether it is left out of every list of its kind's cards. Empty for a game as printed.
+    pub removed: Vec<bool>,
 }
 
 /// What a runner works out from a program once and keeps with it: the interpreter's compiled code.

@@ -81,6 +81,7 @@ pub fn simulate(
         sets: set,
         jobs,
         without: Vec::new(),
+        track: false,
     };
     // Cards named by `--without` (and the kind of `--impact`) must exist.
     let mut out_ids = Vec::new();
@@ -130,6 +131,16 @@ pub fn simulate(
             },
         },
     };
+    // `--impact` notes which cards enter play in the plain run (exposure, and the games each
+    // card entered play in).
+    let whole = rules::simulate::Plan {
+        track: !impact_cards.is_empty(),
+        ..whole
+    };
+    let not_removable = rules::simulate::ablate::blockers(
+        &prog,
+        &[whole.without.clone(), impact_cards.clone()].concat(),
+    );
     if shard.is_some() && (impact.is_some() || !whole.without.is_empty()) {
         errln!("error: --shard plays the plain game: leave out --impact and --without");
         return ExitCode::from(2);
@@ -262,10 +273,41 @@ pub fn simulate(
     let mut tally = rules::simulate::tally::Tally::new(n);
     let mut outcomes: Vec<u64> = Vec::new();
     let keep_outcomes = !impact_cards.is_empty();
+    let index_of = |id: &str| {
+        prog.cards
+            .iter()
+            .position(|d| d.id.to_string() == id)
+            .map(|i| i as u32)
+    };
+    // Exposure counts every card of the kinds asked about: the others give each kind's typical.
+    let shown: Vec<u32> = impact_cards.iter().filter_map(|id| index_of(id)).collect();
+    let shown_kinds: Vec<u32> = shown
+        .iter()
+        .filter_map(|&c| prog.cards.get(c as usize).map(|d| d.kind))
+        .collect();
+    let mut exposure = rules::simulate::exposure::Exposure::new(
+        prog.cards
+            .iter()
+            .enumerate()
+            .filter(|(_, d)| shown_kinds.contains(&d.kind))
+            .map(|(i, d)| (i as u32, d.id.to_string()))
+            .collect(),
+        prog.cards.iter().map(|d| d.kind).collect(),
+    );
+    // Per card, the games of the plain run it entered play in (for the placebo's choice).
+    let mut entered_in: Vec<u64> = vec![0; prog.cards.len()];
     let mut count = |r: rules::simulate::GameResult| {
         tally.add(&r);
         if keep_outcomes {
             outcomes.push(r.outcome_digest());
+            if r.error.is_none() {
+                exposure.add(&r);
+                for (c, _) in &r.entered {
+                    if let Some(k) = entered_in.get_mut(*c as usize) {
+                        *k += 1;
+                    }
+                }
+            }
         }
         Ok(())
     };
@@ -296,14 +338,13 @@ pub fn simulate(
     let mut report = rules::simulate::report::build(&plan, &tally, interrupted);
     // Ablation: the same seeds once per card of the kind, that card taken out. A card whose
     // games Ctrl-C cut short is not compared on fewer seeds: it is named as unfinished.
-    for (k, card) in impact_cards.iter().enumerate() {
-        if interrupted {
-            report.impact_unfinished = impact_cards[k..].to_vec();
-            break;
-        }
+    let mut runs: Vec<(String, rules::simulate::report::Report, u64)> = Vec::new();
+    type Run = (String, rules::simulate::report::Report, u64);
+    let ablate = |card: &str, interrupted: &mut bool| -> Result<Option<Run>, ExitCode> {
         let without = rules::simulate::Plan {
-            without: [plan.without.clone(), vec![card.clone()]].concat(),
+            without: [plan.without.clone(), vec![card.to_string()]].concat(),
             games: tally.games,
+            track: false,
             ..plan.clone()
         };
         let mut other = rules::simulate::tally::Tally::new(n);
@@ -321,19 +362,152 @@ pub fn simulate(
             Ok(g) => g,
             Err(e) => {
                 errln!("error: {e}");
-                return ExitCode::from(1);
+                return Err(ExitCode::from(1));
             }
         };
-        interrupted = STOP.load(std::sync::atomic::Ordering::Relaxed);
+        *interrupted = STOP.load(std::sync::atomic::Ordering::Relaxed);
         if got < tally.games {
+            *interrupted = true;
+            return Ok(None);
+        }
+        let other = rules::simulate::report::build(&without, &other, false);
+        Ok(Some((card.to_string(), other, changed)))
+    };
+    for (k, card) in impact_cards.iter().enumerate() {
+        let done = if interrupted {
+            false
+        } else {
+            match ablate(card, &mut interrupted) {
+                Ok(Some(run)) => {
+                    runs.push(run);
+                    true
+                }
+                Ok(None) => false,
+                Err(code) => return code,
+            }
+        };
+        if !done {
             report.impact_unfinished = impact_cards[k..].to_vec();
             interrupted = true;
             break;
         }
-        let other = rules::simulate::report::build(&without, &other, false);
-        report.impact.push(rules::simulate::report::impact(
-            card, n, &report, &other, changed,
-        ));
+    }
+    // The placebo of each kind: an ordinary card of it taken out. With three or more of the
+    // kind in the set that entered play, the one of those whose largest change is the median;
+    // otherwise a card of the kind from outside the set (the one whose count of games in play is
+    // the median, of those that entered play and can be taken out entirely), played once more.
+    let entered_of = |id: &str| index_of(id).and_then(|c| entered_in.get(c as usize).copied());
+    let kind_of = |id: &str| {
+        index_of(id)
+            .and_then(|c| prog.cards.get(c as usize))
+            .map(|d| d.kind)
+    };
+    let mut kinds: Vec<u32> = impact_cards.iter().filter_map(|c| kind_of(c)).collect();
+    kinds.sort_unstable();
+    kinds.dedup();
+    let mut placebo_of: Vec<(u32, String)> = Vec::new();
+    let mut extra: Vec<Run> = Vec::new();
+    if report.impact_unfinished.is_empty() {
+        for &kind in &kinds {
+            let in_set: Vec<&(String, rules::simulate::report::Report, u64)> = runs
+                .iter()
+                .filter(|(c, _, _)| kind_of(c) == Some(kind))
+                .filter(|(c, _, _)| entered_of(c).is_some_and(|k| k > 0))
+                .collect();
+            let pick = if in_set.len() >= 3 {
+                let mut by: Vec<(f64, String)> = in_set
+                    .iter()
+                    .map(|(c, r, ch)| {
+                        let i = rules::simulate::report::impact(c, n, &report, r, *ch);
+                        (i.largest.abs(), c.clone())
+                    })
+                    .collect();
+                by.sort_by(|a, b| {
+                    a.0.partial_cmp(&b.0)
+                        .unwrap_or(std::cmp::Ordering::Equal)
+                        .then_with(|| a.1.cmp(&b.1))
+                });
+                by.get(by.len() / 2).map(|(_, c)| c.clone())
+            } else {
+                let blocked = rules::simulate::ablate::blockers(
+                    &prog,
+                    &prog
+                        .cards
+                        .iter()
+                        .filter(|d| d.kind == kind)
+                        .map(|d| d.id.to_string())
+                        .collect::<Vec<_>>(),
+                );
+                let mut by: Vec<(u64, String)> = prog
+                    .cards
+                    .iter()
+                    .filter(|d| d.kind == kind)
+                    .map(|d| d.id.to_string())
+                    .filter(|id| !impact_cards.contains(id))
+                    .filter(|id| !blocked.iter().any(|(b, _)| b == id))
+                    .filter_map(|id| Some((entered_of(&id).filter(|&k| k > 0)?, id)))
+                    .collect();
+                by.sort();
+                let pick = by.get(by.len() / 2).map(|(_, c)| c.clone());
+                if let Some(p) = &pick {
+                    if interrupted {
+                        None
+                    } else {
+                        match ablate(p, &mut interrupted) {
+                            Ok(Some(run)) => {
+                                extra.push(run);
+                                pick
+                            }
+                            Ok(None) => None,
+                            Err(code) => return code,
+                        }
+                    }
+                } else {
+                    None
+                }
+            };
+            if let Some(p) = pick {
+                placebo_of.push((kind, p));
+            }
+        }
+    }
+    runs.extend(extra);
+    for (card, other, changed) in &runs {
+        let entered = entered_of(card).filter(|_| impact_cards.contains(card));
+        let placebo = kind_of(card).and_then(|k| placebo_of.iter().find(|(x, _)| *x == k));
+        match placebo {
+            Some((_, p)) if p == card => {
+                let e = entered_of(card);
+                let i = rules::simulate::report::impact_against(
+                    card, n, &report, other, *changed, e, None,
+                );
+                // A placebo of the set keeps its row (against the game) among the others.
+                if impact_cards.contains(card) {
+                    report.impact.push(rules::simulate::report::impact_against(
+                        card, n, &report, other, *changed, e, None,
+                    ));
+                }
+                report.placebos.push(i);
+            }
+            Some((_, p)) => {
+                let Some((_, base, _)) = runs.iter().find(|(c, _, _)| c == p) else {
+                    continue;
+                };
+                let i = rules::simulate::report::impact_against(
+                    card,
+                    n,
+                    base,
+                    other,
+                    *changed,
+                    entered,
+                    Some(p),
+                );
+                report.impact.push(i);
+            }
+            None => report.impact.push(rules::simulate::report::impact_against(
+                card, n, &report, other, *changed, entered, None,
+            )),
+        }
     }
     bar.finish_and_clear();
     report.impact.sort_by(|a, b| {
@@ -343,11 +517,20 @@ pub fn simulate(
             .unwrap_or(std::cmp::Ordering::Equal)
             .then_with(|| a.card.cmp(&b.card))
     });
+    if !impact_cards.is_empty() {
+        let view = rules::interp::View {
+            prog: &prog,
+            n_players: n,
+            zone_base: &[],
+        };
+        report.exposure = exposure.report(&|c| view.card_name(c), &shown);
+    }
     if report.impact_unfinished.is_empty() {
         if let Some(what) = &impact {
             report.impact_warnings = rules::simulate::report::impact_warnings(&report, what);
         }
     }
+    report.not_removable = not_removable;
     report.interrupted = interrupted;
     report.stopped = if interrupted {
         rules::simulate::report::Stopped::Interrupted

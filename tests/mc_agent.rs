@@ -104,6 +104,7 @@ fn plan(game: &str, players: u32, agent: String, seeds: u64, sets: &[String]) ->
         sets: sets.to_vec(),
         jobs: 2,
         without: Vec::new(),
+        track: false,
     }
 }
 

@@ -26,6 +26,7 @@ fn simulated(name: &str, agent: &str, games: u64) -> Vec<GameResult> {
         sets: Vec::new(),
         jobs: 2,
         without: Vec::new(),
+        track: false,
     };
     let r = simulate::run(&plan, Limits::default(), &AtomicBool::new(false), &|| {})
         .expect("simulates");

@@ -671,3 +671,138 @@ fn the_game_s_figures_are_added_up_and_a_share_never_met_is_a_warning() {
     );
     assert!(out.contains("warning: hits: 0 of 180"), "{out}");
 }
+
+/// A copy of `games/hegemony` with a group's own card file dropped in (`tests/simulate/homemade/`),
+/// as a group would: the game's files are not edited. Returns the folder and the card file.
+fn homemade_hegemony(name: &str) -> (std::path::PathBuf, std::path::PathBuf) {
+    let dir = std::env::temp_dir().join(format!("rules-sim-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("dir");
+    for e in std::fs::read_dir("games/hegemony").expect("hegemony") {
+        let p = e.expect("entry").path();
+        if p.extension().is_some_and(|x| x == "rules") {
+            std::fs::copy(&p, dir.join(p.file_name().expect("name"))).expect("copy");
+        }
+    }
+    let ours = dir.join("our-cards.rules");
+    std::fs::copy("tests/simulate/homemade/our-cards.rules", &ours).expect("copy");
+    (dir, ours)
+}
+
+/// `--impact` on a group's own Hegemony cards: the overpowered crisis and technology come first
+/// in the exposure and are marked significant, the ordinary session-1 crisis is not; each card
+/// entered play (the technology, listed on no table, is drawn on its tier's table); ablation
+/// compares each card with a placebo of its kind, played from outside the file.
+#[test]
+fn homemade_cards_are_judged_by_exposure_and_against_a_placebo() {
+    let (dir, ours) = homemade_hegemony("homemade");
+    // The technology on no table is said before anyone plays: drawn on its tier's table.
+    let (code, out, err) = rules(&["check", &dir.display().to_string()]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        format!("{out}{err}")
+            .contains("`Orbital Foundry` is on no draw table: it is drawn on the Simple table"),
+        "{out}{err}"
+    );
+    let r = report(
+        &dir.display().to_string(),
+        &[
+            "--games",
+            "200",
+            "--jobs",
+            "2",
+            "--impact",
+            &ours.display().to_string(),
+        ],
+        "homemade",
+    );
+    let ex = r["exposure"].as_array().expect("exposure");
+    let cards: Vec<&str> = ex
+        .iter()
+        .map(|e| e["card"].as_str().expect("card"))
+        .collect();
+    assert_eq!(cards.len(), 3, "{cards:?}");
+    let mut first: Vec<&str> = cards[..2].to_vec();
+    first.sort_unstable();
+    assert_eq!(first, ["comet_strike", "orbital_foundry"], "{ex:?}");
+    for e in &ex[..2] {
+        assert_eq!(e["significant"], true, "{e}");
+        assert!(e["entered"].as_u64().expect("entered") > 0, "{e}");
+    }
+    assert_eq!(ex[2]["card"], "stray_satellite");
+    assert_eq!(ex[2]["significant"], false, "{}", ex[2]);
+    let comet = ex
+        .iter()
+        .find(|e| e["card"] == "comet_strike")
+        .expect("comet");
+    let verdict = comet["verdict"].as_str().expect("verdict");
+    assert!(
+        verdict
+            .starts_with("Comet Strike (@comet_strike): the faction that gets it is in hegemony")
+            && verdict.ends_with("strong (entered play in 95 of 200 games)"),
+        "{verdict}"
+    );
+    // Ablation against a placebo of each kind, an ordinary card from outside the file.
+    let placebos: Vec<&str> = r["placebos"]
+        .as_array()
+        .expect("placebos")
+        .iter()
+        .map(|p| p["card"].as_str().expect("card"))
+        .collect();
+    assert_eq!(placebos.len(), 2, "a crisis and a technology: {placebos:?}");
+    for i in r["impact"].as_array().expect("impact") {
+        let against = i["against"].as_str().expect("against a placebo");
+        assert!(placebos.iter().any(|p| format!("@{p}") == against), "{i}");
+        assert!(i["entered"].as_u64().expect("entered") > 0, "{i}");
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// Exposure and the placebos depend on the seeds only, never on the number of threads.
+#[test]
+fn exposure_is_the_same_on_one_thread_and_on_two() {
+    let (dir, ours) = homemade_hegemony("exposure-jobs");
+    let game = dir.display().to_string();
+    let ours = ours.display().to_string();
+    let run = |jobs: &str, name: &str| {
+        report(
+            &game,
+            &["--games", "16", "--jobs", jobs, "--impact", &ours],
+            name,
+        )
+    };
+    let (one, two) = (run("1", "exposure-j1"), run("2", "exposure-j2"));
+    assert_eq!(one, two);
+    assert_eq!(one["exposure"].as_array().expect("exposure").len(), 3);
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// A technology lies in no zone: `--without` takes it off the draw tables (a rank that drew it
+/// draws again), so games where it would have been drawn change. A card the rules' code names
+/// cannot be taken out entirely, and the report says so for that card.
+#[test]
+fn a_card_on_a_draw_table_can_be_taken_out() {
+    let plain = report("games/hegemony", &["--games", "40"], "plain-tech");
+    let without = report(
+        "games/hegemony",
+        &["--games", "40", "--without", "@bug_guns"],
+        "without-tech",
+    );
+    assert_eq!(without["errors"], 0, "{without}");
+    assert_ne!(plain["seats"], without["seats"]);
+    assert_eq!(without["not_removable"], serde_json::json!([]));
+    let named = report(
+        "games/hegemony",
+        &["--games", "2", "--without", "@gift_table"],
+        "without-named",
+    );
+    let why = &named["not_removable"][0];
+    assert_eq!(why[0], "gift_table", "{named}");
+    assert!(
+        why[1]
+            .as_str()
+            .expect("why")
+            .starts_with("the rules name it in their code (games/hegemony/hegemony.rules:"),
+        "{why}"
+    );
+}

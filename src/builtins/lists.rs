@@ -250,6 +250,10 @@ pub const DEFS: &[BuiltinDef] = &[
                         (t.first(), t.get(1), t.get(2))
                     {
                         if *lo <= key && key <= *hi {
+                            let prog = me.prog;
+                            if let Some(w) = me.watch.as_mut() {
+                                w(prog, crate::interp::Watched::Read(v));
+                            }
                             return Ok(v.clone());
                         }
                     }

@@ -624,6 +624,7 @@ impl Checker {
             "winner",
             "groups",
             "figures",
+            "measures",
             "goal",
             "summary",
         ];
@@ -745,6 +746,15 @@ impl Checker {
                     for (n, span) in self.name_list(e) {
                         if let Some(f) = self.fn_named(&n, span, 1) {
                             info.groups.push(f);
+                        }
+                    }
+                }
+                "measures" => {
+                    for (n, span) in self.name_list(e) {
+                        if let Some(f) = self.fn_named(&n, span, 1) {
+                            if self.measure_fn(f, span) {
+                                info.measures.push(f);
+                            }
                         }
                     }
                 }
@@ -979,6 +989,46 @@ impl Checker {
             .label(at, format!("gives {g}"))
             .help(format!(
                 "declare what it gives: `fn {name}() -> int = ...` or `fn {name}() -> (int, int) = (met, faced)`"
+            )),
+        );
+        false
+    }
+
+    /// A measure gives an int or a bool for a player.
+    fn measure_fn(&mut self, f: Id, span: Span) -> bool {
+        let gives = self.fn_gives.get(f as usize).cloned().unwrap_or(Ty::Any);
+        let fd = &self.prog.fns[f as usize];
+        if let Some((_, ty)) = fd.params.first() {
+            if !matches!(ty, Ty::Player | Ty::Any) {
+                let (name, at) = (fd.name.clone(), fd.span);
+                let t = self.ty_name(ty);
+                self.err(
+                    Diag::error(
+                        "check::type",
+                        format!("a measure is read for each player, but `{name}` takes {t}"),
+                    )
+                    .label(span, "a measure: a function of a player")
+                    .label(at, format!("takes {t}"))
+                    .help(format!("write `fn {name}(p: player) -> bool = ...`")),
+                );
+                return false;
+            }
+        }
+        if matches!(gives, Ty::Int | Ty::Bool) {
+            return true;
+        }
+        let fd = &self.prog.fns[f as usize];
+        let (name, at) = (fd.name.clone(), fd.span);
+        let g = self.ty_name(&gives);
+        self.err(
+            Diag::error(
+                "check::type",
+                format!("a measure is a number or a yes/no for a player, but `{name}` gives {g}"),
+            )
+            .label(span, "a measure: an int or a bool, for each player")
+            .label(at, format!("gives {g}"))
+            .help(format!(
+                "declare what it gives: `fn {name}(p: player) -> bool = ...` or `-> int`"
             )),
         );
         false

@@ -24,6 +24,7 @@ mod loops;
 mod narrow;
 mod printed;
 mod purity;
+mod reach;
 mod repl;
 mod screen;
 mod secrets;
@@ -175,6 +176,10 @@ pub fn check(loaded: Loaded) -> (Option<Program>, Vec<Diag>, Sources) {
         printed::name_printed_words(&mut diags, &files, &sources);
     }
     diags.append(&mut c.diags);
+    // Cards that can never enter play, once the program is whole.
+    if !diags.iter().any(|d| d.is_error()) && !unparsed(&diags) {
+        reach::warn(&c.prog, &mut diags);
+    }
     imports::report(&mut diags, &c.prog.sources, root.as_deref(), &read, &limits);
     dedup(&mut diags);
     cap_diags(&mut diags, limits.max_diags);

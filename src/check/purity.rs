@@ -100,6 +100,7 @@ impl Checker {
             .chain(g.tiebreaks.iter().map(|f| ("tiebreak", *f)))
             .chain(g.groups.iter().map(|f| ("group", *f)))
             .chain(g.figures.iter().map(|f| ("figure", *f)))
+            .chain(g.measures.iter().map(|f| ("measure", *f)))
         {
             let Some(fd) = prog.fns.get(f as usize) else {
                 continue;

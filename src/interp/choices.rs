@@ -37,6 +37,16 @@ impl<'p> Interp<'p> {
         if options.is_empty() || !self.is_in(player) {
             return Ok(None);
         }
+        if let Some(w) = self.watch.as_mut() {
+            w(
+                self.prog,
+                Watched::Choice {
+                    state: &self.state,
+                    player,
+                    options,
+                },
+            );
+        }
         if options.len() > self.limits.max_options {
             return Err(Box::new(
                 Diag::error(

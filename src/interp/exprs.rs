@@ -166,7 +166,9 @@ impl<'p> Interp<'p> {
                     .cards
                     .iter()
                     .enumerate()
-                    .filter(|(_, c)| c.kind == *k)
+                    .filter(|(i, c)| {
+                        c.kind == *k && !self.prog.removed.get(*i).copied().unwrap_or(false)
+                    })
                     .map(|(i, _)| Value::Card(i as u32))
                     .collect(),
             ),

@@ -166,6 +166,22 @@ pub struct Outcome {
 /// Where `Interp::sink` hands events as they happen.
 pub type EventSink = Box<dyn FnMut(&Event)>;
 
+/// What `Interp::watch` is shown.
+pub enum Watched<'a> {
+    /// A choice about to be asked: the state, the seat asked and the options.
+    Choice {
+        state: &'a State,
+        player: u32,
+        options: &'a [Value],
+    },
+    /// A value a card's table gave (`lookup`): a card drawn on a table.
+    Read(&'a Value),
+}
+
+/// What `Interp::watch` calls, with the program played (it holds nothing borrowed, so an
+/// interpreter's lifetime is as without it).
+pub type Watch = Box<dyn FnMut(&Program, Watched<'_>)>;
+
 /// The most steps a game may count, whatever `Limits::max_steps` says: far below `u64::MAX`, so
 /// the budget plus one fits.
 const MAX_STEP_COUNT: u64 = u64::MAX / 2;
@@ -217,6 +233,10 @@ pub struct Interp<'p> {
     pub events: Vec<Event>,
     /// Called with every event as it happens (`rules run` streams the account with it).
     pub sink: Option<EventSink>,
+    /// Shown the state at every choice before it is asked, and each value `lookup` gives
+    /// (`rules simulate` notes the cards in play with it, `simulate::entered`); `None`
+    /// everywhere else, so a choice or a lookup pays one test.
+    pub watch: Option<Watch>,
     pub record: bool,
     /// The salt of a secret seed (`crate::seed`): the start shows a commitment instead of the
     /// seed, and the end shows the seed and its key.
@@ -588,6 +608,7 @@ impl<'p> Interp<'p> {
             agents,
             events: Vec::new(),
             sink: None,
+            watch: None,
             record: true,
             choice_log: Vec::new(),
             stack: vec![Value::None; 64],

@@ -291,6 +291,43 @@ fn impact(r: &Report) -> Chart {
     Ok(svg)
 }
 
+/// Exposure as one table: per card its verdict, the games it entered play in, and its
+/// strongest contrast with its interval.
+fn exposure_table(r: &Report) -> String {
+    let rows: Vec<Vec<String>> = r
+        .exposure
+        .iter()
+        .map(|e| {
+            let mut row = vec![e.verdict.clone(), format!("{} of {}", e.entered, e.games)];
+            match e.contrasts.first() {
+                Some(c) => {
+                    let scale = if c.rate { 100.0 } else { 1.0 };
+                    row.push(format!("{} {}", c.who, c.measure));
+                    row.push(format!(
+                        "{:+.2} ({:+.2} – {:+.2})",
+                        c.difference.value * scale,
+                        c.difference.low * scale,
+                        c.difference.high * scale
+                    ));
+                }
+                None => row.extend(["–".to_string(), "–".to_string()]),
+            }
+            row.push(if e.significant { "yes" } else { "" }.to_string());
+            row
+        })
+        .collect();
+    table(
+        &[
+            "verdict",
+            "entered play",
+            "strongest contrast",
+            "with minus without (95% interval; rates in points)",
+            "significant",
+        ],
+        &rows,
+    )
+}
+
 /// The impact of `--impact` as tables: per card its verdict, and every seat's and group's
 /// change, largest first.
 fn impact_tables(r: &Report) -> String {
@@ -571,6 +608,18 @@ pub fn html(r: &Report, t: &Tally) -> Result<String, String> {
                     r.impact.len()
                 ),
                 format!("{}{}", impact(r)?, impact_tables(r)),
+            ),
+        );
+    }
+    if !r.exposure.is_empty() {
+        sections.insert(
+            0,
+            (
+                format!(
+                    "Card exposure of {} cards, strongest first: the seats and groups that got the card against those that got another of its kind",
+                    r.exposure.len()
+                ),
+                exposure_table(r),
             ),
         );
     }

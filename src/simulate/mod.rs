@@ -5,6 +5,9 @@
 //! only: workers take games in any order, and results are put back in seed order before
 //! anything is counted. The program holds `Rc`s, so each worker checks the game once for itself.
 
+pub mod ablate;
+pub mod entered;
+pub mod exposure;
 pub mod html;
 pub mod invariants;
 pub mod leads;
@@ -36,6 +39,9 @@ pub struct Plan {
     pub jobs: usize,
     /// Cards taken out of the game after setup (by id): ablation, `--without @card`.
     pub without: Vec<String>,
+    /// Note which cards enter play in each game, and whose they are (`GameResult::entered`):
+    /// set by `--impact`, for exposure; the watch costs a look at the state at every choice.
+    pub track: bool,
 }
 
 /// One finished game.
@@ -84,6 +90,14 @@ pub struct GameResult {
     /// Seats out of the game once setup was done (a solo game's empty seats).
     #[serde(default)]
     pub sat_out: Vec<u32>,
+    /// Each measure the game declares (`measures:`), read for every seat when the game is over:
+    /// its name, whether it is a yes/no (a bool, counted as 1 or 0), and per seat its value.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub measures: Measures,
+    /// With `Plan::track`: the cards that entered play (by index), each with the seats it
+    /// reached, a bit per seat (`entered.rs`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub entered: Vec<(u32, u64)>,
 }
 
 /// Play one game of the plan: the seed's game, from setup to the end.
@@ -105,6 +119,8 @@ fn play(prog: &crate::program::Program, plan: &Plan, seed: u64, limits: Limits) 
         error: None,
         asked: Vec::new(),
         sat_out: Vec::new(),
+        measures: Vec::new(),
+        entered: Vec::new(),
     };
     let options = match crate::options::parse_sets(prog, &plan.sets) {
         Ok(o) => o,
@@ -128,6 +144,17 @@ fn play(prog: &crate::program::Program, plan: &Plan, seed: u64, limits: Limits) 
         }
     };
     interp.record = false;
+    let tracker = plan
+        .track
+        .then(|| std::rc::Rc::new(std::cell::RefCell::new(entered::Tracker::new(prog))));
+    if let Some(t) = &tracker {
+        let t = t.clone();
+        interp.watch = Some(Box::new(
+            move |prog: &crate::program::Program, w: crate::interp::Watched<'_>| {
+                t.borrow_mut().watch(prog, w)
+            },
+        ));
+    }
     for (id, v) in options {
         interp.set_option(id, v);
     }
@@ -135,6 +162,7 @@ fn play(prog: &crate::program::Program, plan: &Plan, seed: u64, limits: Limits) 
     let mut round_leaders = Vec::new();
     let mut groups = Vec::new();
     let mut figures = Vec::new();
+    let mut measures = Vec::new();
     let mut sat_out = Vec::new();
     let mut dealt = Dealt::new(prog, plan.players);
     let played = (|| -> Result<crate::interp::Outcome, String> {
@@ -159,6 +187,9 @@ fn play(prog: &crate::program::Program, plan: &Plan, seed: u64, limits: Limits) 
                 sat_out = (0..interp.state.n_players)
                     .filter(|&p| interp.state.eliminated.get(p as usize) == Some(&true))
                     .collect();
+            }
+            if let Some(t) = &tracker {
+                t.borrow_mut().scan(prog, &interp.state);
             }
             if let Some(bad) = invariants::check(prog, &interp.state) {
                 return Err(format!(
@@ -185,6 +216,9 @@ fn play(prog: &crate::program::Program, plan: &Plan, seed: u64, limits: Limits) 
         let at_end = group_members(prog, &mut interp, false).map_err(text)?;
         groups = dealt.or(at_end);
         figures = read_figures(prog, &mut interp).map_err(text)?;
+        if plan.track {
+            measures = read_measures(prog, &mut interp).map_err(text)?;
+        }
         Ok(interp.outcome.take().unwrap_or(crate::interp::Outcome {
             winners: Vec::new(),
             scores: Vec::new(),
@@ -201,6 +235,7 @@ fn play(prog: &crate::program::Program, plan: &Plan, seed: u64, limits: Limits) 
     r.round_leaders = round_leaders;
     r.groups = groups;
     r.figures = figures;
+    r.measures = measures;
     r.ended_by = interp.state.ended_by;
     r.forced_choices = interp.state.forced_choices;
     r.search = interp
@@ -227,6 +262,10 @@ fn play(prog: &crate::program::Program, plan: &Plan, seed: u64, limits: Limits) 
     }
     r.sat_out = sat_out;
     r.steps = interp.state.steps();
+    interp.watch = None;
+    if let Some(t) = tracker.and_then(|t| std::rc::Rc::try_unwrap(t).ok()) {
+        r.entered = t.into_inner().finish(&r.groups, |v| interp.show(v));
+    }
     r
 }
 
@@ -272,6 +311,40 @@ fn read_figures(
             _ => continue,
         };
         out.push((fd.name.clone(), k, n));
+    }
+    Ok(out)
+}
+
+/// Per measure: its name, whether it is a yes/no, and per seat its value.
+type Measures = Vec<(String, bool, Vec<i64>)>;
+
+/// The game's measures once it is over (`measures: [...]`), for every seat, read without
+/// charging the game's steps: each function's name, whether it gives a bool, and per seat its
+/// value (a bool as 1 or 0; anything else as 0).
+fn read_measures(
+    prog: &crate::program::Program,
+    interp: &mut Interp,
+) -> Result<Measures, Box<crate::diag::Diag>> {
+    use crate::value::Value;
+    let mut out = Vec::new();
+    for &f in &prog.game.measures {
+        let Some(fd) = prog.fns.get(f as usize) else {
+            continue;
+        };
+        let mut yes_no = fd.ret == crate::program::Ty::Bool;
+        let mut seats = Vec::new();
+        for p in 0..interp.state.n_players {
+            let v = interp.call_uncharged(f, vec![Value::Player(p)], fd.span)?;
+            seats.push(match v {
+                Value::Int(k) => k,
+                Value::Bool(b) => {
+                    yes_no = true;
+                    i64::from(b)
+                }
+                _ => 0,
+            });
+        }
+        out.push((fd.name.clone(), yes_no, seats));
     }
     Ok(out)
 }
@@ -485,6 +558,9 @@ pub fn run_streamed(
                             let mut slot = cell.borrow_mut();
                             if slot.is_none() {
                                 *slot = crate::check_path(&plan.game, &limits).program;
+                                if let Some(p) = slot.as_mut() {
+                                    ablate::take_out(p, &plan.without);
+                                }
                             }
                             slot.as_ref().map(|p| play(p, plan, seed, limits))
                         });

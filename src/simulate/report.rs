@@ -74,6 +74,17 @@ pub struct Report {
     /// What `--impact` could not tell: no card of the set changed any game's outcome, or none
     /// had a significant effect (with what to try).
     pub impact_warnings: Vec<String>,
+    /// Per kind of the `--impact` set, the placebo: an ordinary card of the kind taken out
+    /// (the set's median by largest change, or with fewer than three of the kind in the set, a
+    /// card of the kind from outside it), compared with the game. Its change is what taking out
+    /// any one card of the kind does (a deck-size effect): each other card of the kind is
+    /// compared with it, not with the game.
+    pub placebos: Vec<Impact>,
+    /// `--impact`: per card, the seats and groups that got or faced it against those that did
+    /// not, in the plain run's games; strongest first.
+    pub exposure: Vec<super::exposure::CardExposure>,
+    /// The cards of `--impact` and `--without` that cannot be taken out entirely, and why.
+    pub not_removable: Vec<(String, String)>,
 }
 
 /// Why a run stopped.
@@ -262,6 +273,11 @@ pub struct Impact {
     pub significant: bool,
     /// The card's effect in one line.
     pub verdict: String,
+    /// Games of the plain run it entered play in (`null` when not counted).
+    pub entered: Option<u64>,
+    /// What it was compared with: `null` for the game as played, or the placebo card (`@id`)
+    /// of its kind, whose own change is in `placebos`.
+    pub against: Option<String>,
 }
 
 /// One seat's or group's change without a card.
@@ -333,6 +349,20 @@ pub fn signed(i: &Interval, scale: f64) -> String {
 /// The change from `base` to `without` (the same seeds, one card out); `changed` games had
 /// another outcome.
 pub fn impact(card: &str, players: u32, base: &Report, without: &Report, changed: u64) -> Impact {
+    impact_against(card, players, base, without, changed, None, None)
+}
+
+/// `impact`, with the games the card entered play in (of the plain run) and, when `base` is not
+/// the game as played but the placebo's games, the placebo's id.
+pub fn impact_against(
+    card: &str,
+    players: u32,
+    base: &Report,
+    without: &Report,
+    changed: u64,
+    entered: Option<u64>,
+    against: Option<&str>,
+) -> Impact {
     let mut seats = Vec::new();
     let mut largest: f64 = 0.0;
     for s in 0..players as usize {
@@ -373,6 +403,8 @@ pub fn impact(card: &str, players: u32, base: &Report, without: &Report, changed
         largest,
         significant,
         verdict: String::new(),
+        entered,
+        against: against.map(|a| format!("@{a}")),
     };
     i.verdict = verdict(&i, base);
     i
@@ -383,12 +415,25 @@ pub fn impact(card: &str, players: u32, base: &Report, without: &Report, changed
 fn verdict(i: &Impact, base: &Report) -> String {
     let mut who = vec!["seat"];
     who.extend(base.groups.iter().map(|g| g.name.as_str()));
+    let entered = match i.entered {
+        Some(k) => format!("entered play in {k} of {} games; ", i.games),
+        None => String::new(),
+    };
     if i.changed_games == 0 {
+        let why = if i.entered == Some(0) {
+            "it never entered play, so nothing about it was measured"
+        } else {
+            "where it entered play it decided nothing under this play"
+        };
         return format!(
-            "@{}: taking it out changed no game's outcome in {} games (under this play it never mattered)",
+            "@{}: {entered}taking it out changed no game's outcome in {} games ({why})",
             i.card, i.games
         );
     }
+    let than = match &i.against {
+        Some(p) => format!(" than without the placebo {p}"),
+        None => String::new(),
+    };
     // Each significant change, by how many intervals' half-widths it lies from 0.
     let mut found: Vec<(f64, String)> = Vec::new();
     for d in i.seats.iter().chain(&i.groups) {
@@ -410,7 +455,7 @@ fn verdict(i: &Impact, base: &Report) -> String {
     found.sort_by(|a, b| b.0.partial_cmp(&a.0).unwrap_or(std::cmp::Ordering::Equal));
     if found.is_empty() {
         return format!(
-            "@{}: no significant effect on any {} ({} games, {} changed)",
+            "@{}: {entered}no significant effect on any {}{than} ({} games, {} changed)",
             i.card,
             who.join(" or "),
             i.games,
@@ -420,7 +465,7 @@ fn verdict(i: &Impact, base: &Report) -> String {
     let n = found.len();
     let top: Vec<String> = found.into_iter().take(3).map(|(_, t)| t).collect();
     format!(
-        "@{}: without it {}{} ({} games, {} changed)",
+        "@{}: {entered}without it{than} {}{} ({} games, {} changed)",
         i.card,
         top.join("; "),
         if n > 3 {
@@ -481,7 +526,7 @@ fn spread(c: &Counts) -> Spread {
     }
 }
 
-pub const FORMAT: u32 = 6;
+pub const FORMAT: u32 = 7;
 
 /// The report of the games counted in `t` (played from `plan.seed` on, in seed order).
 pub fn build(plan: &super::Plan, t: &Tally, interrupted: bool) -> Report {
@@ -627,6 +672,9 @@ pub fn build(plan: &super::Plan, t: &Tally, interrupted: bool) -> Report {
         impact: Vec::new(),
         impact_unfinished: Vec::new(),
         impact_warnings: Vec::new(),
+        placebos: Vec::new(),
+        exposure: Vec::new(),
+        not_removable: Vec::new(),
     }
 }
 
@@ -891,19 +939,42 @@ pub fn impact_warnings(r: &Report, what: &str) -> Vec<String> {
     } else {
         "try --agent ismcts:200, whose play uses the cards"
     };
+    let mut out = Vec::new();
+    let never: Vec<String> = r
+        .impact
+        .iter()
+        .chain(&r.placebos)
+        .filter(|i| i.entered == Some(0))
+        .map(|i| format!("@{}", i.card))
+        .collect();
     if r.impact.iter().all(|i| i.changed_games == 0) {
-        vec![format!(
-            "taking out any of the {n} cards of {what} changed no game's outcome in {} games: under `{}` play their effects never mattered; {stronger}",
-            r.games, r.agent
-        )]
-    } else if r.impact.iter().all(|i| !i.significant) {
-        vec![format!(
+        if r.impact.iter().all(|i| i.entered == Some(0)) {
+            out.push(format!(
+                "taking out any of the {n} cards of {what} changed no game's outcome in {} games: none of them entered play (see where the game gets them, or the options that bring them in); once they do, if they still change nothing, {stronger}",
+                r.games
+            ));
+        } else {
+            out.push(format!(
+                "taking out any of the {n} cards of {what} changed no game's outcome in {} games: under `{}` play they decided nothing where they entered play; {stronger}",
+                r.games, r.agent
+            ));
+        }
+    } else if r.impact.iter().all(|i| !i.significant) && !r.exposure.iter().any(|e| e.significant) {
+        out.push(format!(
             "none of the {n} cards of {what} had a significant effect in {} games under `{}` play; {stronger}, or more games",
             r.games, r.agent
-        )]
-    } else {
-        Vec::new()
+        ));
     }
+    if !never.is_empty() && never.len() < n {
+        out.push(format!(
+            "{} never entered play in {} games: nothing was measured about {}; see where the game gets {}",
+            never.join(", "),
+            r.games,
+            if never.len() == 1 { "it" } else { "them" },
+            if never.len() == 1 { "it" } else { "them" },
+        ));
+    }
+    out
 }
 
 /// The changes the terminal shows per card, largest first (the JSON has them all).
@@ -950,6 +1021,12 @@ pub fn text(r: &Report) -> String {
         s.push_str(&line);
         s.push('\n');
     }
+    if !r.exposure.is_empty() {
+        s.push_str("\n  card exposure: the seats and groups that got or faced the card against those that did not (games of the plain run; a card with others of its kind against those that got another); strongest first, significant past the chance of its strongest of many comparisons\n");
+        for e in &r.exposure {
+            s.push_str(&format!("  {}\n", e.verdict));
+        }
+    }
     if !r.impact.is_empty() {
         s.push_str("\n  card impact: without the card minus with it, 95% intervals, * where one excludes 0 (win rates in points); largest first\n");
         for i in &r.impact {
@@ -988,6 +1065,18 @@ pub fn text(r: &Report) -> String {
                 s.push_str(&format!("      mean score: {}\n", shown.join(", ")));
             }
         }
+    }
+    for p in &r.placebos {
+        s.push_str(&format!(
+            "  placebo: taking out one ordinary card of its kind, {}, compared with the game; the cards of its kind above are compared with it\n  {}\n",
+            format_args!("@{}", p.card),
+            p.verdict
+        ));
+    }
+    for (card, why) in &r.not_removable {
+        s.push_str(&format!(
+            "  note: @{card} cannot be taken out entirely: {why}\n"
+        ));
     }
     for w in r.figure_warnings.iter().chain(&r.impact_warnings) {
         s.push_str(&format!("  warning: {w}\n"));

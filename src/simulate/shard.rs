@@ -372,6 +372,7 @@ pub fn merge(
         sets: first.options.clone(),
         jobs: 1,
         without: Vec::new(),
+        track: false,
     };
     Ok((plan, tally))
 }

@@ -17,6 +17,66 @@ pub fn mean_interval(xs: &[f64]) -> Option<(f64, f64, f64)> {
     Some((mean, mean - half, mean + half))
 }
 
+/// The standard normal quantile: `z` with P(Z < z) = p, for 0 < p < 1 (Acklam's rational
+/// approximation, relative error under 1.2e-9; the ends give +-infinity).
+pub fn normal_quantile(p: f64) -> f64 {
+    if p <= 0.0 {
+        return f64::NEG_INFINITY;
+    }
+    if p >= 1.0 {
+        return f64::INFINITY;
+    }
+    const A: [f64; 6] = [
+        -3.969_683_028_665_376e1,
+        2.209_460_984_245_205e2,
+        -2.759_285_104_469_687e2,
+        1.383_577_518_672_69e2,
+        -3.066_479_806_614_716e1,
+        2.506_628_277_459_239,
+    ];
+    const B: [f64; 5] = [
+        -5.447_609_879_822_406e1,
+        1.615_858_368_580_409e2,
+        -1.556_989_798_598_866e2,
+        6.680_131_188_771_972e1,
+        -1.328_068_155_288_572e1,
+    ];
+    const C: [f64; 6] = [
+        -7.784_894_002_430_293e-3,
+        -3.223_964_580_411_365e-1,
+        -2.400_758_277_161_838,
+        -2.549_732_539_343_734,
+        4.374_664_141_464_968,
+        2.938_163_982_698_783,
+    ];
+    const D: [f64; 4] = [
+        7.784_695_709_041_462e-3,
+        3.224_671_290_700_398e-1,
+        2.445_134_137_142_996,
+        3.754_408_661_907_416,
+    ];
+    let tail = |q: f64| {
+        (((((C[0] * q + C[1]) * q + C[2]) * q + C[3]) * q + C[4]) * q + C[5])
+            / ((((D[0] * q + D[1]) * q + D[2]) * q + D[3]) * q + 1.0)
+    };
+    if p < 0.024_25 {
+        tail((-2.0 * p.ln()).sqrt())
+    } else if p > 1.0 - 0.024_25 {
+        -tail((-2.0 * (1.0 - p).ln()).sqrt())
+    } else {
+        let q = p - 0.5;
+        let r = q * q;
+        (((((A[0] * r + A[1]) * r + A[2]) * r + A[3]) * r + A[4]) * r + A[5]) * q
+            / (((((B[0] * r + B[1]) * r + B[2]) * r + B[3]) * r + B[4]) * r + 1.0)
+    }
+}
+
+/// How far from 0, in standard errors, the largest of `m` two-sided comparisons must lie to be
+/// significant at 95% over all of them (Bonferroni): 1.96 for one, 2.94 for fifteen.
+pub fn bonferroni_z(m: usize) -> f64 {
+    normal_quantile(1.0 - 0.025 / m.max(1) as f64)
+}
+
 /// Wilson score interval (95%, z = 1.96) for `k` successes in `n` trials, as (low, high).
 pub fn wilson(k: u64, n: u64) -> (f64, f64) {
     if n == 0 {
@@ -55,6 +115,19 @@ pub fn mean_sd(values: &[i64]) -> (f64, f64) {
         .sum::<f64>()
         / n;
     (mean, var.sqrt())
+}
+
+#[cfg(test)]
+mod quantile_tests {
+    use super::*;
+
+    #[test]
+    fn the_normal_quantile_gives_the_familiar_values() {
+        assert!((normal_quantile(0.975) - Z95).abs() < 1e-6);
+        assert!((normal_quantile(0.5)).abs() < 1e-9);
+        assert!((normal_quantile(0.005) + 2.575_829).abs() < 1e-5);
+        assert!((bonferroni_z(15) - 2.935_199).abs() < 1e-4);
+    }
 }
 
 #[cfg(test)]
