@@ -1,7 +1,8 @@
 //! `rules serve` in a real browser: two Chromium sessions, driven over WebDriver, play The
 //! Establishment's two human seats to the end by clicking the pages' buttons (one window
 //! phone-sized, P1's: it meets the game's first question), with screenshots kept under
-//! `target/browser-shots/`. The phone's page is checked as a person reads it: at the first
+//! `target/browser-shots/`, with the server stopped and resumed in the middle (the pages go on
+//! by themselves). The phone's page is checked as a person reads it: at the first
 //! question the seat's own screen at the top and the whole page within four phone screens,
 //! hidden piles as counts, no internal var, no zone's bare name; at the end the outcome at the
 //! top.
@@ -272,8 +273,9 @@ fn two_browsers_play_the_establishment_to_the_end() {
     let shots = shots_folder("browser-shots");
     let dir = scratch("browser");
     let log = dir.join("game.json").display().to_string();
-    let server = Server::start(&[
-        "games/the-establishment.rules",
+    let game = "games/the-establishment.rules";
+    let mut server = Server::start(&[
+        game,
         "--agent",
         "P1=human,P2=human,random",
         "--seed",
@@ -296,11 +298,51 @@ fn two_browsers_play_the_establishment_to_the_end() {
     let mut over = [false; 2];
     let mut tallest = 0;
     let mut taken_back = false;
+    let mut restarted = false;
     while !(over[0] && over[1]) {
         assert!(
             started.elapsed() < Duration::from_secs(900),
             "the game did not end in 15 minutes ({clicks} clicks)"
         );
+        // Once, in the middle of the game: the host stops the server (Ctrl-C) and starts it
+        // again with `--resume`; the pages, never reloaded, go on by themselves on the same links.
+        if !restarted && clicks >= 30 {
+            let (code, said) = server.interrupt();
+            assert_eq!(code, Some(130), "{said}");
+            let resumed = Server::start_at(&[game, "--resume", &log], &[]);
+            assert_eq!(resumed.addr, server.addr, "the same links after --resume");
+            assert_eq!(
+                resumed.seats, server.seats,
+                "the same tokens after --resume"
+            );
+            let token = server.seats[0].as_deref().expect("a human seat");
+            let instance = resumed.state(token)["instance"]
+                .as_str()
+                .expect("instance")
+                .to_string();
+            server = resumed;
+            restarted = true;
+            // Each page takes the restarted server's messages by itself.
+            let t = Instant::now();
+            for (s, name, _) in &seats {
+                loop {
+                    let p = s.page();
+                    let fresh = p["id"].as_str().is_some_and(|id| id.starts_with(&instance));
+                    let lost = p["status"]
+                        .as_str()
+                        .is_some_and(|x| x.contains("reconnecting"));
+                    if fresh || (p["asked"] != true && !lost) {
+                        break;
+                    }
+                    assert!(
+                        t.elapsed() < Duration::from_secs(30),
+                        "{name}'s page did not take the restarted server's messages: {p}"
+                    );
+                    std::thread::sleep(Duration::from_millis(100));
+                }
+            }
+            continue;
+        }
         // Once, as soon as the phone may take its last answer back: it asks, the desk agrees.
         if !taken_back && clicks > 0 && may_ask_to_take_back(&phone) {
             take_back(&phone, &desk, &shots);
@@ -379,6 +421,10 @@ fn two_browsers_play_the_establishment_to_the_end() {
     }
     assert!(clicks > 10, "the people made the game's choices ({clicks})");
     assert!(taken_back, "the phone never could take an answer back");
+    assert!(
+        restarted,
+        "the server was never restarted in the middle of the game"
+    );
     // Each page shows its own seat and the end with the scores.
     for (s, _, k) in &seats {
         let p = s.page();

@@ -468,7 +468,24 @@ impl Exposure {
             considered += 1;
             contrasts.extend(contrast("game", &name.replace('_', " "), false, split));
         }
-        (contrasts, considered)
+        // A contrast that is another's over again (a measure of the faction read for each of
+        // its roles: the same seats, the same games) is one test, not two: the bar counts it once.
+        let same = |a: &Contrast, b: &Contrast| {
+            a.measure == b.measure
+                && (a.n_with, a.n_without) == (b.n_with, b.n_without)
+                && a.with.value.to_bits() == b.with.value.to_bits()
+                && a.without.value.to_bits() == b.without.value.to_bits()
+                && a.difference.low.to_bits() == b.difference.low.to_bits()
+                && a.difference.high.to_bits() == b.difference.high.to_bits()
+        };
+        let repeats = (0..contrasts.len())
+            .filter(|&i| {
+                contrasts
+                    .get(i)
+                    .is_some_and(|c| contrasts.get(..i).unwrap_or(&[]).iter().any(|d| same(c, d)))
+            })
+            .count();
+        (contrasts, considered.saturating_sub(repeats).max(1))
     }
 
     fn card(
