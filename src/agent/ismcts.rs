@@ -37,9 +37,13 @@
 //! compare at equal cost), or a time. Everything random comes from one stream seeded from (game
 //! seed, seat, choice number): with a number of playouts a decision is a function of the
 //! position; with a time budget it depends on the machine's speed.
+//!
+//! `ismcts:N/bot:NAME` (any budget and horizon before the `/`): the answers a random playout
+//! would give (past the tree, and while a node warms up) are the game's bot `NAME`'s, as the
+//! seat that chooses on the copy, one in four at random (as `mc:N/bot:NAME`).
 
 use super::mc::SearchStats;
-use super::{random_answer, Agent, ChoiceRequest};
+use super::{Agent, ChoiceRequest};
 use crate::interp::{Met, Played, PlayoutEnd, Policy, SearchPoint};
 use crate::rng;
 use rand_chacha::ChaCha8Rng;
@@ -454,22 +458,26 @@ fn reward(played: &Played, player: u32, lowest_wins: bool) -> f64 {
 }
 
 impl Policy for Tree {
-    fn answer(&mut self, met: Met<'_>, rng: &mut ChaCha8Rng) -> usize {
-        let random = |rng: &mut ChaCha8Rng| random_answer(rng, met.count, met.allocation);
+    fn answer(
+        &mut self,
+        met: Met<'_>,
+        rng: &mut ChaCha8Rng,
+        playout: &mut dyn FnMut(&mut ChaCha8Rng) -> usize,
+    ) -> usize {
         let Some(node) = self.at else {
-            return random(rng);
+            return playout(rng);
         };
         if met.hidden || met.count > MAX_BRANCH || met.keys.len() != met.count {
-            return random(rng);
+            return playout(rng);
         }
         let Some(k) = self.shape(node, met.player) else {
-            return random(rng);
+            return playout(rng);
         };
         let mut distinct = met.keys.to_vec();
         distinct.sort_unstable();
         distinct.dedup();
         if self.warming(node, k, distinct.len()) {
-            let option = random(rng);
+            let option = playout(rng);
             if let Some((a, new)) = self.record(node, k, met.keys, option) {
                 self.descend(node, k, a, new);
             }
@@ -480,7 +488,7 @@ impl Policy for Tree {
                 self.descend(node, k, a, new);
                 option
             }
-            None => random(rng),
+            None => playout(rng),
         }
     }
 
@@ -513,6 +521,17 @@ fn rounds(count: usize) -> u32 {
 /// half, by mean reward over all their copies so far, goes on to the next round, until one is
 /// left. Below the root, each playout descends the tree of information sets by UCB1.
 pub fn pick(sp: &SearchPoint, spec: Spec, seed: u64, number: usize) -> (usize, SearchStats) {
+    pick_by(sp, spec, seed, number, None)
+}
+
+/// `pick`, the playouts driven by the game's bot `bot` (random when `None`).
+pub fn pick_by(
+    sp: &SearchPoint,
+    spec: Spec,
+    seed: u64,
+    number: usize,
+    bot: Option<&std::rc::Rc<str>>,
+) -> (usize, SearchStats) {
     let budget = spec.budget;
     let horizon = match spec.horizon {
         Horizon::Default => Some(default_horizon(sp.players()) as usize),
@@ -575,7 +594,7 @@ pub fn pick(sp: &SearchPoint, spec: Spec, seed: u64, number: usize) -> (usize, S
                     accepted = play_one(
                         sp,
                         sp.copy(&world),
-                        (option, future, horizon),
+                        (option, future, horizon, bot),
                         &mut tree,
                         root,
                         lowest,
@@ -586,8 +605,14 @@ pub fn pick(sp: &SearchPoint, spec: Spec, seed: u64, number: usize) -> (usize, S
                     playouts += 1;
                 }
                 if accepted {
-                    accepted =
-                        play_one(sp, world, (last, future, horizon), &mut tree, root, lowest);
+                    accepted = play_one(
+                        sp,
+                        world,
+                        (last, future, horizon, bot),
+                        &mut tree,
+                        root,
+                        lowest,
+                    );
                     if accepted {
                         playouts += 1;
                     }
@@ -635,7 +660,7 @@ pub fn pick(sp: &SearchPoint, spec: Spec, seed: u64, number: usize) -> (usize, S
 fn play_one(
     sp: &SearchPoint,
     world: crate::interp::World,
-    (option, future, horizon): (usize, u64, Option<usize>),
+    (option, future, horizon, bot): (usize, u64, Option<usize>, Option<&std::rc::Rc<str>>),
     tree: &mut Box<Tree>,
     root: usize,
     lowest: bool,
@@ -648,7 +673,7 @@ fn play_one(
         .is_some_and(|a| a.child.is_none());
     tree.descend(0, root, option, expand);
     let taken = std::mem::replace(tree, Box::new(Tree::empty()));
-    let (result, back) = sp.playout_with(world, option, future, taken, horizon);
+    let (result, back) = sp.playout_with(world, option, future, taken, horizon, bot.cloned());
     // The tree comes back with the playout (a playout that could not start keeps nothing).
     *tree = match back.and_then(into_tree) {
         Some(t) => t,
@@ -695,6 +720,8 @@ fn into_tree(p: Box<dyn Policy>) -> Option<Box<Tree>> {
 pub struct IsmctsAgent {
     pub spec: Spec,
     pub seed: u64,
+    /// The game's bot that drives the playouts (`ismcts:N/bot:NAME`); random when `None`.
+    pub bot: Option<std::rc::Rc<str>>,
     pub stats: SearchStats,
 }
 
@@ -714,6 +741,7 @@ impl IsmctsAgent {
         IsmctsAgent {
             spec,
             seed,
+            bot: None,
             stats: SearchStats::default(),
         }
     }
@@ -738,7 +766,7 @@ impl Agent for IsmctsAgent {
                 if let Some(m) = sp.refused() {
                     return Err(m);
                 }
-                let (i, s) = pick(sp, self.spec, self.seed, req.number);
+                let (i, s) = pick_by(sp, self.spec, self.seed, req.number, self.bot.as_ref());
                 self.stats.add(&s);
                 Ok(i)
             }

@@ -83,7 +83,7 @@ impl<'p> Interp<'p> {
         } else {
             let i = if self.playout.is_some() {
                 // A playout of a search answers for everyone (`search.rs`).
-                self.playout_answer(player, options)?
+                self.playout_answer(player, options, span)?
             } else {
                 self.ask_agent(player, options, labels, notes, prompt, secret, span)?
             };
