@@ -768,6 +768,9 @@ impl Agent for IsmctsAgent {
                 }
                 let (i, s) = pick_by(sp, self.spec, self.seed, req.number, self.bot.as_ref());
                 self.stats.add(&s);
+                if let Some(m) = sp.bot_peeked() {
+                    return Err(m);
+                }
                 Ok(i)
             }
             None => Err("the ismcts agent was asked without the position to search".into()),

@@ -200,6 +200,9 @@ impl Agent for McAgent {
                 }
                 let (i, s) = pick_by(sp, self.playouts, self.seed, req.number, self.bot.as_ref());
                 self.stats.add(&s);
+                if let Some(m) = sp.bot_peeked() {
+                    return Err(m);
+                }
                 Ok(i)
             }
             None => Err("the mc agent was asked without the position to search".into()),

@@ -214,6 +214,7 @@ impl<'p> Interp<'p> {
             want: Default::default(),
             dealing: Default::default(),
             proposals: Default::default(),
+            peeked: Default::default(),
         });
         let req = ChoiceRequest {
             player,

@@ -437,6 +437,9 @@ pub struct SearchPoint<'a> {
     pub(super) dealing: OnceCell<Dealing>,
     /// For each choice replayed: how a playout draws its answer (`prepare`).
     pub(super) proposals: OnceCell<Rc<[Proposal]>>,
+    /// The first playout in which the game's bot driving it read what its seat may not see
+    /// (`run::bot_hidden`): the search stops with it (`bot_peeked`), as the game would.
+    pub(super) peeked: OnceCell<String>,
 }
 
 /// What a determinisation deals, the same for every copy of one choice searched: the cards the
@@ -841,6 +844,13 @@ impl SearchPoint<'_> {
     /// Whether the game declares a score (without one, no game has a winner).
     pub fn has_score(&self) -> bool {
         self.prog.game.score.is_some()
+    }
+
+    /// The error of a bot driving the playouts that read what its seat may not see, in any
+    /// playout so far (`mc:N/bot:NAME`): a search stops the game with it, as a seat the bot
+    /// plays would.
+    pub fn bot_peeked(&self) -> Option<String> {
+        self.peeked.get().cloned()
     }
 
     /// Why this choice may not be searched: a var hidden from some players held the replay
@@ -1320,6 +1330,11 @@ impl SearchPoint<'_> {
         };
         let end = match end {
             Err(d) if d.code == REJECT || !branched => PlayoutEnd::Rejected,
+            Err(d) if d.code == "run::bot_hidden" => {
+                let message = format!("{}: {}", d.code, d.message);
+                let _ = self.peeked.set(message.clone());
+                PlayoutEnd::Error(message)
+            }
             Err(d) => PlayoutEnd::Error(format!("{}: {}", d.code, d.message)),
             // The game ended before asking the choice again.
             Ok(()) if !branched => PlayoutEnd::Rejected,
