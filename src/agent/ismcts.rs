@@ -756,6 +756,12 @@ impl Agent for IsmctsAgent {
         Some(self.stats)
     }
 
+    /// The bot driving the playouts (`/bot:NAME`): the game works its answer out for every
+    /// choice searched, the answer when no copy leads back to the choice.
+    fn bot(&self, _seat: u32) -> Option<std::rc::Rc<str>> {
+        self.bot.clone()
+    }
+
     fn decide(
         &mut self,
         req: &ChoiceRequest,
@@ -767,6 +773,12 @@ impl Agent for IsmctsAgent {
                     return Err(m);
                 }
                 let (i, s) = pick_by(sp, self.spec, self.seed, req.number, self.bot.as_ref());
+                // No copy led back to the choice: the playouts' bot answers, as a seat it plays
+                // would (worked out by the game as this seat: `bot`), rather than at random.
+                let i = match req.bot {
+                    Some(b) if s.fallbacks > 0 => b,
+                    _ => i,
+                };
                 self.stats.add(&s);
                 if let Some(m) = sp.bot_peeked() {
                     return Err(m);
