@@ -40,6 +40,30 @@ fn bot_playouts_find_the_plan_random_playouts_miss() {
     assert_eq!(first_answer("mc:20/random"), "safe");
 }
 
+/// Among options whose playouts come out alike, a search played out by a bot takes the bot's
+/// own answer; with random playouts, the first.
+#[test]
+fn the_bot_breaks_ties_between_options_playouts_cannot_tell_apart() {
+    let pick = |agent: &str| {
+        let (code, out, err) = rules(&[
+            "run",
+            "tests/bot_playouts/tie.rules",
+            "--agent",
+            &format!("P1={agent},random"),
+        ]);
+        assert_eq!(code, 0, "{agent}: {out}{err}");
+        let line = out
+            .lines()
+            .find(|l| l.contains("Pick a number"))
+            .unwrap_or("");
+        line.rsplit("-> ").next().unwrap_or("").trim().to_string()
+    };
+    assert_eq!(pick("mc:5"), "1");
+    assert_eq!(pick("ismcts:10"), "1");
+    assert_eq!(pick("mc:5/bot:Four"), "4");
+    assert_eq!(pick("ismcts:10/bot:Four"), "4");
+}
+
 #[test]
 fn playout_specs_are_read_and_refused_as_agents_are() {
     use rules::agent::{search_playouts, seat_specs};

@@ -521,16 +521,19 @@ fn rounds(count: usize) -> u32 {
 /// half, by mean reward over all their copies so far, goes on to the next round, until one is
 /// left. Below the root, each playout descends the tree of information sets by UCB1.
 pub fn pick(sp: &SearchPoint, spec: Spec, seed: u64, number: usize) -> (usize, SearchStats) {
-    pick_by(sp, spec, seed, number, None)
+    pick_by(sp, spec, seed, number, None, None)
 }
 
-/// `pick`, the playouts driven by the game's bot `bot` (random when `None`).
+/// `pick`, the playouts driven by the game's bot `bot` (random when `None`), and `favourite`
+/// (the bot's own answer here) taken where no copy leads back to the choice and first among
+/// options of equal means.
 pub fn pick_by(
     sp: &SearchPoint,
     spec: Spec,
     seed: u64,
     number: usize,
     bot: Option<&std::rc::Rc<str>>,
+    favourite: Option<usize>,
 ) -> (usize, SearchStats) {
     let budget = spec.budget;
     let horizon = match spec.horizon {
@@ -631,7 +634,12 @@ pub fn pick_by(
         // The better half goes on (ties: the option first in order).
         let arms = root_arms(&tree, root);
         let mut ranked = alive.clone();
-        ranked.sort_by(|&a, &b| better(&arms, b, a).then(a.cmp(&b)));
+        let fav = |o: usize| favourite != Some(o);
+        ranked.sort_by(|&a, &b| {
+            better(&arms, b, a)
+                .then(fav(a).cmp(&fav(b)))
+                .then(a.cmp(&b))
+        });
         ranked.truncate(alive.len().div_ceil(2));
         ranked.sort_unstable();
         alive = ranked;
@@ -641,17 +649,17 @@ pub fn pick_by(
     if worlds == 0 {
         stats.fallbacks = 1;
         let i = rng::below(&mut rng, count.min(u32::MAX as usize) as u32) as usize;
-        return (i, stats);
+        return (favourite.filter(|&f| f < count).unwrap_or(i), stats);
     }
     // The best mean among those still in (one, unless the budget ran out first).
     let arms = root_arms(&tree, root);
-    let best = alive
-        .iter()
-        .copied()
-        .fold(None, |best: Option<usize>, o| match best {
+    let best = alive.iter().copied().fold(
+        favourite.filter(|f| alive.contains(f)),
+        |best: Option<usize>, o| match best {
             Some(b) if better(&arms, o, b) != std::cmp::Ordering::Greater => Some(b),
             _ => Some(o),
-        });
+        },
+    );
     (best.unwrap_or(0), stats)
 }
 
@@ -772,13 +780,14 @@ impl Agent for IsmctsAgent {
                 if let Some(m) = sp.refused() {
                     return Err(m);
                 }
-                let (i, s) = pick_by(sp, self.spec, self.seed, req.number, self.bot.as_ref());
-                // No copy led back to the choice: the playouts' bot answers, as a seat it plays
-                // would (worked out by the game as this seat: `bot`), rather than at random.
-                let i = match req.bot {
-                    Some(b) if s.fallbacks > 0 => b,
-                    _ => i,
-                };
+                let (i, s) = pick_by(
+                    sp,
+                    self.spec,
+                    self.seed,
+                    req.number,
+                    self.bot.as_ref(),
+                    req.bot,
+                );
                 self.stats.add(&s);
                 if let Some(m) = sp.bot_peeked() {
                     return Err(m);

@@ -91,16 +91,19 @@ impl Tally {
 /// The option flat Monte Carlo picks at `sp` with `n` playouts per option, and what the search
 /// came to; the game seed and the choice number seed its randomness.
 pub fn pick(sp: &SearchPoint, n: u32, seed: u64, number: usize) -> (usize, SearchStats) {
-    pick_by(sp, n, seed, number, None)
+    pick_by(sp, n, seed, number, None, None)
 }
 
-/// `pick`, the playouts driven by the game's bot `bot` (random when `None`).
+/// `pick`, the playouts driven by the game's bot `bot` (random when `None`), and `favourite`
+/// (the bot's own answer here) taken where no copy leads back to the choice and among options
+/// the playouts cannot tell apart.
 pub fn pick_by(
     sp: &SearchPoint,
     n: u32,
     seed: u64,
     number: usize,
     bot: Option<&Rc<str>>,
+    favourite: Option<usize>,
 ) -> (usize, SearchStats) {
     let count = sp.options();
     let seat = sp.seat();
@@ -141,14 +144,14 @@ pub fn pick_by(
         // No determinisation led back to this choice: choose at random (seeded).
         stats.fallbacks = 1;
         let i = rng::below(&mut rng, count.min(u32::MAX as usize) as u32) as usize;
-        return (i, stats);
+        return (favourite.filter(|&f| f < count).unwrap_or(i), stats);
     }
     // Every option has the same `played` copies: compare weighted totals. Ties: mean score,
-    // then lowest index.
+    // then the favourite, then lowest index.
     let better = |t: &Tally, b: &Tally| {
         t.reward > b.reward || (t.reward == b.reward && t.mean_score() > b.mean_score())
     };
-    let mut best: Option<(usize, &Tally)> = None;
+    let mut best: Option<(usize, &Tally)> = favourite.and_then(|f| tallies.get(f).map(|t| (f, t)));
     for (o, t) in tallies.iter().enumerate() {
         match best {
             Some((_, b)) if !better(t, b) => {}
@@ -204,13 +207,14 @@ impl Agent for McAgent {
                 if let Some(m) = sp.refused() {
                     return Err(m);
                 }
-                let (i, s) = pick_by(sp, self.playouts, self.seed, req.number, self.bot.as_ref());
-                // No copy led back to the choice: the playouts' bot answers, as a seat it plays
-                // would (worked out by the game as this seat: `bot`), rather than at random.
-                let i = match req.bot {
-                    Some(b) if s.fallbacks > 0 => b,
-                    _ => i,
-                };
+                let (i, s) = pick_by(
+                    sp,
+                    self.playouts,
+                    self.seed,
+                    req.number,
+                    self.bot.as_ref(),
+                    req.bot,
+                );
                 self.stats.add(&s);
                 if let Some(m) = sp.bot_peeked() {
                     return Err(m);
