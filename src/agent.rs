@@ -1,5 +1,6 @@
 //! Agents answer choices: `random` (seeded), `first`, `script:FILE`, `human`, `mc:N` and
-//! `ismcts:N` (search), `bot:NAME` (a bot the game declares).
+//! `ismcts:N` (search, `mc:N/bot:NAME` with the game's bot driving the playouts), `bot:NAME`
+//! (a bot the game declares).
 
 pub mod ismcts;
 pub mod mc;
@@ -86,9 +87,42 @@ pub fn bot_name(spec: &str) -> Option<&str> {
     spec.strip_prefix("bot:")
 }
 
-/// Every bot the seats' specs name must be one the game declares: else the error lists them.
+/// A search spec and how its playouts are answered: `mc:50/bot:Steward` is `mc:50` with the
+/// game's bot `Steward` answering every choice of the playouts (`Some("Steward")`);
+/// `ismcts:10/random`, or no `/`, random playouts (`None`). `None` for a spec that is not a
+/// search (`mc...` or `ismcts...`); an error for a playout policy that is neither.
+pub fn search_playouts(spec: &str) -> Option<Result<(&str, Option<&str>), String>> {
+    if !(spec.starts_with("mc") || spec.starts_with("ismcts")) {
+        return None;
+    }
+    let Some((base, policy)) = spec.split_once('/') else {
+        return Some(Ok((spec, None)));
+    };
+    Some(match policy {
+        "random" => Ok((base, None)),
+        p => match bot_name(p) {
+            Some(name) if !name.is_empty() && !name.contains('/') => Ok((base, Some(name))),
+            _ => Err(format!(
+                "`{spec}`: the playouts are `random` or a bot the game declares, like {base}/bot:NAME"
+            )),
+        },
+    })
+}
+
+/// The game's bot a seat's spec names: `bot:NAME`, or the bot driving a search's playouts
+/// (`mc:50/bot:NAME`).
+fn named_bot(spec: &str) -> Option<&str> {
+    match search_playouts(spec) {
+        Some(Ok((_, bot))) => bot,
+        Some(Err(_)) => None,
+        None => bot_name(spec),
+    }
+}
+
+/// Every bot the seats' specs name (to play a seat, or a search's playouts) must be one the
+/// game declares: else the error lists them.
 pub fn check_bots(specs: &[String], prog: &crate::program::Program) -> Result<(), String> {
-    for name in specs.iter().filter_map(|s| bot_name(s)) {
+    for name in specs.iter().filter_map(|s| named_bot(s)) {
         if prog.bots.iter().any(|b| b.name == name) {
             continue;
         }
@@ -198,7 +232,7 @@ impl Agent for ScriptAgent {
 
 /// The agent kinds a seat may have, for messages.
 pub const KINDS: &str =
-    "random, first, human, mc:N, ismcts:N (or ismcts:Nx, ismcts:200ms, with :H or :end for the playouts' horizon), bot:NAME (a bot the game declares) or script:FILE";
+    "random, first, human, mc:N, ismcts:N (or ismcts:Nx, ismcts:200ms, with :H or :end for the playouts' horizon; /bot:NAME after either plays out with that bot), bot:NAME (a bot the game declares) or script:FILE";
 
 /// Split a `--agent` value into one single-agent spec per seat. The value is a comma-separated
 /// list: `P2=human` gives seat 2 its own agent, and the last entry without `P<n>=` is for every
@@ -260,6 +294,10 @@ pub fn seat_specs(spec: &str, players: u32, default: &str) -> Result<Vec<String>
 }
 
 fn check_kind(spec: &str) -> Result<(), String> {
+    let spec = match search_playouts(spec) {
+        Some(r) => r?.0,
+        None => spec,
+    };
     if let Some(n) = mc::parse(spec) {
         return n.map(|_| ());
     }
@@ -326,12 +364,18 @@ fn build_agents(
                 name: Rc::from(bot_name(s).unwrap_or("")),
             }),
             s if s.starts_with("ismcts") => {
-                let spec = ismcts::parse(s).unwrap_or(Err(String::new()))?;
-                Box::new(ismcts::IsmctsAgent::with_spec(spec, seed))
+                let (base, bot) = search_playouts(s).unwrap_or(Err(String::new()))?;
+                let spec = ismcts::parse(base).unwrap_or(Err(String::new()))?;
+                let mut a = ismcts::IsmctsAgent::with_spec(spec, seed);
+                a.bot = bot.map(Rc::from);
+                Box::new(a)
             }
             s if s.starts_with("mc") => {
-                let playouts = mc::parse(s).unwrap_or(Err(String::new()))?;
-                Box::new(mc::McAgent::new(playouts, seed))
+                let (base, bot) = search_playouts(s).unwrap_or(Err(String::new()))?;
+                let playouts = mc::parse(base).unwrap_or(Err(String::new()))?;
+                let mut a = mc::McAgent::new(playouts, seed);
+                a.bot = bot.map(Rc::from);
+                Box::new(a)
             }
             s => {
                 let path = s.strip_prefix("script:").unwrap_or(s);

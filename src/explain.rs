@@ -170,6 +170,9 @@ pub fn explain(prog: &Program) -> String {
             let head = format!("  {}", b.name);
             entry(&mut out, &head, width + 2, b.doc.as_deref());
         }
+        out.push_str(
+            "  A search plays its playouts out with one: `--agent ismcts:50/bot:NAME` or `mc:50/bot:NAME`.\n",
+        );
     }
     out
 }

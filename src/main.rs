@@ -70,7 +70,8 @@ enum Command {
         /// Who answers the choices: random (the default), first, human, mc:N (N playouts per
         /// option), ismcts:N (N iterations of tree search, or ismcts:200ms; playouts scored
         /// 40 choices on, 10 per player in larger games, or ismcts:N:H for H, ismcts:N:end to
-        /// the end), bot:NAME (a bot the
+        /// the end; mc:N/bot:NAME or ismcts:N/bot:NAME play out with the game's bot NAME),
+        /// bot:NAME (a bot the
         /// game declares: `bot NAME(me) { prefer ... }`; `rules explain` lists them) or
         /// script:FILE, for every seat, or per seat like `P1=human,P2=bot:Greedy,random` (the
         /// last plain entry is for the other seats)
@@ -169,7 +170,8 @@ enum Command {
         #[arg(long, default_value_t = 1)]
         seed: u64,
         /// Who answers the choices, for every seat or per seat (`P1=bot:Greedy,random`): random,
-        /// first, mc:N, ismcts:N, bot:NAME (a bot the game declares) or script:FILE
+        /// first, mc:N, ismcts:N (with /bot:NAME, the game's bot plays the playouts out),
+        /// bot:NAME (a bot the game declares) or script:FILE
         #[arg(long, default_value = "random")]
         agent: String,
         /// Set a game option, like `--set solo=true`

@@ -487,6 +487,12 @@ impl Repl {
                 return;
             }
         };
+        if let Some(Ok((base, Some(_)))) = crate::agent::search_playouts(m) {
+            self.say(format!(
+                "`{m}`: the REPL's searches play out at random; use `{base}` here, or play it out with a bot in `rules run` and `rules simulate`."
+            ));
+            return;
+        }
         let (mode, text) = match m.strip_prefix("script:") {
             Some(path) => {
                 let max = self.session.limits.max_log_bytes;

@@ -37,9 +37,13 @@
 //! compare at equal cost), or a time. Everything random comes from one stream seeded from (game
 //! seed, seat, choice number): with a number of playouts a decision is a function of the
 //! position; with a time budget it depends on the machine's speed.
+//!
+//! `ismcts:N/bot:NAME` (any budget and horizon before the `/`): the answers a random playout
+//! would give (past the tree, and while a node warms up) are the game's bot `NAME`'s, as the
+//! seat that chooses on the copy, one in four at random (as `mc:N/bot:NAME`).
 
 use super::mc::SearchStats;
-use super::{random_answer, Agent, ChoiceRequest};
+use super::{Agent, ChoiceRequest};
 use crate::interp::{Met, Played, PlayoutEnd, Policy, SearchPoint};
 use crate::rng;
 use rand_chacha::ChaCha8Rng;
@@ -454,22 +458,26 @@ fn reward(played: &Played, player: u32, lowest_wins: bool) -> f64 {
 }
 
 impl Policy for Tree {
-    fn answer(&mut self, met: Met<'_>, rng: &mut ChaCha8Rng) -> usize {
-        let random = |rng: &mut ChaCha8Rng| random_answer(rng, met.count, met.allocation);
+    fn answer(
+        &mut self,
+        met: Met<'_>,
+        rng: &mut ChaCha8Rng,
+        playout: &mut dyn FnMut(&mut ChaCha8Rng) -> usize,
+    ) -> usize {
         let Some(node) = self.at else {
-            return random(rng);
+            return playout(rng);
         };
         if met.hidden || met.count > MAX_BRANCH || met.keys.len() != met.count {
-            return random(rng);
+            return playout(rng);
         }
         let Some(k) = self.shape(node, met.player) else {
-            return random(rng);
+            return playout(rng);
         };
         let mut distinct = met.keys.to_vec();
         distinct.sort_unstable();
         distinct.dedup();
         if self.warming(node, k, distinct.len()) {
-            let option = random(rng);
+            let option = playout(rng);
             if let Some((a, new)) = self.record(node, k, met.keys, option) {
                 self.descend(node, k, a, new);
             }
@@ -480,7 +488,7 @@ impl Policy for Tree {
                 self.descend(node, k, a, new);
                 option
             }
-            None => random(rng),
+            None => playout(rng),
         }
     }
 
@@ -513,6 +521,20 @@ fn rounds(count: usize) -> u32 {
 /// half, by mean reward over all their copies so far, goes on to the next round, until one is
 /// left. Below the root, each playout descends the tree of information sets by UCB1.
 pub fn pick(sp: &SearchPoint, spec: Spec, seed: u64, number: usize) -> (usize, SearchStats) {
+    pick_by(sp, spec, seed, number, None, None)
+}
+
+/// `pick`, the playouts driven by the game's bot `bot` (random when `None`), and `favourite`
+/// (the bot's own answer here) taken where no copy leads back to the choice and first among
+/// options of equal means.
+pub fn pick_by(
+    sp: &SearchPoint,
+    spec: Spec,
+    seed: u64,
+    number: usize,
+    bot: Option<&std::rc::Rc<str>>,
+    favourite: Option<usize>,
+) -> (usize, SearchStats) {
     let budget = spec.budget;
     let horizon = match spec.horizon {
         Horizon::Default => Some(default_horizon(sp.players()) as usize),
@@ -575,7 +597,7 @@ pub fn pick(sp: &SearchPoint, spec: Spec, seed: u64, number: usize) -> (usize, S
                     accepted = play_one(
                         sp,
                         sp.copy(&world),
-                        (option, future, horizon),
+                        (option, future, horizon, bot),
                         &mut tree,
                         root,
                         lowest,
@@ -586,8 +608,14 @@ pub fn pick(sp: &SearchPoint, spec: Spec, seed: u64, number: usize) -> (usize, S
                     playouts += 1;
                 }
                 if accepted {
-                    accepted =
-                        play_one(sp, world, (last, future, horizon), &mut tree, root, lowest);
+                    accepted = play_one(
+                        sp,
+                        world,
+                        (last, future, horizon, bot),
+                        &mut tree,
+                        root,
+                        lowest,
+                    );
                     if accepted {
                         playouts += 1;
                     }
@@ -606,7 +634,12 @@ pub fn pick(sp: &SearchPoint, spec: Spec, seed: u64, number: usize) -> (usize, S
         // The better half goes on (ties: the option first in order).
         let arms = root_arms(&tree, root);
         let mut ranked = alive.clone();
-        ranked.sort_by(|&a, &b| better(&arms, b, a).then(a.cmp(&b)));
+        let fav = |o: usize| favourite != Some(o);
+        ranked.sort_by(|&a, &b| {
+            better(&arms, b, a)
+                .then(fav(a).cmp(&fav(b)))
+                .then(a.cmp(&b))
+        });
         ranked.truncate(alive.len().div_ceil(2));
         ranked.sort_unstable();
         alive = ranked;
@@ -616,17 +649,17 @@ pub fn pick(sp: &SearchPoint, spec: Spec, seed: u64, number: usize) -> (usize, S
     if worlds == 0 {
         stats.fallbacks = 1;
         let i = rng::below(&mut rng, count.min(u32::MAX as usize) as u32) as usize;
-        return (i, stats);
+        return (favourite.filter(|&f| f < count).unwrap_or(i), stats);
     }
     // The best mean among those still in (one, unless the budget ran out first).
     let arms = root_arms(&tree, root);
-    let best = alive
-        .iter()
-        .copied()
-        .fold(None, |best: Option<usize>, o| match best {
+    let best = alive.iter().copied().fold(
+        favourite.filter(|f| alive.contains(f)),
+        |best: Option<usize>, o| match best {
             Some(b) if better(&arms, o, b) != std::cmp::Ordering::Greater => Some(b),
             _ => Some(o),
-        });
+        },
+    );
     (best.unwrap_or(0), stats)
 }
 
@@ -635,7 +668,7 @@ pub fn pick(sp: &SearchPoint, spec: Spec, seed: u64, number: usize) -> (usize, S
 fn play_one(
     sp: &SearchPoint,
     world: crate::interp::World,
-    (option, future, horizon): (usize, u64, Option<usize>),
+    (option, future, horizon, bot): (usize, u64, Option<usize>, Option<&std::rc::Rc<str>>),
     tree: &mut Box<Tree>,
     root: usize,
     lowest: bool,
@@ -648,7 +681,7 @@ fn play_one(
         .is_some_and(|a| a.child.is_none());
     tree.descend(0, root, option, expand);
     let taken = std::mem::replace(tree, Box::new(Tree::empty()));
-    let (result, back) = sp.playout_with(world, option, future, taken, horizon);
+    let (result, back) = sp.playout_with(world, option, future, taken, horizon, bot.cloned());
     // The tree comes back with the playout (a playout that could not start keeps nothing).
     *tree = match back.and_then(into_tree) {
         Some(t) => t,
@@ -695,6 +728,8 @@ fn into_tree(p: Box<dyn Policy>) -> Option<Box<Tree>> {
 pub struct IsmctsAgent {
     pub spec: Spec,
     pub seed: u64,
+    /// The game's bot that drives the playouts (`ismcts:N/bot:NAME`); random when `None`.
+    pub bot: Option<std::rc::Rc<str>>,
     pub stats: SearchStats,
 }
 
@@ -714,6 +749,7 @@ impl IsmctsAgent {
         IsmctsAgent {
             spec,
             seed,
+            bot: None,
             stats: SearchStats::default(),
         }
     }
@@ -728,6 +764,12 @@ impl Agent for IsmctsAgent {
         Some(self.stats)
     }
 
+    /// The bot driving the playouts (`/bot:NAME`): the game works its answer out for every
+    /// choice searched, the answer when no copy leads back to the choice.
+    fn bot(&self, _seat: u32) -> Option<std::rc::Rc<str>> {
+        self.bot.clone()
+    }
+
     fn decide(
         &mut self,
         req: &ChoiceRequest,
@@ -738,8 +780,18 @@ impl Agent for IsmctsAgent {
                 if let Some(m) = sp.refused() {
                     return Err(m);
                 }
-                let (i, s) = pick(sp, self.spec, self.seed, req.number);
+                let (i, s) = pick_by(
+                    sp,
+                    self.spec,
+                    self.seed,
+                    req.number,
+                    self.bot.as_ref(),
+                    req.bot,
+                );
                 self.stats.add(&s);
+                if let Some(m) = sp.bot_peeked() {
+                    return Err(m);
+                }
                 Ok(i)
             }
             None => Err("the ismcts agent was asked without the position to search".into()),

@@ -11,11 +11,17 @@
 //! weight (`interp::Played`: how the other players' secret answers in it were drawn).
 //! Everything random comes from one `ChaCha8Rng` seeded from (game seed, seat, choice number):
 //! a decision is a function of the position, as every answer of the other agents is.
+//!
+//! `mc:N/bot:NAME` plays out with the game's bot `NAME` answering every seat's choices after
+//! the option (as that seat, on the copy), one answer in four at random
+//! (`interp::search::BOT_RANDOM_ONE_IN`, from the playout's stream): playouts that play the
+//! game as its designers' bot does, rather than at random.
 
 use super::{Agent, ChoiceRequest};
 pub use crate::interp::SearchStats;
 use crate::interp::{Played, PlayoutEnd, SearchPoint};
 use crate::rng;
+use std::rc::Rc;
 
 /// The most playouts per option `mc:N` accepts.
 pub const MAX_PLAYOUTS: u32 = 10_000;
@@ -85,6 +91,20 @@ impl Tally {
 /// The option flat Monte Carlo picks at `sp` with `n` playouts per option, and what the search
 /// came to; the game seed and the choice number seed its randomness.
 pub fn pick(sp: &SearchPoint, n: u32, seed: u64, number: usize) -> (usize, SearchStats) {
+    pick_by(sp, n, seed, number, None, None)
+}
+
+/// `pick`, the playouts driven by the game's bot `bot` (random when `None`), and `favourite`
+/// (the bot's own answer here) taken where no copy leads back to the choice and among options
+/// the playouts cannot tell apart.
+pub fn pick_by(
+    sp: &SearchPoint,
+    n: u32,
+    seed: u64,
+    number: usize,
+    bot: Option<&Rc<str>>,
+    favourite: Option<usize>,
+) -> (usize, SearchStats) {
     let count = sp.options();
     let seat = sp.seat();
     let mut rng = stream(seed, seat, number);
@@ -103,7 +123,7 @@ pub fn pick(sp: &SearchPoint, n: u32, seed: u64, number: usize) -> (usize, Searc
         tries += 1;
         let world = sp.determinise(&mut rng);
         let future = rng::draw_u64(&mut rng);
-        let first = sp.playout(&world, 0, future);
+        let first = sp.playout_by(&world, 0, future, bot);
         if first.end == PlayoutEnd::Rejected {
             stats.rejected += 1;
             continue;
@@ -113,7 +133,7 @@ pub fn pick(sp: &SearchPoint, n: u32, seed: u64, number: usize) -> (usize, Searc
             let end = if o == 0 {
                 first.clone()
             } else {
-                sp.playout(&world, o, future)
+                sp.playout_by(&world, o, future, bot)
             };
             t.add(&end, seat, lowest);
         }
@@ -124,14 +144,14 @@ pub fn pick(sp: &SearchPoint, n: u32, seed: u64, number: usize) -> (usize, Searc
         // No determinisation led back to this choice: choose at random (seeded).
         stats.fallbacks = 1;
         let i = rng::below(&mut rng, count.min(u32::MAX as usize) as u32) as usize;
-        return (i, stats);
+        return (favourite.filter(|&f| f < count).unwrap_or(i), stats);
     }
     // Every option has the same `played` copies: compare weighted totals. Ties: mean score,
-    // then lowest index.
+    // then the favourite, then lowest index.
     let better = |t: &Tally, b: &Tally| {
         t.reward > b.reward || (t.reward == b.reward && t.mean_score() > b.mean_score())
     };
-    let mut best: Option<(usize, &Tally)> = None;
+    let mut best: Option<(usize, &Tally)> = favourite.and_then(|f| tallies.get(f).map(|t| (f, t)));
     for (o, t) in tallies.iter().enumerate() {
         match best {
             Some((_, b)) if !better(t, b) => {}
@@ -145,6 +165,8 @@ pub fn pick(sp: &SearchPoint, n: u32, seed: u64, number: usize) -> (usize, Searc
 pub struct McAgent {
     pub playouts: u32,
     pub seed: u64,
+    /// The game's bot that drives the playouts (`mc:N/bot:NAME`); random playouts when `None`.
+    pub bot: Option<Rc<str>>,
     /// What its searches came to so far.
     pub stats: SearchStats,
 }
@@ -154,6 +176,7 @@ impl McAgent {
         McAgent {
             playouts,
             seed,
+            bot: None,
             stats: SearchStats::default(),
         }
     }
@@ -168,6 +191,12 @@ impl Agent for McAgent {
         Some(self.stats)
     }
 
+    /// The bot driving the playouts (`/bot:NAME`): the game works its answer out for every
+    /// choice searched, the answer when no copy leads back to the choice.
+    fn bot(&self, _seat: u32) -> Option<std::rc::Rc<str>> {
+        self.bot.clone()
+    }
+
     fn decide(
         &mut self,
         req: &ChoiceRequest,
@@ -178,8 +207,18 @@ impl Agent for McAgent {
                 if let Some(m) = sp.refused() {
                     return Err(m);
                 }
-                let (i, s) = pick(sp, self.playouts, self.seed, req.number);
+                let (i, s) = pick_by(
+                    sp,
+                    self.playouts,
+                    self.seed,
+                    req.number,
+                    self.bot.as_ref(),
+                    req.bot,
+                );
                 self.stats.add(&s);
+                if let Some(m) = sp.bot_peeked() {
+                    return Err(m);
+                }
                 Ok(i)
             }
             None => Err("the mc agent was asked without the position to search".into()),

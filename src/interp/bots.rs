@@ -25,6 +25,19 @@ impl<'p> Interp<'p> {
         options: &[Value],
         span: Span,
     ) -> R<usize> {
+        Ok(self.bot_pick(name, seat, options, span)?.unwrap_or(0))
+    }
+
+    /// The option the bot scores highest, or `None` when it scores none (then a seat the bot
+    /// plays answers the first option, and a search's playout driven by the bot answers at
+    /// random: `search.rs`).
+    pub(crate) fn bot_pick(
+        &mut self,
+        name: &str,
+        seat: u32,
+        options: &[Value],
+        span: Span,
+    ) -> R<Option<usize>> {
         let prog = self.prog;
         let Some(bot) = prog.bots.iter().find(|b| b.name == name) else {
             return Err(Box::new(
@@ -44,13 +57,13 @@ impl<'p> Interp<'p> {
                     }
                 }
             }
-            Ok(Value::Int(best.map_or(0, |(_, i)| i as i64)))
+            Ok(best.map_or(Value::None, |(_, i)| Value::Int(i as i64)))
         });
         self.displaying -= 1;
         self.observer = before;
         match r {
-            Ok(Value::Int(i)) => Ok(usize::try_from(i).unwrap_or(0)),
-            Ok(_) => Ok(0),
+            Ok(Value::Int(i)) => Ok(usize::try_from(i).ok()),
+            Ok(_) => Ok(None),
             Err(d) if d.code == "repl::hidden" => Err(self.bot_peeked(bot, seat, *d)),
             Err(d) => Err(d),
         }

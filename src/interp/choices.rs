@@ -93,7 +93,7 @@ impl<'p> Interp<'p> {
         } else {
             let i = if self.playout.is_some() {
                 // A playout of a search answers for everyone (`search.rs`).
-                self.playout_answer(player, options)?
+                self.playout_answer(player, options, span)?
             } else {
                 self.ask_agent(player, options, labels, notes, prompt, secret, span)?
             };
@@ -224,6 +224,7 @@ impl<'p> Interp<'p> {
             want: Default::default(),
             dealing: Default::default(),
             proposals: Default::default(),
+            peeked: Default::default(),
         });
         let req = ChoiceRequest {
             player,

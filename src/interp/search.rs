@@ -118,7 +118,15 @@ pub(super) struct Playout {
     /// How many choices after the one searched a playout answers before it is scored where it
     /// stands (`None`: to the end of the game).
     horizon: Option<usize>,
+    /// The game's bot that answers every seat's choices after the one searched (`mc:50/bot:NAME`),
+    /// as that seat on this copy, but one answer in `BOT_RANDOM_ONE_IN` (and every choice it
+    /// scores no option of) at random; `None`: random answers.
+    bot: Option<Rc<str>>,
 }
+
+/// In a playout driven by a bot, one answer in this many is random, so the playouts of one
+/// position differ (drawn from the playout's own stream: deterministic from the seed).
+pub const BOT_RANDOM_ONE_IN: u32 = 4;
 
 /// What a playout must meet: the choices since the boundary, and the choice searched as the
 /// seat sees it. Made once per choice searched and shared by its playouts.
@@ -316,7 +324,14 @@ pub fn option_key(v: &Value, known: &[Players], player: u32) -> u64 {
 /// How a tree search answers the choices of a playout after the one searched (`playout_with`).
 /// `rng` is the playout's own stream of answers.
 pub trait Policy {
-    fn answer(&mut self, met: Met<'_>, rng: &mut ChaCha8Rng) -> usize;
+    /// The answer to `met`. `playout` answers it as the playout would without a policy
+    /// (random, or the game's bot the search names), for the choices the policy leaves to it.
+    fn answer(
+        &mut self,
+        met: Met<'_>,
+        rng: &mut ChaCha8Rng,
+        playout: &mut dyn FnMut(&mut ChaCha8Rng) -> usize,
+    ) -> usize;
     /// Whether the next choice's `Met::keys` are wanted (working them out costs a little).
     fn wants_keys(&self) -> bool {
         false
@@ -422,6 +437,9 @@ pub struct SearchPoint<'a> {
     pub(super) dealing: OnceCell<Dealing>,
     /// For each choice replayed: how a playout draws its answer (`prepare`).
     pub(super) proposals: OnceCell<Rc<[Proposal]>>,
+    /// The first playout in which the game's bot driving it read what its seat may not see
+    /// (`run::bot_hidden`): the search stops with it (`bot_peeked`), as the game would.
+    pub(super) peeked: OnceCell<String>,
 }
 
 /// What a determinisation deals, the same for every copy of one choice searched: the cards the
@@ -828,6 +846,13 @@ impl SearchPoint<'_> {
         self.prog.game.score.is_some()
     }
 
+    /// The error of a bot driving the playouts that read what its seat may not see, in any
+    /// playout so far (`mc:N/bot:NAME`): a search stops the game with it, as a seat the bot
+    /// plays would.
+    pub fn bot_peeked(&self) -> Option<String> {
+        self.peeked.get().cloned()
+    }
+
     /// Why this choice may not be searched: a var hidden from some players held the replay
     /// back too long (`MAX_HELD`, `Track::holds_back`), and a copy from a later boundary would
     /// hold its real value. A searching agent answers with this error rather than read it.
@@ -1102,6 +1127,7 @@ impl SearchPoint<'_> {
             branched: false,
             policy: None,
             horizon: None,
+            bot: None,
         }
     }
 
@@ -1218,18 +1244,33 @@ impl SearchPoint<'_> {
     /// Play `world` out with option `option` taken at this choice: the game's randomness and
     /// every answer after it come from `seed`. Bounded by the game's step budget.
     pub fn playout(&self, world: &World, option: usize, seed: u64) -> Played {
+        self.playout_by(world, option, seed, None)
+    }
+
+    /// `playout`, with every choice after this one answered by the game's bot `bot` (as the
+    /// seat that chooses, on the copy), one answer in `BOT_RANDOM_ONE_IN` at random; random
+    /// answers when `None`.
+    pub fn playout_by(
+        &self,
+        world: &World,
+        option: usize,
+        seed: u64,
+        bot: Option<&Rc<str>>,
+    ) -> Played {
         let copy = World {
             state: world.state.clone(),
             repick: world.repick,
         };
-        self.playout_inner(copy, option, seed, None, None).0
+        self.playout_inner(copy, option, seed, None, None, bot.cloned())
+            .0
     }
 
     /// `playout`, with the choices after this one answered by `policy` (a tree search's), which
     /// is handed back with the result. The copy is played out in place (a tree search plays
     /// each copy once). With a `horizon`, a game that has a score is scored where it stands
     /// once that many choices after this one are answered (the winner as the game would name
-    /// it then), instead of being played to its end.
+    /// it then), instead of being played to its end. The choices the policy leaves to the
+    /// playout are answered by the game's bot `bot` as `playout_by` does (random when `None`).
     pub fn playout_with(
         &self,
         world: World,
@@ -1237,9 +1278,10 @@ impl SearchPoint<'_> {
         seed: u64,
         policy: Box<dyn Policy>,
         horizon: Option<usize>,
+        bot: Option<Rc<str>>,
     ) -> (Played, Option<Box<dyn Policy>>) {
         let horizon = horizon.filter(|_| self.has_score());
-        self.playout_inner(world, option, seed, Some(policy), horizon)
+        self.playout_inner(world, option, seed, Some(policy), horizon, bot)
     }
 
     fn playout_inner(
@@ -1249,6 +1291,7 @@ impl SearchPoint<'_> {
         seed: u64,
         policy: Option<Box<dyn Policy>>,
         horizon: Option<usize>,
+        bot: Option<Rc<str>>,
     ) -> (Played, Option<Box<dyn Policy>>) {
         let hidden = Hidden::Drawn {
             repick: Box::new(rng::new_rng(world.repick)),
@@ -1262,6 +1305,7 @@ impl SearchPoint<'_> {
         let mut playout = self.playout_for(option, hidden, seed);
         playout.policy = policy;
         playout.horizon = horizon;
+        playout.bot = bot;
         let (end, mut it) = match self.run(world.state, playout) {
             Ok(r) => r,
             Err(d) => {
@@ -1286,6 +1330,11 @@ impl SearchPoint<'_> {
         };
         let end = match end {
             Err(d) if d.code == REJECT || !branched => PlayoutEnd::Rejected,
+            Err(d) if d.code == "run::bot_hidden" => {
+                let message = format!("{}: {}", d.code, d.message);
+                let _ = self.peeked.set(message.clone());
+                PlayoutEnd::Error(message)
+            }
             Err(d) => PlayoutEnd::Error(format!("{}: {}", d.code, d.message)),
             // The game ended before asking the choice again.
             Ok(()) if !branched => PlayoutEnd::Rejected,
@@ -1423,11 +1472,16 @@ impl Interp<'_> {
     }
 
     /// In a playout, the answer to a choice: the replayed one, the option tried, or a random one.
-    pub(super) fn playout_answer(&mut self, player: u32, options: &[Value]) -> R<usize> {
+    pub(super) fn playout_answer(
+        &mut self,
+        player: u32,
+        options: &[Value],
+        span: Span,
+    ) -> R<usize> {
         let Some(mut pl) = self.playout.take() else {
             return Err(signal(REJECT));
         };
-        let r = self.playout_answer_with(&mut pl, player, options);
+        let r = self.playout_answer_with(&mut pl, player, options, span);
         self.playout = Some(pl);
         r
     }
@@ -1437,6 +1491,7 @@ impl Interp<'_> {
         pl: &mut Playout,
         player: u32,
         options: &[Value],
+        span: Span,
     ) -> R<usize> {
         let count = options.len();
         let j = pl.asked;
@@ -1484,15 +1539,36 @@ impl Interp<'_> {
                     allocation: self.allocation,
                     keys: &keys,
                 };
-                return Ok(policy
-                    .answer(met, &mut pl.answers)
-                    .min(count.saturating_sub(1)));
+                let Some(bot) = pl.bot.as_ref() else {
+                    let allocation = self.allocation;
+                    let mut random =
+                        |rng: &mut ChaCha8Rng| super::random_answer(rng, count, allocation);
+                    return Ok(policy
+                        .answer(met, &mut pl.answers, &mut random)
+                        .min(count.saturating_sub(1)));
+                };
+                let mut failed = None;
+                let mut by_bot = |rng: &mut ChaCha8Rng| {
+                    self.bot_playout_answer(bot, player, options, span, rng)
+                        .unwrap_or_else(|d| {
+                            failed = Some(d);
+                            0
+                        })
+                };
+                let i = policy.answer(met, &mut pl.answers, &mut by_bot);
+                return match failed {
+                    Some(d) => Err(d),
+                    None => Ok(i.min(count.saturating_sub(1))),
+                };
             }
-            return Ok(super::random_answer(
-                &mut pl.answers,
-                count,
-                self.allocation,
-            ));
+            return match pl.bot.as_ref() {
+                None => Ok(super::random_answer(
+                    &mut pl.answers,
+                    count,
+                    self.allocation,
+                )),
+                Some(bot) => self.bot_playout_answer(bot, player, options, span, &mut pl.answers),
+            };
         }
         // The choice searched: it must look to the seat as it does in the real game.
         if player != pl.seat || count != pl.count || pl.option >= count {
@@ -1514,6 +1590,26 @@ impl Interp<'_> {
 }
 
 impl Interp<'_> {
+    /// A playout's answer by the game's bot `bot` for `player`, worked out as that player on the
+    /// playout's copy (never the real game): one answer in `BOT_RANDOM_ONE_IN`, and a choice the
+    /// bot scores no option of, at random from `rng`.
+    fn bot_playout_answer(
+        &mut self,
+        bot: &str,
+        player: u32,
+        options: &[Value],
+        span: Span,
+        rng: &mut ChaCha8Rng,
+    ) -> R<usize> {
+        let count = options.len();
+        if rng::below(rng, BOT_RANDOM_ONE_IN) != 0 {
+            if let Some(i) = self.bot_pick(bot, player, options, span)? {
+                return Ok(i);
+            }
+        }
+        Ok(super::random_answer(rng, count, self.allocation))
+    }
+
     /// Whether the choice being asked (`options`) reads to `seat` as the choice searched did:
     /// its options as the seat sees them, and the seat's view. Plainly the same states and
     /// options (`looks_same`) are; otherwise both are built and compared.

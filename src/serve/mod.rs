@@ -51,6 +51,11 @@ pub struct Config {
 }
 
 fn mode_of(spec: &str, prog: &crate::program::Program) -> Result<Mode, String> {
+    if let Some(Ok((base, Some(_)))) = crate::agent::search_playouts(spec) {
+        return Err(format!(
+            "`{spec}`: the searches of `rules serve` play out at random; use `{base}`, or play it out with a bot in `rules run` and `rules simulate`"
+        ));
+    }
     if crate::agent::bot_name(spec).is_some() {
         crate::agent::check_bots(&[spec.to_string()], prog)?;
     }

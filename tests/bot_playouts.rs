@@ -1,0 +1,181 @@
+//! `mc:N/bot:NAME` and `ismcts:N/bot:NAME`: a search whose playouts the game's own bot plays
+//! out finds a plan random playouts miss (`tests/bot_playouts/long_shot.rules`); the spec is read
+//! and refused as `--agent` is; a game with such a search is the same for a seed, on one
+//! thread or two.
+
+mod common;
+
+use common::rules;
+
+const LONG_SHOT: &str = "tests/bot_playouts/long_shot.rules";
+
+/// P1's first answer in the long shot, with P1 played by `agent`.
+fn first_answer(agent: &str) -> String {
+    let (code, out, err) = rules(&[
+        "run",
+        LONG_SHOT,
+        "--seed",
+        "1",
+        "--agent",
+        &format!("P1={agent},random"),
+    ]);
+    assert_eq!(code, 0, "{agent}: {out}{err}");
+    let line = out
+        .lines()
+        .find(|l| l.contains("Play it safe"))
+        .unwrap_or_else(|| panic!("{agent}: P1 was not asked: {out}"));
+    line.rsplit("-> ").next().unwrap_or("").trim().to_string()
+}
+
+#[test]
+fn bot_playouts_find_the_plan_random_playouts_miss() {
+    // Random playouts almost never hit the code: safe looks better.
+    assert_eq!(first_answer("mc:20"), "safe");
+    assert_eq!(first_answer("ismcts:40"), "safe");
+    // Played out by the bot that knows the code, the long shot wins a third of its playouts.
+    assert_eq!(first_answer("mc:20/bot:Oracle"), "long shot");
+    assert_eq!(first_answer("ismcts:40/bot:Oracle"), "long shot");
+    assert_eq!(first_answer("ismcts:4x:end/bot:Oracle"), "long shot");
+    // `/random` is the default, spelt out.
+    assert_eq!(first_answer("mc:20/random"), "safe");
+}
+
+/// Among options whose playouts come out alike, a search played out by a bot takes the bot's
+/// own answer; with random playouts, the first.
+#[test]
+fn the_bot_breaks_ties_between_options_playouts_cannot_tell_apart() {
+    let pick = |agent: &str| {
+        let (code, out, err) = rules(&[
+            "run",
+            "tests/bot_playouts/tie.rules",
+            "--agent",
+            &format!("P1={agent},random"),
+        ]);
+        assert_eq!(code, 0, "{agent}: {out}{err}");
+        let line = out
+            .lines()
+            .find(|l| l.contains("Pick a number"))
+            .unwrap_or("");
+        line.rsplit("-> ").next().unwrap_or("").trim().to_string()
+    };
+    assert_eq!(pick("mc:5"), "1");
+    assert_eq!(pick("ismcts:10"), "1");
+    assert_eq!(pick("mc:5/bot:Four"), "4");
+    assert_eq!(pick("ismcts:10/bot:Four"), "4");
+}
+
+#[test]
+fn playout_specs_are_read_and_refused_as_agents_are() {
+    use rules::agent::{search_playouts, seat_specs};
+    assert_eq!(
+        search_playouts("mc:50/bot:Steward"),
+        Some(Ok(("mc:50", Some("Steward"))))
+    );
+    assert_eq!(
+        search_playouts("ismcts:10x:end/bot:Steward"),
+        Some(Ok(("ismcts:10x:end", Some("Steward"))))
+    );
+    assert_eq!(
+        search_playouts("ismcts:10/random"),
+        Some(Ok(("ismcts:10", None)))
+    );
+    assert_eq!(search_playouts("mc:5"), Some(Ok(("mc:5", None))));
+    assert_eq!(search_playouts("bot:Steward"), None);
+    assert_eq!(search_playouts("script:runs/mc:5/log"), None);
+    assert!(seat_specs("P1=mc:5/bot:Oracle,ismcts:10/bot:Oracle", 2, "random").is_ok());
+    for bad in [
+        "mc:5/",
+        "mc:5/bot:",
+        "mc:5/greedy",
+        "mc:5/bot:A/bot:B",
+        "ismcts:5/first",
+        "mc:0/bot:Oracle",
+        "ismcts:0/bot:Oracle",
+        "random/bot:Oracle",
+        "bot:Oracle/random",
+    ] {
+        let (code, _, err) = rules(&["simulate", LONG_SHOT, "--games", "1", "--agent", bad]);
+        assert_eq!(code, 2, "{bad}: {err}");
+        assert!(!err.contains("panicked"), "{bad}: {err}");
+    }
+    // A bot the game does not declare is refused before any game, naming the game's bots.
+    let (code, _, err) = rules(&[
+        "simulate",
+        LONG_SHOT,
+        "--games",
+        "1",
+        "--agent",
+        "mc:5/bot:Orakel",
+    ]);
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("no bot `Orakel`") && err.contains("Oracle"),
+        "{err}"
+    );
+}
+
+#[test]
+fn bot_playouts_are_the_same_for_a_seed_on_one_thread_or_two() {
+    let report = |jobs: &str| {
+        let path = std::env::temp_dir().join(format!(
+            "rules-bot-playouts-j{jobs}-{}.json",
+            std::process::id()
+        ));
+        let p = path.display().to_string();
+        let (code, out, err) = rules(&[
+            "simulate",
+            LONG_SHOT,
+            "--games",
+            "6",
+            "--agent",
+            "P1=ismcts:20/bot:Oracle,mc:3/bot:Oracle",
+            "--jobs",
+            jobs,
+            "--json",
+            &p,
+        ]);
+        assert_eq!(code, 0, "{out}{err}");
+        let text = std::fs::read_to_string(&path).expect("report");
+        std::fs::remove_file(&path).ok();
+        text
+    };
+    let one = report("1");
+    assert_eq!(one, report("2"));
+    assert_eq!(one, report("1"));
+}
+
+/// The bot driving a search's playouts reads each copy as the seat it answers for: its own
+/// secret, never another seat's. A bot that would read another's stops the game with the
+/// error `bot:NAME` gives at that seat, whichever seat searches; one that reads only its own
+/// seat's plays on.
+#[test]
+fn a_bot_in_a_playout_reads_only_what_its_seat_may() {
+    let play = |agent: &str| {
+        rules(&[
+            "run",
+            "tests/bot_playouts/peek.rules",
+            "--seed",
+            "1",
+            "--agent",
+            agent,
+        ])
+    };
+    for agent in [
+        "P1=bot:Peeker",
+        "P1=mc:3/bot:Peeker",
+        "P1=ismcts:5/bot:Peeker",
+        "P2=mc:3/bot:Peeker",
+    ] {
+        let (code, out, err) = play(agent);
+        assert_eq!(code, 1, "{agent}: {out}{err}");
+        assert!(
+            err.contains("the bot `Peeker` playing P1 read what P1 may not see"),
+            "{agent}: {err}"
+        );
+    }
+    for agent in ["mc:3/bot:Fair", "ismcts:5/bot:Fair"] {
+        let (code, out, err) = play(agent);
+        assert_eq!(code, 0, "{agent}: {out}{err}");
+        assert!(out.contains("Game over"), "{agent}: {out}");
+    }
+}
