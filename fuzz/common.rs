@@ -376,3 +376,177 @@ fn roundtrip(text: &str) {
         Err(d) => panic!("fmt refused its own output: {}\n{formatted}", d.message),
     }
 }
+
+/// The tokens of the served game in `serve_requests`: P1's, P2's, then the spectators'.
+pub const SERVE_TOKENS: [&str; 3] = [
+    "0123456789abcdef0123456789abcde1",
+    "0123456789abcdef0123456789abcde2",
+    "0123456789abcdef0123456789abcde3",
+];
+
+/// What only each of P1, P2 and the spectators is sent: a connection whose requests name none
+/// of the others' tokens must never be sent theirs.
+const SERVE_SECRETS: [&str; 3] = ["secret-of-P1", "secret-of-P2", "secret-of-spectators"];
+
+/// `data` split into connections at lines `@@` (at most 16, each at most 16 KiB), with `$P1`,
+/// `$P2` and `$S` standing for the tokens (`SERVE_TOKENS`) and `$Q` for the number of the
+/// question waiting when the connection opens (right-aligned in two characters, as long as
+/// `$Q`: a `Content-Length` counted with `$Q` stays right). The bytes go as they are: HTTP's
+/// `\r\n` must be written (a bare `\n` is what the server makes of it).
+pub fn serve_connections(data: &[u8]) -> Vec<Vec<u8>> {
+    let mut conns = Vec::new();
+    let mut current = Vec::new();
+    for line in data.split_inclusive(|&b| b == b'\n') {
+        if line.strip_suffix(b"\n").unwrap_or(line) == b"@@" {
+            conns.push(std::mem::take(&mut current));
+        } else {
+            current.extend_from_slice(line);
+        }
+    }
+    conns.push(current);
+    conns.truncate(16);
+    for c in &mut conns {
+        c.truncate(16 << 10);
+    }
+    conns
+}
+
+/// The web server of `rules serve` under the requests of `data` (`serve_connections`), each
+/// connection over an in-memory pipe through the code that serves a socket's
+/// (`rules::serve::http::connection`: its slot, hyper with the head's deadline, the routes), on
+/// a runtime whose clock moves only when every task waits (a long poll, an event stream's
+/// keep-alive, an idle or head deadline passes at once). Up to four connections stay open
+/// unread at once (their slots held; the caps are small here), then each is read until it
+/// closes or 30 s of that clock pass (an event stream never ends). A small game stands in for
+/// the game's thread: each answer passed on moves it to a new question for the other seat, a
+/// take-back request publishes again under the same number, and every connection's request
+/// makes a change the event streams see. Every answer must be HTTP, and no connection may be
+/// sent a message of a seat (or the spectators) whose token it never named.
+pub fn serve_requests(data: &[u8]) {
+    let _ = serve_exchange(data);
+}
+
+/// `serve_requests`, giving what each connection sent and was sent back (the in-tree replay
+/// checks the seeds reach the routes).
+pub fn serve_exchange(data: &[u8]) -> Vec<(Vec<u8>, Vec<u8>)> {
+    use rules::serve::hub::{HostCmd, Hub, Question};
+    use std::sync::Arc;
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let limits = Limits {
+        max_serve_connections: 3,
+        max_serve_seat_connections: 2,
+        max_serve_spectator_connections: 2,
+        ..limits()
+    };
+    let (tx, rx) = std::sync::mpsc::sync_channel(limits.max_serve_queue);
+    let messages = |version: u64| -> Vec<Arc<str>> {
+        SERVE_SECRETS
+            .iter()
+            .map(|s| Arc::from(format!(r#"{{"version":{version},"for":"{s}"}}"#)))
+            .collect()
+    };
+    let hub = Arc::new(Hub::new(
+        SERVE_TOKENS.iter().map(|t| t.to_string()).collect(),
+        messages(0),
+        tx,
+        limits,
+    ));
+    hub.publish(
+        messages(0),
+        Some(Question {
+            id: 1,
+            seat: 0,
+            count: 3,
+            taken: false,
+        }),
+    );
+    let mut version = 0u64;
+    let mut game = |hub: &Hub| {
+        let mut question = hub.lock().question.clone();
+        while let Ok(cmd) = rx.try_recv() {
+            match cmd {
+                HostCmd::Answer {
+                    seat, question: q, ..
+                } => {
+                    question = Some(Question {
+                        id: q + 1,
+                        seat: 1 - seat.min(1),
+                        count: 3,
+                        taken: false,
+                    });
+                }
+                HostCmd::Undo { .. } | HostCmd::Line(_) => {}
+            }
+        }
+        version += 1;
+        hub.publish(messages(version), question);
+    };
+    let conns = serve_connections(data);
+    let Ok(rt) = tokio::runtime::Builder::new_current_thread()
+        .enable_time()
+        .start_paused(true)
+        .build()
+    else {
+        return Vec::new();
+    };
+    let answers = rt.block_on(async {
+        let app = rules::serve::http::router(hub.clone(), &limits);
+        let idle = std::time::Duration::from_secs(limits.serve_idle_seconds.max(1));
+        let head = std::time::Duration::from_secs(limits.serve_head_seconds.max(1));
+        let mut answers = Vec::new();
+        let mut waiting = Vec::new();
+        let n = conns.len();
+        for (i, raw) in conns.iter().enumerate() {
+            let q = hub.lock().question.as_ref().map_or(0, |q| q.id);
+            let bytes = substitute(
+                raw,
+                &[
+                    (b"$P1", SERVE_TOKENS[0].as_bytes()),
+                    (b"$P2", SERVE_TOKENS[1].as_bytes()),
+                    (b"$S", SERVE_TOKENS[2].as_bytes()),
+                    (b"$Q", format!("{q:>2}").as_bytes()),
+                ],
+            );
+            let (mut client, server) = tokio::io::duplex(16 << 10);
+            let conn = rules::serve::http::connection(server, hub.clone(), app.clone(), idle, head);
+            tokio::spawn(conn);
+            let _ = client.write_all(&bytes).await;
+            let _ = client.shutdown().await;
+            // Let the server take the request in before the game moves.
+            tokio::time::sleep(std::time::Duration::from_millis(1)).await;
+            game(&hub);
+            waiting.push((bytes, client));
+            if waiting.len() >= 4 || i + 1 == n {
+                for (bytes, mut client) in waiting.drain(..) {
+                    let mut got = Vec::new();
+                    let wait = std::time::Duration::from_secs(30);
+                    let _ = tokio::time::timeout(wait, client.read_to_end(&mut got)).await;
+                    answers.push((bytes, got));
+                }
+            }
+        }
+        answers
+    });
+    for (sent, got) in &answers {
+        assert!(
+            got.is_empty() || got.starts_with(b"HTTP/1."),
+            "not an HTTP answer: {:?}",
+            String::from_utf8_lossy(&got)
+        );
+        let named = |t: &str| {
+            let t = t.as_bytes();
+            sent.windows(t.len()).any(|w| w.eq_ignore_ascii_case(t))
+        };
+        for (token, secret) in SERVE_TOKENS.iter().zip(SERVE_SECRETS) {
+            if !named(token) {
+                assert!(
+                    !got.windows(secret.len()).any(|w| w == secret.as_bytes()),
+                    "{secret} sent to a connection that never named its token:\n{}\n---- got:\n{}",
+                    String::from_utf8_lossy(&sent),
+                    String::from_utf8_lossy(&got)
+                );
+            }
+        }
+    }
+    answers
+}

@@ -55,6 +55,31 @@ fn formatted_inputs() {
     });
 }
 
+/// Under a small file size limit (600 bytes): a file whose aligned layout would pass it is
+/// laid out without the padding; one that would pass it anyway is refused, naming the limit
+/// and the sizes (not blaming the formatter). The output is formatted again to itself.
+#[test]
+fn formatted_inputs_at_a_small_file_limit() {
+    let limits = Limits {
+        max_file_bytes: 600,
+        ..Limits::default()
+    };
+    insta::glob!("fmt/limit/*.rules", |path| {
+        let text = std::fs::read_to_string(path).expect("read");
+        let name = path.file_name().expect("name").to_string_lossy();
+        let shown = match format_source(&name, &text, &limits) {
+            Ok(once) => {
+                let twice = format_source(&name, &once, &limits).expect("formats again");
+                assert_eq!(once, twice, "{}: a second run changed it", path.display());
+                assert!(once.len() <= 600, "{}", path.display());
+                once
+            }
+            Err(d) => format!("refused: {}: {}", d.code, d.message),
+        };
+        insta::assert_snapshot!(shown);
+    });
+}
+
 /// Copy `from` into `to`, with the standard library beside each game as `stdcopy/` (imports
 /// of `std/` rewritten to it), formatting every `.rules` file when `fmt` is set.
 fn copy_tree(from: &Path, to: &Path, fmt: bool) {

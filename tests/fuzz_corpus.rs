@@ -1,7 +1,8 @@
 //! Replays what the fuzz targets in `fuzz/` run, on the stable toolchain: the seed corpus (every
 //! `.rules` file in `games/`, `stdlib/` and `tests/`, the REPL scripts, the raw language-server
-//! sessions of `tests/lsp/raw/`) and every crash case the fuzzers found, kept in
-//! `fuzz/regressions/<target>/`. Each must finish without a panic.
+//! sessions of `tests/lsp/raw/`, the web requests of `tests/serve_requests/`) and every crash
+//! case the fuzzers found, kept in `fuzz/regressions/<target>/`. Each must finish without a
+//! panic.
 
 #[path = "../fuzz/common.rs"]
 mod common;
@@ -103,4 +104,40 @@ fn lsp_messages_corpus() {
 #[test]
 fn fmt_roundtrip_corpus() {
     assert!(replay("fmt_roundtrip", RULES, common::fmt_roundtrip) > 50);
+}
+
+#[test]
+fn serve_requests_corpus() {
+    assert!(
+        replay(
+            "serve_requests",
+            &[("tests/serve_requests", Some("txt"))],
+            common::serve_requests
+        ) > 5
+    );
+    // The seeds reach the routes: pages, states, an event stream that sees a change, answers
+    // refused and passed on, strangers refused.
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/serve_requests");
+    let mut files = Vec::new();
+    files_under(&dir, Some("txt"), &mut files);
+    let mut got = String::new();
+    for f in files {
+        for (_, answer) in common::serve_exchange(&std::fs::read(f).expect("read")) {
+            got.push_str(&String::from_utf8_lossy(&answer));
+            got.push('\n');
+        }
+    }
+    for seen in [
+        "HTTP/1.1 200",
+        "HTTP/1.1 400",
+        "HTTP/1.1 404",
+        "HTTP/1.1 409",
+        "HTTP/1.1 503",
+        "text/event-stream",
+        "data: {\"version\":1,",
+        "secret-of-spectators",
+        "is no longer asked",
+    ] {
+        assert!(got.contains(seen), "no answer holds {seen:?}:\n{got}");
+    }
 }

@@ -75,6 +75,9 @@ pub struct Out<'a> {
     /// Comments at the ends of lines are marked with `MARK`, then aligned (`align_comments`);
     /// off when the source itself holds that character.
     pub align: bool,
+    /// Card tables with one space between cells instead of aligned columns (when aligning
+    /// would take the file past its size limit).
+    pub compact_tables: bool,
 }
 
 /// Marks where a comment at the end of a line starts, until `align_comments` lines them up.
@@ -138,6 +141,7 @@ impl<'a> Out<'a> {
             pending: false,
             printed_comments: 0,
             align: !src.contains(MARK),
+            compact_tables: false,
         }
     }
 

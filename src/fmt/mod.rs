@@ -24,9 +24,44 @@ pub fn format_source(name: &str, text: &str, limits: &Limits) -> Result<String, 
     if let Some(d) = parsed.diags.iter().find(|d| d.is_error()) {
         return Err(Box::new(d.clone()));
     }
-    let formatted = layout_of(name, text)?;
+    let formatted = layout_of(name, text, limits)?;
+    // A formatted text past a limit the input is within (its size: indentation and aligned
+    // columns add bytes) is refused naming that limit, not blamed on the formatter.
+    if formatted.len() > limits.max_file_bytes {
+        return Err(Box::new(
+            Diag::error(
+                "limit::file_size",
+                format!(
+                    "formatted, {name} would be {} bytes (it is {} now); the limit on a `.rules` \
+                     file is {} bytes, so the file was left as it is",
+                    formatted.len(),
+                    text.len(),
+                    limits.max_file_bytes
+                ),
+            )
+            .label(Span::new(0, 0, 0), "this file")
+            .help("split the card sets into several files and import them"),
+        ));
+    }
     // The safety net: the same meaning and the same comments, or the file is left alone.
     let again = parse_file(&formatted, 0, limits);
+    if let Some(d) = again
+        .diags
+        .iter()
+        .find(|d| d.is_error() && d.code.starts_with("limit::"))
+    {
+        return Err(Box::new(
+            Diag::error(
+                d.code,
+                format!(
+                    "formatted, {name} would pass a limit the file is within: {}; the file \
+                     was left as it is",
+                    d.message
+                ),
+            )
+            .label(Span::new(0, 0, 0), "this file"),
+        ));
+    }
     if again.value.is_none() || again.diags.iter().any(|d| d.is_error()) {
         return Err(internal(name, "the formatted text does not parse"));
     }
@@ -46,16 +81,32 @@ pub fn format_source(name: &str, text: &str, limits: &Limits) -> Result<String, 
         return Err(internal(name, "the formatted text moved or lost a comment"));
     }
     // Formatting is idempotent: what `rules fmt` writes, `rules fmt --check` accepts.
-    if formatted != text && layout_of(name, &formatted)? != formatted {
+    if formatted != text && layout_of(name, &formatted, limits)? != formatted {
         return Err(internal(name, "formatting it again would change it again"));
     }
     Ok(formatted)
 }
 
-/// The canonical layout of a text that parses.
-fn layout_of(name: &str, text: &str) -> Result<String, Box<Diag>> {
+/// The canonical layout of a text that parses. When aligning the columns of card tables and
+/// the comments at the ends of lines would take it past the file size limit (a very wide
+/// cell pads every row of its table), the whole file is laid out without that padding: one
+/// space between cells and before such comments. The choice depends on the tokens only, so a
+/// second run makes the same one.
+fn layout_of(name: &str, text: &str, limits: &Limits) -> Result<String, Box<Diag>> {
+    let aligned = layout_with(name, text, false)?;
+    if aligned.len() <= limits.max_file_bytes {
+        return Ok(aligned);
+    }
+    layout_with(name, text, true)
+}
+
+fn layout_with(name: &str, text: &str, compact: bool) -> Result<String, Box<Diag>> {
     let tree = parse_tree(text).ok_or_else(|| internal(name, "the file did not parse twice"))?;
     let mut out = layout::Out::new(text);
+    if compact {
+        out.align = false;
+        out.compact_tables = true;
+    }
     out.file(tree);
     Ok(if out.align {
         layout::align_comments(&out.out)

@@ -1121,7 +1121,7 @@ impl Out<'_> {
 
     /// `cards Kind (a, b) { rows }`: rows in aligned columns, comments at the ends of rows
     /// aligned too. A row written over several lines or holding a comment is printed as it
-    /// comes and left out of the alignment.
+    /// comes and, if that still takes several lines or a comment, left out of the alignment.
     fn cards_decl(&mut self, p: &P, k: &[P]) {
         self.w("cards ");
         let rows: Vec<P> = k
@@ -1154,8 +1154,18 @@ impl Out<'_> {
                 let cells = self.row_cells(r);
                 lines.push(Line::Row(cells, None));
             } else {
+                // Printed as it comes; if that is one line with no comment (a list's line
+                // break dropped, say), it is a row like the others, as it will be when the
+                // output is formatted again.
+                let saved = (self.pos, self.bol, self.pending, self.printed_comments);
                 let text = self.capture(|o| o.row_direct(r));
-                lines.push(Line::Raw(text));
+                if text.contains('\n') || self.printed_comments != saved.3 {
+                    lines.push(Line::Raw(text));
+                } else {
+                    (self.pos, self.bol, self.pending, self.printed_comments) = saved;
+                    let cells = self.row_cells(r);
+                    lines.push(Line::Row(cells, None));
+                }
             }
         }
         self.table_gap(end(p), &mut lines);
@@ -1264,7 +1274,7 @@ impl Out<'_> {
 
     fn render_table(&mut self, lines: &[Line]) {
         let mut widths: Vec<usize> = Vec::new();
-        for l in lines {
+        for l in lines.iter().filter(|_| !self.compact_tables) {
             if let Line::Row(cells, _) = l {
                 for (i, c) in cells.iter().enumerate() {
                     let w = c.chars().count();
@@ -1297,7 +1307,7 @@ impl Out<'_> {
         let comment_col = lines
             .iter()
             .zip(&rows)
-            .filter(|(l, _)| matches!(l, Line::Row(_, Some(_))))
+            .filter(|(l, _)| matches!(l, Line::Row(_, Some(_))) && !self.compact_tables)
             .map(|(_, r)| r.chars().count())
             .max()
             .unwrap_or(0);

@@ -308,35 +308,49 @@ pub fn serve(listener: std::net::TcpListener, hub: Shared) -> Result<(), String>
                 }
             };
             let _ = io.set_nodelay(true);
-            let conn = hub.slots.open();
-            let io = Permitted {
-                io,
-                conn: conn.clone(),
-                hub: hub.clone(),
-                idle,
-                deadline: Box::pin(tokio::time::sleep(idle)),
-            };
-            let app = app.clone();
-            let service = hyper::service::service_fn(
-                move |mut req: axum::http::Request<hyper::body::Incoming>| {
-                    req.extensions_mut().insert(conn.clone());
-                    let mut app = app.clone();
-                    async move {
-                        tower_service::Service::call(&mut app, req.map(axum::body::Body::new)).await
-                    }
-                },
-            );
-            tokio::spawn(async move {
-                let mut b = hyper::server::conn::http1::Builder::new();
-                b.timer(hyper_util::rt::TokioTimer::new())
-                    .header_read_timeout(head)
-                    .max_buf_size(MAX_BUF);
-                let _ = b
-                    .serve_connection(hyper_util::rt::TokioIo::new(io), service)
-                    .await;
-            });
+            tokio::spawn(connection(io, hub.clone(), app.clone(), idle, head));
         }
     })
+}
+
+/// One connection, from its first byte to its end: its slot, hyper with the head's deadline
+/// and the small buffer, the routes. Public for the `serve_requests` fuzz target, which runs
+/// it over in-memory pipes (`fuzz/common.rs`).
+#[doc(hidden)]
+pub fn connection<IO>(
+    io: IO,
+    hub: Shared,
+    app: Router,
+    idle: Duration,
+    head: Duration,
+) -> impl Future<Output = ()> + Send + 'static
+where
+    IO: tokio::io::AsyncRead + tokio::io::AsyncWrite + Unpin + Send + 'static,
+{
+    let conn = hub.slots.open();
+    let io = Permitted {
+        io,
+        conn: conn.clone(),
+        hub,
+        idle,
+        deadline: Box::pin(tokio::time::sleep(idle)),
+    };
+    let service = hyper::service::service_fn(
+        move |mut req: axum::http::Request<hyper::body::Incoming>| {
+            req.extensions_mut().insert(conn.clone());
+            let mut app = app.clone();
+            async move { tower_service::Service::call(&mut app, req.map(axum::body::Body::new)).await }
+        },
+    );
+    async move {
+        let mut b = hyper::server::conn::http1::Builder::new();
+        b.timer(hyper_util::rt::TokioTimer::new())
+            .header_read_timeout(head)
+            .max_buf_size(MAX_BUF);
+        let _ = b
+            .serve_connection(hyper_util::rt::TokioIo::new(io), service)
+            .await;
+    }
 }
 
 /// A connection with its slot (freed when it closes; taken back by `slots.rs`, it fails at its
@@ -344,15 +358,15 @@ pub fn serve(listener: std::net::TcpListener, hub: Shared) -> Result<(), String>
 /// written for `idle` (a client that sends nothing, or never reads what it is sent) ends with
 /// an error, so it holds its slot and its buffers only that long. A live stream writes a
 /// keep-alive every 15 s, so a reader that reads is never idle.
-struct Permitted {
-    io: tokio::net::TcpStream,
+struct Permitted<IO> {
+    io: IO,
     conn: Arc<Conn>,
     hub: Shared,
     idle: Duration,
     deadline: std::pin::Pin<Box<tokio::time::Sleep>>,
 }
 
-impl Drop for Permitted {
+impl<IO> Drop for Permitted<IO> {
     fn drop(&mut self) {
         self.hub.slots.release(&self.conn);
     }
@@ -365,7 +379,7 @@ fn closed<T>() -> std::task::Poll<std::io::Result<T>> {
     )))
 }
 
-impl Permitted {
+impl<IO> Permitted<IO> {
     fn progressed(&mut self) {
         let next = tokio::time::Instant::now() + self.idle;
         self.deadline.as_mut().reset(next);
@@ -390,7 +404,7 @@ impl Permitted {
     }
 }
 
-impl tokio::io::AsyncRead for Permitted {
+impl<IO: tokio::io::AsyncRead + Unpin> tokio::io::AsyncRead for Permitted<IO> {
     fn poll_read(
         mut self: std::pin::Pin<&mut Self>,
         cx: &mut std::task::Context<'_>,
@@ -410,7 +424,7 @@ impl tokio::io::AsyncRead for Permitted {
     }
 }
 
-impl tokio::io::AsyncWrite for Permitted {
+impl<IO: tokio::io::AsyncWrite + Unpin> tokio::io::AsyncWrite for Permitted<IO> {
     fn poll_write(
         mut self: std::pin::Pin<&mut Self>,
         cx: &mut std::task::Context<'_>,
