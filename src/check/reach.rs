@@ -8,7 +8,7 @@
 //! it, whatever its filters say.
 
 use crate::diag::Diag;
-use crate::program::walk::{walk, Node};
+use crate::program::walk::{walk, walk_code, Node};
 use crate::program::{ExprKind, Program};
 use crate::value::Value;
 
@@ -39,41 +39,7 @@ pub fn warn(prog: &Program, diags: &mut Vec<Diag>) {
                 }
             }
         };
-        for d in prog.fns.iter().chain(&prog.card_fns) {
-            walk(Node::Expr(&d.body), &mut visit);
-        }
-        for p in &prog.phases {
-            if let Some((_, e)) = &p.each {
-                walk(Node::Expr(e), &mut visit);
-            }
-            p.body
-                .stmts
-                .iter()
-                .for_each(|s| walk(Node::Stmt(s), &mut visit));
-        }
-        for (b, _) in &prog.setup {
-            b.stmts.iter().for_each(|s| walk(Node::Stmt(s), &mut visit));
-        }
-        for t in &prog.triggers {
-            if let Some(c) = &t.condition {
-                walk(Node::Expr(c), &mut visit);
-            }
-            t.body
-                .stmts
-                .iter()
-                .for_each(|s| walk(Node::Stmt(s), &mut visit));
-        }
-        for c in &prog.consts {
-            walk(Node::Expr(&c.value), &mut visit);
-        }
-        for v in &prog.vars {
-            walk(Node::Expr(&v.init), &mut visit);
-        }
-        for t in &prog.tables {
-            for (_, e, _) in &t.entries {
-                walk(Node::Expr(e), &mut visit);
-            }
-        }
+        walk_code(prog, &mut visit);
         if let Some(s) = &prog.screen {
             for (a, b) in &s.lines {
                 walk(Node::Expr(a), &mut visit);

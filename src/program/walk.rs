@@ -22,6 +22,48 @@ pub(crate) fn walk<'a>(n: Node<'a>, f: &mut impl FnMut(Node<'a>)) {
     children(n, &mut |c| walk(c, f));
 }
 
+/// Visit every node of the rules' code, each tree from its root: functions, cards' code, phases
+/// (and the list a phase runs for each item of), setup, triggers, constants, vars' first values
+/// and the game's tables (card checks and the screen left aside).
+pub(crate) fn walk_code<'a>(prog: &'a Program, f: &mut impl FnMut(Node<'a>)) {
+    let mut visit = f;
+    for d in prog.fns.iter().chain(&prog.card_fns) {
+        walk(Node::Expr(&d.body), &mut visit);
+    }
+    for p in &prog.phases {
+        if let Some((_, e)) = &p.each {
+            walk(Node::Expr(e), &mut visit);
+        }
+        p.body
+            .stmts
+            .iter()
+            .for_each(|s| walk(Node::Stmt(s), &mut visit));
+    }
+    for (b, _) in &prog.setup {
+        b.stmts.iter().for_each(|s| walk(Node::Stmt(s), &mut visit));
+    }
+    for t in &prog.triggers {
+        if let Some(c) = &t.condition {
+            walk(Node::Expr(c), &mut visit);
+        }
+        t.body
+            .stmts
+            .iter()
+            .for_each(|s| walk(Node::Stmt(s), &mut visit));
+    }
+    for c in &prog.consts {
+        walk(Node::Expr(&c.value), &mut visit);
+    }
+    for v in &prog.vars {
+        walk(Node::Expr(&v.init), &mut visit);
+    }
+    for t in &prog.tables {
+        for (_, e, _) in &t.entries {
+            walk(Node::Expr(e), &mut visit);
+        }
+    }
+}
+
 /// Writes a function giving `f` each node right under a node, in order: the one description of
 /// the tree's shape, which `walk` and `shift` share. The same text makes `children`, on shared
 /// nodes, and `children_mut`, on nodes to change: its patterns bind shared or mutable references

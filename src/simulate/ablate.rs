@@ -8,7 +8,7 @@
 //! A card the rules' own code names (`@gift_table`, `move @ace to hand`) cannot be taken out
 //! without changing that code: `blockers` says so, per card, and the report shows it.
 
-use crate::program::walk::{walk, Node};
+use crate::program::walk::{walk_code, Node};
 use crate::program::{ExprKind, Program};
 use crate::value::Value;
 
@@ -136,41 +136,7 @@ pub fn named_in_code(prog: &Program, f: &mut impl FnMut(u32, crate::diag::Span))
             }
         }
     };
-    for d in prog.fns.iter().chain(&prog.card_fns) {
-        walk(Node::Expr(&d.body), &mut visit);
-    }
-    for p in &prog.phases {
-        if let Some((_, e)) = &p.each {
-            walk(Node::Expr(e), &mut visit);
-        }
-        p.body
-            .stmts
-            .iter()
-            .for_each(|s| walk(Node::Stmt(s), &mut visit));
-    }
-    for (b, _) in &prog.setup {
-        b.stmts.iter().for_each(|s| walk(Node::Stmt(s), &mut visit));
-    }
-    for t in &prog.triggers {
-        if let Some(c) = &t.condition {
-            walk(Node::Expr(c), &mut visit);
-        }
-        t.body
-            .stmts
-            .iter()
-            .for_each(|s| walk(Node::Stmt(s), &mut visit));
-    }
-    for c in &prog.consts {
-        walk(Node::Expr(&c.value), &mut visit);
-    }
-    for v in &prog.vars {
-        walk(Node::Expr(&v.init), &mut visit);
-    }
-    for t in &prog.tables {
-        for (_, e, _) in &t.entries {
-            walk(Node::Expr(e), &mut visit);
-        }
-    }
+    walk_code(prog, &mut visit);
 }
 
 /// Each card a value holds, at any depth.
