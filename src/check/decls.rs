@@ -941,14 +941,21 @@ impl Checker {
         }
     }
 
+    /// Function `f`'s name and where it is declared (`at`, for a function not found: its use).
+    fn fn_declared(&self, f: Id, at: Span) -> (String, Span) {
+        self.prog
+            .fns
+            .get(f as usize)
+            .map_or((String::new(), at), |fd| (fd.name.clone(), fd.span))
+    }
+
     /// A score or tiebreak function gives an int (never a value that may be `none`).
     fn fn_gives_int(&mut self, f: Id, span: Span, what: &str) {
         let gives = self.fn_gives.get(f as usize).cloned().unwrap_or(Ty::Any);
         if super::types::compatible(&Ty::Int, &gives) {
             return;
         }
-        let fd = &self.prog.fns[f as usize];
-        let (name, at) = (fd.name.clone(), fd.span);
+        let (name, at) = self.fn_declared(f, span);
         let g = self.ty_name(&gives);
         self.err(
             Diag::error(
@@ -977,8 +984,7 @@ impl Checker {
         if ok {
             return true;
         }
-        let fd = &self.prog.fns[f as usize];
-        let (name, at) = (fd.name.clone(), fd.span);
+        let (name, at) = self.fn_declared(f, span);
         let g = self.ty_name(&gives);
         self.err(
             Diag::error(
@@ -997,11 +1003,11 @@ impl Checker {
     /// A measure gives an int or a bool for a player.
     fn measure_fn(&mut self, f: Id, span: Span) -> bool {
         let gives = self.fn_gives.get(f as usize).cloned().unwrap_or(Ty::Any);
-        let fd = &self.prog.fns[f as usize];
-        if let Some((_, ty)) = fd.params.first() {
+        let first = (self.prog.fns.get(f as usize)).and_then(|fd| fd.params.first().cloned());
+        if let Some((_, ty)) = first {
             if !matches!(ty, Ty::Player | Ty::Any) {
-                let (name, at) = (fd.name.clone(), fd.span);
-                let t = self.ty_name(ty);
+                let (name, at) = self.fn_declared(f, span);
+                let t = self.ty_name(&ty);
                 self.err(
                     Diag::error(
                         "check::type",
@@ -1017,8 +1023,7 @@ impl Checker {
         if matches!(gives, Ty::Int | Ty::Bool) {
             return true;
         }
-        let fd = &self.prog.fns[f as usize];
-        let (name, at) = (fd.name.clone(), fd.span);
+        let (name, at) = self.fn_declared(f, span);
         let g = self.ty_name(&gives);
         self.err(
             Diag::error(

@@ -54,14 +54,16 @@ pub fn warn(prog: &Program, diags: &mut Vec<Diag>) {
     }
     for (c, d) in prog.cards.iter().enumerate() {
         if walked.get(d.kind as usize) == Some(&true) {
-            reached[c] = true;
+            if let Some(r) = reached.get_mut(c) {
+                *r = true;
+            }
         }
     }
     // Cards held by cards that enter play, until nothing more is reached.
     loop {
         let mut more = false;
         for (c, d) in prog.cards.iter().enumerate() {
-            if !reached[c] {
+            if reached.get(c) != Some(&true) {
                 continue;
             }
             for v in d.fields.iter().chain(&d.vars) {
@@ -80,10 +82,13 @@ pub fn warn(prog: &Program, diags: &mut Vec<Diag>) {
         }
     }
     for (k, kind) in prog.kinds.iter().enumerate() {
-        let cards: Vec<usize> = (0..n)
-            .filter(|&c| prog.cards[c].kind as usize == k)
+        let cards: Vec<usize> = (prog.cards.iter().enumerate())
+            .filter(|(_, d)| d.kind as usize == k)
+            .map(|(c, _)| c)
             .collect();
-        let dead: Vec<usize> = cards.iter().copied().filter(|&c| !reached[c]).collect();
+        let dead: Vec<usize> = (cards.iter().copied())
+            .filter(|&c| reached.get(c) != Some(&true))
+            .collect();
         if dead.is_empty() {
             continue;
         }
@@ -99,8 +104,8 @@ pub fn warn(prog: &Program, diags: &mut Vec<Diag>) {
                 kind.name
             ),
         };
-        if dead.len() == cards.len() && cards.len() > 1 {
-            let first = &prog.cards[dead[0]];
+        let first = dead.first().and_then(|&c| prog.cards.get(c));
+        if let (Some(first), true) = (first, dead.len() == cards.len() && cards.len() > 1) {
             diags.push(
                 Diag::warning(
                     "check::unreachable_card",
@@ -115,8 +120,7 @@ pub fn warn(prog: &Program, diags: &mut Vec<Diag>) {
             );
             continue;
         }
-        for c in dead {
-            let d = &prog.cards[c];
+        for d in dead.iter().filter_map(|&c| prog.cards.get(c)) {
             diags.push(
                 Diag::warning(
                     "check::unreachable_card",
