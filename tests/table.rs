@@ -2,32 +2,10 @@
 //! accounts, amounts, echoed answers, stopping and resuming, taking an answer back, `--json`.
 //! (Playing on a real terminal, with Ctrl-C and the page size, is in `live.rs`.)
 
-use std::io::Write;
-use std::process::{Command, Stdio};
-
 const ESTABLISHMENT: &str = "games/the-establishment.rules";
 
-/// Run `rules` with `input` typed on stdin: (exit code, stdout, stderr).
-fn typed(args: &[&str], input: &str) -> (i32, String, String) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_rules"))
-        .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("run rules");
-    let mut stdin = child.stdin.take().expect("stdin");
-    // The game may stop reading before all of it is written (a closed pipe is fine).
-    let _ = stdin.write_all(input.as_bytes());
-    drop(stdin);
-    let out = child.wait_with_output().expect("wait");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).to_string(),
-        String::from_utf8_lossy(&out.stderr).to_string(),
-    )
-}
+mod common;
+use common::typed;
 
 fn temp(name: &str) -> std::path::PathBuf {
     std::env::temp_dir().join(format!("rules-table-{}-{name}", std::process::id()))
