@@ -152,14 +152,14 @@ pub fn bench(args: BenchArgs, limits: Limits) -> ExitCode {
     );
     if let Some(s) = searched {
         outln!(
-                "{} decisions searched: {} decisions/s ({} playouts, {:.1} per decision; {} determinised copies played out, {} rejected, {} picked at random for want of one)",
+                "{} decisions searched: {} decisions/s ({} playouts, {:.1} per decision; {} determinised copies played out, {} rejected, {} for want of one)",
                 s.decisions,
                 rules::simulate::report::rate(s.decisions as f64 / secs.max(1e-9)),
                 s.playouts,
                 s.playouts as f64 / s.decisions.max(1) as f64,
                 s.worlds,
                 s.rejected,
-                s.fallbacks
+                rules::simulate::report::fallback_words(&s)
             );
     }
     if profile {

@@ -179,3 +179,38 @@ fn a_bot_in_a_playout_reads_only_what_its_seat_may() {
         assert!(out.contains("Game over"), "{agent}: {out}");
     }
 }
+
+/// Where no copy leads back to a choice (a Hegemony officer's plan is made in secret), a search
+/// played out by a bot takes the bot's answer, and the report says so rather than "at random".
+#[test]
+fn the_report_names_the_bot_that_answered_for_want_of_a_copy() {
+    let search_line = |agent: &str| {
+        let (code, out, err) = rules(&[
+            "simulate",
+            "games/hegemony",
+            "--games",
+            "1",
+            "--jobs",
+            "1",
+            "--agent",
+            &format!("P1={agent},random"),
+        ]);
+        assert_eq!(code, 0, "{agent}: {out}{err}");
+        out.lines()
+            .find(|l| l.trim_start().starts_with("search:"))
+            .unwrap_or_else(|| panic!("{agent}: no search line: {out}"))
+            .to_string()
+    };
+    let by_bot = search_line("mc:1/bot:Steward");
+    assert!(
+        by_bot.contains("answered by the playouts' bot for want of a copy"),
+        "{by_bot}"
+    );
+    assert!(!by_bot.contains("picked at random"), "{by_bot}");
+    let random = search_line("mc:1");
+    assert!(
+        random.contains("picked at random for want of a copy"),
+        "{random}"
+    );
+    assert!(!random.contains("bot"), "{random}");
+}

@@ -649,7 +649,9 @@ pub fn pick_by(
     if worlds == 0 {
         stats.fallbacks = 1;
         let i = rng::below(&mut rng, count.min(u32::MAX as usize) as u32) as usize;
-        return (favourite.filter(|&f| f < count).unwrap_or(i), stats);
+        let pick = favourite.filter(|&f| f < count);
+        stats.by_bot = u64::from(pick.is_some());
+        return (pick.unwrap_or(i), stats);
     }
     // The best mean among those still in (one, unless the budget ran out first).
     let arms = root_arms(&tree, root);

@@ -144,7 +144,9 @@ pub fn pick_by(
         // No determinisation led back to this choice: choose at random (seeded).
         stats.fallbacks = 1;
         let i = rng::below(&mut rng, count.min(u32::MAX as usize) as u32) as usize;
-        return (favourite.filter(|&f| f < count).unwrap_or(i), stats);
+        let pick = favourite.filter(|&f| f < count);
+        stats.by_bot = u64::from(pick.is_some());
+        return (pick.unwrap_or(i), stats);
     }
     // Every option has the same `played` copies: compare weighted totals. Ties: mean score,
     // then the favourite, then lowest index.

@@ -1748,8 +1748,12 @@ pub struct SearchStats {
     /// Choices searched (those with two options or more).
     pub decisions: u64,
     /// Of those, the choices where no determinised copy led back to the choice as the seat
-    /// saw it, so the pick was random (seeded).
+    /// saw it, so the pick was random (seeded), or the bot's answer where a bot drives the
+    /// playouts (counted again in `by_bot`).
     pub fallbacks: u64,
+    /// Of the fallbacks, those the playouts' bot answered (`mc:N/bot:NAME`).
+    #[serde(default)]
+    pub by_bot: u64,
     /// Determinised copies played out, and copies the replay rejected.
     pub worlds: u64,
     pub rejected: u64,
@@ -1764,6 +1768,7 @@ impl SearchStats {
         // Saturating: a shard file may hold any counts.
         self.decisions = self.decisions.saturating_add(o.decisions);
         self.fallbacks = self.fallbacks.saturating_add(o.fallbacks);
+        self.by_bot = self.by_bot.saturating_add(o.by_bot);
         self.worlds = self.worlds.saturating_add(o.worlds);
         self.rejected = self.rejected.saturating_add(o.rejected);
         self.playouts = self.playouts.saturating_add(o.playouts);

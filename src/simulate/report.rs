@@ -846,9 +846,9 @@ pub fn figures(r: &Report) -> Vec<String> {
     ));
     if let Some(sr) = &r.search {
         out.push(format!(
-            "search: {} choices searched, {} picked at random for want of a copy that led back to the choice ({}); {} copies played out, {} rejected; {} playouts, {:.1} per choice searched",
+            "search: {} choices searched, {} for want of a copy that led back to the choice ({}); {} copies played out, {} rejected; {} playouts, {:.1} per choice searched",
             sr.decisions,
-            sr.fallbacks,
+            fallback_words(sr),
             pct(sr.fallbacks as f64 / sr.decisions.max(1) as f64).trim_start(),
             sr.worlds,
             sr.rejected,
@@ -1094,4 +1094,19 @@ pub fn text(r: &Report) -> String {
         ));
     }
     s
+}
+
+/// How the choices no copy led back to were answered: "12 picked at random", or with a bot
+/// driving the playouts "3 answered by the playouts' bot and 9 picked at random".
+pub fn fallback_words(sr: &crate::interp::SearchStats) -> String {
+    let by_bot = sr.by_bot.min(sr.fallbacks);
+    if by_bot == 0 {
+        return format!("{} picked at random", sr.fallbacks);
+    }
+    let random = sr.fallbacks - by_bot;
+    if random == 0 {
+        format!("{by_bot} answered by the playouts' bot")
+    } else {
+        format!("{by_bot} answered by the playouts' bot and {random} picked at random")
+    }
 }
