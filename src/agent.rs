@@ -368,6 +368,7 @@ fn build_agents(
                 let spec = ismcts::parse(base).unwrap_or(Err(String::new()))?;
                 let mut a = ismcts::IsmctsAgent::with_spec(spec, seed);
                 a.bot = bot.map(Rc::from);
+                a.random_playouts = s.ends_with("/random");
                 Box::new(a)
             }
             s if s.starts_with("mc") => {
@@ -375,6 +376,7 @@ fn build_agents(
                 let playouts = mc::parse(base).unwrap_or(Err(String::new()))?;
                 let mut a = mc::McAgent::new(playouts, seed);
                 a.bot = bot.map(Rc::from);
+                a.random_playouts = s.ends_with("/random");
                 Box::new(a)
             }
             s => {

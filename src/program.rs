@@ -378,6 +378,9 @@ pub struct GameInfo {
     /// seat when each game is over: what the game's cards are judged by (`rules simulate
     /// --impact` compares them for the seats and groups that got a card against the others).
     pub measures: Vec<Id>,
+    /// `playouts: Steward`: the bot that plays out the playouts of a search given no policy of
+    /// its own (`mc:N`, `ismcts:N`; `mc:N/random` still plays out at random).
+    pub playouts: Option<std::rc::Rc<str>>,
     /// `winner: lowest`: the lowest score wins (and the lowest tiebreak value breaks ties).
     pub lowest_wins: bool,
     /// `goal: "..."`: how to win, in a sentence, shown to people at the start.

@@ -489,7 +489,7 @@ impl Repl {
         };
         if let Some(Ok((base, Some(_)))) = crate::agent::search_playouts(m) {
             self.say(format!(
-                "`{m}`: the REPL's searches play out at random; use `{base}` here, or play it out with a bot in `rules run` and `rules simulate`."
+                "`{m}`: the REPL's searches play out at random, or with the bot the game's `playouts:` names; use `{base}` here, or play it out with another bot in `rules run` and `rules simulate`."
             ));
             return;
         }

@@ -246,6 +246,12 @@ impl Agent for SessionAgent {
         }
     }
 
+    /// A seat searching with `mc:N` plays out with the game's `playouts:` bot, if it names one.
+    fn game_playouts(&self, seat: u32) -> bool {
+        let s = self.0.borrow();
+        matches!(s.modes.get(seat as usize), Some(Mode::Mc(_)))
+    }
+
     fn decide(
         &mut self,
         req: &ChoiceRequest,
@@ -361,7 +367,15 @@ impl Agent for SessionAgent {
             Mode::Mc(n) => match req.search {
                 Some(sp) => match sp.refused() {
                     Some(m) => return Err(m),
-                    None => agent::mc::pick(sp, n, s.seed, req.number).0,
+                    None => {
+                        let bot = sp.game_playouts();
+                        let i =
+                            agent::mc::pick_by(sp, n, s.seed, req.number, bot.as_ref(), req.bot).0;
+                        if let Some(m) = sp.bot_peeked() {
+                            return Err(m);
+                        }
+                        i
+                    }
                 },
                 None => return ask_person(&mut s),
             },

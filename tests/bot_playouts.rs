@@ -11,9 +11,14 @@ const LONG_SHOT: &str = "tests/bot_playouts/long_shot.rules";
 
 /// P1's first answer in the long shot, with P1 played by `agent`.
 fn first_answer(agent: &str) -> String {
+    first_answer_in(LONG_SHOT, agent)
+}
+
+/// P1's first answer in a long shot game file, with P1 played by `agent`.
+fn first_answer_in(file: &str, agent: &str) -> String {
     let (code, out, err) = rules(&[
         "run",
-        LONG_SHOT,
+        file,
         "--seed",
         "1",
         "--agent",
@@ -38,6 +43,17 @@ fn bot_playouts_find_the_plan_random_playouts_miss() {
     assert_eq!(first_answer("ismcts:4x:end/bot:Oracle"), "long shot");
     // `/random` is the default, spelt out.
     assert_eq!(first_answer("mc:20/random"), "safe");
+}
+
+/// A game that names its bot for the playouts (`playouts: Oracle`) has `mc:N` and `ismcts:N`
+/// play out with it; `/random` still plays out at random.
+#[test]
+fn a_game_names_the_bot_that_plays_out_its_searches() {
+    let declared = "tests/bot_playouts/long_shot_declared.rules";
+    assert_eq!(first_answer_in(declared, "mc:20"), "long shot");
+    assert_eq!(first_answer_in(declared, "ismcts:40"), "long shot");
+    assert_eq!(first_answer_in(declared, "mc:20/random"), "safe");
+    assert_eq!(first_answer_in(declared, "ismcts:40/random"), "safe");
 }
 
 /// Among options whose playouts come out alike, a search played out by a bot takes the bot's
@@ -207,7 +223,7 @@ fn the_report_names_the_bot_that_answered_for_want_of_a_copy() {
         "{by_bot}"
     );
     assert!(!by_bot.contains("picked at random"), "{by_bot}");
-    let random = search_line("mc:1");
+    let random = search_line("mc:1/random");
     assert!(
         random.contains("picked at random for want of a copy"),
         "{random}"

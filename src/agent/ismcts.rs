@@ -732,6 +732,8 @@ pub struct IsmctsAgent {
     pub seed: u64,
     /// The game's bot that drives the playouts (`ismcts:N/bot:NAME`); random when `None`.
     pub bot: Option<std::rc::Rc<str>>,
+    /// `ismcts:N/random`: random playouts even where the game's `playouts:` names a bot.
+    pub random_playouts: bool,
     pub stats: SearchStats,
 }
 
@@ -752,6 +754,7 @@ impl IsmctsAgent {
             spec,
             seed,
             bot: None,
+            random_playouts: false,
             stats: SearchStats::default(),
         }
     }
@@ -772,6 +775,10 @@ impl Agent for IsmctsAgent {
         self.bot.clone()
     }
 
+    fn game_playouts(&self, _seat: u32) -> bool {
+        self.bot.is_none() && !self.random_playouts
+    }
+
     fn decide(
         &mut self,
         req: &ChoiceRequest,
@@ -782,12 +789,17 @@ impl Agent for IsmctsAgent {
                 if let Some(m) = sp.refused() {
                     return Err(m);
                 }
+                let game_bot = if self.game_playouts(sp.seat()) {
+                    sp.game_playouts()
+                } else {
+                    None
+                };
                 let (i, s) = pick_by(
                     sp,
                     self.spec,
                     self.seed,
                     req.number,
-                    self.bot.as_ref(),
+                    self.bot.as_ref().or(game_bot.as_ref()),
                     req.bot,
                 );
                 self.stats.add(&s);

@@ -169,6 +169,8 @@ pub struct McAgent {
     pub seed: u64,
     /// The game's bot that drives the playouts (`mc:N/bot:NAME`); random playouts when `None`.
     pub bot: Option<Rc<str>>,
+    /// `mc:N/random`: random playouts even where the game's `playouts:` names a bot.
+    pub random_playouts: bool,
     /// What its searches came to so far.
     pub stats: SearchStats,
 }
@@ -179,6 +181,7 @@ impl McAgent {
             playouts,
             seed,
             bot: None,
+            random_playouts: false,
             stats: SearchStats::default(),
         }
     }
@@ -199,6 +202,10 @@ impl Agent for McAgent {
         self.bot.clone()
     }
 
+    fn game_playouts(&self, _seat: u32) -> bool {
+        self.bot.is_none() && !self.random_playouts
+    }
+
     fn decide(
         &mut self,
         req: &ChoiceRequest,
@@ -209,12 +216,17 @@ impl Agent for McAgent {
                 if let Some(m) = sp.refused() {
                     return Err(m);
                 }
+                let game_bot = if self.game_playouts(sp.seat()) {
+                    sp.game_playouts()
+                } else {
+                    None
+                };
                 let (i, s) = pick_by(
                     sp,
                     self.playouts,
                     self.seed,
                     req.number,
-                    self.bot.as_ref(),
+                    self.bot.as_ref().or(game_bot.as_ref()),
                     req.bot,
                 );
                 self.stats.add(&s);

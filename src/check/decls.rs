@@ -625,6 +625,7 @@ impl Checker {
             "groups",
             "figures",
             "measures",
+            "playouts",
             "goal",
             "summary",
         ];
@@ -755,6 +756,33 @@ impl Checker {
                             if self.measure_fn(f, span) {
                                 info.measures.push(f);
                             }
+                        }
+                    }
+                }
+                "playouts" => {
+                    if let Some((n, span)) = self.name_list(e).into_iter().next() {
+                        if self.prog.bots.iter().any(|b| b.name == n) {
+                            info.playouts = Some(std::rc::Rc::from(n.as_str()));
+                        } else {
+                            let names: Vec<&str> =
+                                self.prog.bots.iter().map(|b| b.name.as_str()).collect();
+                            let guess = crate::diag::did_you_mean(&n, names.iter().copied());
+                            self.err(
+                                Diag::error(
+                                    "check::game_entry",
+                                    format!(
+                                        "`playouts` names `{n}`, which is not a bot of the game"
+                                    ),
+                                )
+                                .label(span, "no `bot` of this name")
+                                .help(match guess {
+                                    Some(g) => g,
+                                    None if names.is_empty() => {
+                                        "declare it: `bot Name(me) { prefer ... }`".to_string()
+                                    }
+                                    None => format!("the game's bots: {}", names.join(", ")),
+                                }),
+                            );
                         }
                     }
                 }

@@ -127,6 +127,13 @@ pub trait Agent {
         None
     }
 
+    /// Whether this agent is a search given no playout policy of its own (`mc:N`, `ismcts:N`;
+    /// not `mc:N/random` or `mc:N/bot:NAME`): it plays out with the bot the game's `playouts:`
+    /// names, if any, and the interpreter works that bot's answer out as for [`Agent::bot`].
+    fn game_playouts(&self, _seat: u32) -> bool {
+        false
+    }
+
     /// What a searching agent's searches came to so far (`rules simulate` reports them).
     fn search_stats(&self) -> Option<SearchStats> {
         None

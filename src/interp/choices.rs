@@ -159,7 +159,13 @@ impl<'p> Interp<'p> {
         span: Span,
     ) -> R<usize> {
         // A seat a bot of the game plays: its answer, worked out as the seat sees the game.
-        let bot = match self.agents.get(player as usize).and_then(|a| a.bot(player)) {
+        let bot = match self.agents.get(player as usize).and_then(|a| {
+            a.bot(player).or_else(|| {
+                a.game_playouts(player)
+                    .then(|| self.prog.game.playouts.clone())
+                    .flatten()
+            })
+        }) {
             Some(name) => Some(self.bot_answer(&name, player, options, span)?),
             None => None,
         };

@@ -821,6 +821,12 @@ impl Track {
 }
 
 impl SearchPoint<'_> {
+    /// The bot the game's `playouts:` names, which plays out the playouts of a search given no
+    /// policy of its own.
+    pub fn game_playouts(&self) -> Option<Rc<str>> {
+        self.prog.game.playouts.clone()
+    }
+
     /// How many options the choice has.
     pub fn options(&self) -> usize {
         self.options.len()

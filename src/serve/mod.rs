@@ -53,7 +53,7 @@ pub struct Config {
 fn mode_of(spec: &str, prog: &crate::program::Program) -> Result<Mode, String> {
     if let Some(Ok((base, Some(_)))) = crate::agent::search_playouts(spec) {
         return Err(format!(
-            "`{spec}`: the searches of `rules serve` play out at random; use `{base}`, or play it out with a bot in `rules run` and `rules simulate`"
+            "`{spec}`: the searches of `rules serve` play out at random, or with the bot the game's `playouts:` names; use `{base}`, or play it out with another bot in `rules run` and `rules simulate`"
         ));
     }
     if crate::agent::bot_name(spec).is_some() {

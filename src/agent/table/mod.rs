@@ -783,4 +783,8 @@ impl Agent for ReplayAgent {
         // Worked out on replayed answers too, so a replay charges the steps the game did.
         self.inner.bot(seat)
     }
+
+    fn game_playouts(&self, seat: u32) -> bool {
+        self.inner.game_playouts(seat)
+    }
 }
