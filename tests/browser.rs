@@ -685,6 +685,12 @@ fn a_plan_is_one_form_on_a_phone() {
         }
         if f.is_object() {
             phone.full_screenshot(&shots.join("plan-form-whole.png"));
+            // What the page says, folded or not, reads in words: Hegemony's keyed and listed
+            // values (a crisis's needs, `[(Military, 2)]`; gifts; empty lists) included.
+            let text = layout(&phone)["text"].as_str().unwrap_or("").to_string();
+            for raw in ["[(", "(Military", "[]", "[Natural"] {
+                assert!(!text.contains(raw), "the page shows `{raw}`: {text}");
+            }
             let lines = f["lines"].as_array().map_or(0, Vec::len);
             assert!(lines >= 3, "a line per category: {f}");
             let left = f["left"].as_str().unwrap_or("").to_string();
