@@ -180,11 +180,12 @@ impl View<'_> {
             out.push(Part::Text("none".into()));
             return;
         }
-        // Deep values are cut short as `show` cuts them: no walk without end.
+        // Past two levels of nesting, brackets read better than words: the rules' spelling.
         if depth > 2 {
             return self.parts_into(v, known, lines, out);
         }
-        let nested = depth > 0 && !(in_list && !list);
+        // A list inside anything, or a tuple inside a tuple: in parentheses.
+        let nested = depth > 0 && (list || !in_list);
         if nested {
             out.push(Part::Text("(".into()));
         }
