@@ -957,6 +957,24 @@ fn a_long_question_mid_game_stays_short_on_a_phone() {
     for raw in ["(Faction", "[(", "[]", ", 0)"] {
         assert!(!text.contains(raw), "the page shows `{raw}`: {text}");
     }
+    // The same question in a wide window, for the screenshots: each group's six options in
+    // rows of three.
+    let desk = driver.session(&browser, &dir.join("profile-desk"), 1200, 900, false);
+    desk.go(&format!("http://{}/s/{token}", server.addr));
+    let t = Instant::now();
+    while desk.page()["asked"] != true {
+        assert!(
+            t.elapsed() < Duration::from_secs(20),
+            "the page never asked"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    desk.screenshot(&shots.join("desk-long-question.png"));
+    let columns = desk.js(
+        "return getComputedStyle(document.querySelector('#options .grid'))\
+           .gridTemplateColumns.split(' ').length;",
+    );
+    assert_eq!(columns, json!(3), "six options in rows of three");
     // Pressing one answers that option.
     let choices = || -> Vec<J> {
         let log = std::fs::read_to_string(&server.log).unwrap_or_default();

@@ -201,12 +201,25 @@ function options(parent, q) {
       const grid = add(box, "div", null, "grid");
       for (const [i, rest] of g.items) button(grid, rest, i).setAttribute("aria-label", q.options[i]);
     }
+    columns();
     return;
   }
   const short = n > LONG && q.options.every((o) => o.length <= 18);
   const box = short ? add(parent, "div", null, "grid") : parent;
   if (n > LONG) parent.className = "compact";
   q.options.forEach((o, i) => button(box, o, i));
+}
+
+// Each group's grid in as many columns as fit, then as few as take no more rows (six options in
+// three and three, not four and two).
+const CELL = 152;
+function columns() {
+  for (const grid of document.querySelectorAll("#options.grouped .grid")) {
+    const n = grid.children.length;
+    const fit = Math.max(1, Math.floor((grid.clientWidth + 5) / CELL));
+    const rows = Math.ceil(n / fit);
+    grid.style.gridTemplateColumns = "repeat(" + Math.max(1, Math.ceil(n / rows)) + ", minmax(0, 1fr))";
+  }
 }
 
 // Options grouped by how their labels begin: by their first k words, the fewest that part them
@@ -360,7 +373,7 @@ function live() {
 }
 
 // A phone that slept or a reload gets the whole state again: every message is the whole state.
-window.addEventListener("resize", () => { if (current) show(current); });
+window.addEventListener("resize", () => { if (current) show(current); columns(); });
 document.addEventListener("visibilitychange", () => { if (!document.hidden) refresh(); });
 refresh();
 live();
