@@ -17,6 +17,7 @@ pub const STDLIB: &[(&str, &str)] = &[
     ),
     ("scoring.rules", include_str!("../stdlib/scoring.rules")),
     ("responses.rules", include_str!("../stdlib/responses.rules")),
+    ("words.rules", include_str!("../stdlib/words.rules")),
 ];
 
 pub struct Loaded {

@@ -685,6 +685,12 @@ fn a_plan_is_one_form_on_a_phone() {
         }
         if f.is_object() {
             phone.full_screenshot(&shots.join("plan-form-whole.png"));
+            // What the page says, folded or not, reads in words: Hegemony's keyed and listed
+            // values (a crisis's needs, `[(Military, 2)]`; gifts; empty lists) included.
+            let text = layout(&phone)["text"].as_str().unwrap_or("").to_string();
+            for raw in ["[(", "(Military", "[]", "[Natural"] {
+                assert!(!text.contains(raw), "the page shows `{raw}`: {text}");
+            }
             let lines = f["lines"].as_array().map_or(0, Vec::len);
             assert!(lines >= 3, "a line per category: {f}");
             let left = f["left"].as_str().unwrap_or("").to_string();
@@ -846,4 +852,157 @@ fn open_pages_recover_after_the_server_restarts() {
     wait_for("the answer is taken", &|q| {
         q["id"] != p["id"] || q["asked"] != true
     });
+}
+
+/// Mid-game on a phone, at The Establishment's longest question (a hand of four influencers,
+/// each on either side of three rows: 24 placements): the seat's screen and the question still
+/// on the first screen, the whole page within about four phone screens, every option still there
+/// to press; the screen and the rest of the page read in words (no tuple, no bracketed list).
+#[test]
+fn a_long_question_mid_game_stays_short_on_a_phone() {
+    let Some((browser, driver)) = browser_and_driver() else {
+        return;
+    };
+    let shots = shots_folder("browser-shots-long");
+    let dir = scratch("browser-long");
+    let log = dir.join("game.json").display().to_string();
+    let server = Server::start(&[
+        "games/the-establishment.rules",
+        "--agent",
+        "P1=human,P2=human,random",
+        "--seed",
+        "5",
+        "--log",
+        &log,
+    ]);
+    // Answers given through the server until P1 is asked a placement of the fourth round, with
+    // every option open (24 of them).
+    let mut pick = web::Pick(5);
+    let started = Instant::now();
+    let (token, asked) = loop {
+        assert!(
+            started.elapsed() < Duration::from_secs(120),
+            "P1 was never asked a long question"
+        );
+        let mut any = false;
+        for k in 0..2 {
+            let token = server.seats[k].clone().expect("a human seat");
+            let m = server.state(&token);
+            let Some(q) = m["question"].as_object() else {
+                continue;
+            };
+            let n = q["options"].as_array().map_or(0, Vec::len);
+            if k == 0 && m["round"].as_i64() >= Some(3) && n >= 24 {
+                break;
+            }
+            let id = q["id"].as_u64().expect("id");
+            let (code, body) = server.answer(&token, id, pick.below(n.max(1)));
+            assert_eq!(code, 200, "{body}");
+            let _ = server.state_after(&token, m["version"].as_u64().expect("version"));
+            any = true;
+        }
+        let token = server.seats[0].clone().expect("a human seat");
+        let m = server.state(&token);
+        let n = m["question"]["options"].as_array().map_or(0, Vec::len);
+        if m["round"].as_i64() >= Some(3) && n >= 24 {
+            break (token, m);
+        }
+        if !any {
+            std::thread::sleep(Duration::from_millis(30));
+        }
+    };
+    let options: Vec<String> = asked["question"]["options"]
+        .as_array()
+        .expect("options")
+        .iter()
+        .filter_map(|o| o.as_str().map(str::to_string))
+        .collect();
+    let driver = Driver::start(&driver);
+    let phone = driver.session(&browser, &dir.join("profile"), 390, 844, true);
+    phone.go(&format!("http://{}/s/{token}", server.addr));
+    let t = Instant::now();
+    while phone.page()["asked"] != true {
+        assert!(
+            t.elapsed() < Duration::from_secs(20),
+            "the page never asked"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    phone.full_screenshot(&shots.join("phone-long-question-whole.png"));
+    phone.js("window.scrollTo(0, 0); return 0;");
+    phone.screenshot(&shots.join("phone-long-question-first-screen.png"));
+    let l = layout(&phone);
+    assert_eq!(l["width"], 390, "{l}");
+    let height = l["height"].as_i64().unwrap_or(i64::MAX);
+    assert!(
+        height <= 4 * 800,
+        "the page at a question of {} options is {height} px tall, over four phone screens",
+        options.len()
+    );
+    let question_top = l["question_top"].as_f64().unwrap_or(-1.0);
+    assert!(
+        (0.0..800.0).contains(&question_top),
+        "the question starts on the first screen: {l}"
+    );
+    // Every option can be pressed: each has its button (however the page lays them out), and
+    // the buttons answer with the options' own numbers.
+    let numbers = phone.js(
+        "return [...document.querySelectorAll('#options button[data-option]')]\
+           .map((b) => Number(b.dataset.option)).sort((a, b) => a - b);",
+    );
+    let want: Vec<usize> = (0..options.len()).collect();
+    assert_eq!(numbers, json!(want), "every option has its button");
+    // The screen and what else the page says read in words.
+    let text = l["text"].as_str().unwrap_or("");
+    for raw in ["(Faction", "[(", "[]", ", 0)"] {
+        assert!(!text.contains(raw), "the page shows `{raw}`: {text}");
+    }
+    // The same question in a wide window, for the screenshots: each group's six options in
+    // rows of three.
+    let desk = driver.session(&browser, &dir.join("profile-desk"), 1200, 900, false);
+    desk.go(&format!("http://{}/s/{token}", server.addr));
+    let t = Instant::now();
+    while desk.page()["asked"] != true {
+        assert!(
+            t.elapsed() < Duration::from_secs(20),
+            "the page never asked"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    desk.screenshot(&shots.join("desk-long-question.png"));
+    let columns = desk.js(
+        "return getComputedStyle(document.querySelector('#options .grid'))\
+           .gridTemplateColumns.split(' ').length;",
+    );
+    assert_eq!(columns, json!(3), "six options in rows of three");
+    // Pressing one answers that option.
+    let choices = || -> Vec<J> {
+        let log = std::fs::read_to_string(&server.log).unwrap_or_default();
+        let j: J = serde_json::from_str(&log).unwrap_or(J::Null);
+        j["choices"].as_array().cloned().unwrap_or_default()
+    };
+    let before = choices().len();
+    let chosen = options.len() - 1;
+    let b = phone.elements(&format!("#options button[data-option='{chosen}']"));
+    phone.click(b.first().expect("the last option's button"));
+    let t = Instant::now();
+    loop {
+        let answered = choices()
+            .into_iter()
+            .skip(before)
+            .find(|c| c["player"] == 0);
+        if let Some(c) = answered {
+            assert_eq!(
+                c["label"].as_str(),
+                options.get(chosen).map(String::as_str),
+                "the button answered another option"
+            );
+            break;
+        }
+        assert!(
+            t.elapsed() < Duration::from_secs(20),
+            "the button did not answer"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
 }

@@ -1019,3 +1019,48 @@ fn a_hot_seat_player_catches_up_from_their_own_last_answer_and_is_told_the_goal(
         "{err}"
     );
 }
+
+/// Lists and tuples read in words on a person's screen, the game's own and the default one
+/// (`--full`): a tuple's values side by side, a list "a, b and c", an empty one `none`; never
+/// brackets or parentheses the rules would write.
+#[test]
+fn lists_and_tuples_on_a_screen_read_in_words() {
+    let game = "tests/table/screen_words.rules";
+    let (code, _, err) = typed(&["run", game, "--agent", "P1=human,first"], "south\n");
+    assert_eq!(code, 0, "{err}");
+    let screen: Vec<&str> = err
+        .lines()
+        .skip_while(|l| !l.starts_with("--- what P1 sees"))
+        .take_while(|l| !l.starts_with("P1: Go where?"))
+        .collect();
+    assert_eq!(
+        screen,
+        [
+            "--- what P1 sees (round 1, play) ---",
+            "Control  Faction A 0, Faction B 3",
+            "Lead     Faction B 3",
+            "Needs    Faction A 2, Faction B 1",
+            "Picked   none; x, y and z",
+        ],
+        "{err}"
+    );
+    let (code, _, full) = typed(
+        &["run", game, "--agent", "P1=human,first", "--full"],
+        "south\n",
+    );
+    assert_eq!(code, 0, "{full}");
+    assert!(
+        full.contains("  needs                    Faction A 2 and Faction B 1\n"),
+        "{full}"
+    );
+    assert!(full.contains("  picked                   none\n"), "{full}");
+    let lines: Vec<&str> = full
+        .lines()
+        .skip_while(|l| !l.starts_with("--- what P1 sees"))
+        .skip(1)
+        .take_while(|l| !l.starts_with("P1: Go where?"))
+        .collect();
+    for l in lines.iter().chain(screen.iter().skip(1)) {
+        assert!(!l.contains('[') && !l.contains('('), "{l}");
+    }
+}

@@ -18,7 +18,8 @@ pub struct ChoiceRequest<'a> {
     pub round: i64,
     pub phase: Option<u32>,
     pub number: usize,
-    /// The player's view of the game now.
+    /// The player's view of the game now, to be read by a person (`player_view_words`:
+    /// lists and tuples in words).
     pub view: &'a dyn Fn() -> PlayerView,
     /// The position to search, for an agent that [`Agent::searches`] (`mc`): playouts of
     /// copies in which what the player does not know is re-dealt. `None` for the others.
@@ -27,7 +28,8 @@ pub struct ChoiceRequest<'a> {
     /// included (the options are the amounts `0..=left`, in order). `None` for other choices.
     pub allocation: Option<u64>,
     /// The whole `allocate` that line belongs to, for an answerer that shows it as one form
-    /// (a served page); `None` for other choices and in silent runs.
+    /// (a served page) or names its lines (the table: the line asked is `labels[given.len()]`);
+    /// `None` for other choices and in silent runs.
     pub split: Option<&'a Split>,
     /// The game's own `screen` for this seat, worked out only for an agent that
     /// [`Agent::wants_screen`] and a game that declares one.

@@ -214,7 +214,8 @@ impl<'p> Interp<'p> {
                 .unwrap_or_default()
         };
         let (prog, state) = (self.prog, &self.state);
-        let player_view = || super::seen::player_view(prog, state, player);
+        // Only a person at the table reads it (`Agent::ask` of the human agent): in words.
+        let player_view = || super::seen::player_view_words(prog, state, player);
         let events = &self.events;
         let hindsight =
             |k: usize| super::hindsight::seen_since(events, state.rng.get_word_pos(), player, k);

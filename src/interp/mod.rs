@@ -30,7 +30,9 @@ pub use compile::{profile, profile_names, CodeCache, Memo};
 use exprs::Source;
 pub use screen::screen_of;
 pub use search::{Met, Played, PlayoutEnd, Policy, SearchMemory, SearchPoint, SearchStats, World};
-pub use seen::{player_view, CardView, PlayerView, ScreenLine, VarFamily, VarView, ZoneView};
+pub use seen::{
+    player_view, player_view_words, CardView, PlayerView, ScreenLine, VarFamily, VarView, ZoneView,
+};
 pub use view::View;
 pub use visibility::{everyone, holds, one, Players};
 

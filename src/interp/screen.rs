@@ -71,7 +71,8 @@ impl<'p> Interp<'p> {
 
     /// A value as a screen line's items: a zone's cards or a list's elements one item each (a
     /// few cards each on a line of their own, as their `describe` line; more cards side by side,
-    /// as their lines when these are short, else their names), else the value.
+    /// as their lines when these are short, else their names), else the value; lists and
+    /// tuples in words (`View::prose_parts`: `(Faction A, 0)` reads "Faction A 0").
     fn screen_items(&self, label: String, v: &Value, seat: u32) -> ScreenLine {
         let view = self.view();
         let known = &self.state.known;
@@ -89,11 +90,7 @@ impl<'p> Interp<'p> {
             Value::List(xs) => &xs[..],
             other => {
                 let each = matches!(other, Value::Card(_));
-                let shown = if each {
-                    view.option_parts(other, known)
-                } else {
-                    view.show_parts(other, known)
-                };
+                let shown = view.prose_parts(other, known, each);
                 return ScreenLine {
                     label,
                     items: vec![shown.for_viewer(seat).words()],
@@ -103,14 +100,9 @@ impl<'p> Interp<'p> {
         };
         let all_cards = !items.is_empty() && items.iter().all(|x| matches!(x, Value::Card(_)));
         let each_line = all_cards && items.len() <= CARDS_ON_LINES;
-        let show = |x: &Value, lines: bool| {
-            let shown = if lines {
-                view.option_parts(x, known)
-            } else {
-                view.show_parts(x, known)
-            };
-            shown.for_viewer(seat).words()
-        };
+        // Each item in words: a tuple's values side by side ("Faction A 0"), a list "a and b".
+        let show =
+            |x: &Value, lines: bool| view.prose_parts(x, known, lines).for_viewer(seat).words();
         let mut shown: Vec<String> = items.iter().map(|x| show(x, all_cards)).collect();
         // Many cards: their lines when all are short, else their names.
         if all_cards && !each_line && shown.iter().any(|l| l.chars().count() > SHORT_LINE) {

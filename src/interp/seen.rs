@@ -69,8 +69,20 @@ pub struct PlayerView {
 }
 
 /// Build `player`'s view of `state`; a `player` past the seats (`events::PUBLIC`) sees what
-/// every seat sees.
+/// every seat sees. Values are written as the rules write them (`[(Military, 2)]`), one text
+/// per value, so a search tells positions apart by them.
 pub fn player_view(prog: &Program, state: &State, player: u32) -> PlayerView {
+    view_of(prog, state, player, false)
+}
+
+/// `player_view` for a person to read: lists and tuples in words (`View::prose_parts`:
+/// "Military 2 and Foreign affairs 3", an empty list `none`). Built only to be shown (a
+/// person's screen, a served page), never on a silent run's path.
+pub fn player_view_words(prog: &Program, state: &State, player: u32) -> PlayerView {
+    view_of(prog, state, player, true)
+}
+
+fn view_of(prog: &Program, state: &State, player: u32, prose: bool) -> PlayerView {
     let v = View {
         prog,
         n_players: state.n_players,
@@ -96,7 +108,7 @@ pub fn player_view(prog: &Program, state: &State, player: u32) -> PlayerView {
                     if !knows(c) {
                         return CardView::Hidden;
                     }
-                    card_view(&v, state, c, player)
+                    card_view(&v, state, c, player, prose)
                 })
                 .collect(),
         })
@@ -126,7 +138,7 @@ pub fn player_view(prog: &Program, state: &State, player: u32) -> PlayerView {
             let x = state.vars.get(base + off as usize);
             let readable = sees(v.var_readers(id as u32, off));
             let value = if readable {
-                x.map(|x| v.show_parts(x, &state.known).for_viewer(player).words())
+                x.map(|x| shown(&v, state, x, player, prose))
             } else {
                 None
             };
@@ -153,7 +165,18 @@ pub fn player_view(prog: &Program, state: &State, player: u32) -> PlayerView {
     }
 }
 
-fn card_view(v: &View, state: &State, c: u32, player: u32) -> CardView {
+/// A value as `player` may read it: cards they do not know hidden, enum values in words, and
+/// with `prose` lists and tuples in words too.
+fn shown(v: &View, state: &State, x: &crate::value::Value, player: u32, prose: bool) -> String {
+    let parts = if prose {
+        v.prose_parts(x, &state.known, false)
+    } else {
+        v.show_parts(x, &state.known)
+    };
+    parts.for_viewer(player).words()
+}
+
+fn card_view(v: &View, state: &State, c: u32, player: u32, prose: bool) -> CardView {
     let prog = v.prog;
     let Some(cd) = prog.cards.get(c as usize) else {
         return CardView::Hidden;
@@ -165,8 +188,7 @@ fn card_view(v: &View, state: &State, c: u32, player: u32) -> CardView {
             if let Some(Some((true, i))) = kd.slot_of.get(f.sym as usize) {
                 if let Some(x) = state.card_vars.get((base + i) as usize) {
                     // A card var may hold other cards: shown only if those are known too.
-                    let shown = v.show_parts(x, &state.known).for_viewer(player).words();
-                    vars.push((f.name.clone(), shown));
+                    vars.push((f.name.clone(), shown(v, state, x, player, prose)));
                 }
             }
         }

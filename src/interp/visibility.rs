@@ -151,6 +151,61 @@ impl View<'_> {
         Shown(parts)
     }
 
+    /// A value as a person reads it on a screen: `show_parts`, but a list in words ("a, b and
+    /// c", an empty one `none`) and a tuple its values side by side ("Faction A 0", a list of
+    /// them "Military 2 and Foreign affairs 3"); a list inside another, or a list or tuple
+    /// inside a tuple, in parentheses. With `lines`, each card as its line. Only for
+    /// showing (screens, pages): texts the rules build keep `show`'s brackets.
+    pub fn prose_parts(&self, v: &Value, known: &[Players], lines: bool) -> Shown {
+        let mut parts = Vec::new();
+        self.prose_into(v, known, lines, 0, false, &mut parts);
+        Shown(parts)
+    }
+
+    fn prose_into(
+        &self,
+        v: &Value,
+        known: &[Players],
+        lines: bool,
+        depth: u32,
+        in_list: bool,
+        out: &mut Vec<Part>,
+    ) {
+        let (items, list) = match v {
+            Value::List(items) => (&items[..], true),
+            Value::Tuple(items) => (&items[..], false),
+            other => return self.parts_into(other, known, lines, out),
+        };
+        if list && items.is_empty() {
+            out.push(Part::Text("none".into()));
+            return;
+        }
+        // Past two levels of nesting, brackets read better than words: the rules' spelling.
+        if depth > 2 {
+            return self.parts_into(v, known, lines, out);
+        }
+        // A list inside anything, or a tuple inside a tuple: in parentheses.
+        let nested = depth > 0 && (list || !in_list);
+        if nested {
+            out.push(Part::Text("(".into()));
+        }
+        let last = items.len().saturating_sub(1);
+        for (i, x) in items.iter().enumerate() {
+            if i > 0 {
+                let sep = match (list, i == last) {
+                    (false, _) => " ",
+                    (true, true) => " and ",
+                    (true, false) => ", ",
+                };
+                out.push(Part::Text(sep.into()));
+            }
+            self.prose_into(x, known, lines, depth + 1, list, out);
+        }
+        if nested {
+            out.push(Part::Text(")".into()));
+        }
+    }
+
     fn parts_into(&self, v: &Value, known: &[Players], lines: bool, out: &mut Vec<Part>) {
         let seq = |me: &Self, items: &[Value], sep: &str, out: &mut Vec<Part>| {
             for (i, x) in items.iter().enumerate() {

@@ -1,5 +1,5 @@
 //! Each seat's message: everything its page shows, built from that seat's view of the position
-//! (`interp::player_view`; the game's own `screen` worked out for the seat, `interp::screen_of`,
+//! (`interp::player_view_words`, values in words; the game's own `screen` worked out for the seat, `interp::screen_of`,
 //! and drawn as the terminal draws it, `view::screen::render_declared`) and the events as that
 //! seat may see them (`Event::for_viewer`), never from the game state itself: zones in words,
 //! hidden cards counted, `internal` vars left out; at the end the winners, the scores and the
@@ -7,7 +7,7 @@
 //! same way for `events::PUBLIC`.
 
 use crate::events::{Event, PUBLIC};
-use crate::interp::{player_view, screen_of, CardView, PlayerView, ZoneView};
+use crate::interp::{player_view_words, screen_of, CardView, PlayerView, ZoneView};
 use crate::program::words;
 use crate::program::Program;
 use crate::session::{Mode, Session, Stop};
@@ -46,7 +46,7 @@ pub fn build(
 ) -> String {
     let prog = &s.prog;
     let viewer = seat.unwrap_or(PUBLIC);
-    let view = player_view(prog, &s.state, viewer);
+    let view = player_view_words(prog, &s.state, viewer);
     let zones: Vec<J> = view
         .zones
         .iter()

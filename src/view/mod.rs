@@ -5,5 +5,5 @@
 pub mod screen;
 
 pub use crate::interp::{
-    player_view, CardView, PlayerView, ScreenLine, VarFamily, VarView, ZoneView,
+    player_view, player_view_words, CardView, PlayerView, ScreenLine, VarFamily, VarView, ZoneView,
 };

@@ -409,7 +409,7 @@ impl Table {
     /// The amount the split's named lines (`named`) give the line `req` asks for, as typed; at
     /// the split's last line asked, the entries that named none are told.
     fn named_line(&mut self, req: &ChoiceRequest, err: &mut impl Write) -> Option<String> {
-        let category = split_category(req.prompt)?;
+        let category = split_category(req)?;
         let entries = self.named.as_mut()?;
         let n = named_amount(entries, category);
         if req.allocation == Some(2) {
@@ -633,7 +633,7 @@ impl Agent for HumanAgent {
                 .filter(|w| !w.is_empty());
             let named = req
                 .allocation
-                .and_then(|_| split_category(req.prompt))
+                .and_then(|_| split_category(req))
                 .and_then(|_| named_entries(&line));
             let first = match req.allocation {
                 Some(_) if named.is_some() => {

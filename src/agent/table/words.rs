@@ -63,11 +63,12 @@ pub(super) fn named_entries(line: &str) -> Option<Vec<Named>> {
     named.then_some(entries)
 }
 
-/// The line of a split a prompt asks for: `Military vs Faction B` in `Event phase: split the
-/// bank's 15 steel: how many to Military vs Faction B (15 left)` (as `allocate` asks).
-pub(super) fn split_category(prompt: &str) -> Option<&str> {
-    let (_, rest) = prompt.rsplit_once(": how many to ")?;
-    rest.rsplit_once(" (").map(|(cat, _)| cat)
+/// The line of a split a question asks for (`Military vs Faction B`), as the interpreter
+/// tells it (`ChoiceRequest::split`: the split's labels and the lines given so far), never read
+/// back out of the prompt's wording.
+pub(super) fn split_category<'a>(req: &ChoiceRequest<'a>) -> Option<&'a str> {
+    let sp = req.split?;
+    sp.labels.get(sp.given.len()).map(String::as_str)
 }
 
 /// The amount `entries` give the line `category`: the first entry not used yet that names it
@@ -293,7 +294,7 @@ pub(super) fn question_lines(
                 cols,
             ));
             // Lines named by the start of their words: this one's capitals, `M F B 2`.
-            if let Some(cat) = split_category(req.prompt) {
+            if let Some(cat) = split_category(req) {
                 let initials: Vec<String> = cat
                     .split_whitespace()
                     .filter_map(|w| w.chars().next().filter(|c| c.is_uppercase()))
@@ -470,10 +471,6 @@ mod tests {
         assert_eq!(named_entries("3, 0 2"), None);
         assert_eq!(named_entries("1 1 1"), None);
         assert_eq!(named_entries("M B, R 1"), None);
-        assert_eq!(
-            split_category("Event phase: split the bank's 15 steel: how many to Military vs Faction B (15 left)"),
-            Some("Military vs Faction B")
-        );
     }
 
     #[test]

@@ -130,14 +130,7 @@ function show(m) {
         input.min = q.amount.min; input.max = q.amount.max; input.value = q.amount.min;
       } else {
         form.hidden = true;
-        q.options.forEach((o, i) => {
-          const b = add(opts, "button", o);
-          const note = q.notes && q.notes[i];
-          if (note) add(b, "small", note, "note");
-          b.type = "button";
-          b.dataset.option = String(i);
-          b.addEventListener("click", () => answer(q.id, i));
-        });
+        options(opts, q);
       }
     }
   } else {
@@ -179,6 +172,87 @@ function show(m) {
   acc.replaceChildren();
   for (const l of rest) add(acc, "li", l);
   if (m.omitted) add(acc, "li", "(" + plural(m.omitted, "earlier line", "earlier lines") + " not kept)");
+}
+
+// A question's options as buttons, each answering its own option. A long list is laid out
+// compactly: options whose labels begin alike ("Kala (Street 1) on row 1, Left", "Kala (Street 1)
+// on row 2, Right") are grouped under what they share, each button showing the rest; else, short
+// labels side by side. Every option keeps its button, whatever the layout.
+const LONG = 8;
+function options(parent, q) {
+  const button = (box, label, i) => {
+    const b = add(box, "button", label);
+    const note = q.notes && q.notes[i];
+    if (note) add(b, "small", note, "note");
+    b.type = "button";
+    b.dataset.option = String(i);
+    b.title = q.options[i];
+    b.addEventListener("click", () => answer(q.id, i));
+    return b;
+  };
+  parent.className = "";
+  const n = q.options.length;
+  const groups = n > LONG ? grouped(q.options) : null;
+  if (groups) {
+    parent.className = "grouped";
+    for (const g of groups) {
+      const box = add(parent, "div", null, "group");
+      add(box, "h3", g.head);
+      const grid = add(box, "div", null, "grid");
+      for (const [i, rest] of g.items) button(grid, rest, i).setAttribute("aria-label", q.options[i]);
+    }
+    columns();
+    return;
+  }
+  const short = n > LONG && q.options.every((o) => o.length <= 18);
+  const box = short ? add(parent, "div", null, "grid") : parent;
+  if (n > LONG) parent.className = "compact";
+  q.options.forEach((o, i) => button(box, o, i));
+}
+
+// Each group's grid in as many columns as fit, then as few as take no more rows (six options in
+// three and three, not four and two).
+const CELL = 152;
+function columns() {
+  for (const grid of document.querySelectorAll("#options.grouped .grid")) {
+    const n = grid.children.length;
+    const fit = Math.max(1, Math.floor((grid.clientWidth + 5) / CELL));
+    const rows = Math.ceil(n / fit);
+    grid.style.gridTemplateColumns = "repeat(" + Math.max(1, Math.ceil(n / rows)) + ", minmax(0, 1fr))";
+  }
+}
+
+// Options grouped by how their labels begin: by their first k words, the fewest that part them
+// into at least 2 groups and at most half as many groups as options; each group's heading what
+// its labels share (up to a word ending in ")", ":" or ","), each option the rest of its label.
+// `null` when no such grouping exists.
+function grouped(labels) {
+  const words = labels.map((l) => l.split(" "));
+  const longest = Math.max(...words.map((w) => w.length));
+  for (let k = 1; k < longest; k++) {
+    const keys = new Map();
+    words.forEach((w, i) => {
+      if (w.length <= k) return;
+      const key = w.slice(0, k).join(" ");
+      if (!keys.has(key)) keys.set(key, []);
+      keys.get(key).push(i);
+    });
+    const covered = [...keys.values()].reduce((a, g) => a + g.length, 0);
+    if (covered < labels.length || keys.size < 2) continue;
+    if (keys.size > labels.length / 2) return null;
+    return [...keys.values()].map((members) => {
+      // The words every label of the group shares, cut back to the last one ending a part.
+      const ws = members.map((i) => words[i]);
+      let shared = 0;
+      while (ws.every((w) => shared < w.length - 1 && w[shared] === ws[0][shared])) shared++;
+      let cut = shared;
+      while (cut > k && !/[):,]$/.test(ws[0][cut - 1])) cut--;
+      if (!/[):,]$/.test(ws[0][cut - 1])) cut = shared;
+      const head = ws[0].slice(0, cut).join(" ").replace(/[:,]$/, "");
+      return { head: head, items: members.map((i) => [i, words[i].slice(cut).join(" ")]) };
+    });
+  }
+  return null;
 }
 
 async function post(path, body) {
@@ -299,7 +373,7 @@ function live() {
 }
 
 // A phone that slept or a reload gets the whole state again: every message is the whole state.
-window.addEventListener("resize", () => { if (current) show(current); });
+window.addEventListener("resize", () => { if (current) show(current); columns(); });
 document.addEventListener("visibilitychange", () => { if (!document.hidden) refresh(); });
 refresh();
 live();
