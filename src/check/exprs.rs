@@ -186,19 +186,34 @@ impl Checker {
         let ty = match op {
             BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Div | BinOp::Rem => {
                 let what = format!("the operands of `{}`", op.symbol());
-                self.expect_ty(&Ty::Int, &ta, a.span, &what);
-                self.expect_ty(&Ty::Int, &tb, b.span, &what);
-                Ty::Int
+                let help = match (&ta, &tb) {
+                    (Ty::List(_), Ty::List(_)) if *op == BinOp::Add => {
+                        Some("to join two lists, write `concat(a, b)`".to_string())
+                    }
+                    (Ty::Text, _) | (_, Ty::Text) if *op == BinOp::Add => {
+                        Some("to join texts, write them into one: `\"{a}{b}\"`".to_string())
+                    }
+                    _ => None,
+                };
+                // One mistake, one error: a sum of wrong operands is of no known type, so
+                // what reads it is not blamed as well.
+                if self.expect_operands(&Ty::Int, (&ta, a.span), (&tb, b.span), &what, help) {
+                    Ty::Int
+                } else {
+                    Ty::Any
+                }
             }
             BinOp::Range => {
-                self.expect_ty(&Ty::Int, &ta, a.span, "a range's bounds");
-                self.expect_ty(&Ty::Int, &tb, b.span, "a range's bounds");
-                Ty::List(Box::new(Ty::Int))
+                let what = "a range's bounds";
+                if self.expect_operands(&Ty::Int, (&ta, a.span), (&tb, b.span), what, None) {
+                    Ty::List(Box::new(Ty::Int))
+                } else {
+                    Ty::Any
+                }
             }
             BinOp::And | BinOp::Or => {
                 let what = format!("the operands of `{}`", op.symbol());
-                self.expect_ty(&Ty::Bool, &ta, a.span, &what);
-                self.expect_ty(&Ty::Bool, &tb, b.span, &what);
+                self.expect_operands(&Ty::Bool, (&ta, a.span), (&tb, b.span), &what, None);
                 Ty::Bool
             }
             BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge => {

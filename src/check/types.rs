@@ -91,6 +91,39 @@ impl Checker {
 
     // ================================================================ types
 
+    /// Both operands of an operator must be `want`: one error for the operator, labelling each
+    /// operand that is not. Whether both are.
+    pub(super) fn expect_operands(
+        &mut self,
+        want: &Ty,
+        (ta, sa): (&Ty, Span),
+        (tb, sb): (&Ty, Span),
+        what: &str,
+        help: Option<String>,
+    ) -> bool {
+        let bad: Vec<(Span, String)> = [(ta, sa), (tb, sb)]
+            .into_iter()
+            .filter(|(t, _)| !compatible(want, t))
+            .map(|(t, s)| (s, self.ty_name(t)))
+            .collect();
+        let Some((_, first)) = bad.first() else {
+            return true;
+        };
+        let w = self.ty_name(want);
+        let help = help.or_else(|| {
+            [ta, tb]
+                .into_iter()
+                .any(|t| !compatible(want, t) && maybe_none(t))
+                .then(none_help)
+        });
+        let mut d = Diag::error("check::type", format!("{what} must be {w}, found {first}"));
+        for (s, g) in &bad {
+            d = d.label(*s, format!("this is {g}"));
+        }
+        self.err(d.maybe_help(help));
+        false
+    }
+
     pub(super) fn expect_ty(&mut self, want: &Ty, got: &Ty, span: Span, what: &str) {
         if !compatible(want, got) {
             let (w, g) = (self.ty_name(want), self.ty_name(got));
