@@ -327,3 +327,19 @@ fn arg_cost(v: &Value) -> u64 {
         v => v.cost(),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    /// Every builtin the program may hold has its twin in the interpreter's table (`own` never
+    /// falls back on the missing builtin), with the same declaration.
+    #[test]
+    fn every_builtin_has_its_interpreter_twin() {
+        for b in crate::builtins::all() {
+            let own = super::own(b);
+            assert_eq!(own.name, b.name);
+            assert_eq!(own.params, b.params, "{}", b.name);
+            assert_eq!(own.effect, b.effect, "{}", b.name);
+            assert_eq!(own.shown_only, b.shown_only, "{}", b.name);
+        }
+    }
+}
