@@ -229,8 +229,9 @@ impl<K: HostKind> Family<K> {
                     } else {
                         None
                     };
-                    let lines = (cats.len() - i) as u64;
-                    let n = me.decide_line(p, &options, pr, a.span, lines, split);
+                    me.allocating(Some((cats.len() - i) as u64), split);
+                    let n = me.decide(p, &options, pr, a.span);
+                    me.allocating(None, None);
                     let n = match n? {
                         Some(i) => i as i64,
                         None => 0,

@@ -55,17 +55,10 @@ pub trait Host {
         prompt: &str,
         span: Span,
     ) -> R<Option<usize>>;
-    /// Ask one line of an allocation: `lines` lines still to split among, this one included;
-    /// `split`, the whole allocation as its chooser reads it (only when the game is recorded).
-    fn decide_line(
-        &mut self,
-        player: u32,
-        options: &[Value],
-        prompt: &str,
-        span: Span,
-        lines: u64,
-        split: Option<Split>,
-    ) -> R<Option<usize>>;
+    /// While `allocate` asks one line: the lines still to split among, this one included, and
+    /// the whole allocation as its chooser reads it (only when the game is recorded); `None`
+    /// once the line is answered.
+    fn allocating(&mut self, lines: Option<u64>, split: Option<Split>);
     /// How many seats the game has.
     fn n_players(&self) -> u32;
     /// Whether player `p` is still in the game.

@@ -265,21 +265,10 @@ impl Host for Interp<'_> {
     ) -> R<Option<usize>> {
         Interp::decide(self, player, options, prompt, span)
     }
-    fn decide_line(
-        &mut self,
-        player: u32,
-        options: &[Value],
-        prompt: &str,
-        span: Span,
-        lines: u64,
-        split: Option<Split>,
-    ) -> R<Option<usize>> {
-        self.allocation = Some(lines);
+    #[inline]
+    fn allocating(&mut self, lines: Option<u64>, split: Option<Split>) {
+        self.allocation = lines;
         self.split = split;
-        let n = Interp::decide(self, player, options, prompt, span);
-        self.allocation = None;
-        self.split = None;
-        n
     }
     #[inline]
     fn n_players(&self) -> u32 {
