@@ -132,6 +132,10 @@ pub struct Label {
     pub text: String,
 }
 
+/// A result whose error is a diagnostic: what running a game (the interpreter, the builtins it
+/// calls) gives.
+pub type R<T> = Result<T, Box<Diag>>;
+
 /// A problem found in a rules file, in a REPL line or while running a game.
 #[derive(Debug, Clone)]
 pub struct Diag {

@@ -2,19 +2,24 @@
 //! parameters, what it may do to the game (for the purity check), its result type for the checker
 //! and its evaluation, side by side. Adding a builtin touches one place: a `BuiltinDef` in one of
 //! these files.
+//!
+//! The builtins sit below the interpreter: an evaluation asks the game it runs in through the
+//! `Host` trait (`host.rs`), which the interpreter implements.
 
 mod choices;
 mod game;
+mod host;
 mod lists;
 mod numbers;
 mod random;
 
 pub(crate) use choices::labels_arg;
+pub use host::{AnyHost, Host, HostKind, Split};
 
-use crate::diag::{Diag, Span};
-use crate::interp::{Interp, R};
+use crate::diag::{Diag, Span, R};
 use crate::program::Ty;
 use crate::value::{Items, Value};
+use std::marker::PhantomData;
 use std::rc::Rc;
 
 /// The type a parameter accepts, as the checker sees it.
@@ -92,7 +97,12 @@ pub enum Secrets {
 /// The most arguments a builtin takes (its parameters are evaluated into an array this long).
 pub const MAX_ARGS: usize = 5;
 
-pub struct BuiltinDef {
+/// How a builtin is evaluated on a host of kind `K`: statically, on the host type itself.
+pub type Eval<K> = for<'p, 'm> fn(&'m mut <K as HostKind>::At<'p>, &Args<'_>) -> R<Value>;
+
+/// One builtin. Its tables are generic over the host that evaluates it (`HostKind`): the
+/// interpreter evaluates through its own instantiation, everything else reads the default one.
+pub struct BuiltinDef<K: HostKind = AnyHost> {
     pub name: &'static str,
     /// What a call gives, in words, for the reference's table of builtins
     /// (`grammar/README.md`, which `tests/docs.rs` holds to these texts).
@@ -112,21 +122,21 @@ pub struct BuiltinDef {
     /// Arguments for showing the choice (its prompt and labels): they may not change the game.
     /// Silent runs (`bench`, `simulate`, a search's playouts) work them out all the same, so
     /// they fail where `run` fails (labels of the wrong number, a field of `none`), but build
-    /// no text (`Interp::sketching`). They are the last parameters.
+    /// no text (the interpreter's `sketching`). They are the last parameters.
     pub shown_only: &'static [usize],
     /// The result type, given the argument types.
     pub ret: fn(&[Ty]) -> Ty,
     /// The evaluation, given the evaluated arguments.
-    pub eval: fn(&mut Interp, &Args) -> R<Value>,
+    pub eval: Eval<K>,
 }
 
-impl std::fmt::Debug for BuiltinDef {
+impl<K: HostKind> std::fmt::Debug for BuiltinDef<K> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(f, "builtin `{}`", self.name)
     }
 }
 
-impl BuiltinDef {
+impl<K: HostKind> BuiltinDef<K> {
     /// `name(a: int, b: list)` for help lines.
     pub fn signature(&self) -> String {
         let ps: Vec<String> = self
@@ -142,22 +152,58 @@ impl BuiltinDef {
     }
 }
 
-const FAMILIES: &[&[BuiltinDef]] = &[
-    lists::DEFS,
-    numbers::DEFS,
-    random::DEFS,
-    game::DEFS,
-    choices::DEFS,
-];
+/// Every builtin, evaluated on hosts of kind `K`.
+pub struct Table<K>(PhantomData<K>);
+
+impl<K: HostKind> Table<K> {
+    const FAMILIES: &'static [&'static [BuiltinDef<K>]] = &[
+        lists::Family::<K>::DEFS,
+        numbers::Family::<K>::DEFS,
+        random::Family::<K>::DEFS,
+        game::Family::<K>::DEFS,
+        choices::Family::<K>::DEFS,
+    ];
+
+    /// What `twin` gives for a builtin of no family (none: the tables are one list of
+    /// definitions, instantiated twice): its evaluation is an error.
+    const MISSING: &'static BuiltinDef<K> = &BuiltinDef {
+        name: "?",
+        returns: "",
+        params: &[],
+        min_args: 0,
+        effect: Effect::Pure,
+        values_only: false,
+        secrets: Secrets::Reads,
+        shown_only: &[],
+        ret: ret_none,
+        eval: |_, a| Err(a.err("no such builtin")),
+    };
+
+    /// Every builtin.
+    pub fn all() -> impl Iterator<Item = &'static BuiltinDef<K>> {
+        Self::FAMILIES.iter().flat_map(|f| f.iter())
+    }
+
+    /// The builtin called `name`.
+    pub fn find(name: &str) -> Option<&'static BuiltinDef<K>> {
+        Self::all().find(|b| b.name == name)
+    }
+
+    /// The same builtin as `b` (of the default table, as the program holds it), in this
+    /// table: looked up once, where a call is compiled.
+    pub fn twin(b: &BuiltinDef) -> &'static BuiltinDef<K> {
+        Self::find(b.name).unwrap_or(Self::MISSING)
+    }
+}
 
 /// Every builtin.
 pub fn all() -> impl Iterator<Item = &'static BuiltinDef> {
-    FAMILIES.iter().flat_map(|f| f.iter())
+    Table::<AnyHost>::all()
 }
 
 /// The builtin called `name`.
 pub fn find(name: &str) -> Option<&'static BuiltinDef> {
-    all().find(|b| b.name == name)
+    Table::<AnyHost>::find(name)
 }
 
 /// The evaluated arguments of one call, with where each was written.
@@ -199,7 +245,7 @@ impl Args<'_> {
             None => Err(rt(self.span, "missing argument")),
         }
     }
-    pub fn list(&self, me: &Interp, i: usize) -> R<Rc<Items>> {
+    pub fn list<H: Host + ?Sized>(&self, me: &H, i: usize) -> R<Rc<Items>> {
         match self.vals.get(i) {
             Some(v) => me.as_list(v, self.span_of(i)),
             None => Err(rt(self.span, "missing argument")),
@@ -208,7 +254,12 @@ impl Args<'_> {
     /// An optional text argument, shown as text for people, enum values in words (the
     /// default is not copied: a choice's prompt is often left out, and never worked out when
     /// nothing shows it).
-    pub fn text<'d>(&self, me: &Interp, i: usize, default: &'d str) -> std::borrow::Cow<'d, str> {
+    pub fn text<'d, H: Host + ?Sized>(
+        &self,
+        me: &H,
+        i: usize,
+        default: &'d str,
+    ) -> std::borrow::Cow<'d, str> {
         match self.vals.get(i) {
             Some(v) => std::borrow::Cow::Owned(me.words(v)),
             None => std::borrow::Cow::Borrowed(default),
@@ -216,8 +267,13 @@ impl Args<'_> {
     }
     /// A choice's prompt: its text when something shows the choice, the default in a silent
     /// run (where the prompt's code has still run, for its errors, but built no text).
-    pub fn prompt<'d>(&self, me: &Interp, i: usize, default: &'d str) -> std::borrow::Cow<'d, str> {
-        if me.record {
+    pub fn prompt<'d, H: Host + ?Sized>(
+        &self,
+        me: &H,
+        i: usize,
+        default: &'d str,
+    ) -> std::borrow::Cow<'d, str> {
+        if me.record() {
             self.text(me, i, default)
         } else {
             std::borrow::Cow::Borrowed(default)

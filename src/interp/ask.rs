@@ -46,15 +46,8 @@ pub struct ChoiceRequest<'a> {
     pub hindsight: &'a dyn Fn(usize) -> Option<super::hindsight::Since>,
 }
 
-/// An `allocate` as its chooser reads it: each category's label, the total, and what the lines
-/// before the one asked were given (the line asked is `given.len()`; the last line takes what
-/// is left, unasked).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Split {
-    pub labels: Vec<String>,
-    pub total: i64,
-    pub given: Vec<i64>,
-}
+/// An `allocate` as its chooser reads it (made by the builtin, `builtins::Split`).
+pub use crate::builtins::Split;
 
 /// A uniformly random legal answer: an option of a choice, or, for a line of an allocation,
 /// the amount that makes every way to split the total equally likely (`rng::split_first`),

@@ -1,19 +1,39 @@
 //! Calling a builtin: its arguments are evaluated here, then its own `eval` (in `src/builtins/`)
 //! runs. What a builtin may do is declared with it, so a `say` or a label that would roll or
 //! choose is refused here, in one place.
+//!
+//! The builtins sit below the interpreter: they ask it for what they need through
+//! `builtins::Host`, implemented here, and the interpreter calls its own instantiation of their
+//! tables (`Builtin`), so each evaluation calls `Interp` directly, with no dynamic dispatch.
 
 use super::compile::Ev;
 use super::*;
-use crate::builtins::{Args, BuiltinDef, Effect, MAX_ARGS};
+use crate::builtins::{Args, BuiltinDef, Effect, Host, HostKind, Split, Table, MAX_ARGS};
 use crate::diag::Span;
 use crate::value::Value;
+
+/// The interpreter as a kind of builtin host: its tables of builtins evaluate on `Interp`.
+pub(crate) enum OnInterp {}
+
+impl HostKind for OnInterp {
+    type At<'p> = Interp<'p>;
+}
+
+/// A builtin as the interpreter calls it.
+pub(crate) type Builtin = BuiltinDef<OnInterp>;
+
+/// The interpreter's own definition of the builtin `b` names (the program holds the default
+/// one): looked up once per call site compiled, or per call of the tree walk.
+pub(crate) fn own(b: &BuiltinDef) -> &'static Builtin {
+    Table::<OnInterp>::twin(b)
+}
 
 impl<'p> Interp<'p> {
     /// Call builtin `b` on `args`, written at `span`; `site`, for a call with texts for showing
     /// compiled with the program, numbers it (`compile::next_site`), else its span stands for it.
     pub(super) fn builtin<E: Ev>(
         &mut self,
-        b: &BuiltinDef,
+        b: &Builtin,
         args: &[E],
         span: Span,
         site: Option<u32>,
@@ -103,7 +123,7 @@ impl<'p> Interp<'p> {
     #[inline]
     pub(super) fn builtin_vals(
         &mut self,
-        b: &BuiltinDef,
+        b: &Builtin,
         vals: &[Value],
         spans: &[Span],
         span: Span,
@@ -175,6 +195,113 @@ impl<'p> Interp<'p> {
     }
 }
 
+impl Host for Interp<'_> {
+    #[inline]
+    fn charge(&mut self, n: u64, span: Span) -> R<()> {
+        Interp::charge(self, n, span)
+    }
+    #[inline]
+    fn check_len(&self, n: usize, span: Span) -> R<()> {
+        Interp::check_len(self, n, span)
+    }
+    #[inline]
+    fn limits(&self) -> &Limits {
+        &self.limits
+    }
+    #[inline]
+    fn as_list(&self, v: &Value, span: Span) -> R<Rc<Items>> {
+        Interp::as_list(self, v, span)
+    }
+    fn words(&self, v: &Value) -> String {
+        Interp::words(self, v)
+    }
+    fn words_append(&self, v: &Value, out: &mut String) {
+        Interp::words_append(self, v, out)
+    }
+    #[inline]
+    fn record(&self) -> bool {
+        self.record
+    }
+    #[inline]
+    fn observed(&self) -> bool {
+        self.observer.is_some()
+    }
+    #[inline]
+    fn peek(&self, c: u32, span: Span) -> R<()> {
+        Interp::peek(self, c, span)
+    }
+    #[inline]
+    fn peek_value(&self, v: &Value, span: Span) -> R<()> {
+        Interp::peek_value(self, v, span)
+    }
+    #[inline]
+    fn watch_read(&mut self, v: &Value) {
+        let prog = self.prog;
+        if let Some(w) = self.watch.as_mut() {
+            w(prog, Watched::Read(v));
+        }
+    }
+    #[inline]
+    fn draw_below(&mut self, n: u32) -> u32 {
+        Interp::draw_below(self, n)
+    }
+    fn decide_labelled(
+        &mut self,
+        player: u32,
+        options: &[Value],
+        labels: Option<&[Value]>,
+        notes: Option<&[Value]>,
+        prompt: &str,
+        span: Span,
+    ) -> R<Option<usize>> {
+        Interp::decide_labelled(self, player, options, labels, notes, prompt, span)
+    }
+    fn decide(
+        &mut self,
+        player: u32,
+        options: &[Value],
+        prompt: &str,
+        span: Span,
+    ) -> R<Option<usize>> {
+        Interp::decide(self, player, options, prompt, span)
+    }
+    #[inline]
+    fn allocating(&mut self, lines: Option<u64>, split: Option<Split>) {
+        self.allocation = lines;
+        self.split = split;
+    }
+    #[inline]
+    fn n_players(&self) -> u32 {
+        self.state.n_players
+    }
+    #[inline]
+    fn is_in(&self, p: u32) -> bool {
+        Interp::is_in(self, p)
+    }
+    fn players_in(&self) -> Rc<Items> {
+        Interp::players_in(self)
+    }
+    fn finish_game(&mut self) {
+        self.state.finished = true;
+    }
+    #[inline]
+    fn zone_len(&self, z: u32) -> usize {
+        Interp::zone_len(self, z)
+    }
+    #[inline]
+    fn zone_cards(&self, z: u32) -> &[u32] {
+        Interp::zone_cards(self, z)
+    }
+    #[inline]
+    fn zone_top(&self, z: u32) -> Value {
+        Interp::zone_top(self, z)
+    }
+    #[inline]
+    fn zone_of(&self, c: u32) -> Option<u32> {
+        Interp::zone_of(self, c)
+    }
+}
+
 /// What two arguments cost to walk, together (`charge_pair`).
 #[inline]
 pub(super) fn pair_work(a: &Value, b: &Value) -> u64 {
@@ -187,5 +314,21 @@ fn arg_cost(v: &Value) -> u64 {
     match v {
         Value::Int(_) | Value::Bool(_) | Value::None => 0,
         v => v.cost(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    /// Every builtin the program may hold has its twin in the interpreter's table (`own` never
+    /// falls back on the missing builtin), with the same declaration.
+    #[test]
+    fn every_builtin_has_its_interpreter_twin() {
+        for b in crate::builtins::all() {
+            let own = super::own(b);
+            assert_eq!(own.name, b.name);
+            assert_eq!(own.params, b.params, "{}", b.name);
+            assert_eq!(own.effect, b.effect, "{}", b.name);
+            assert_eq!(own.shown_only, b.shown_only, "{}", b.name);
+        }
     }
 }

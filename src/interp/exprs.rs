@@ -32,7 +32,7 @@ impl<'p> Interp<'p> {
             ExprKind::Field(base, sym) => self.eval_field(base, *sym, e.span),
             ExprKind::Call(f, args) => self.call_with_args(*f, &args[..], e.span),
             ExprKind::Binary(op, a, b) => self.binary(*op, a, b, e.span),
-            ExprKind::Builtin(b, args) => self.builtin(b, &args[..], e.span, None),
+            ExprKind::Builtin(b, args) => self.builtin(builtins::own(b), &args[..], e.span, None),
             ExprKind::ConstRef(c) => Ok(self.state.consts[*c as usize].clone()),
             ExprKind::Var(id, keys) => self.eval_var(*id, &keys[..], e.span),
             ExprKind::Zone(id, keys) => self.eval_zone(*id, &keys[..], e.span),

@@ -48,7 +48,7 @@ use std::rc::Rc;
 
 pub(crate) const NOWHERE: u32 = u32::MAX;
 
-pub type R<T> = Result<T, Box<Diag>>;
+pub use crate::diag::R;
 
 fn rt(span: Span, msg: impl Into<String>) -> Box<Diag> {
     Box::new(Diag::error("run::error", msg).label(span, "while evaluating this"))

@@ -368,6 +368,7 @@ impl EnumArms {
 /// A builtin call. Without arguments shown only (the common case), the arguments go straight
 /// into an array of their number.
 fn builtin(b: &'static crate::builtins::BuiltinDef, args: &[Expr], span: Span) -> Code {
+    let b = crate::interp::builtins::own(b);
     let spans: Vec<Span> = args.iter().map(|a| a.span).collect();
     if b.effect == Effect::Pure && b.shown_only.is_empty() {
         // Common reads on a zone or a list, answered in place; the same charges as
