@@ -20,6 +20,10 @@ impl Agent for FirstAgent {
     fn decide(&mut self, _: &ChoiceRequest, _: &dyn Fn(usize) -> String) -> Result<usize, String> {
         Ok(0)
     }
+
+    fn answer_blind(&mut self, _: usize, _: Option<u64>) -> Option<usize> {
+        Some(0)
+    }
 }
 
 #[derive(Clone)]
@@ -53,6 +57,10 @@ impl Agent for RandomAgent {
         _: &dyn Fn(usize) -> String,
     ) -> Result<usize, String> {
         Ok(random_answer(&mut self.rng, req.count, req.allocation))
+    }
+
+    fn answer_blind(&mut self, count: usize, allocation: Option<u64>) -> Option<usize> {
+        Some(random_answer(&mut self.rng, count, allocation))
     }
 
     fn replayed(&mut self, req: &ChoiceRequest, label: &dyn Fn(usize) -> String, _: usize) {

@@ -133,4 +133,12 @@ pub trait Agent {
     fn search_stats(&self) -> Option<SearchStats> {
         None
     }
+
+    /// The answer, for an agent that works it out from the number of options alone (and, for a
+    /// line of an `allocate`, `allocation`, as `ChoiceRequest::allocation`): the interpreter then
+    /// builds no request. A random agent does (`random_answer`); `None` for the others, which are
+    /// asked through `decide`.
+    fn answer_blind(&mut self, _count: usize, _allocation: Option<u64>) -> Option<usize> {
+        None
+    }
 }

@@ -158,6 +158,16 @@ impl<'p> Interp<'p> {
         secret: bool,
         span: Span,
     ) -> R<usize> {
+        // An agent that answers from the number of options alone (a random one) needs no
+        // request, nor the screen, notes, labels and view that go into one.
+        let allocation = self.allocation;
+        if let Some(i) = self
+            .agents
+            .get_mut(player as usize)
+            .and_then(|a| a.answer_blind(options.len(), allocation))
+        {
+            return Ok(i);
+        }
         // A seat a bot of the game plays: its answer, worked out as the seat sees the game.
         let bot = match self.agents.get(player as usize).and_then(|a| {
             a.bot(player).or_else(|| {
