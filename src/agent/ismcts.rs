@@ -646,6 +646,7 @@ pub fn pick_by(
     }
     stats.worlds = worlds;
     stats.playouts = playouts;
+    stats.why = sp.rejections();
     if worlds == 0 {
         stats.fallbacks = 1;
         let i = rng::below(&mut rng, count.min(u32::MAX as usize) as u32) as usize;

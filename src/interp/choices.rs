@@ -225,6 +225,7 @@ impl<'p> Interp<'p> {
             dealing: Default::default(),
             proposals: Default::default(),
             peeked: Default::default(),
+            why: Default::default(),
         });
         let req = ChoiceRequest {
             player,

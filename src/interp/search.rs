@@ -122,7 +122,40 @@ pub(super) struct Playout {
     /// as that seat on this copy, but one answer in `BOT_RANDOM_ONE_IN` (and every choice it
     /// scores no option of) at random; `None`: random answers.
     bot: Option<Rc<str>>,
+    /// Why the replay rejected this copy, once it has.
+    why: Option<Why>,
 }
+
+/// Why a replay rejected a copy, counted per reason (`SearchStats::why`): what a narrower
+/// deal has to aim at.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Why {
+    /// The replay met a choice of another player than the game did there.
+    Player = 0,
+    /// A forced choice (one option) that the copy offers otherwise.
+    Forced = 1,
+    /// Another player's answer the seat saw, with no option of the copy alike in its cards.
+    Alike = 2,
+    /// The seat's own choice, with another number of options.
+    Own = 3,
+    /// At the choice searched, the copy shows the seat another position or other options.
+    View = 4,
+    /// The copy asked the choice searched before the replay was over, or ended without it.
+    Ended = 5,
+}
+
+/// How many reasons `Why` has.
+pub const WHY_COUNT: usize = 6;
+
+/// The reasons' names, in `Why`'s order (`rules bench`).
+pub const WHY_NAMES: [&str; WHY_COUNT] = [
+    "another player asked",
+    "a forced choice differs",
+    "no answer alike",
+    "the seat's own choice differs",
+    "another view at the choice",
+    "the choice came early or never",
+];
 
 /// In a playout driven by a bot, one answer in this many is random, so the playouts of one
 /// position differ (drawn from the playout's own stream: deterministic from the seed).
@@ -440,6 +473,8 @@ pub struct SearchPoint<'a> {
     /// The first playout in which the game's bot driving it read what its seat may not see
     /// (`run::bot_hidden`): the search stops with it (`bot_peeked`), as the game would.
     pub(super) peeked: OnceCell<String>,
+    /// Copies rejected so far, by reason (`Why`).
+    pub(super) why: std::cell::Cell<[u64; WHY_COUNT]>,
 }
 
 /// What a determinisation deals, the same for every copy of one choice searched: the cards the
@@ -692,6 +727,12 @@ fn names_cards(ty: &Ty) -> bool {
 }
 
 impl Playout {
+    /// The signal a replay that no longer fits unwinds with, noting why.
+    fn reject(&mut self, why: Why) -> Box<Diag> {
+        self.why.get_or_insert(why);
+        signal(REJECT)
+    }
+
     /// A draw in `0..n` met in a playout (`real`, the copy's own stream): while the replay is
     /// under way, the draw the track kept there answered afresh; after the choice searched, or
     /// where the copy draws where the game did not, a draw of the playout's own.
@@ -851,6 +892,11 @@ impl SearchPoint<'_> {
     /// plays would.
     pub fn bot_peeked(&self) -> Option<String> {
         self.peeked.get().cloned()
+    }
+
+    /// The copies rejected so far at this choice, by reason (`SearchStats::why`).
+    pub fn rejections(&self) -> [u64; WHY_COUNT] {
+        self.why.get()
     }
 
     /// Why this choice may not be searched: a var hidden from some players held the replay
@@ -1128,6 +1174,7 @@ impl SearchPoint<'_> {
             policy: None,
             horizon: None,
             bot: None,
+            why: None,
         }
     }
 
@@ -1328,6 +1375,18 @@ impl SearchPoint<'_> {
             }) => *weight,
             _ => 1.0,
         };
+        let rejected = match &end {
+            Err(d) => d.code == REJECT || !branched,
+            Ok(()) => !branched,
+        };
+        if rejected {
+            let why = pl.as_ref().and_then(|p| p.why).unwrap_or(Why::Ended);
+            let mut counts = self.why.get();
+            if let Some(n) = counts.get_mut(why as usize) {
+                *n = n.saturating_add(1);
+            }
+            self.why.set(counts);
+        }
         let end = match end {
             Err(d) if d.code == REJECT || !branched => PlayoutEnd::Rejected,
             Err(d) if d.code == "run::bot_hidden" => {
@@ -1454,20 +1513,22 @@ impl Interp<'_> {
         pl.asked += 1;
         let Some(a) = pl.want.replay.get(j) else {
             // The game asked the choice searched here.
-            return Err(signal(REJECT));
+            return Err(pl.reject(Why::Ended));
         };
-        let fits = a.player == player
-            && if a.secret && player != pl.seat {
-                true
-            } else if player != pl.seat {
-                pick_alike(&pl.want, &mut pl.hidden, j, 0, options) == Some(0)
-            } else {
-                a.count == 1
-            };
+        if a.player != player {
+            return Err(pl.reject(Why::Player));
+        }
+        let fits = if a.secret && player != pl.seat {
+            true
+        } else if player != pl.seat {
+            pick_alike(&pl.want, &mut pl.hidden, j, 0, options) == Some(0)
+        } else {
+            a.count == 1
+        };
         if fits {
             Ok(())
         } else {
-            Err(signal(REJECT))
+            Err(pl.reject(Why::Forced))
         }
     }
 
@@ -1499,7 +1560,7 @@ impl Interp<'_> {
         if let Some(a) = pl.want.replay.get(j) {
             let (who, index, secret) = (a.player, a.index, a.secret);
             if who != player {
-                return Err(signal(REJECT));
+                return Err(pl.reject(Why::Player));
             }
             if secret && who != pl.seat {
                 // The seat never saw this answer.
@@ -1509,13 +1570,13 @@ impl Interp<'_> {
                 // Another player's answer, as the seat saw it: where the determinisation gave
                 // them other cards, the option the seat saw may stand elsewhere or not at all.
                 return pick_alike(&pl.want, &mut pl.hidden, j, index, options)
-                    .ok_or_else(|| signal(REJECT));
+                    .ok_or_else(|| pl.reject(Why::Alike));
             }
             // The seat's own choice: it saw its options, so they must be as many.
             return if index < count && count == a.count {
                 Ok(index)
             } else {
-                Err(signal(REJECT))
+                Err(pl.reject(Why::Own))
             };
         }
         if j > pl.want.replay.len() {
@@ -1571,12 +1632,15 @@ impl Interp<'_> {
             };
         }
         // The choice searched: it must look to the seat as it does in the real game.
-        if player != pl.seat || count != pl.count || pl.option >= count {
-            return Err(signal(REJECT));
+        if player != pl.seat {
+            return Err(pl.reject(Why::Player));
+        }
+        if count != pl.count || pl.option >= count {
+            return Err(pl.reject(Why::View));
         }
         let want = pl.want.clone();
         if !self.seen_as_wanted(&want, options, pl.seat) {
-            return Err(signal(REJECT));
+            return Err(pl.reject(Why::View));
         }
         if matches!(pl.hidden, Hidden::Probe { .. }) {
             return Err(signal(ACCEPT));
@@ -1757,6 +1821,10 @@ pub struct SearchStats {
     /// per iteration), the measure of a search's effort that does not depend on the machine.
     #[serde(default)]
     pub playouts: u64,
+    /// The copies rejected, by reason (`Why`, named in `WHY_NAMES`): printed by `rules bench`,
+    /// kept out of reports.
+    #[serde(skip)]
+    pub why: [u64; WHY_COUNT],
 }
 
 impl SearchStats {
@@ -1767,6 +1835,9 @@ impl SearchStats {
         self.worlds = self.worlds.saturating_add(o.worlds);
         self.rejected = self.rejected.saturating_add(o.rejected);
         self.playouts = self.playouts.saturating_add(o.playouts);
+        for (a, b) in self.why.iter_mut().zip(o.why) {
+            *a = a.saturating_add(b);
+        }
     }
 }
 
