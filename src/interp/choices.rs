@@ -226,6 +226,8 @@ impl<'p> Interp<'p> {
             proposals: Default::default(),
             peeked: Default::default(),
             why: Default::default(),
+            chain: Default::default(),
+            refused: Default::default(),
         });
         let req = ChoiceRequest {
             player,

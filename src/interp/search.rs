@@ -57,7 +57,7 @@
 use super::seen::PlayerView;
 use super::*;
 use serde::{Deserialize, Serialize};
-use std::cell::OnceCell;
+use std::cell::{Cell, OnceCell, RefCell};
 use std::rc::Rc;
 
 /// The state at the last segment boundary, and the choices asked since (secret or not,
@@ -124,6 +124,9 @@ pub(super) struct Playout {
     bot: Option<Rc<str>>,
     /// Why the replay rejected this copy, once it has.
     why: Option<Why>,
+    /// Only check the copy: stop at the choice searched once the replay led back to it
+    /// (`SearchPoint::fits`).
+    check: bool,
 }
 
 /// Why a replay rejected a copy, counted per reason (`SearchStats::why`): what a narrower
@@ -417,6 +420,11 @@ const PROBES: usize = 8;
 /// are rejected where the seat saw the draw).
 const NATURE_PROBES: usize = 48;
 
+/// A step of the chain of copies (`SearchPoint::determinise`) draws one of this many moves:
+/// a fresh copy, the last copy with its answers drawn afresh, or (the rest) the last copy with
+/// two cards exchanged.
+const CHAIN_KERNELS: u32 = 4;
+
 /// The signal a playout whose replay no longer fits the position unwinds with.
 const REJECT: &str = "search::reject";
 
@@ -431,6 +439,9 @@ const ACCEPT: &str = "search::accept";
 pub struct World {
     state: State,
     repick: u64,
+    /// The replay was found not to lead back to the choice (`SearchPoint::determinise` checked
+    /// it and had no copy of the chain to give instead): every playout of it is rejected.
+    doomed: bool,
 }
 
 /// How a playout ended.
@@ -474,7 +485,12 @@ pub struct SearchPoint<'a> {
     /// (`run::bot_hidden`): the search stops with it (`bot_peeked`), as the game would.
     pub(super) peeked: OnceCell<String>,
     /// Copies rejected so far, by reason (`Why`).
-    pub(super) why: std::cell::Cell<[u64; WHY_COUNT]>,
+    pub(super) why: Cell<[u64; WHY_COUNT]>,
+    /// The chain of copies (`determinise`): the last copy that led back to the choice.
+    pub(super) chain: RefCell<Option<World>>,
+    /// Copies the chain refused (their replay did not lead back to the choice), and the copies
+    /// it gave again in their place.
+    pub(super) refused: Cell<u64>,
 }
 
 /// What a determinisation deals, the same for every copy of one choice searched: the cards the
@@ -932,9 +948,45 @@ impl SearchPoint<'_> {
         })
     }
 
-    /// A copy of the position at the last boundary in which the cards the seat does not know
-    /// are re-dealt at random among the places holding such cards (see the module's account).
+    /// A copy of the position at the last boundary that leads back to the choice as the seat
+    /// sees it, drawn by a Metropolis chain over the copies (see the module's account): a
+    /// proposal is a fresh determinisation (`fresh`), or the chain's last copy with two cards
+    /// of one class exchanged, or with the other players' secret answers and the game's draws
+    /// drawn afresh. Its replay is checked up to the choice (`fits`); a proposal that fits is
+    /// the copy, and the chain moves to it; one that does not is refused, and the chain's last
+    /// copy is given again. Until a copy has fitted, a proposal that does not fit is given
+    /// as it is, marked so that its playouts are rejected at once.
     pub fn determinise(&self, rng: &mut ChaCha8Rng) -> World {
+        let last = self.chain.borrow().as_ref().map(|w| self.copy(w));
+        let proposal = match (last, rng::below(rng, CHAIN_KERNELS)) {
+            (Some(mut w), k) if k != 0 => {
+                if k == 1 || !self.exchange(&mut w.state, rng) {
+                    w.repick = rng::draw_u64(rng);
+                }
+                w
+            }
+            _ => self.fresh(rng),
+        };
+        if self.fits(&proposal) {
+            *self.chain.borrow_mut() = Some(self.copy(&proposal));
+            return proposal;
+        }
+        match self.chain.borrow().as_ref() {
+            Some(w) => {
+                self.refused.set(self.refused.get().saturating_add(1));
+                self.copy(w)
+            }
+            None => World {
+                doomed: true,
+                ..proposal
+            },
+        }
+    }
+
+    /// A determinisation drawn afresh: the cards the seat does not know re-dealt at random
+    /// among the places holding such cards (see the module's account), the var entries hidden
+    /// from it dealt, and a fresh stream for the replay's secret answers and draws.
+    fn fresh(&self, rng: &mut ChaCha8Rng) -> World {
         let mut st = self.track.state.clone();
         let sigma = self.deal(rng);
         if let Some(sigma) = sigma {
@@ -945,7 +997,82 @@ impl SearchPoint<'_> {
         World {
             state: st,
             repick: rng::draw_u64(rng),
+            doomed: false,
         }
+    }
+
+    /// Exchange two cards of one class that a determinisation deals, in a copy (`st`): the
+    /// first drawn uniformly among the dealt cards of classes of two or more, the second among
+    /// the other cards of its class. A step of the chain, symmetric (each exchange is drawn
+    /// with the same chance from either side). `false` when no class has two cards.
+    fn exchange(&self, st: &mut State, rng: &mut ChaCha8Rng) -> bool {
+        let d = self.dealing.get_or_init(|| self.dealing());
+        let total: usize = d.classes.iter().filter(|g| g.len() > 1).map(Vec::len).sum();
+        if total == 0 {
+            return false;
+        }
+        let mut k = rng::below(rng, total.min(u32::MAX as usize) as u32) as usize;
+        for group in d.classes.iter().filter(|g| g.len() > 1) {
+            if k >= group.len() {
+                k -= group.len();
+                continue;
+            }
+            let other = rng::below(rng, (group.len() - 1).min(u32::MAX as usize) as u32) as usize;
+            let other = if other >= k { other + 1 } else { other };
+            let (Some(&a), Some(&b)) = (group.get(k), group.get(other)) else {
+                return false;
+            };
+            let mut sigma: Vec<u32> = (0..st.known.len() as u32).collect();
+            sigma.swap(a as usize, b as usize);
+            relabel_state(st, &sigma);
+            return true;
+        }
+        false
+    }
+
+    /// Whether the replay of `world` leads back to the choice as the seat sees it: replayed
+    /// up to the choice, as its playouts will replay it (the same copy, the same stream of
+    /// answers). A copy that does not is counted by why (`rejections`).
+    fn fits(&self, world: &World) -> bool {
+        let hidden = Hidden::Drawn {
+            repick: Box::new(rng::new_rng(world.repick)),
+            proposals: self
+                .proposals
+                .get()
+                .cloned()
+                .unwrap_or_else(|| Rc::from([])),
+            weight: 1.0,
+        };
+        let mut playout = self.playout_for(0, hidden, 0);
+        playout.check = true;
+        match self.run(world.state.clone(), playout) {
+            Ok((Err(d), _)) if d.code == ACCEPT => true,
+            Ok((_, it)) => {
+                self.note(it.playout.as_ref().and_then(|p| p.why));
+                false
+            }
+            Err(_) => {
+                self.note(None);
+                false
+            }
+        }
+    }
+
+    /// A copy rejected, for `why` (`None`: the game asked the choice early, ended without it,
+    /// or stopped on an error).
+    fn note(&self, why: Option<Why>) {
+        let why = why.unwrap_or(Why::Ended);
+        let mut counts = self.why.get();
+        if let Some(n) = counts.get_mut(why as usize) {
+            *n = n.saturating_add(1);
+        }
+        self.why.set(counts);
+    }
+
+    /// Proposals the chain refused so far at this choice, each replaced by the chain's last
+    /// copy given again (`determinise`).
+    pub fn refused_copies(&self) -> u64 {
+        self.refused.get()
     }
 
     /// The permutation of cards a determinisation makes of the boundary state: the cards the
@@ -1175,6 +1302,7 @@ impl SearchPoint<'_> {
             horizon: None,
             bot: None,
             why: None,
+            check: false,
         }
     }
 
@@ -1285,6 +1413,7 @@ impl SearchPoint<'_> {
         World {
             state: world.state.clone(),
             repick: world.repick,
+            doomed: world.doomed,
         }
     }
 
@@ -1307,6 +1436,7 @@ impl SearchPoint<'_> {
         let copy = World {
             state: world.state.clone(),
             repick: world.repick,
+            doomed: world.doomed,
         };
         self.playout_inner(copy, option, seed, None, None, bot.cloned())
             .0
@@ -1340,6 +1470,11 @@ impl SearchPoint<'_> {
         horizon: Option<usize>,
         bot: Option<Rc<str>>,
     ) -> (Played, Option<Box<dyn Policy>>) {
+        if world.doomed {
+            // Checked already (`determinise`), and counted there.
+            let end = PlayoutEnd::Rejected;
+            return (Played { end, weight: 1.0 }, policy);
+        }
         let hidden = Hidden::Drawn {
             repick: Box::new(rng::new_rng(world.repick)),
             proposals: self
@@ -1380,12 +1515,7 @@ impl SearchPoint<'_> {
             Ok(()) => !branched,
         };
         if rejected {
-            let why = pl.as_ref().and_then(|p| p.why).unwrap_or(Why::Ended);
-            let mut counts = self.why.get();
-            if let Some(n) = counts.get_mut(why as usize) {
-                *n = n.saturating_add(1);
-            }
-            self.why.set(counts);
+            self.note(pl.as_ref().and_then(|p| p.why));
         }
         let end = match end {
             Err(d) if d.code == REJECT || !branched => PlayoutEnd::Rejected,
@@ -1642,7 +1772,7 @@ impl Interp<'_> {
         if !self.seen_as_wanted(&want, options, pl.seat) {
             return Err(pl.reject(Why::View));
         }
-        if matches!(pl.hidden, Hidden::Probe { .. }) {
+        if pl.check || matches!(pl.hidden, Hidden::Probe { .. }) {
             return Err(signal(ACCEPT));
         }
         if let Some(future) = pl.future.take() {
