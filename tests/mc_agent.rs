@@ -290,7 +290,10 @@ fn the_chain_of_copies_rejects_few_where_the_seat_saw_a_sum() {
         stats.add(&g.search.expect("mc reports its searches"));
     }
     assert_eq!(stats.decisions, 20, "{stats:?}");
-    assert_eq!(stats.worlds, 400, "every decision found its 20 copies: {stats:?}");
+    assert_eq!(
+        stats.worlds, 400,
+        "every decision found its 20 copies: {stats:?}"
+    );
     assert!(
         stats.rejected < stats.worlds * 2,
         "fewer than two copies rejected per copy played: {stats:?}"

@@ -45,6 +45,20 @@
 //! not is rejected, and another drawn. From the choice on, the game's own randomness and every
 //! player's answers come from the searcher's seeded stream.
 //!
+//! Most copies dealt afresh do not fit what the seat saw (Ambition, 4 players, `ismcts:20`: nine
+//! rejected for each one played), so copies are drawn by a *Metropolis chain* over the copies
+//! whose replay leads back to the choice (`SearchPoint::determinise`). Its first copy is dealt
+//! afresh until one fits (rejection sampling, as before); from there each step proposes a fresh
+//! copy, the last copy with two cards of one class exchanged (its answers as drawn), or the last
+//! copy with the secret answers and draws drawn afresh; the proposal's first playout decides,
+//! and the chain moves to it if its replay leads back to the choice; if not, the last copy is
+//! played in its place (`playout_inner`), by that playout and the proposal's later ones (the
+//! other options of `mc`, compared on the same copy). Every move is
+//! symmetric and the copies that fit are equally likely under the deal, so the chain keeps
+//! drawing from them as rejection does (each copy still weighted by its answers' proposal);
+//! it only moves among copies it drew, never reading the real position, and its stream is the
+//! searcher's seeded one.
+//!
 //! Drawing those secret answers uniformly is exact but can starve: where the seat later sees
 //! what was chosen (a leader choosing among plans its officers proposed in secret), almost no
 //! draw leads back to the choice. So the answers are drawn by *importance sampling*
@@ -124,9 +138,6 @@ pub(super) struct Playout {
     bot: Option<Rc<str>>,
     /// Why the replay rejected this copy, once it has.
     why: Option<Why>,
-    /// Only check the copy: stop at the choice searched once the replay led back to it
-    /// (`SearchPoint::fits`).
-    check: bool,
 }
 
 /// Why a replay rejected a copy, counted per reason (`SearchStats::why`): what a narrower
@@ -439,10 +450,14 @@ const ACCEPT: &str = "search::accept";
 pub struct World {
     state: State,
     repick: u64,
-    /// The replay was found not to lead back to the choice (`SearchPoint::determinise` checked
-    /// it and had no copy of the chain to give instead): every playout of it is rejected.
-    doomed: bool,
+    /// What its first playout found, shared with its copies (`SearchPoint::copy`): unset before
+    /// it; `None` when the copy led back to the choice; else the chain's copy given in its place
+    /// (`SearchPoint::determinise`), which every playout of it plays.
+    verdict: Rc<OnceCell<Option<Chained>>>,
 }
+
+/// A copy of the chain (`SearchPoint::determinise`): the state and the stream of its answers.
+type Chained = (State, u64);
 
 /// How a playout ended.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -487,7 +502,7 @@ pub struct SearchPoint<'a> {
     /// Copies rejected so far, by reason (`Why`).
     pub(super) why: Cell<[u64; WHY_COUNT]>,
     /// The chain of copies (`determinise`): the last copy that led back to the choice.
-    pub(super) chain: RefCell<Option<World>>,
+    pub(super) chain: RefCell<Option<Chained>>,
     /// Copies the chain refused (their replay did not lead back to the choice), and the copies
     /// it gave again in their place.
     pub(super) refused: Cell<u64>,
@@ -948,38 +963,30 @@ impl SearchPoint<'_> {
         })
     }
 
-    /// A copy of the position at the last boundary that leads back to the choice as the seat
-    /// sees it, drawn by a Metropolis chain over the copies (see the module's account): a
-    /// proposal is a fresh determinisation (`fresh`), or the chain's last copy with two cards
-    /// of one class exchanged, or with the other players' secret answers and the game's draws
-    /// drawn afresh. Its replay is checked up to the choice (`fits`); a proposal that fits is
-    /// the copy, and the chain moves to it; one that does not is refused, and the chain's last
-    /// copy is given again. Until a copy has fitted, a proposal that does not fit is given
-    /// as it is, marked so that its playouts are rejected at once.
+    /// A copy of the position at the last boundary, for the seat, drawn by a Metropolis chain
+    /// over the copies that lead back to the choice as the seat sees it (see the module's
+    /// account). Until a copy has led back, each is dealt afresh (`fresh`); from then on the
+    /// proposal is, by a draw, a fresh copy, the chain's last copy with the other players'
+    /// secret answers and the game's draws drawn afresh, or (the rest) the last copy with two
+    /// cards of one class exchanged (`exchange`). Its first playout decides: a proposal that
+    /// leads back is the chain's new copy; one that does not is refused, and the chain's last
+    /// copy is played in its place (`playout_inner`).
     pub fn determinise(&self, rng: &mut ChaCha8Rng) -> World {
-        let last = self.chain.borrow().as_ref().map(|w| self.copy(w));
-        let proposal = match (last, rng::below(rng, CHAIN_KERNELS)) {
-            (Some(mut w), k) if k != 0 => {
-                if k == 1 || !self.exchange(&mut w.state, rng) {
-                    w.repick = rng::draw_u64(rng);
+        let last = self.chain.borrow().clone();
+        let (state, repick) = match (last, rng::below(rng, CHAIN_KERNELS)) {
+            (Some((mut st, repick)), k) if k != 0 => {
+                if k == 1 || !self.exchange(&mut st, rng) {
+                    (st, rng::draw_u64(rng))
+                } else {
+                    (st, repick)
                 }
-                w
             }
-            _ => self.fresh(rng),
+            _ => return self.fresh(rng),
         };
-        if self.fits(&proposal) {
-            *self.chain.borrow_mut() = Some(self.copy(&proposal));
-            return proposal;
-        }
-        match self.chain.borrow().as_ref() {
-            Some(w) => {
-                self.refused.set(self.refused.get().saturating_add(1));
-                self.copy(w)
-            }
-            None => World {
-                doomed: true,
-                ..proposal
-            },
+        World {
+            state,
+            repick,
+            verdict: Rc::default(),
         }
     }
 
@@ -997,7 +1004,7 @@ impl SearchPoint<'_> {
         World {
             state: st,
             repick: rng::draw_u64(rng),
-            doomed: false,
+            verdict: Rc::default(),
         }
     }
 
@@ -1028,34 +1035,6 @@ impl SearchPoint<'_> {
             return true;
         }
         false
-    }
-
-    /// Whether the replay of `world` leads back to the choice as the seat sees it: replayed
-    /// up to the choice, as its playouts will replay it (the same copy, the same stream of
-    /// answers). A copy that does not is counted by why (`rejections`).
-    fn fits(&self, world: &World) -> bool {
-        let hidden = Hidden::Drawn {
-            repick: Box::new(rng::new_rng(world.repick)),
-            proposals: self
-                .proposals
-                .get()
-                .cloned()
-                .unwrap_or_else(|| Rc::from([])),
-            weight: 1.0,
-        };
-        let mut playout = self.playout_for(0, hidden, 0);
-        playout.check = true;
-        match self.run(world.state.clone(), playout) {
-            Ok((Err(d), _)) if d.code == ACCEPT => true,
-            Ok((_, it)) => {
-                self.note(it.playout.as_ref().and_then(|p| p.why));
-                false
-            }
-            Err(_) => {
-                self.note(None);
-                false
-            }
-        }
     }
 
     /// A copy rejected, for `why` (`None`: the game asked the choice early, ended without it,
@@ -1302,7 +1281,6 @@ impl SearchPoint<'_> {
             horizon: None,
             bot: None,
             why: None,
-            check: false,
         }
     }
 
@@ -1413,7 +1391,7 @@ impl SearchPoint<'_> {
         World {
             state: world.state.clone(),
             repick: world.repick,
-            doomed: world.doomed,
+            verdict: world.verdict.clone(),
         }
     }
 
@@ -1433,11 +1411,7 @@ impl SearchPoint<'_> {
         seed: u64,
         bot: Option<&Rc<str>>,
     ) -> Played {
-        let copy = World {
-            state: world.state.clone(),
-            repick: world.repick,
-            doomed: world.doomed,
-        };
+        let copy = self.copy(world);
         self.playout_inner(copy, option, seed, None, None, bot.cloned())
             .0
     }
@@ -1461,6 +1435,10 @@ impl SearchPoint<'_> {
         self.playout_inner(world, option, seed, Some(policy), horizon, bot)
     }
 
+    /// A playout of `world`, as a step of the chain of copies (`determinise`): its first
+    /// playout decides whether the copy leads back to the choice; if so the chain moves to it,
+    /// and if not (and the chain has a copy) the chain's last copy is played in its place, by
+    /// this playout and every later one of `world`.
     fn playout_inner(
         &self,
         world: World,
@@ -1470,13 +1448,54 @@ impl SearchPoint<'_> {
         horizon: Option<usize>,
         bot: Option<Rc<str>>,
     ) -> (Played, Option<Box<dyn Policy>>) {
-        if world.doomed {
-            // Checked already (`determinise`), and counted there.
-            let end = PlayoutEnd::Rejected;
-            return (Played { end, weight: 1.0 }, policy);
+        let World {
+            state,
+            repick,
+            verdict,
+        } = world;
+        let tried = match verdict.get() {
+            Some(Some((st, r))) => {
+                let (played, policy, _) =
+                    self.play_copy(st.clone(), *r, option, seed, (policy, horizon, bot));
+                return (played, policy);
+            }
+            Some(None) => true,
+            None => false,
+        };
+        let kept = (!tried).then(|| state.clone());
+        let (played, policy, rejected) =
+            self.play_copy(state, repick, option, seed, (policy, horizon, bot.clone()));
+        if tried {
+            return (played, policy);
         }
+        if !rejected {
+            let _ = verdict.set(None);
+            if let Some(st) = kept {
+                *self.chain.borrow_mut() = Some((st, repick));
+            }
+            return (played, policy);
+        }
+        let Some((st, r)) = self.chain.borrow().clone() else {
+            return (played, policy);
+        };
+        self.refused.set(self.refused.get().saturating_add(1));
+        let _ = verdict.set(Some((st.clone(), r)));
+        let (played, policy, _) = self.play_copy(st, r, option, seed, (policy, horizon, bot));
+        (played, policy)
+    }
+
+    /// Play the copy `state` out, its replay's answers drawn from `repick`: how it ended, the
+    /// policy handed back, and whether the replay rejected it (counted by why).
+    fn play_copy(
+        &self,
+        state: State,
+        repick: u64,
+        option: usize,
+        seed: u64,
+        (policy, horizon, bot): (Option<Box<dyn Policy>>, Option<usize>, Option<Rc<str>>),
+    ) -> (Played, Option<Box<dyn Policy>>, bool) {
         let hidden = Hidden::Drawn {
-            repick: Box::new(rng::new_rng(world.repick)),
+            repick: Box::new(rng::new_rng(repick)),
             proposals: self
                 .proposals
                 .get()
@@ -1488,16 +1507,11 @@ impl SearchPoint<'_> {
         playout.policy = policy;
         playout.horizon = horizon;
         playout.bot = bot;
-        let (end, mut it) = match self.run(world.state, playout) {
+        let (end, mut it) = match self.run(state, playout) {
             Ok(r) => r,
             Err(d) => {
-                return (
-                    Played {
-                        end: PlayoutEnd::Error(d.message),
-                        weight: 0.0,
-                    },
-                    None,
-                )
+                let end = PlayoutEnd::Error(d.message);
+                return (Played { end, weight: 0.0 }, None, false);
             }
         };
         let mut pl = it.playout.take();
@@ -1532,7 +1546,7 @@ impl SearchPoint<'_> {
                 scores: Vec::new(),
             })),
         };
-        (Played { end, weight }, policy)
+        (Played { end, weight }, policy, rejected)
     }
 }
 
@@ -1772,7 +1786,7 @@ impl Interp<'_> {
         if !self.seen_as_wanted(&want, options, pl.seat) {
             return Err(pl.reject(Why::View));
         }
-        if pl.check || matches!(pl.hidden, Hidden::Probe { .. }) {
+        if matches!(pl.hidden, Hidden::Probe { .. }) {
             return Err(signal(ACCEPT));
         }
         if let Some(future) = pl.future.take() {
