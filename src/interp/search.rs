@@ -972,16 +972,19 @@ impl SearchPoint<'_> {
     /// leads back is the chain's new copy; one that does not is refused, and the chain's last
     /// copy is played in its place (`playout_inner`).
     pub fn determinise(&self, rng: &mut ChaCha8Rng) -> World {
-        let last = self.chain.borrow().clone();
-        let (state, repick) = match (last, rng::below(rng, CHAIN_KERNELS)) {
-            (Some((mut st, repick)), k) if k != 0 => {
-                if k == 1 || !self.exchange(&mut st, rng) {
-                    (st, rng::draw_u64(rng))
-                } else {
-                    (st, repick)
-                }
-            }
-            _ => return self.fresh(rng),
+        let k = rng::below(rng, CHAIN_KERNELS);
+        let last = if k == 0 {
+            None
+        } else {
+            self.chain.borrow().clone()
+        };
+        let Some((mut st, repick)) = last else {
+            return self.fresh(rng);
+        };
+        let (state, repick) = if k == 1 || !self.exchange(&mut st, rng) {
+            (st, rng::draw_u64(rng))
+        } else {
+            (st, repick)
         };
         World {
             state,
