@@ -46,19 +46,20 @@
 //! player's answers come from the searcher's seeded stream.
 //!
 //! Most copies dealt afresh do not fit what the seat saw (Ambition, 4 players, `ismcts:20`: nine
-//! rejected for each one played), so copies are drawn by a *Metropolis chain* over the copies
-//! whose replay leads back to the choice (`SearchPoint::determinise`). Its first copy is dealt
-//! afresh until one fits (rejection sampling, as before); from there each step proposes a fresh
-//! copy, the last copy with two cards of one class exchanged (its answers as drawn), or the last
-//! copy with the secret answers and draws drawn afresh; the proposal's first playout decides,
-//! and the chain moves to it if its replay leads back to the choice; if not, the last copy is
-//! played in its place (`playout_inner`), by that playout and the proposal's later ones (the
-//! other options of `mc`, compared on the same copy). Every move is
-//! symmetric and the copies that fit are equally likely under the deal, so the chain keeps
-//! drawing from them as rejection does (each copy still weighted by its answers' proposal);
-//! it only moves among copies it drew, never reading the real position, and its stream is the
-//! searcher's seeded one.
-//!
+//! rejected for each one played), so the copies played are the states of a *Metropolis chain*
+//! over the copies whose replay leads back to the choice, moved by delayed rejection (Tierney
+//! and Mira 1999; `SearchPoint::playout_inner`). A copy is dealt afresh, and its first playout
+//! decides: if its replay leads back, the chain moves to it (so where copies fit, every copy is
+//! independent, as before); if not, and the chain has a copy, a step from the chain's copy is
+//! tried (`step`: two cards of one class exchanged, its answers as drawn, or the other players'
+//! secret answers and the game's draws drawn afresh), and the chain moves to it if it leads
+//! back; if that does not either, the chain's copy is played again. Both proposals are
+//! symmetric and the deal makes every copy alike likely, so either is taken exactly when it
+//! leads back and the chain draws from the copies that fit as rejection does (each copy still
+//! weighted by its answers' proposal), giving a copy more than once where rejection would draw
+//! again. Until a copy has fitted, a copy that does not is rejected, as before. The chain moves
+//! only among copies it drew, never reading the real position, on the searcher's seeded stream.
+
 //! Drawing those secret answers uniformly is exact but can starve: where the seat later sees
 //! what was chosen (a leader choosing among plans its officers proposed in secret), almost no
 //! draw leads back to the choice. So the answers are drawn by *importance sampling*
@@ -431,11 +432,6 @@ const PROBES: usize = 8;
 /// are rejected where the seat saw the draw).
 const NATURE_PROBES: usize = 48;
 
-/// A step of the chain of copies (`SearchPoint::determinise`) draws one of this many moves:
-/// a fresh copy, the last copy with its answers drawn afresh, or (the rest) the last copy with
-/// two cards exchanged.
-const CHAIN_KERNELS: u32 = 4;
-
 /// The signal a playout whose replay no longer fits the position unwinds with.
 const REJECT: &str = "search::reject";
 
@@ -454,6 +450,8 @@ pub struct World {
     /// it; `None` when the copy led back to the choice; else the chain's copy given in its place
     /// (`SearchPoint::determinise`), which every playout of it plays.
     verdict: Rc<OnceCell<Option<Chained>>>,
+    /// Seeds the step of the chain tried when this copy does not lead back (`step`).
+    local: u64,
 }
 
 /// A copy of the chain (`SearchPoint::determinise`): the state and the stream of its answers.
@@ -963,33 +961,24 @@ impl SearchPoint<'_> {
         })
     }
 
-    /// A copy of the position at the last boundary, for the seat, drawn by a Metropolis chain
-    /// over the copies that lead back to the choice as the seat sees it (see the module's
-    /// account). Until a copy has led back, each is dealt afresh (`fresh`); from then on the
-    /// proposal is, by a draw, a fresh copy, the chain's last copy with the other players'
-    /// secret answers and the game's draws drawn afresh, or (the rest) the last copy with two
-    /// cards of one class exchanged (`exchange`). Its first playout decides: a proposal that
-    /// leads back is the chain's new copy; one that does not is refused, and the chain's last
-    /// copy is played in its place (`playout_inner`).
+    /// A copy of the position at the last boundary, for the seat, dealt afresh (`fresh`); its
+    /// playouts are steps of a Metropolis chain over the copies that lead back to the choice as
+    /// the seat sees it (`playout_inner`, and the module's account).
     pub fn determinise(&self, rng: &mut ChaCha8Rng) -> World {
-        let k = rng::below(rng, CHAIN_KERNELS);
-        let last = if k == 0 {
-            None
+        let mut world = self.fresh(rng);
+        world.local = rng::draw_u64(rng);
+        world
+    }
+
+    /// A step of the chain from its copy (`st`, answers drawn from `repick`), drawn from `rng`:
+    /// the copy with the other players' secret answers and the game's draws drawn afresh, or
+    /// (one time in two) with two cards of one class exchanged (`exchange`), its answers as
+    /// drawn. The stream of the answers the step's copy draws.
+    fn step(&self, st: &mut State, repick: u64, rng: &mut ChaCha8Rng) -> u64 {
+        if rng::below(rng, 2) == 0 || !self.exchange(st, rng) {
+            rng::draw_u64(rng)
         } else {
-            self.chain.borrow().clone()
-        };
-        let Some((mut st, repick)) = last else {
-            return self.fresh(rng);
-        };
-        let (state, repick) = if k == 1 || !self.exchange(&mut st, rng) {
-            (st, rng::draw_u64(rng))
-        } else {
-            (st, repick)
-        };
-        World {
-            state,
-            repick,
-            verdict: Rc::default(),
+            repick
         }
     }
 
@@ -1008,6 +997,7 @@ impl SearchPoint<'_> {
             state: st,
             repick: rng::draw_u64(rng),
             verdict: Rc::default(),
+            local: 0,
         }
     }
 
@@ -1395,6 +1385,7 @@ impl SearchPoint<'_> {
             state: world.state.clone(),
             repick: world.repick,
             verdict: world.verdict.clone(),
+            local: world.local,
         }
     }
 
@@ -1438,10 +1429,11 @@ impl SearchPoint<'_> {
         self.playout_inner(world, option, seed, Some(policy), horizon, bot)
     }
 
-    /// A playout of `world`, as a step of the chain of copies (`determinise`): its first
-    /// playout decides whether the copy leads back to the choice; if so the chain moves to it,
-    /// and if not (and the chain has a copy) the chain's last copy is played in its place, by
-    /// this playout and every later one of `world`.
+    /// A playout of `world`, as a step of the chain of copies (`determinise`). Its first
+    /// playout decides which copy it stands for, by delayed rejection: the copy dealt afresh if
+    /// it leads back to the choice; else, once the chain has a copy, a step from that copy
+    /// (`step`) if it leads back; else the chain's copy itself. The chain moves to the copy
+    /// that led back, and every later playout of `world` plays the copy decided.
     fn playout_inner(
         &self,
         world: World,
@@ -1455,35 +1447,48 @@ impl SearchPoint<'_> {
             state,
             repick,
             verdict,
+            local,
         } = world;
-        let tried = match verdict.get() {
+        let settings = |policy| (policy, horizon, bot.clone());
+        match verdict.get() {
             Some(Some((st, r))) => {
                 let (played, policy, _) =
-                    self.play_copy(st.clone(), *r, option, seed, (policy, horizon, bot));
+                    self.play_copy(st.clone(), *r, option, seed, settings(policy));
                 return (played, policy);
             }
-            Some(None) => true,
-            None => false,
-        };
-        let kept = (!tried).then(|| state.clone());
-        let (played, policy, rejected) =
-            self.play_copy(state, repick, option, seed, (policy, horizon, bot.clone()));
-        if tried {
-            return (played, policy);
+            Some(None) => {
+                let (played, policy, _) =
+                    self.play_copy(state, repick, option, seed, settings(policy));
+                return (played, policy);
+            }
+            None => {}
         }
+        let kept = state.clone();
+        let (played, policy, rejected) =
+            self.play_copy(state, repick, option, seed, settings(policy));
         if !rejected {
             let _ = verdict.set(None);
-            if let Some(st) = kept {
-                *self.chain.borrow_mut() = Some((st, repick));
-            }
+            *self.chain.borrow_mut() = Some((kept, repick));
             return (played, policy);
         }
-        let Some((st, r)) = self.chain.borrow().clone() else {
+        let Some((mut st, r)) = self.chain.borrow().clone() else {
             return (played, policy);
         };
-        self.refused.set(self.refused.get().saturating_add(1));
+        let refuse = || self.refused.set(self.refused.get().saturating_add(1));
+        refuse();
+        let held = (st.clone(), r);
+        let r2 = self.step(&mut st, r, &mut rng::new_rng(local));
+        let kept = st.clone();
+        let (played, policy, rejected) = self.play_copy(st, r2, option, seed, settings(policy));
+        if !rejected {
+            let _ = verdict.set(Some((kept.clone(), r2)));
+            *self.chain.borrow_mut() = Some((kept, r2));
+            return (played, policy);
+        }
+        refuse();
+        let (st, r) = held;
         let _ = verdict.set(Some((st.clone(), r)));
-        let (played, policy, _) = self.play_copy(st, r, option, seed, (policy, horizon, bot));
+        let (played, policy, _) = self.play_copy(st, r, option, seed, settings(policy));
         (played, policy)
     }
 
