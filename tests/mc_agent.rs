@@ -274,8 +274,9 @@ fn every_copy_led_back(stats: &rules::agent::mc::SearchStats, decisions: u64) {
 /// P2 holds four of eight cards, hidden, and the table is told their sum; P1 then guesses
 /// whether P2 holds the 8. A copy dealt afresh fits that sum about one time in ten: drawn so,
 /// 20 games of `mc:20` rejected 4,609 copies for 353 played, and some decisions ran out of
-/// tries. The chain of copies deals afresh only until one fits, then moves from it (two cards
-/// exchanged, or kept), and refuses few.
+/// tries. With the chain of copies, a copy dealt afresh that does not fit is followed by a step
+/// from the last copy that did (two cards exchanged, or its answers drawn afresh), or that copy
+/// again: 750 rejected for 400.
 #[test]
 fn the_chain_of_copies_rejects_few_where_the_seat_saw_a_sum() {
     let results = play(&plan(
