@@ -1023,6 +1023,10 @@ impl SearchPoint<'_> {
                 return false;
             };
             let mut sigma: Vec<u32> = (0..st.known.len() as u32).collect();
+            if a as usize >= sigma.len() || b as usize >= sigma.len() {
+                return false;
+            }
+            // In bounds: checked just above.
             sigma.swap(a as usize, b as usize);
             relabel_state(st, &sigma);
             return true;
