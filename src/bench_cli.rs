@@ -161,6 +161,15 @@ pub fn bench(args: BenchArgs, limits: Limits) -> ExitCode {
                 s.rejected,
                 rules::simulate::report::fallback_words(&s)
             );
+        if s.rejected > 0 {
+            let why: Vec<String> = rules::interp::WHY_NAMES
+                .iter()
+                .zip(s.why)
+                .filter(|&(_, n)| n > 0)
+                .map(|(name, n)| format!("{n} {name}"))
+                .collect();
+            outln!("copies rejected by reason: {}", why.join(", "));
+        }
     }
     if profile {
         print_profile(rules::interp::profile::finish(), steps, searched.is_some());

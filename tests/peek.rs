@@ -120,6 +120,15 @@ fn a_search_answers_the_same_whatever_value_it_cannot_see_in_a_var() {
     p2_answers_alike("sealed_value.rules", "value", 3, |i| format!("P1 {i} x"));
 }
 
+/// Games that differ only in which four cards P1 put in its hidden hand in secret, each summing
+/// to the 18 the table is told: a search's chain of copies starts from a copy that fits and
+/// moves among copies, never from the real hand, so P2's answer is the same in each (half the
+/// hands hold the 8 P2 guesses at).
+#[test]
+fn a_search_answers_the_same_whatever_hand_it_was_told_the_sum_of() {
+    p2_answers_alike("told_hand.rules", "hand", 3, |i| format!("P1 {i} x"));
+}
+
 /// The same with a text, whose values a search cannot list: it refuses, naming the var, rather
 /// than read it.
 #[test]

@@ -646,6 +646,8 @@ pub fn pick_by(
     }
     stats.worlds = worlds;
     stats.playouts = playouts;
+    stats.why = sp.rejections();
+    stats.rejected = stats.rejected.saturating_add(sp.refused_copies());
     if worlds == 0 {
         stats.fallbacks = 1;
         let i = rng::below(&mut rng, count.min(u32::MAX as usize) as u32) as usize;

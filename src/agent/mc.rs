@@ -140,6 +140,8 @@ pub fn pick_by(
     }
     stats.worlds = u64::from(played);
     stats.playouts = u64::from(played).saturating_mul(count as u64);
+    stats.why = sp.rejections();
+    stats.rejected = stats.rejected.saturating_add(sp.refused_copies());
     if played == 0 {
         // No determinisation led back to this choice: choose at random (seeded).
         stats.fallbacks = 1;

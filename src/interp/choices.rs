@@ -242,6 +242,9 @@ impl<'p> Interp<'p> {
             dealing: Default::default(),
             proposals: Default::default(),
             peeked: Default::default(),
+            why: Default::default(),
+            chain: Default::default(),
+            refused: Default::default(),
         });
         let req = ChoiceRequest {
             player,

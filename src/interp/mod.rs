@@ -29,7 +29,9 @@ pub use checks::{card_lines, card_values, run_checks, state_size};
 pub use compile::{profile, profile_names, CodeCache, Memo};
 use exprs::Source;
 pub use screen::screen_of;
-pub use search::{Met, Played, PlayoutEnd, Policy, SearchMemory, SearchPoint, SearchStats, World};
+pub use search::{
+    Met, Played, PlayoutEnd, Policy, SearchMemory, SearchPoint, SearchStats, World, WHY_NAMES,
+};
 pub use seen::{
     player_view, player_view_words, CardView, PlayerView, ScreenLine, VarFamily, VarView, ZoneView,
 };

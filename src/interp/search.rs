@@ -45,6 +45,21 @@
 //! not is rejected, and another drawn. From the choice on, the game's own randomness and every
 //! player's answers come from the searcher's seeded stream.
 //!
+//! Most copies dealt afresh do not fit what the seat saw (Ambition, 4 players, `ismcts:20`: nine
+//! rejected for each one played), so the copies played are the states of a *Metropolis chain*
+//! over the copies whose replay leads back to the choice, moved by delayed rejection (Tierney
+//! and Mira 1999; `SearchPoint::playout_inner`). A copy is dealt afresh, and its first playout
+//! decides: if its replay leads back, the chain moves to it (so where copies fit, every copy is
+//! independent, as before); if not, and the chain has a copy, a step from the chain's copy is
+//! tried (`step`: two cards of one class exchanged, its answers as drawn, or the other players'
+//! secret answers and the game's draws drawn afresh), and the chain moves to it if it leads
+//! back; if that does not either, the chain's copy is played again. Both proposals are
+//! symmetric and the deal makes every copy alike likely, so either is taken exactly when it
+//! leads back and the chain draws from the copies that fit as rejection does (each copy still
+//! weighted by its answers' proposal), giving a copy more than once where rejection would draw
+//! again. Until a copy has fitted, a copy that does not is rejected, as before. The chain moves
+//! only among copies it drew, never reading the real position, on the searcher's seeded stream.
+
 //! Drawing those secret answers uniformly is exact but can starve: where the seat later sees
 //! what was chosen (a leader choosing among plans its officers proposed in secret), almost no
 //! draw leads back to the choice. So the answers are drawn by *importance sampling*
@@ -57,7 +72,7 @@
 use super::seen::PlayerView;
 use super::*;
 use serde::{Deserialize, Serialize};
-use std::cell::OnceCell;
+use std::cell::{Cell, OnceCell, RefCell};
 use std::rc::Rc;
 
 /// The state at the last segment boundary, and the choices asked since (secret or not,
@@ -122,7 +137,40 @@ pub(super) struct Playout {
     /// as that seat on this copy, but one answer in `BOT_RANDOM_ONE_IN` (and every choice it
     /// scores no option of) at random; `None`: random answers.
     bot: Option<Rc<str>>,
+    /// Why the replay rejected this copy, once it has.
+    why: Option<Why>,
 }
+
+/// Why a replay rejected a copy, counted per reason (`SearchStats::why`): what a narrower
+/// deal has to aim at.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Why {
+    /// The replay met a choice of another player than the game did there.
+    Player = 0,
+    /// A forced choice (one option) that the copy offers otherwise.
+    Forced = 1,
+    /// Another player's answer the seat saw, with no option of the copy alike in its cards.
+    Alike = 2,
+    /// The seat's own choice, with another number of options.
+    Own = 3,
+    /// At the choice searched, the copy shows the seat another position or other options.
+    View = 4,
+    /// The copy asked the choice searched before the replay was over, or ended without it.
+    Ended = 5,
+}
+
+/// How many reasons `Why` has.
+pub const WHY_COUNT: usize = 6;
+
+/// The reasons' names, in `Why`'s order (`rules bench`).
+pub const WHY_NAMES: [&str; WHY_COUNT] = [
+    "another player asked",
+    "a forced choice differs",
+    "no answer alike",
+    "the seat's own choice differs",
+    "another view at the choice",
+    "the choice came early or never",
+];
 
 /// In a playout driven by a bot, one answer in this many is random, so the playouts of one
 /// position differ (drawn from the playout's own stream: deterministic from the seed).
@@ -398,7 +446,16 @@ const ACCEPT: &str = "search::accept";
 pub struct World {
     state: State,
     repick: u64,
+    /// What its first playout found, shared with its copies (`SearchPoint::copy`): unset before
+    /// it; `None` when the copy led back to the choice; else the chain's copy given in its place
+    /// (`SearchPoint::determinise`), which every playout of it plays.
+    verdict: Rc<OnceCell<Option<Chained>>>,
+    /// Seeds the step of the chain tried when this copy does not lead back (`step`).
+    local: u64,
 }
+
+/// A copy of the chain (`SearchPoint::determinise`): the state and the stream of its answers.
+type Chained = (State, u64);
 
 /// How a playout ended.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -440,6 +497,13 @@ pub struct SearchPoint<'a> {
     /// The first playout in which the game's bot driving it read what its seat may not see
     /// (`run::bot_hidden`): the search stops with it (`bot_peeked`), as the game would.
     pub(super) peeked: OnceCell<String>,
+    /// Copies rejected so far, by reason (`Why`).
+    pub(super) why: Cell<[u64; WHY_COUNT]>,
+    /// The chain of copies (`determinise`): the last copy that led back to the choice.
+    pub(super) chain: RefCell<Option<Chained>>,
+    /// Copies the chain refused (their replay did not lead back to the choice), and the copies
+    /// it gave again in their place.
+    pub(super) refused: Cell<u64>,
 }
 
 /// What a determinisation deals, the same for every copy of one choice searched: the cards the
@@ -692,6 +756,12 @@ fn names_cards(ty: &Ty) -> bool {
 }
 
 impl Playout {
+    /// The signal a replay that no longer fits unwinds with, noting why.
+    fn reject(&mut self, why: Why) -> Box<Diag> {
+        self.why.get_or_insert(why);
+        signal(REJECT)
+    }
+
     /// A draw in `0..n` met in a playout (`real`, the copy's own stream): while the replay is
     /// under way, the draw the track kept there answered afresh; after the choice searched, or
     /// where the copy draws where the game did not, a draw of the playout's own.
@@ -859,6 +929,11 @@ impl SearchPoint<'_> {
         self.peeked.get().cloned()
     }
 
+    /// The copies rejected so far at this choice, by reason (`SearchStats::why`).
+    pub fn rejections(&self) -> [u64; WHY_COUNT] {
+        self.why.get()
+    }
+
     /// Why this choice may not be searched: a var hidden from some players held the replay
     /// back too long (`MAX_HELD`, `Track::holds_back`), and a copy from a later boundary would
     /// hold its real value. A searching agent answers with this error rather than read it.
@@ -892,9 +967,31 @@ impl SearchPoint<'_> {
         })
     }
 
-    /// A copy of the position at the last boundary in which the cards the seat does not know
-    /// are re-dealt at random among the places holding such cards (see the module's account).
+    /// A copy of the position at the last boundary, for the seat, dealt afresh (`fresh`); its
+    /// playouts are steps of a Metropolis chain over the copies that lead back to the choice as
+    /// the seat sees it (`playout_inner`, and the module's account).
     pub fn determinise(&self, rng: &mut ChaCha8Rng) -> World {
+        let mut world = self.fresh(rng);
+        world.local = rng::draw_u64(rng);
+        world
+    }
+
+    /// A step of the chain from its copy (`st`, answers drawn from `repick`), drawn from `rng`:
+    /// the copy with the other players' secret answers and the game's draws drawn afresh, or
+    /// (one time in two) with two cards of one class exchanged (`exchange`), its answers as
+    /// drawn. The stream of the answers the step's copy draws.
+    fn step(&self, st: &mut State, repick: u64, rng: &mut ChaCha8Rng) -> u64 {
+        if rng::below(rng, 2) == 0 || !self.exchange(st, rng) {
+            rng::draw_u64(rng)
+        } else {
+            repick
+        }
+    }
+
+    /// A determinisation drawn afresh: the cards the seat does not know re-dealt at random
+    /// among the places holding such cards (see the module's account), the var entries hidden
+    /// from it dealt, and a fresh stream for the replay's secret answers and draws.
+    fn fresh(&self, rng: &mut ChaCha8Rng) -> World {
         let mut st = self.track.state.clone();
         let sigma = self.deal(rng);
         if let Some(sigma) = sigma {
@@ -905,7 +1002,59 @@ impl SearchPoint<'_> {
         World {
             state: st,
             repick: rng::draw_u64(rng),
+            verdict: Rc::default(),
+            local: 0,
         }
+    }
+
+    /// Exchange two cards of one class that a determinisation deals, in a copy (`st`): the
+    /// first drawn uniformly among the dealt cards of classes of two or more, the second among
+    /// the other cards of its class. A step of the chain, symmetric (each exchange is drawn
+    /// with the same chance from either side). `false` when no class has two cards.
+    fn exchange(&self, st: &mut State, rng: &mut ChaCha8Rng) -> bool {
+        let d = self.dealing.get_or_init(|| self.dealing());
+        let total: usize = d.classes.iter().filter(|g| g.len() > 1).map(Vec::len).sum();
+        if total == 0 {
+            return false;
+        }
+        let mut k = rng::below(rng, total.min(u32::MAX as usize) as u32) as usize;
+        for group in d.classes.iter().filter(|g| g.len() > 1) {
+            if k >= group.len() {
+                k -= group.len();
+                continue;
+            }
+            let other = rng::below(rng, (group.len() - 1).min(u32::MAX as usize) as u32) as usize;
+            let other = if other >= k { other + 1 } else { other };
+            let (Some(&a), Some(&b)) = (group.get(k), group.get(other)) else {
+                return false;
+            };
+            let mut sigma: Vec<u32> = (0..st.known.len() as u32).collect();
+            if a as usize >= sigma.len() || b as usize >= sigma.len() {
+                return false;
+            }
+            // In bounds: checked just above.
+            sigma.swap(a as usize, b as usize);
+            relabel_state(st, &sigma);
+            return true;
+        }
+        false
+    }
+
+    /// A copy rejected, for `why` (`None`: the game asked the choice early, ended without it,
+    /// or stopped on an error).
+    fn note(&self, why: Option<Why>) {
+        let why = why.unwrap_or(Why::Ended);
+        let mut counts = self.why.get();
+        if let Some(n) = counts.get_mut(why as usize) {
+            *n = n.saturating_add(1);
+        }
+        self.why.set(counts);
+    }
+
+    /// Proposals the chain refused so far at this choice, each replaced by the chain's last
+    /// copy given again (`determinise`).
+    pub fn refused_copies(&self) -> u64 {
+        self.refused.get()
     }
 
     /// The permutation of cards a determinisation makes of the boundary state: the cards the
@@ -1134,6 +1283,7 @@ impl SearchPoint<'_> {
             policy: None,
             horizon: None,
             bot: None,
+            why: None,
         }
     }
 
@@ -1244,6 +1394,8 @@ impl SearchPoint<'_> {
         World {
             state: world.state.clone(),
             repick: world.repick,
+            verdict: world.verdict.clone(),
+            local: world.local,
         }
     }
 
@@ -1263,10 +1415,7 @@ impl SearchPoint<'_> {
         seed: u64,
         bot: Option<&Rc<str>>,
     ) -> Played {
-        let copy = World {
-            state: world.state.clone(),
-            repick: world.repick,
-        };
+        let copy = self.copy(world);
         self.playout_inner(copy, option, seed, None, None, bot.cloned())
             .0
     }
@@ -1290,6 +1439,11 @@ impl SearchPoint<'_> {
         self.playout_inner(world, option, seed, Some(policy), horizon, bot)
     }
 
+    /// A playout of `world`, as a step of the chain of copies (`determinise`). Its first
+    /// playout decides which copy it stands for, by delayed rejection: the copy dealt afresh if
+    /// it leads back to the choice; else, once the chain has a copy, a step from that copy
+    /// (`step`) if it leads back; else the chain's copy itself. The chain moves to the copy
+    /// that led back, and every later playout of `world` plays the copy decided.
     fn playout_inner(
         &self,
         world: World,
@@ -1299,8 +1453,67 @@ impl SearchPoint<'_> {
         horizon: Option<usize>,
         bot: Option<Rc<str>>,
     ) -> (Played, Option<Box<dyn Policy>>) {
+        let World {
+            state,
+            repick,
+            verdict,
+            local,
+        } = world;
+        let settings = |policy| (policy, horizon, bot.clone());
+        match verdict.get() {
+            Some(Some((st, r))) => {
+                let (played, policy, _) =
+                    self.play_copy(st.clone(), *r, option, seed, settings(policy));
+                return (played, policy);
+            }
+            Some(None) => {
+                let (played, policy, _) =
+                    self.play_copy(state, repick, option, seed, settings(policy));
+                return (played, policy);
+            }
+            None => {}
+        }
+        let kept = state.clone();
+        let (played, policy, rejected) =
+            self.play_copy(state, repick, option, seed, settings(policy));
+        if !rejected {
+            let _ = verdict.set(None);
+            *self.chain.borrow_mut() = Some((kept, repick));
+            return (played, policy);
+        }
+        let Some((mut st, r)) = self.chain.borrow().clone() else {
+            return (played, policy);
+        };
+        let refuse = || self.refused.set(self.refused.get().saturating_add(1));
+        refuse();
+        let held = (st.clone(), r);
+        let r2 = self.step(&mut st, r, &mut rng::new_rng(local));
+        let kept = st.clone();
+        let (played, policy, rejected) = self.play_copy(st, r2, option, seed, settings(policy));
+        if !rejected {
+            let _ = verdict.set(Some((kept.clone(), r2)));
+            *self.chain.borrow_mut() = Some((kept, r2));
+            return (played, policy);
+        }
+        refuse();
+        let (st, r) = held;
+        let _ = verdict.set(Some((st.clone(), r)));
+        let (played, policy, _) = self.play_copy(st, r, option, seed, settings(policy));
+        (played, policy)
+    }
+
+    /// Play the copy `state` out, its replay's answers drawn from `repick`: how it ended, the
+    /// policy handed back, and whether the replay rejected it (counted by why).
+    fn play_copy(
+        &self,
+        state: State,
+        repick: u64,
+        option: usize,
+        seed: u64,
+        (policy, horizon, bot): (Option<Box<dyn Policy>>, Option<usize>, Option<Rc<str>>),
+    ) -> (Played, Option<Box<dyn Policy>>, bool) {
         let hidden = Hidden::Drawn {
-            repick: Box::new(rng::new_rng(world.repick)),
+            repick: Box::new(rng::new_rng(repick)),
             proposals: self
                 .proposals
                 .get()
@@ -1312,16 +1525,11 @@ impl SearchPoint<'_> {
         playout.policy = policy;
         playout.horizon = horizon;
         playout.bot = bot;
-        let (end, mut it) = match self.run(world.state, playout) {
+        let (end, mut it) = match self.run(state, playout) {
             Ok(r) => r,
             Err(d) => {
-                return (
-                    Played {
-                        end: PlayoutEnd::Error(d.message),
-                        weight: 0.0,
-                    },
-                    None,
-                )
+                let end = PlayoutEnd::Error(d.message);
+                return (Played { end, weight: 0.0 }, None, false);
             }
         };
         let mut pl = it.playout.take();
@@ -1334,6 +1542,13 @@ impl SearchPoint<'_> {
             }) => *weight,
             _ => 1.0,
         };
+        let rejected = match &end {
+            Err(d) => d.code == REJECT || !branched,
+            Ok(()) => !branched,
+        };
+        if rejected {
+            self.note(pl.as_ref().and_then(|p| p.why));
+        }
         let end = match end {
             Err(d) if d.code == REJECT || !branched => PlayoutEnd::Rejected,
             Err(d) if d.code == "run::bot_hidden" => {
@@ -1349,7 +1564,7 @@ impl SearchPoint<'_> {
                 scores: Vec::new(),
             })),
         };
-        (Played { end, weight }, policy)
+        (Played { end, weight }, policy, rejected)
     }
 }
 
@@ -1460,20 +1675,22 @@ impl Interp<'_> {
         pl.asked += 1;
         let Some(a) = pl.want.replay.get(j) else {
             // The game asked the choice searched here.
-            return Err(signal(REJECT));
+            return Err(pl.reject(Why::Ended));
         };
-        let fits = a.player == player
-            && if a.secret && player != pl.seat {
-                true
-            } else if player != pl.seat {
-                pick_alike(&pl.want, &mut pl.hidden, j, 0, options) == Some(0)
-            } else {
-                a.count == 1
-            };
+        if a.player != player {
+            return Err(pl.reject(Why::Player));
+        }
+        let fits = if a.secret && player != pl.seat {
+            true
+        } else if player != pl.seat {
+            pick_alike(&pl.want, &mut pl.hidden, j, 0, options) == Some(0)
+        } else {
+            a.count == 1
+        };
         if fits {
             Ok(())
         } else {
-            Err(signal(REJECT))
+            Err(pl.reject(Why::Forced))
         }
     }
 
@@ -1505,7 +1722,7 @@ impl Interp<'_> {
         if let Some(a) = pl.want.replay.get(j) {
             let (who, index, secret) = (a.player, a.index, a.secret);
             if who != player {
-                return Err(signal(REJECT));
+                return Err(pl.reject(Why::Player));
             }
             if secret && who != pl.seat {
                 // The seat never saw this answer.
@@ -1515,13 +1732,13 @@ impl Interp<'_> {
                 // Another player's answer, as the seat saw it: where the determinisation gave
                 // them other cards, the option the seat saw may stand elsewhere or not at all.
                 return pick_alike(&pl.want, &mut pl.hidden, j, index, options)
-                    .ok_or_else(|| signal(REJECT));
+                    .ok_or_else(|| pl.reject(Why::Alike));
             }
             // The seat's own choice: it saw its options, so they must be as many.
             return if index < count && count == a.count {
                 Ok(index)
             } else {
-                Err(signal(REJECT))
+                Err(pl.reject(Why::Own))
             };
         }
         if j > pl.want.replay.len() {
@@ -1577,12 +1794,15 @@ impl Interp<'_> {
             };
         }
         // The choice searched: it must look to the seat as it does in the real game.
-        if player != pl.seat || count != pl.count || pl.option >= count {
-            return Err(signal(REJECT));
+        if player != pl.seat {
+            return Err(pl.reject(Why::Player));
+        }
+        if count != pl.count || pl.option >= count {
+            return Err(pl.reject(Why::View));
         }
         let want = pl.want.clone();
         if !self.seen_as_wanted(&want, options, pl.seat) {
-            return Err(signal(REJECT));
+            return Err(pl.reject(Why::View));
         }
         if matches!(pl.hidden, Hidden::Probe { .. }) {
             return Err(signal(ACCEPT));
@@ -1767,6 +1987,10 @@ pub struct SearchStats {
     /// per iteration), the measure of a search's effort that does not depend on the machine.
     #[serde(default)]
     pub playouts: u64,
+    /// The copies rejected, by reason (`Why`, named in `WHY_NAMES`): printed by `rules bench`,
+    /// kept out of reports.
+    #[serde(skip)]
+    pub why: [u64; WHY_COUNT],
 }
 
 impl SearchStats {
@@ -1778,6 +2002,9 @@ impl SearchStats {
         self.worlds = self.worlds.saturating_add(o.worlds);
         self.rejected = self.rejected.saturating_add(o.rejected);
         self.playouts = self.playouts.saturating_add(o.playouts);
+        for (a, b) in self.why.iter_mut().zip(o.why) {
+            *a = a.saturating_add(b);
+        }
     }
 }
 
