@@ -11,13 +11,13 @@
 //!
 //! The choices met after the root descend a tree of *information sets*: a node is reached by the
 //! answers given so far, holds per player the arms of the answers met there, and an answer is
-//! known by what its chooser sees of it (`interp::search::option_key`: a card it knows by its id,
-//! one it does not as an unknown card), so the same card is the same arm wherever it stands among
-//! a copy's options. A node answers as a random playout would (recording the answers) until it
-//! has had two visits per answer on offer, so the copies of one world played with different root
+//! known by what its chooser sees of it (`interp::search::replay::option_key`: a card it knows by
+//! its id, one it does not as an unknown card), so the same card is the same arm wherever it stands
+//! among a copy's options. A node answers as a random playout would (recording the answers) until
+//! it has had two visits per answer on offer, so the copies of one world played with different root
 //! options stay paired while its statistics gather; then an answer never tried there is tried
-//! first, then UCB1 over the answers on offer, each by its availability (the times it was on
-//! offer there). Each player's answers
+//! first, then UCB1 over the answers on offer, each by its availability (the times it was on offer
+//! there). Each player's answers
 //! are chosen for that player's result (max-n). Another player's secret choice is one the seat
 //! never sees: it stays a chance event (a random answer) and does not branch the tree. One node
 //! is added per playout; past the tree, answers are random (an allocation split uniformly). The

@@ -30,7 +30,7 @@ impl<'p> Interp<'p> {
 
     /// The option the bot scores highest, or `None` when it scores none (then a seat the bot
     /// plays answers the first option, and a search's playout driven by the bot answers at
-    /// random: `search.rs`).
+    /// random: `search/answer.rs`).
     pub(crate) fn bot_pick(
         &mut self,
         name: &str,

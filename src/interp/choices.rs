@@ -92,7 +92,7 @@ impl<'p> Interp<'p> {
             0
         } else {
             let i = if self.playout.is_some() {
-                // A playout of a search answers for everyone (`search.rs`).
+                // A playout of a search answers for everyone (`search/answer.rs`).
                 self.playout_answer(player, options, span)?
             } else {
                 self.ask_agent(player, options, labels, notes, prompt, secret, span)?

@@ -512,7 +512,7 @@ impl<'p> Interp<'p> {
         Self::assemble(prog, n_players, seed, agents, limits, None)
     }
 
-    /// An interpreter that goes on from `state` (a playout of a search, `search.rs`): as
+    /// An interpreter that goes on from `state` (a playout of a search, `search/`): as
     /// `new`, without building a first state only to replace it.
     pub(super) fn from_state(
         prog: &'p Program,
