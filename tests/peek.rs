@@ -138,6 +138,23 @@ fn a_search_refuses_a_secret_it_can_neither_replay_nor_deal() {
         common::rules(&["run", &path, "--agent", "P2=mc:5,random", "--seed", "1"]);
     assert_ne!(code, 0, "{out}");
     assert!(err.contains("search cannot keep `die` hidden"), "{err}");
+    // Bounds would not help a text.
+    assert!(!err.contains("give it bounds"), "{err}");
+}
+
+/// The same with a number without bounds: the search refuses, and says that bounds would let
+/// it deal the hidden entry afresh (as for Ambition's `staked`, a secret alliance's wager).
+#[test]
+fn a_search_refusing_an_unbounded_number_says_bounds_would_do() {
+    let path = game("sealed_number.rules").display().to_string();
+    let (code, out, err) =
+        common::rules(&["run", &path, "--agent", "P2=mc:5,random", "--seed", "1"]);
+    assert_ne!(code, 0, "{out}");
+    assert!(err.contains("search cannot keep `die` hidden"), "{err}");
+    assert!(
+        err.contains("give it bounds (`var die: int in 0..20"),
+        "{err}"
+    );
 }
 
 /// Over seeds 1 to `seeds`, each search and each of P2's two bids: the games in which P1 first

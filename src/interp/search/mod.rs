@@ -169,8 +169,19 @@ impl SearchPoint<'_> {
     /// hold its real value. A searching agent answers with this error rather than read it.
     pub fn refused(&self) -> Option<String> {
         let vd = self.prog.vars.get(self.track.refused()? as usize)?;
+        // An int without bounds is the one such var a line can fix: with bounds, a search deals
+        // its hidden entries afresh (`deal::values_of`).
+        let int = matches!(&vd.ty, Ty::Int) || matches!(&vd.ty, Ty::Opt(t) if **t == Ty::Int);
+        let bound = if int && vd.bounds.is_none() {
+            format!(
+                "give it bounds (`var {}: int in 0..20 ...`: a search then deals its hidden entries afresh, each a value in them), ",
+                vd.name
+            )
+        } else {
+            String::new()
+        };
         Some(format!(
-            "P{}'s search cannot keep `{}` hidden: the var, hidden from some players, was drawn or chosen in secret more than {MAX_HELD} segments or {MAX_HELD_STEPS} steps ago, and a search would have to replay the game from there in every copy; set it back to its starting value once it has done its work (a search then replays only from there), or play this seat with `random`, `bot:NAME` or a person",
+            "P{}'s search cannot keep `{}` hidden: the var, hidden from some players, was drawn or chosen in secret more than {MAX_HELD} segments or {MAX_HELD_STEPS} steps ago, and a search would have to replay the game from there in every copy; {bound}set it back to its starting value once it has done its work (a search then replays only from there), or play this seat with `random`, `bot:NAME` or a person",
             u64::from(self.seat) + 1,
             vd.name
         ))
