@@ -263,6 +263,16 @@ fn mc_learns_no_more_of_a_secret_answer_than_it_saw() {
     }
 }
 
+/// P2 tosses a coin nobody sees and, on a 2, rolls a die nobody sees; P1 guesses the coin. How
+/// often the game drew is not seen, so P1 wins half the time: copies that had to draw as many
+/// times as the game did knew the coin after every 2, and P1 won 254 of 400.
+#[test]
+fn mc_learns_nothing_from_how_often_the_game_drew() {
+    let (wins, stats) = p1_with_mc("drawn_again.rules", 400);
+    assert_eq!(stats.fallbacks, 0, "{stats:?}");
+    assert!((170..=230).contains(&wins), "P1 (mc) won {wins} of 400");
+}
+
 /// The searches made `decisions` decisions, and every copy they dealt led back to its choice:
 /// none rejected, no decision picked at random for want of one.
 fn every_copy_led_back(stats: &rules::agent::mc::SearchStats, decisions: u64) {

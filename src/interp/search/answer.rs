@@ -44,6 +44,27 @@ impl Playout {
         signal(REJECT)
     }
 
+    /// Past the game's draws that the replay has reached when the copy asks a choice: how many
+    /// times the game drew at random is no part of what a player sees (an event tells who chose
+    /// what, never how far the random stream went), so a copy that drew less before a choice is
+    /// not told apart from the game by it, and the draws it did not make are passed over. (One
+    /// that draws more draws afresh, `draw`.) Hegemony's setup rolls a factional gift again
+    /// when it comes up twice: a copy without that second roll was rejected at the Leader's
+    /// choice of gifts, which the seat sees the same either way.
+    fn pass_draws(&mut self) {
+        if self.branched {
+            return;
+        }
+        while self
+            .want
+            .replay
+            .get(self.asked)
+            .is_some_and(|a| a.player == NATURE)
+        {
+            self.asked += 1;
+        }
+    }
+
     /// A draw in `0..n` met in a playout (`real`, the copy's own stream): while the replay is
     /// under way, the draw the track kept there answered afresh; after the choice searched, or
     /// where the copy draws where the game did not, a draw of the playout's own.
@@ -79,6 +100,7 @@ impl Interp<'_> {
         let Some(pl) = self.playout.as_mut() else {
             return Ok(());
         };
+        pl.pass_draws();
         let j = pl.asked;
         let len = pl.want.replay.len();
         if j > len {
@@ -129,6 +151,7 @@ impl Interp<'_> {
         span: Span,
     ) -> R<usize> {
         let count = options.len();
+        pl.pass_draws();
         let j = pl.asked;
         pl.asked += 1;
         if let Some(a) = pl.want.replay.get(j) {
