@@ -1,6 +1,6 @@
 //! `rules fmt`: one canonical layout for `.rules` files, keeping every comment.
 //!
-//! `layout.rs`: the writer (lines, indentation, comments found between tokens). `print.rs`: the
+//! `layout.rs`: the writer (lines, indentation, comments found between tokens). `print/`: the
 //! layout of each grammar rule, printed from pest's parse tree. This file: the entry point and
 //! the safety net: the result is parsed again and must give the same syntax tree (ignoring
 //! positions), the same parse tree (ignoring layout), the same diagnostics (ignoring positions)
