@@ -52,15 +52,23 @@ impl<'a> Flow<'a> {
     /// What a var's or a zone's keys tell by the entry they pick: a number or an enum value
     /// does (`points[d]` tells `d`); a player does not (a player chosen from hidden cards still
     /// names a public seat, and an `owner` entry is judged by its player).
-    pub(super) fn keys(&mut self, b: &mut Body, domains: &[KeyDomain], keys: &[Expr]) -> Sight {
+    /// Also what selected the keys (`Sec::sel`).
+    pub(super) fn keys(
+        &mut self,
+        b: &mut Body,
+        domains: &[KeyDomain],
+        keys: &[Expr],
+    ) -> (Sight, Sight) {
         let mut s = Sight::all();
+        let mut sel = Sight::all();
         for (i, k) in keys.iter().enumerate() {
             let v = self.expr(b, k);
+            sel.meet(&v.sel);
             if domains.get(i) != Some(&KeyDomain::Player) {
                 s.meet(&if b.observed { v.val } else { v.told() });
             }
         }
-        s
+        (s, sel)
     }
 
     pub(super) fn expr(&mut self, b: &mut Body, e: &Expr) -> Sec {
@@ -82,6 +90,7 @@ impl<'a> Flow<'a> {
                     Sec {
                         val: sec.val,
                         cards: Sight::all(),
+                        sel: sec.sel,
                     }
                 } else {
                     sec
@@ -89,11 +98,12 @@ impl<'a> Flow<'a> {
             }
             ExprKind::Var(id, keys) => {
                 let domains = self.prog.vars.get(*id as usize).map(|v| &v.keys[..]);
-                let mut val = self.keys(b, domains.unwrap_or(&[]), keys);
+                let (mut val, sel) = self.keys(b, domains.unwrap_or(&[]), keys);
                 if b.observed {
                     return Sec {
                         val,
                         cards: Sight::all(),
+                        sel,
                     };
                 }
                 let own = match self.prog.vars.get(*id as usize) {
@@ -109,17 +119,18 @@ impl<'a> Flow<'a> {
                 Sec {
                     cards: val.clone(),
                     val,
+                    sel,
                 }
             }
             ExprKind::Zone(id, keys) => {
                 let domains = self.prog.zones.get(*id as usize).map(|z| &z.keys[..]);
-                let val = self.keys(b, domains.unwrap_or(&[]), keys);
+                let (val, sel) = self.keys(b, domains.unwrap_or(&[]), keys);
                 let cards = if b.observed {
                     Sight::all()
                 } else {
                     self.zone_cards(b, *id, keys, at)
                 };
-                Sec { val, cards }
+                Sec { val, cards, sel }
             }
             ExprKind::Field(base, _) | ExprKind::CardBuiltinField(base, _) => {
                 let s = self.expr(b, base);
@@ -127,12 +138,14 @@ impl<'a> Flow<'a> {
                     return Sec {
                         val: s.val,
                         cards: Sight::all(),
+                        sel: s.sel,
                     };
                 }
                 let t = s.told();
                 Sec {
                     val: t.clone(),
                     cards: t,
+                    sel: s.sel,
                 }
             }
             ExprKind::TupleIndex(base, _) => self.expr(b, base),
@@ -140,14 +153,17 @@ impl<'a> Flow<'a> {
                 // The element picked tells the index.
                 let mut s = self.expr(b, l);
                 let k = self.expr(b, i);
+                s.sel.meet(&k.sel);
                 s.val.meet(&if b.observed { k.val } else { k.told() });
                 s
             }
             ExprKind::Table(_, k) => {
-                let t = self.expr(b, k).told();
+                let k = self.expr(b, k);
+                let t = k.told();
                 Sec {
                     val: t.clone(),
                     cards: t,
+                    sel: k.sel,
                 }
             }
             ExprKind::Call(f, args) => self.call(b, FnKey::Fn(*f), args, at, None),
@@ -163,18 +179,32 @@ impl<'a> Flow<'a> {
                     r.meet(&s);
                 }
                 r.val.meet(&told);
+                r.sel.meet(&c.sel);
                 r
             }
             ExprKind::Builtin(def, args) => self.builtin(b, def, args, at),
             ExprKind::Unary(_, x) => {
-                let t = self.expr(b, x).told();
+                let x = self.expr(b, x);
                 Sec {
-                    val: t,
+                    val: x.told(),
                     cards: Sight::all(),
+                    sel: x.sel,
                 }
             }
             ExprKind::Binary(op, l, r) => {
-                let (x, y) = (self.expr(b, l), self.expr(b, r));
+                let x = self.expr(b, l);
+                // The right side of `and` and `or` is worked out only as the left side says.
+                let y = if matches!(op, crate::ast::BinOp::And | crate::ast::BinOp::Or) {
+                    let before = b.pc.clone();
+                    b.pc.meet(&x.decides());
+                    let y = self.expr(b, r);
+                    b.pc = before;
+                    y
+                } else {
+                    self.expr(b, r)
+                };
+                let mut sel = x.sel.clone();
+                sel.meet(&y.sel);
                 if b.observed {
                     // A comparison of cards is checked as the viewer.
                     let mut v = x.val;
@@ -182,31 +212,46 @@ impl<'a> Flow<'a> {
                     return Sec {
                         val: v,
                         cards: Sight::all(),
+                        sel,
                     };
                 }
-                let _ = op;
-                let mut v = x.told();
-                v.meet(&y.told());
+                // Whether a value is `none` is not which card it is.
+                let none = |e: &Expr| matches!(e.kind, ExprKind::Const(Value::None));
+                let is_none = matches!(op, crate::ast::BinOp::Eq | crate::ast::BinOp::Ne)
+                    && (none(l) || none(r));
+                let mut v = if is_none { x.val } else { x.told() };
+                v.meet(&if is_none { y.val } else { y.told() });
                 Sec {
                     val: v,
                     cards: Sight::all(),
+                    sel,
                 }
             }
-            // The branch taken is not followed: only the values the branches give.
+            // The branch taken is not followed: only the values the branches give. What runs in
+            // a branch runs as the condition says (`Body::pc`).
             ExprKind::If(c, then, els) => {
-                self.expr(b, c);
-                let mut r = self.block(b, then);
-                if let Some(x) = els {
-                    r.meet(&self.expr(b, x));
-                }
+                let c = self.expr(b, c).decides();
+                let before = b.pc.clone();
+                b.pc.meet(&c);
+                let n = if els.is_some() { 2 } else { 1 };
+                let r = self.branches(b, n, els.is_none(), |me, b, i| match (i, els) {
+                    (0, _) => me.block(b, then),
+                    (_, Some(x)) => me.expr(b, x),
+                    _ => Sec::all(),
+                });
+                b.pc = before;
                 r
             }
             ExprKind::Match(scrut, arms) => {
-                self.expr(b, scrut);
-                let mut r = Sec::all();
-                for (_, body) in arms {
-                    r.meet(&self.expr(b, body));
-                }
+                let c = self.expr(b, scrut).decides();
+                let before = b.pc.clone();
+                b.pc.meet(&c);
+                // A match with no arm taken gives `none`: as if with an arm that does nothing.
+                let r = self.branches(b, arms.len(), true, |me, b, i| match arms.get(i) {
+                    Some((_, body)) => me.expr(b, body),
+                    None => Sec::all(),
+                });
+                b.pc = before;
                 r
             }
             ExprKind::Agg {
@@ -219,10 +264,10 @@ impl<'a> Flow<'a> {
                 let src = self.expr(b, source);
                 let mark = b.bound.len();
                 self.bind(b, *slot, src.clone(), site(at), None);
-                let mut r = Sec {
-                    val: src.val.clone(),
-                    cards: src.cards.clone(),
-                };
+                let mut r = src.clone();
+                // The condition and the value are worked out once per element.
+                let before = b.pc.clone();
+                b.pc.meet(&src.emptiness());
                 let counted = matches!(
                     kind,
                     crate::ast::AggKind::Count
@@ -234,14 +279,26 @@ impl<'a> Flow<'a> {
                 );
                 if let Some(f) = filter {
                     // A count (or sum, ...) of what meets a condition is worked out from it; a
-                    // selection (`filter`, `first`, ...) is a branch taken, not followed.
-                    let s = self.expr(b, f).told();
+                    // selection (`filter`, `first`, ...) is a branch taken, not followed, but
+                    // what is left tells it by its length (`Sec::sel`).
+                    let f = self.expr(b, f);
+                    let s = f.told();
+                    r.sel.meet(&f.decides());
+                    b.pc.meet(&r.sel);
                     if counted {
                         r.val.meet(&s);
                     }
                 }
                 if let Some(m) = map {
                     let s = self.expr(b, m);
+                    r.sel.meet(&s.sel);
+                    match kind {
+                        // The lists joined are as long as they are.
+                        crate::ast::AggKind::FlatMap => r.sel.meet(&s.val),
+                        // The element picked is the best by it.
+                        crate::ast::AggKind::Best => r.sel.meet(&s.told()),
+                        _ => {}
+                    }
                     match kind {
                         crate::ast::AggKind::Map | crate::ast::AggKind::FlatMap => {
                             r.val.meet(&s.val);
@@ -256,6 +313,7 @@ impl<'a> Flow<'a> {
                 if counted {
                     r.cards = Sight::all();
                 }
+                b.pc = before;
                 self.leave(b, mark, r)
             }
             ExprKind::List(items) | ExprKind::Tuple(items) => {
@@ -267,9 +325,11 @@ impl<'a> Flow<'a> {
             }
             ExprKind::Text(parts) => {
                 let mut v = Sight::all();
+                let mut sel = Sight::all();
                 for p in parts {
                     if let TextPart::Expr(x) = p {
                         let s = self.expr(b, x);
+                        sel.meet(&s.sel);
                         // A card written into a text is named (in a `say`, as the viewer knows it).
                         if b.observed {
                             v.meet(&s.val);
@@ -281,17 +341,75 @@ impl<'a> Flow<'a> {
                 Sec {
                     val: v,
                     cards: Sight::all(),
+                    sel,
                 }
             }
             ExprKind::Block(bl) => self.block(b, bl),
             ExprKind::InBounds(x, _, _) => {
-                let t = self.expr(b, x).told();
+                let x = self.expr(b, x);
                 Sec {
-                    val: t,
+                    val: x.told(),
                     cards: Sight::all(),
+                    sel: x.sel,
                 }
             }
         }
+    }
+
+    /// `n` branches, one of which runs (`or_none`: or none of them): each walked from what was
+    /// known of the locals' cards before them; after, each local's cards are known as every
+    /// way through says. The meet of the values they give.
+    pub(super) fn branches(
+        &mut self,
+        b: &mut Body,
+        n: usize,
+        or_none: bool,
+        mut arm: impl FnMut(&mut Self, &mut Body, usize) -> Sec,
+    ) -> Sec {
+        let mark = b.undo.len();
+        let mut r = Sec::all();
+        // The cards of each local some branch made known: as each branch left them.
+        let mut ends: Vec<(u32, Vec<(usize, Sight)>)> = Vec::new();
+        let mut logs: Vec<(u32, Sight)> = Vec::new();
+        for i in 0..n {
+            r.meet(&arm(self, b, i));
+            if b.undo.len() <= mark {
+                continue;
+            }
+            let log: Vec<(u32, Sight)> = b.undo.split_off(mark);
+            for (slot, old) in log.iter().rev() {
+                if let Some(x) = b.slots.get_mut(*slot as usize) {
+                    let end = std::mem::replace(&mut x.sec.cards, old.clone());
+                    // The first met going back is where this branch left it.
+                    match ends.iter_mut().find(|e| e.0 == *slot) {
+                        Some(e) => {
+                            if e.1.last().map(|x| x.0) != Some(i) {
+                                e.1.push((i, end));
+                            }
+                        }
+                        None => ends.push((*slot, vec![(i, end)])),
+                    }
+                }
+            }
+            logs.extend(log);
+        }
+        for (slot, seen) in ends {
+            if let Some(x) = b.slots.get_mut(slot as usize) {
+                // A branch that left it alone (or none taken) keeps what was known before.
+                let mut known = if seen.len() < n || or_none {
+                    x.sec.cards.clone()
+                } else {
+                    Sight::all()
+                };
+                for (_, s) in &seen {
+                    known.meet(s);
+                }
+                x.sec.cards = known;
+            }
+        }
+        // An `if` around this one starts its other branches from before both.
+        b.undo.extend(logs);
+        r
     }
 
     pub(super) fn call(
@@ -306,12 +424,15 @@ impl<'a> Flow<'a> {
         if b.observed {
             // Worked out as the viewer: only what the arguments carry in.
             let mut v = Sight::all();
+            let mut sel = Sight::all();
             for s in &secs {
                 v.meet(&s.val);
+                sel.meet(&s.sel);
             }
             return Sec {
                 val: v,
                 cards: Sight::all(),
+                sel,
             };
         }
         let terms: Vec<Option<Term>> = args.iter().map(|a| self.term(b, a)).collect();
@@ -326,6 +447,10 @@ impl<'a> Flow<'a> {
                     .get(i as usize)
                     .map(|s| s.cards.clone())
                     .unwrap_or_default(),
+                Atom::ArgSel(i) => secs
+                    .get(i as usize)
+                    .map(|s| s.sel.clone())
+                    .unwrap_or_default(),
                 Atom::Seat(Term::Param(i), v) => match terms.get(i as usize).copied().flatten() {
                     Some(t) => Sight::one(Atom::Seat(t, v), sp),
                     None => Sight::one(Atom::Nobody(v), sp),
@@ -337,8 +462,15 @@ impl<'a> Flow<'a> {
         if let Some(c) = card {
             r.val.meet(c);
         }
+        // Whether the body asks a choice: as its own conditions say, with the arguments given,
+        // and as this call runs (one diagnostic at the call, however many it asks).
+        let mut asks: Option<Sight> = None;
         for ob in &sum.obs {
             let sight = ob.sight.map(&mut subst);
+            if ob.sink == Sink::Asked {
+                asks.get_or_insert_with(Sight::all).meet(&sight);
+                continue;
+            }
             let viewers = match ob.viewers {
                 Viewers::One(Some(Term::Param(i))) => {
                     Viewers::One(terms.get(i as usize).copied().flatten())
@@ -347,8 +479,100 @@ impl<'a> Flow<'a> {
             };
             self.sink(b, ob.sink, ob.at, viewers, sight);
         }
-        let _ = at;
+        // The cards it shows before asking are known to everyone when it asks.
+        for &i in &sum.shows {
+            if let Some(s) = secs.get(i as usize) {
+                b.shown(&s.cards);
+            }
+        }
+        if let Some(mut s) = asks {
+            s.meet(&b.runs());
+            self.asked(b, at, None, s);
+        }
         r
+    }
+
+    /// A choice asked at `at` (or a call that may ask one), asked when `sight` says: every
+    /// player sees who is asked, so what decides it must be theirs to read. What depends on the
+    /// arguments is kept in the summary, with the fact that the body may ask.
+    pub(super) fn asked(&mut self, b: &mut Body, at: Span, who: Who, sight: Sight) {
+        b.asked = true;
+        if self.report && !self.muted {
+            // An answer given in secret is the rules' to tell: outside `secretly` they act on
+            // it, and by then have told it (what it holds of a var is still a var's secret).
+            let answer = !b.secret && sight.has(Atom::Answer);
+            let hidden: Vec<(bool, bool, Span)> = sight
+                .0
+                .iter()
+                .filter_map(|&(a, read)| match a {
+                    Atom::Nobody(v) | Atom::Seat(_, v) if v || !answer => {
+                        Some((v, matches!(a, Atom::Nobody(_)), read))
+                    }
+                    _ => None,
+                })
+                .collect();
+            // A var read outweighs a card's for the report.
+            let best = hidden.iter().find(|h| h.0).or(hidden.first()).copied();
+            let here = self
+                .found
+                .iter()
+                .position(|f| f.at == at && f.sink == Sink::Asked);
+            // Whether a choice is asked tells the table what decided it: a later one in the
+            // same body decided by the same read tells nothing new (one mistake, one warning).
+            let told = |f: &Found| {
+                f.sink == Sink::Asked && f.body == b.id && hidden.iter().any(|h| h.2 == f.read)
+            };
+            match (best, here) {
+                (Some((var, nobody, read)), Some(i)) => {
+                    if let Some(f) = self.found.get_mut(i) {
+                        if var && !f.var {
+                            f.read = read;
+                            f.var = true;
+                            f.nobody = nobody;
+                        }
+                    }
+                }
+                (Some((var, nobody, read)), None) if !self.found.iter().any(told) => {
+                    self.found.push(Found {
+                        sink: Sink::Asked,
+                        at,
+                        viewers: Viewers::Everyone,
+                        read,
+                        nobody,
+                        var,
+                        who,
+                        body: b.id,
+                    })
+                }
+                _ => {}
+            }
+        }
+        if let Some(sum) = b.summary.as_mut() {
+            let keep = Sight(
+                sight
+                    .0
+                    .iter()
+                    .filter(|x| {
+                        matches!(x.0, Atom::ArgVal(_) | Atom::ArgCards(_) | Atom::ArgSel(_))
+                    })
+                    .copied()
+                    .collect(),
+            );
+            let full = sum.obs.len() >= MAX_OBS;
+            let same = sum
+                .obs
+                .iter_mut()
+                .find(|o| o.sink == Sink::Asked && (o.at == at || full));
+            match same {
+                Some(o) => o.sight.meet(&keep),
+                None => sum.obs.push(Ob {
+                    sink: Sink::Asked,
+                    at,
+                    viewers: Viewers::Everyone,
+                    sight: keep,
+                }),
+            }
+        }
     }
 
     pub(super) fn builtin(
@@ -364,26 +588,30 @@ impl<'a> Flow<'a> {
         let secs: Vec<Sec> = args.iter().map(|a| self.expr(b, a)).collect();
         let mut val = Sight::all();
         let mut cards = Sight::all();
+        let mut sel = Sight::all();
         for s in &secs {
             val.meet(&s.val);
             cards.meet(&s.cards);
+            sel.meet(&s.sel);
         }
         if b.observed {
             return Sec {
                 val,
                 cards: Sight::all(),
+                sel,
             };
         }
         // As the builtin's declaration says (`builtins::Secrets`).
         match def.secrets {
-            Secrets::Passes => Sec { val, cards },
+            Secrets::Passes => Sec { val, cards, sel },
             Secrets::Counts => Sec {
                 val,
                 cards: Sight::all(),
+                sel,
             },
             Secrets::Reads => {
                 val.meet(&cards);
-                Sec { val, cards }
+                Sec { val, cards, sel }
             }
         }
     }
@@ -424,11 +652,35 @@ impl<'a> Flow<'a> {
                 self.sink(b, Sink::Label, a.span, shown, c.told());
             }
         }
+        // Asked as the code around it runs, and only when there is something to choose (an
+        // empty list asks nobody; `allocate` asks from the second category on).
+        let mut runs = b.runs();
+        let list = match def.name {
+            "choose" | "choose_many" => Some(1),
+            "allocate" => Some(2),
+            _ => None,
+        };
+        if let Some(i) = list {
+            if let (Some(e), Some(s)) = (args.get(i), secs.get(i)) {
+                if !self.known_nonempty(b, e) || def.name == "allocate" {
+                    runs.meet(&s.emptiness());
+                }
+            }
+        }
+        if def.name == "choose_many" {
+            if let Some(k) = secs.get(2) {
+                runs.meet(&k.decides());
+            }
+        }
+        self.asked(b, at, args.first().map(|p| p.span), runs);
         let opts = secs.get(1).cloned().unwrap_or_default();
+        // The answer is one of the options; what selected them decided whether it was asked
+        // (warned above, once), not which it is.
         let mut r = match def.name {
             "choose" | "choose_many" => Sec {
                 val: opts.val,
                 cards: opts.cards,
+                sel: Sight::all(),
             },
             _ => Sec::all(),
         };
@@ -442,5 +694,105 @@ impl<'a> Flow<'a> {
             r.val.meet(&Sight::one(Atom::Answer, at));
         }
         r
+    }
+}
+
+impl<'a> Flow<'a> {
+    /// A list that is never empty as written: a list of values written out, a `concat` with
+    /// one, an `if` whose branches all are, or a local an `if` around it found not empty
+    /// (`if len(l) > 0 { l } else { [none] }`).
+    pub(super) fn known_nonempty(&self, b: &Body, e: &Expr) -> bool {
+        self.nonempty(b, e, None, 0)
+    }
+
+    fn nonempty(&self, b: &Body, e: &Expr, guarded: Option<u32>, depth: u32) -> bool {
+        if depth > 8 {
+            return false;
+        }
+        let d = depth + 1;
+        match &e.kind {
+            ExprKind::List(items) => !items.is_empty(),
+            ExprKind::Const(Value::List(l)) => !l.is_empty(),
+            ExprKind::Local(s) => guarded == Some(*s),
+            ExprKind::Builtin(def, args) if def.name == "concat" => {
+                args.iter().any(|a| self.nonempty(b, a, guarded, d))
+            }
+            // `flatten([[x], ...])`: a list written out with one that is not empty.
+            ExprKind::Builtin(def, args) if def.name == "flatten" => match args.first() {
+                Some(Expr {
+                    kind: ExprKind::List(items),
+                    ..
+                }) => items.iter().any(|a| self.nonempty(b, a, guarded, d)),
+                _ => false,
+            },
+            ExprKind::Call(f, _) => self
+                .fns
+                .get(&(FnKey::Fn(*f), b.secret))
+                .is_some_and(|s| s.nonempty),
+            ExprKind::Block(bl) => match bl.stmts.last() {
+                Some(Stmt {
+                    kind: StmtKind::Expr(x),
+                    ..
+                }) => self.nonempty(b, x, guarded, d),
+                _ => false,
+            },
+            ExprKind::If(c, then, Some(els)) => {
+                let (yes, no) = match nonempty_test(c) {
+                    Some((slot, true)) => (Some(slot), guarded),
+                    Some((slot, false)) => (guarded, Some(slot)),
+                    None => (guarded, guarded),
+                };
+                let then_ok = match then.stmts.last() {
+                    Some(Stmt {
+                        kind: StmtKind::Expr(x),
+                        ..
+                    }) => self.nonempty(b, x, yes, d),
+                    _ => false,
+                };
+                then_ok && self.nonempty(b, els, no, d)
+            }
+            _ => false,
+        }
+    }
+}
+
+/// A test that a local list is not empty (`len(l) > 0`, `len(l) != 0`, `len(l) >= 1`), or is
+/// (`len(l) == 0`, `len(l) < 1`): its slot, and `true` when the test says not empty.
+fn nonempty_test(c: &Expr) -> Option<(u32, bool)> {
+    use crate::ast::BinOp;
+    let ExprKind::Binary(op, l, r) = &c.kind else {
+        return None;
+    };
+    let len_of = |e: &Expr| match &e.kind {
+        ExprKind::Builtin(def, args) if def.name == "len" => match args.first().map(|a| &a.kind) {
+            Some(ExprKind::Local(s)) => Some(*s),
+            _ => None,
+        },
+        _ => None,
+    };
+    let int = |e: &Expr| match &e.kind {
+        ExprKind::Const(Value::Int(n)) => Some(*n),
+        _ => None,
+    };
+    // Written `len(l) OP n`, or `n OP len(l)` turned round.
+    let (slot, op, n) = match (len_of(l), int(r), int(l), len_of(r)) {
+        (Some(s), Some(n), _, _) => (s, *op, n),
+        (_, _, Some(n), Some(s)) => (
+            s,
+            match op {
+                BinOp::Lt => BinOp::Gt,
+                BinOp::Le => BinOp::Ge,
+                BinOp::Gt => BinOp::Lt,
+                BinOp::Ge => BinOp::Le,
+                o => *o,
+            },
+            n,
+        ),
+        _ => return None,
+    };
+    match (op, n) {
+        (BinOp::Gt, 0) | (BinOp::Ne, 0) | (BinOp::Ge, 1) => Some((slot, true)),
+        (BinOp::Eq, 0) | (BinOp::Lt, 1) | (BinOp::Le, 0) => Some((slot, false)),
+        _ => None,
     }
 }

@@ -66,6 +66,9 @@ enum Sink {
     Write(Id),
     /// A card's `var` field (by symbol) written inside `secretly`: seen with the card.
     WriteField(Id),
+    /// A choice asked (or a call that may ask one): every player sees who is asked, so
+    /// whether it is asked must not depend on what some player may not read.
+    Asked,
 }
 
 /// A text shown (or a var written) whose sight depends on the arguments of the function it is
@@ -78,15 +81,25 @@ struct Ob {
     sight: Sight,
 }
 
+/// Where a choice's chooser is written (`None`: a call that asks inside).
+type Who = Option<Span>;
+
 #[derive(Clone, Default, Debug)]
 struct Summary {
     ret: Sec,
     obs: Vec<Ob>,
+    /// The parameters whose cards the body shows to everyone (moves face up into a `public`
+    /// zone, reveals) before anything else, before it may ask a choice.
+    shows: Vec<u32>,
+    /// The body gives a list that is never empty as written (`known_nonempty`).
+    nonempty: bool,
 }
 
 impl Summary {
     fn same(&self, o: &Summary) -> bool {
         self.ret.atoms_eq(&o.ret)
+            && self.shows == o.shows
+            && self.nonempty == o.nonempty
             && self.obs.len() == o.obs.len()
             && self
                 .obs
@@ -105,6 +118,10 @@ struct Found {
     nobody: bool,
     /// What is hidden is a var's value (or a secret answer), not what is known of a card.
     var: bool,
+    /// For `Sink::Asked`: the chooser of a choice, or `None` for a call that asks.
+    who: Who,
+    /// The body walked when it was found (`Body::id`).
+    body: u32,
 }
 
 /// One local slot: what it holds, where it was bound, the player it names, whether `set` ever
@@ -133,6 +150,52 @@ struct Body {
     summary: Option<Summary>,
     /// A `say` line (or a screen line): reads of vars and fields are worked out as the viewer.
     observed: bool,
+    /// What decides whether the code walked now runs: the conditions of the `if`s, `match`es,
+    /// `and`s, `or`s and loops around it (pushed and popped as the walk enters and leaves them).
+    pc: Sight,
+    /// What decided a `break` or `continue` seen in the loop walked now (the rest of the loop
+    /// runs only when it did not happen).
+    jump: Sight,
+    /// What decided a `return` seen in the body so far (the rest of the body runs only when it
+    /// did not happen).
+    ret: Sight,
+    /// Which body this is, among those walked (`Flow::bodies`).
+    id: u32,
+    /// A choice may have been asked in the body walked so far.
+    asked: bool,
+    /// What decided whether the latest `say` was said (`runs`): a `return` under the same
+    /// conditions right after tells the table nothing more.
+    said: Option<Sight>,
+    /// The cards of locals made known by a `move` or `reveal` (`Flow::now_known`), each with
+    /// what was known before: an `if`'s branches each start from what was known before it.
+    undo: Vec<(u32, Sight)>,
+}
+
+impl Body {
+    /// What `old` held is known to everyone now: what it decided is no longer hidden.
+    fn shown(&mut self, old: &Sight) {
+        for s in [&mut self.pc, &mut self.jump, &mut self.ret] {
+            s.0.retain(|x| !old.0.iter().any(|o| o.0 == x.0 && o.1 == x.1));
+        }
+    }
+
+    /// What a `return`, `break` or `continue` here decides: what decides whether it runs,
+    /// unless a `say` under the same conditions told the table already.
+    fn jumps(&self) -> Sight {
+        let runs = self.runs();
+        match &self.said {
+            Some(s) if s.atoms_eq(&runs) => Sight::all(),
+            _ => runs,
+        }
+    }
+
+    /// What decides whether the code walked now runs.
+    fn runs(&self) -> Sight {
+        let mut s = self.pc.clone();
+        s.meet(&self.jump);
+        s.meet(&self.ret);
+        s
+    }
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -160,6 +223,8 @@ struct Flow<'a> {
     asked: std::collections::BTreeSet<(FnKey, bool)>,
     /// Summarising a body nothing calls in its mode: nothing is reported.
     muted: bool,
+    /// The bodies walked so far (each `Body` gets the next number).
+    bodies: std::cell::Cell<u32>,
 }
 
 /// The most texts a summary keeps apart; past it, texts of one kind shown to the same viewers
@@ -173,7 +238,7 @@ const MAX_PASSES: u32 = 64;
 
 fn has_args(s: &Sight) -> bool {
     s.0.iter()
-        .any(|x| matches!(x.0, Atom::ArgVal(_) | Atom::ArgCards(_)))
+        .any(|x| matches!(x.0, Atom::ArgVal(_) | Atom::ArgCards(_) | Atom::ArgSel(_)))
 }
 
 #[derive(Clone, Copy)]
@@ -199,6 +264,7 @@ impl Checker {
             order: callees_first(prog),
             asked: reached(prog),
             muted: false,
+            bodies: std::cell::Cell::new(0),
         };
         for &k in &flow.order {
             flow.fns.insert(k, Summary::default());

@@ -21,6 +21,8 @@ pub(super) enum Atom {
     Seat(Term, bool),
     ArgVal(u32),
     ArgCards(u32),
+    /// What selected an argument (`Sec::sel`).
+    ArgSel(u32),
     /// Made of an answer given inside `secretly`.
     Answer,
 }
@@ -94,6 +96,10 @@ impl Sight {
 pub(super) struct Sec {
     pub(super) val: Sight,
     pub(super) cards: Sight,
+    /// What selected the value beyond what `val` says: the conditions of the `filter`s that
+    /// made a list (its length and emptiness tell them). Followed only to decide whether a
+    /// choice is asked (`check::hidden_asked`); the texts do not read it.
+    pub(super) sel: Sight,
 }
 
 impl Sec {
@@ -103,6 +109,7 @@ impl Sec {
     pub(super) fn meet(&mut self, o: &Sec) {
         self.val.meet(&o.val);
         self.cards.meet(&o.cards);
+        self.sel.meet(&o.sel);
     }
     /// The value with its cards' identities folded in (a text naming them, a comparison).
     pub(super) fn told(&self) -> Sight {
@@ -114,9 +121,22 @@ impl Sec {
         Sec {
             val: self.val.map(f),
             cards: self.cards.map(f),
+            sel: self.sel.map(f),
         }
     }
     pub(super) fn atoms_eq(&self, o: &Sec) -> bool {
-        self.val.atoms_eq(&o.val) && self.cards.atoms_eq(&o.cards)
+        self.val.atoms_eq(&o.val) && self.cards.atoms_eq(&o.cards) && self.sel.atoms_eq(&o.sel)
+    }
+    /// What a condition on the value tells: the value, its cards, what selected it.
+    pub(super) fn decides(&self) -> Sight {
+        let mut s = self.told();
+        s.meet(&self.sel);
+        s
+    }
+    /// What a list's emptiness tells: its value and what selected it (not its cards' identities).
+    pub(super) fn emptiness(&self) -> Sight {
+        let mut s = self.val.clone();
+        s.meet(&self.sel);
+        s
     }
 }
