@@ -368,26 +368,29 @@ impl<'a> Flow<'a> {
     ) -> Sec {
         let mark = b.undo.len();
         let mut r = Sec::all();
-        // The cards of each local some branch made known: as each branch left them.
-        let mut ends: Vec<(u32, Vec<(usize, Sight)>)> = Vec::new();
-        let mut logs: Vec<(u32, Sight)> = Vec::new();
+        // Each local some branch made known: its cards and what selected it, as each branch
+        // left them.
+        type Left = (usize, Sight, Sight);
+        let mut ends: Vec<(u32, Vec<Left>)> = Vec::new();
+        let mut logs: Vec<(u32, Sight, Sight)> = Vec::new();
         for i in 0..n {
             r.meet(&arm(self, b, i));
             if b.undo.len() <= mark {
                 continue;
             }
-            let log: Vec<(u32, Sight)> = b.undo.split_off(mark);
-            for (slot, old) in log.iter().rev() {
+            let log: Vec<(u32, Sight, Sight)> = b.undo.split_off(mark);
+            for (slot, cards, sel) in log.iter().rev() {
                 if let Some(x) = b.slots.get_mut(*slot as usize) {
-                    let end = std::mem::replace(&mut x.sec.cards, old.clone());
+                    let c = std::mem::replace(&mut x.sec.cards, cards.clone());
+                    let s = std::mem::replace(&mut x.sec.sel, sel.clone());
                     // The first met going back is where this branch left it.
                     match ends.iter_mut().find(|e| e.0 == *slot) {
                         Some(e) => {
                             if e.1.last().map(|x| x.0) != Some(i) {
-                                e.1.push((i, end));
+                                e.1.push((i, c, s));
                             }
                         }
-                        None => ends.push((*slot, vec![(i, end)])),
+                        None => ends.push((*slot, vec![(i, c, s)])),
                     }
                 }
             }
@@ -396,15 +399,14 @@ impl<'a> Flow<'a> {
         for (slot, seen) in ends {
             if let Some(x) = b.slots.get_mut(slot as usize) {
                 // A branch that left it alone (or none taken) keeps what was known before.
-                let mut known = if seen.len() < n || or_none {
-                    x.sec.cards.clone()
-                } else {
-                    Sight::all()
-                };
-                for (_, s) in &seen {
-                    known.meet(s);
+                if seen.len() == n && !or_none {
+                    x.sec.cards = Sight::all();
+                    x.sec.sel = Sight::all();
                 }
-                x.sec.cards = known;
+                for (_, c, s) in &seen {
+                    x.sec.cards.meet(c);
+                    x.sec.sel.meet(s);
+                }
             }
         }
         // An `if` around this one starts its other branches from before both.
@@ -483,6 +485,7 @@ impl<'a> Flow<'a> {
         for &i in &sum.shows {
             if let Some(s) = secs.get(i as usize) {
                 b.shown(&s.cards);
+                b.shown(&s.sel);
             }
         }
         if let Some(mut s) = asks {
@@ -713,7 +716,9 @@ impl<'a> Flow<'a> {
         match &e.kind {
             ExprKind::List(items) => !items.is_empty(),
             ExprKind::Const(Value::List(l)) => !l.is_empty(),
-            ExprKind::Local(s) => guarded == Some(*s),
+            ExprKind::Local(s) => {
+                guarded == Some(*s) || b.slots.get(*s as usize).is_some_and(|x| x.nonempty)
+            }
             ExprKind::Builtin(def, args) if def.name == "concat" => {
                 args.iter().any(|a| self.nonempty(b, a, guarded, d))
             }

@@ -126,6 +126,7 @@ impl<'a> Flow<'a> {
             *s = Slot {
                 sec,
                 site,
+                nonempty: false,
                 term: if mutable {
                     None
                 } else {
@@ -263,7 +264,11 @@ impl<'a> Flow<'a> {
             StmtKind::Let(slot, e) => {
                 let v = self.expr(b, e);
                 let term = self.term(b, e);
+                let nonempty = self.known_nonempty(b, e);
                 self.bind(b, *slot, v, site(at), term);
+                if let Some(s) = b.slots.get_mut(*slot as usize) {
+                    s.nonempty = nonempty && s.term.is_some();
+                }
             }
             StmtKind::Assign(place, _, e) => {
                 let v = self.expr(b, e);
@@ -281,6 +286,7 @@ impl<'a> Flow<'a> {
                                 self.changed = true;
                             }
                             x.term = None;
+                            x.nonempty = false;
                         }
                     }
                     Place::Var(id, keys) => {
@@ -482,11 +488,13 @@ impl<'a> Flow<'a> {
         if x.term.is_none() {
             return;
         }
-        let old = std::mem::replace(&mut x.sec.cards, seen);
-        b.undo.push((slot, old.clone()));
+        let mut old = std::mem::replace(&mut x.sec.cards, seen);
+        b.undo.push((slot, old.clone(), x.sec.sel.clone()));
         if !x.sec.cards.0.is_empty() {
             return;
         }
+        // The table sees which card it is: that it was selected tells them nothing more.
+        old.meet(&std::mem::take(&mut x.sec.sel));
         if let (Some(Term::Param(i)), Some(sum)) = (x.term, b.summary.as_mut()) {
             let first = !b.asked && b.pc.0.is_empty() && b.jump.0.is_empty() && b.ret.0.is_empty();
             if first && !sum.shows.contains(&i) {

@@ -132,6 +132,8 @@ struct Slot {
     /// Where it was bound (`site`).
     site: u64,
     term: Option<Term>,
+    /// A list never empty as written (`Flow::known_nonempty`), never changed by `set`.
+    nonempty: bool,
 }
 
 /// A place a local is bound, unique in the game: its file and offset.
@@ -167,8 +169,9 @@ struct Body {
     /// conditions right after tells the table nothing more.
     said: Option<Sight>,
     /// The cards of locals made known by a `move` or `reveal` (`Flow::now_known`), each with
-    /// what was known before: an `if`'s branches each start from what was known before it.
-    undo: Vec<(u32, Sight)>,
+    /// what was known before (its cards, what selected it): an `if`'s branches each start from
+    /// what was known before it.
+    undo: Vec<(u32, Sight, Sight)>,
 }
 
 impl Body {
