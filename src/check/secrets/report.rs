@@ -202,10 +202,15 @@ impl Checker {
              that being asked tells nothing; if the table may know it, acknowledge it with \
              `allow check::hidden_asked \"why\"`",
         );
+        // A read inside the choice (its options) gets the one label (miette draws labels
+        // inside labels apart).
         let inside =
             f.read.file == f.at.file && f.read.start >= f.at.start && f.read.end <= f.at.end;
         if inside && !far {
-            d = d.label(f.read, format!("hidden from some players; {main}"));
+            d = d.label(
+                f.read,
+                "hidden from some players, and every player sees whether this choice is asked",
+            );
         } else {
             d = d.label(f.at, main);
             if !far {
