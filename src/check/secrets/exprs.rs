@@ -195,10 +195,9 @@ impl<'a> Flow<'a> {
                 let x = self.expr(b, l);
                 // The right side of `and` and `or` is worked out only as the left side says.
                 let y = if matches!(op, crate::ast::BinOp::And | crate::ast::BinOp::Or) {
-                    let before = b.pc.clone();
-                    b.pc.meet(&x.decides());
+                    let mark = b.enter(x.decides());
                     let y = self.expr(b, r);
-                    b.pc = before;
+                    b.leave(mark);
                     y
                 } else {
                     self.expr(b, r)
@@ -231,27 +230,25 @@ impl<'a> Flow<'a> {
             // a branch runs as the condition says (`Body::pc`).
             ExprKind::If(c, then, els) => {
                 let c = self.expr(b, c).decides();
-                let before = b.pc.clone();
-                b.pc.meet(&c);
+                let mark = b.enter(c);
                 let n = if els.is_some() { 2 } else { 1 };
                 let r = self.branches(b, n, els.is_none(), |me, b, i| match (i, els) {
                     (0, _) => me.block(b, then),
                     (_, Some(x)) => me.expr(b, x),
                     _ => Sec::all(),
                 });
-                b.pc = before;
+                b.leave(mark);
                 r
             }
             ExprKind::Match(scrut, arms) => {
                 let c = self.expr(b, scrut).decides();
-                let before = b.pc.clone();
-                b.pc.meet(&c);
+                let mark = b.enter(c);
                 // A match with no arm taken gives `none`: as if with an arm that does nothing.
                 let r = self.branches(b, arms.len(), true, |me, b, i| match arms.get(i) {
                     Some((_, body)) => me.expr(b, body),
                     None => Sec::all(),
                 });
-                b.pc = before;
+                b.leave(mark);
                 r
             }
             ExprKind::Agg {
@@ -266,8 +263,7 @@ impl<'a> Flow<'a> {
                 self.bind(b, *slot, src.clone(), site(at), None);
                 let mut r = src.clone();
                 // The condition and the value are worked out once per element.
-                let before = b.pc.clone();
-                b.pc.meet(&src.emptiness());
+                let before = b.enter(src.emptiness());
                 let counted = matches!(
                     kind,
                     crate::ast::AggKind::Count
@@ -284,7 +280,7 @@ impl<'a> Flow<'a> {
                     let f = self.expr(b, f);
                     let s = f.told();
                     r.sel.meet(&f.decides());
-                    b.pc.meet(&r.sel);
+                    b.enter(r.sel.clone());
                     if counted {
                         r.val.meet(&s);
                     }
@@ -313,7 +309,7 @@ impl<'a> Flow<'a> {
                 if counted {
                     r.cards = Sight::all();
                 }
-                b.pc = before;
+                b.leave(before);
                 self.leave(b, mark, r)
             }
             ExprKind::List(items) | ExprKind::Tuple(items) => {

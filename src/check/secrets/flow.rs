@@ -67,7 +67,7 @@ impl<'a> Flow<'a> {
             Callee::Trigger(t) => {
                 if let Some(c) = &t.condition {
                     let c = self.expr(&mut b, c);
-                    b.pc.meet(&c.decides());
+                    b.enter(c.decides());
                 }
                 self.block(&mut b, &t.body);
                 Sec::all()
@@ -106,7 +106,7 @@ impl<'a> Flow<'a> {
             secret,
             summary,
             observed: false,
-            pc: Sight::all(),
+            pc: Vec::new(),
             jump: Sight::all(),
             ret: Sight::all(),
             id: {
@@ -391,10 +391,9 @@ impl<'a> Flow<'a> {
                 self.looped(b, &runs, |me, b| {
                     // Whether it runs again is the condition's.
                     let c = me.expr(b, c).decides();
-                    let before = b.pc.clone();
-                    b.pc.meet(&c);
+                    let mark = b.enter(c);
                     me.block(b, body);
-                    b.pc = before;
+                    b.leave(mark);
                 });
             }
             StmtKind::Say(e) => {
@@ -495,8 +494,9 @@ impl<'a> Flow<'a> {
         }
         // The table sees which card it is: that it was selected tells them nothing more.
         old.meet(&std::mem::take(&mut x.sec.sel));
-        if let (Some(Term::Param(i)), Some(sum)) = (x.term, b.summary.as_mut()) {
-            let first = !b.asked && b.pc.0.is_empty() && b.jump.0.is_empty() && b.ret.0.is_empty();
+        let term = x.term;
+        let first = !b.asked && b.always();
+        if let (Some(Term::Param(i)), Some(sum)) = (term, b.summary.as_mut()) {
             if first && !sum.shows.contains(&i) {
                 sum.shows.push(i);
             }
@@ -513,8 +513,8 @@ impl<'a> Flow<'a> {
         runs: &Sight,
         mut body: impl FnMut(&mut Self, &mut Body),
     ) {
-        let (pc, jump) = (b.pc.clone(), std::mem::take(&mut b.jump));
-        b.pc.meet(runs);
+        let jump = std::mem::take(&mut b.jump);
+        let pc = b.enter(runs.clone());
         let mut done = false;
         for _ in 0..4 {
             let before: Vec<Sec> = b.slots.iter().map(|s| s.sec.clone()).collect();
@@ -529,7 +529,7 @@ impl<'a> Flow<'a> {
             }
         }
         // A `break` or `continue` decides no more once the loop is left.
-        b.pc = pc;
+        b.leave(pc);
         b.jump = jump;
         if done {
             return;
@@ -565,7 +565,7 @@ impl<'a> Flow<'a> {
             let mut b = self.body(p.locals, false, None);
             if let Some((slot, e)) = &p.each {
                 let v = self.expr(&mut b, e);
-                b.pc.meet(&v.emptiness());
+                b.enter(v.emptiness());
                 self.bind(&mut b, *slot, v, site(p.span), None);
             }
             self.block(&mut b, &p.body);
@@ -634,7 +634,7 @@ impl<'a> Flow<'a> {
             }
             if let Some(c) = &t.condition {
                 let c = self.expr(&mut b, c);
-                b.pc.meet(&c.decides());
+                b.enter(c.decides());
             }
             self.block(&mut b, &t.body);
         }

@@ -30,6 +30,13 @@
 //! a var or a card's field read in its braces shows `(hidden)`: only a value worked out before
 //! (a local) can carry a secret into it, which is a warning (`check::hidden_said`), as the rules
 //! may mean to announce it. A `screen` line is worked out as its seat and is never flagged.
+//!
+//! Whether a choice is asked is seen by every player (the chooser is named even inside
+//! `secretly`; an empty list asks nobody): what decides it is the conditions around it (`Body::pc`,
+//! `ret`, `jump`) and its options list's emptiness (its value and `Sec::sel`, what selected it);
+//! a hidden atom there is `check::hidden_asked`, once per choice (or call that asks) and per read
+//! within a body. A body's summary keeps, as an `Ob` of `Sink::Asked`, that it may ask and what
+//! of its arguments decides it, so a call under a hidden condition is warned at the call.
 
 use super::*;
 use crate::ast::{EventKind, Visibility};
@@ -153,8 +160,9 @@ struct Body {
     /// A `say` line (or a screen line): reads of vars and fields are worked out as the viewer.
     observed: bool,
     /// What decides whether the code walked now runs: the conditions of the `if`s, `match`es,
-    /// `and`s, `or`s and loops around it (pushed and popped as the walk enters and leaves them).
-    pc: Sight,
+    /// `and`s, `or`s and loops around it, pushed and popped as the walk enters and leaves them
+    /// (met only where a choice is asked: `runs`).
+    pc: Vec<Sight>,
     /// What decided a `break` or `continue` seen in the loop walked now (the rest of the loop
     /// runs only when it did not happen).
     jump: Sight,
@@ -177,9 +185,33 @@ struct Body {
 impl Body {
     /// What `old` held is known to everyone now: what it decided is no longer hidden.
     fn shown(&mut self, old: &Sight) {
-        for s in [&mut self.pc, &mut self.jump, &mut self.ret] {
-            s.0.retain(|x| !old.0.iter().any(|o| o.0 == x.0 && o.1 == x.1));
+        if old.0.is_empty() {
+            return;
         }
+        let shown = |s: &mut Sight| {
+            s.0.retain(|x| !old.0.iter().any(|o| o.0 == x.0 && o.1 == x.1))
+        };
+        self.pc.iter_mut().for_each(shown);
+        shown(&mut self.jump);
+        shown(&mut self.ret);
+    }
+
+    /// Walk what runs only as `s` says: `enter`, then `leave` with what it gave.
+    fn enter(&mut self, s: Sight) -> usize {
+        let mark = self.pc.len();
+        if !s.0.is_empty() {
+            self.pc.push(s);
+        }
+        mark
+    }
+
+    fn leave(&mut self, mark: usize) {
+        self.pc.truncate(mark);
+    }
+
+    /// Nothing decides whether the code walked now runs.
+    fn always(&self) -> bool {
+        self.pc.iter().all(|s| s.0.is_empty()) && self.jump.0.is_empty() && self.ret.0.is_empty()
     }
 
     /// What a `return`, `break` or `continue` here decides: what decides whether it runs,
@@ -194,8 +226,10 @@ impl Body {
 
     /// What decides whether the code walked now runs.
     fn runs(&self) -> Sight {
-        let mut s = self.pc.clone();
-        s.meet(&self.jump);
+        let mut s = self.jump.clone();
+        for p in &self.pc {
+            s.meet(p);
+        }
         s.meet(&self.ret);
         s
     }

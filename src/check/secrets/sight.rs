@@ -49,19 +49,35 @@ impl Sight {
         self.0.iter().any(|x| x.0 == a)
     }
     pub(super) fn meet(&mut self, o: &Sight) {
+        if self.0.is_empty() {
+            // Already sorted and normalised, each atom once.
+            self.0.clone_from(&o.0);
+            return;
+        }
+        let mut added = false;
         for &(a, at) in &o.0 {
             match self.0.binary_search_by(|x| x.0.cmp(&a)) {
                 Ok(_) => {}
-                Err(i) => self.0.insert(i, (a, at)),
+                Err(i) => {
+                    self.0.insert(i, (a, at));
+                    added = true;
+                }
             }
         }
-        self.normalize();
+        if added {
+            self.normalize();
+        }
     }
     /// A `Nobody` makes the seats of its kind (and the card seats, for a var's) redundant;
     /// past `MAX_ATOMS`, the seats become `Nobody`.
     pub(super) fn normalize(&mut self) {
-        let var = self.0.iter().any(|x| x.0 == Atom::Nobody(true));
-        let card = self.0.iter().any(|x| x.0 == Atom::Nobody(false));
+        // Sorted: the `Nobody`s come first.
+        let var = self
+            .0
+            .iter()
+            .take(2)
+            .any(|x| matches!(x.0, Atom::Nobody(true)));
+        let card = matches!(self.0.first(), Some((Atom::Nobody(false), _)));
         if var {
             self.0
                 .retain(|x| !matches!(x.0, Atom::Seat(..) | Atom::Nobody(false)));
