@@ -115,6 +115,8 @@ impl<'a> Flow<'a> {
                     None => Sight::one(Atom::Nobody(true), at),
                 };
                 val.meet(&own);
+                let mut sel = sel;
+                sel.meet(&val);
                 // A card held in a var is known as the var is read.
                 Sec {
                     cards: val.clone(),
@@ -124,12 +126,14 @@ impl<'a> Flow<'a> {
             }
             ExprKind::Zone(id, keys) => {
                 let domains = self.prog.zones.get(*id as usize).map(|z| &z.keys[..]);
-                let (val, sel) = self.keys(b, domains.unwrap_or(&[]), keys);
+                let (val, mut sel) = self.keys(b, domains.unwrap_or(&[]), keys);
                 let cards = if b.observed {
                     Sight::all()
                 } else {
                     self.zone_cards(b, *id, keys, at)
                 };
+                // How many cards a zone holds is public: which zone it is, not.
+                sel.meet(&val);
                 Sec { val, cards, sel }
             }
             ExprKind::Field(base, _) | ExprKind::CardBuiltinField(base, _) => {
@@ -142,10 +146,12 @@ impl<'a> Flow<'a> {
                     };
                 }
                 let t = s.told();
+                let mut sel = s.sel;
+                sel.meet(&t);
                 Sec {
                     val: t.clone(),
                     cards: t,
-                    sel: s.sel,
+                    sel,
                 }
             }
             ExprKind::TupleIndex(base, _) => self.expr(b, base),
@@ -155,15 +161,18 @@ impl<'a> Flow<'a> {
                 let k = self.expr(b, i);
                 s.sel.meet(&k.sel);
                 s.val.meet(&if b.observed { k.val } else { k.told() });
+                s.sel.meet(&s.val);
                 s
             }
             ExprKind::Table(_, k) => {
                 let k = self.expr(b, k);
                 let t = k.told();
+                let mut sel = k.sel;
+                sel.meet(&t);
                 Sec {
                     val: t.clone(),
                     cards: t,
-                    sel: k.sel,
+                    sel,
                 }
             }
             ExprKind::Call(f, args) => self.call(b, FnKey::Fn(*f), args, at, None),
@@ -180,6 +189,7 @@ impl<'a> Flow<'a> {
                 }
                 r.val.meet(&told);
                 r.sel.meet(&c.sel);
+                r.sel.meet(&told);
                 r
             }
             ExprKind::Builtin(def, args) => self.builtin(b, def, args, at),
@@ -287,12 +297,15 @@ impl<'a> Flow<'a> {
                 }
                 if let Some(m) = map {
                     let s = self.expr(b, m);
-                    r.sel.meet(&s.sel);
                     match kind {
                         // The lists joined are as long as they are.
-                        crate::ast::AggKind::FlatMap => r.sel.meet(&s.val),
+                        crate::ast::AggKind::FlatMap => {
+                            r.sel.meet(&s.val);
+                            r.sel.meet(&s.sel);
+                        }
                         // The element picked is the best by it.
-                        crate::ast::AggKind::Best => r.sel.meet(&s.told()),
+                        crate::ast::AggKind::Best => r.sel.meet(&s.decides()),
+                        // A list made of values is as long as its source.
                         _ => {}
                     }
                     match kind {
@@ -601,17 +614,24 @@ impl<'a> Flow<'a> {
             };
         }
         // As the builtin's declaration says (`builtins::Secrets`).
+        if def.secrets == Secrets::Reads {
+            val.meet(&cards);
+        }
+        // A list in another order, or without its repeats, is empty as its argument is; any
+        // other result depends on all it reads.
+        if !matches!(
+            def.name,
+            "distinct" | "shuffled" | "reverse" | "sort" | "rotate"
+        ) {
+            sel.meet(&val);
+        }
         match def.secrets {
-            Secrets::Passes => Sec { val, cards, sel },
             Secrets::Counts => Sec {
                 val,
                 cards: Sight::all(),
                 sel,
             },
-            Secrets::Reads => {
-                val.meet(&cards);
-                Sec { val, cards, sel }
-            }
+            _ => Sec { val, cards, sel },
         }
     }
 
@@ -676,10 +696,16 @@ impl<'a> Flow<'a> {
         // The answer is one of the options; what selected them decided whether it was asked
         // (warned above, once), not which it is.
         let mut r = match def.name {
-            "choose" | "choose_many" => Sec {
+            "choose" => Sec {
                 val: opts.val,
                 cards: opts.cards,
                 sel: Sight::all(),
+            },
+            // As many as asked for.
+            "choose_many" => Sec {
+                val: opts.val,
+                cards: opts.cards,
+                sel: secs.get(2).map(|k| k.decides()).unwrap_or_default(),
             },
             _ => Sec::all(),
         };

@@ -112,9 +112,10 @@ impl Sight {
 pub(super) struct Sec {
     pub(super) val: Sight,
     pub(super) cards: Sight,
-    /// What selected the value beyond what `val` says: the conditions of the `filter`s that
-    /// made a list (its length and emptiness tell them). Followed only to decide whether a
-    /// choice is asked (`check::hidden_asked`); the texts do not read it.
+    /// What selected the value: the conditions of the `filter`s that made a list, and all
+    /// else its length depends on (a var's visibility, a card's field, the entry a key picks;
+    /// not the values a `map` made, which leave it as long as its source). Followed only to
+    /// decide whether a choice is asked (`check::hidden_asked`); the texts do not read it.
     pub(super) sel: Sight,
 }
 
@@ -149,10 +150,8 @@ impl Sec {
         s.meet(&self.sel);
         s
     }
-    /// What a list's emptiness tells: its value and what selected it (not its cards' identities).
+    /// What a list's emptiness tells: what selected it (`sel` holds all its length depends on).
     pub(super) fn emptiness(&self) -> Sight {
-        let mut s = self.val.clone();
-        s.meet(&self.sel);
-        s
+        self.sel.clone()
     }
 }
