@@ -224,12 +224,22 @@ impl<'a> Flow<'a> {
                         sel,
                     };
                 }
-                // Whether a value is `none` is not which card it is.
+                // Whether a value is `none` is not which card it is: it is what selected it
+                // (`first(c in hand where ...)` is none as nothing there meets the condition).
                 let none = |e: &Expr| matches!(e.kind, ExprKind::Const(Value::None));
                 let is_none = matches!(op, crate::ast::BinOp::Eq | crate::ast::BinOp::Ne)
                     && (none(l) || none(r));
-                let mut v = if is_none { x.val } else { x.told() };
-                v.meet(&if is_none { y.val } else { y.told() });
+                let read = |s: Sec| {
+                    if is_none {
+                        let mut t = s.val;
+                        t.meet(&s.sel);
+                        t
+                    } else {
+                        s.told()
+                    }
+                };
+                let mut v = read(x);
+                v.meet(&read(y));
                 Sec {
                     val: v,
                     cards: Sight::all(),
