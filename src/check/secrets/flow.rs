@@ -144,6 +144,14 @@ impl<'a> Flow<'a> {
             return v;
         }
         let gone: Vec<(u32, u64)> = b.bound.split_off(mark);
+        let names = |s: &Sight| {
+            s.0.iter().any(
+                |x| matches!(x.0, Atom::Seat(Term::Local(s, site), _) if gone.contains(&(s, site))),
+            )
+        };
+        if !names(&v.val) && !names(&v.cards) && !names(&v.sel) {
+            return v;
+        }
         v.map(&mut |a, at| match a {
             Atom::Seat(Term::Local(s, site), v) if gone.contains(&(s, site)) => {
                 Sight::one(Atom::Nobody(v), at)
