@@ -162,10 +162,12 @@ impl Checker {
             (!t.is_empty() && t.len() <= 60 && !t.contains('\n')).then(|| format!("`{t}`"))
         };
         let read = short(f.read).unwrap_or_else(|| "a hidden value".to_string());
+        // A var is read; a card (or a secret answer) is known, as the game goes.
+        let verb = if f.var { "read" } else { "know" };
         let who = if f.nobody {
-            "which not every player may read"
+            format!("which not every player may {verb}")
         } else {
-            "which other players may not read"
+            format!("which other players may not {verb}")
         };
         let (l1, l2) = (src.line_col(f.at).0, src.line_col(f.read).0);
         let near = f.read.file == f.at.file && l1.abs_diff(l2) <= 8;
