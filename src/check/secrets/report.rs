@@ -161,7 +161,23 @@ impl Checker {
             let t = src.text_of(at);
             (!t.is_empty() && t.len() <= 60 && !t.contains('\n')).then(|| format!("`{t}`"))
         };
-        let read = short(f.read).unwrap_or_else(|| "a hidden value".to_string());
+        // A long read (a choice's answer) by its start.
+        let read = short(f.read).unwrap_or_else(|| {
+            let t = src.text_of(f.read);
+            let head: String = t
+                .lines()
+                .next()
+                .unwrap_or("")
+                .trim()
+                .chars()
+                .take(40)
+                .collect();
+            if head.is_empty() {
+                "a hidden value".to_string()
+            } else {
+                format!("`{head}...`")
+            }
+        });
         // A var is read; a card (or a secret answer) is known, as the game goes.
         let verb = if f.var { "read" } else { "know" };
         let who = if f.nobody {
