@@ -45,6 +45,7 @@ use crate::diag::{Diag, Span};
 use crate::program::*;
 use crate::value::Value;
 
+mod asked;
 mod exprs;
 mod face_down;
 mod flow;
