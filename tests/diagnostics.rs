@@ -54,6 +54,17 @@ fn acknowledged_warnings_are_not_reported() {
     });
 }
 
+/// `tests/quiet/*.rules`: games written the way a warning's help says, or near a warning's case
+/// without its mistake (each beside its twin in `tests/warnings/`): they check with nothing to say.
+#[test]
+fn quiet_games_check_without_a_word() {
+    insta::glob!("quiet/*.rules", |path| {
+        let c = rules::check_path(relative(path), &Limits::default());
+        assert!(c.program.is_some(), "{}", path.display());
+        assert_eq!(c.render(), "", "{}", path.display());
+    });
+}
+
 #[test]
 fn runtime_failures_are_reported() {
     // A small step budget so the runaway cases end quickly.

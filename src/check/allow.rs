@@ -45,6 +45,7 @@ const ONCE_CLEAN: &[&str] = &[
     "check::rule",
     "check::hidden_said",
     "check::unknown_shown",
+    "check::hidden_asked",
     "check::secrets_unproven",
     "check::unreachable_card",
 ];

@@ -52,15 +52,23 @@ impl<'a> Flow<'a> {
     /// What a var's or a zone's keys tell by the entry they pick: a number or an enum value
     /// does (`points[d]` tells `d`); a player does not (a player chosen from hidden cards still
     /// names a public seat, and an `owner` entry is judged by its player).
-    pub(super) fn keys(&mut self, b: &mut Body, domains: &[KeyDomain], keys: &[Expr]) -> Sight {
+    /// Also what selected the keys (`Sec::sel`).
+    pub(super) fn keys(
+        &mut self,
+        b: &mut Body,
+        domains: &[KeyDomain],
+        keys: &[Expr],
+    ) -> (Sight, Sight) {
         let mut s = Sight::all();
+        let mut sel = Sight::all();
         for (i, k) in keys.iter().enumerate() {
             let v = self.expr(b, k);
+            sel.meet(&v.sel);
             if domains.get(i) != Some(&KeyDomain::Player) {
                 s.meet(&if b.observed { v.val } else { v.told() });
             }
         }
-        s
+        (s, sel)
     }
 
     pub(super) fn expr(&mut self, b: &mut Body, e: &Expr) -> Sec {
@@ -82,6 +90,7 @@ impl<'a> Flow<'a> {
                     Sec {
                         val: sec.val,
                         cards: Sight::all(),
+                        sel: sec.sel,
                     }
                 } else {
                     sec
@@ -89,11 +98,12 @@ impl<'a> Flow<'a> {
             }
             ExprKind::Var(id, keys) => {
                 let domains = self.prog.vars.get(*id as usize).map(|v| &v.keys[..]);
-                let mut val = self.keys(b, domains.unwrap_or(&[]), keys);
+                let (mut val, sel) = self.keys(b, domains.unwrap_or(&[]), keys);
                 if b.observed {
                     return Sec {
                         val,
                         cards: Sight::all(),
+                        sel,
                     };
                 }
                 let own = match self.prog.vars.get(*id as usize) {
@@ -105,21 +115,26 @@ impl<'a> Flow<'a> {
                     None => Sight::one(Atom::Nobody(true), at),
                 };
                 val.meet(&own);
+                let mut sel = sel;
+                sel.meet(&val);
                 // A card held in a var is known as the var is read.
                 Sec {
                     cards: val.clone(),
                     val,
+                    sel,
                 }
             }
             ExprKind::Zone(id, keys) => {
                 let domains = self.prog.zones.get(*id as usize).map(|z| &z.keys[..]);
-                let val = self.keys(b, domains.unwrap_or(&[]), keys);
+                let (val, mut sel) = self.keys(b, domains.unwrap_or(&[]), keys);
                 let cards = if b.observed {
                     Sight::all()
                 } else {
                     self.zone_cards(b, *id, keys, at)
                 };
-                Sec { val, cards }
+                // How many cards a zone holds is public: which zone it is, not.
+                sel.meet(&val);
+                Sec { val, cards, sel }
             }
             ExprKind::Field(base, _) | ExprKind::CardBuiltinField(base, _) => {
                 let s = self.expr(b, base);
@@ -127,12 +142,16 @@ impl<'a> Flow<'a> {
                     return Sec {
                         val: s.val,
                         cards: Sight::all(),
+                        sel: s.sel,
                     };
                 }
                 let t = s.told();
+                let mut sel = s.sel;
+                sel.meet(&t);
                 Sec {
                     val: t.clone(),
                     cards: t,
+                    sel,
                 }
             }
             ExprKind::TupleIndex(base, _) => self.expr(b, base),
@@ -140,14 +159,20 @@ impl<'a> Flow<'a> {
                 // The element picked tells the index.
                 let mut s = self.expr(b, l);
                 let k = self.expr(b, i);
+                s.sel.meet(&k.sel);
                 s.val.meet(&if b.observed { k.val } else { k.told() });
+                s.sel.meet(&s.val);
                 s
             }
             ExprKind::Table(_, k) => {
-                let t = self.expr(b, k).told();
+                let k = self.expr(b, k);
+                let t = k.told();
+                let mut sel = k.sel;
+                sel.meet(&t);
                 Sec {
                     val: t.clone(),
                     cards: t,
+                    sel,
                 }
             }
             ExprKind::Call(f, args) => self.call(b, FnKey::Fn(*f), args, at, None),
@@ -163,18 +188,32 @@ impl<'a> Flow<'a> {
                     r.meet(&s);
                 }
                 r.val.meet(&told);
+                r.sel.meet(&c.sel);
+                r.sel.meet(&told);
                 r
             }
             ExprKind::Builtin(def, args) => self.builtin(b, def, args, at),
             ExprKind::Unary(_, x) => {
-                let t = self.expr(b, x).told();
+                let x = self.expr(b, x);
                 Sec {
-                    val: t,
+                    val: x.told(),
                     cards: Sight::all(),
+                    sel: x.sel,
                 }
             }
             ExprKind::Binary(op, l, r) => {
-                let (x, y) = (self.expr(b, l), self.expr(b, r));
+                let x = self.expr(b, l);
+                // The right side of `and` and `or` is worked out only as the left side says.
+                let y = if matches!(op, crate::ast::BinOp::And | crate::ast::BinOp::Or) {
+                    let mark = b.enter(x.decides());
+                    let y = self.expr(b, r);
+                    b.leave(mark);
+                    y
+                } else {
+                    self.expr(b, r)
+                };
+                let mut sel = x.sel.clone();
+                sel.meet(&y.sel);
                 if b.observed {
                     // A comparison of cards is checked as the viewer.
                     let mut v = x.val;
@@ -182,31 +221,54 @@ impl<'a> Flow<'a> {
                     return Sec {
                         val: v,
                         cards: Sight::all(),
+                        sel,
                     };
                 }
-                let _ = op;
-                let mut v = x.told();
-                v.meet(&y.told());
+                // Whether a value is `none` is not which card it is: it is what selected it
+                // (`first(c in hand where ...)` is none as nothing there meets the condition).
+                let none = |e: &Expr| matches!(e.kind, ExprKind::Const(Value::None));
+                let is_none = matches!(op, crate::ast::BinOp::Eq | crate::ast::BinOp::Ne)
+                    && (none(l) || none(r));
+                let read = |s: Sec| {
+                    if is_none {
+                        let mut t = s.val;
+                        t.meet(&s.sel);
+                        t
+                    } else {
+                        s.told()
+                    }
+                };
+                let mut v = read(x);
+                v.meet(&read(y));
                 Sec {
                     val: v,
                     cards: Sight::all(),
+                    sel,
                 }
             }
-            // The branch taken is not followed: only the values the branches give.
+            // The branch taken is not followed: only the values the branches give. What runs in
+            // a branch runs as the condition says (`Body::pc`).
             ExprKind::If(c, then, els) => {
-                self.expr(b, c);
-                let mut r = self.block(b, then);
-                if let Some(x) = els {
-                    r.meet(&self.expr(b, x));
-                }
+                let c = self.expr(b, c).decides();
+                let mark = b.enter(c);
+                let n = if els.is_some() { 2 } else { 1 };
+                let r = self.branches(b, n, els.is_none(), |me, b, i| match (i, els) {
+                    (0, _) => me.block(b, then),
+                    (_, Some(x)) => me.expr(b, x),
+                    _ => Sec::all(),
+                });
+                b.leave(mark);
                 r
             }
             ExprKind::Match(scrut, arms) => {
-                self.expr(b, scrut);
-                let mut r = Sec::all();
-                for (_, body) in arms {
-                    r.meet(&self.expr(b, body));
-                }
+                let c = self.expr(b, scrut).decides();
+                let mark = b.enter(c);
+                // A match with no arm taken gives `none`: as if with an arm that does nothing.
+                let r = self.branches(b, arms.len(), true, |me, b, i| match arms.get(i) {
+                    Some((_, body)) => me.expr(b, body),
+                    None => Sec::all(),
+                });
+                b.leave(mark);
                 r
             }
             ExprKind::Agg {
@@ -219,10 +281,9 @@ impl<'a> Flow<'a> {
                 let src = self.expr(b, source);
                 let mark = b.bound.len();
                 self.bind(b, *slot, src.clone(), site(at), None);
-                let mut r = Sec {
-                    val: src.val.clone(),
-                    cards: src.cards.clone(),
-                };
+                let mut r = src.clone();
+                // The condition and the value are worked out once per element.
+                let before = b.enter(src.emptiness());
                 let counted = matches!(
                     kind,
                     crate::ast::AggKind::Count
@@ -234,14 +295,29 @@ impl<'a> Flow<'a> {
                 );
                 if let Some(f) = filter {
                     // A count (or sum, ...) of what meets a condition is worked out from it; a
-                    // selection (`filter`, `first`, ...) is a branch taken, not followed.
-                    let s = self.expr(b, f).told();
+                    // selection (`filter`, `first`, ...) is a branch taken, not followed, but
+                    // what is left tells it by its length (`Sec::sel`).
+                    let f = self.expr(b, f);
+                    let s = f.told();
+                    r.sel.meet(&f.decides());
+                    b.enter(r.sel.clone());
                     if counted {
                         r.val.meet(&s);
                     }
                 }
                 if let Some(m) = map {
                     let s = self.expr(b, m);
+                    match kind {
+                        // The lists joined are as long as they are.
+                        crate::ast::AggKind::FlatMap => {
+                            r.sel.meet(&s.val);
+                            r.sel.meet(&s.sel);
+                        }
+                        // The element picked is the best by it.
+                        crate::ast::AggKind::Best => r.sel.meet(&s.decides()),
+                        // A list made of values is as long as its source.
+                        _ => {}
+                    }
                     match kind {
                         crate::ast::AggKind::Map | crate::ast::AggKind::FlatMap => {
                             r.val.meet(&s.val);
@@ -256,6 +332,7 @@ impl<'a> Flow<'a> {
                 if counted {
                     r.cards = Sight::all();
                 }
+                b.leave(before);
                 self.leave(b, mark, r)
             }
             ExprKind::List(items) | ExprKind::Tuple(items) => {
@@ -267,9 +344,11 @@ impl<'a> Flow<'a> {
             }
             ExprKind::Text(parts) => {
                 let mut v = Sight::all();
+                let mut sel = Sight::all();
                 for p in parts {
                     if let TextPart::Expr(x) = p {
                         let s = self.expr(b, x);
+                        sel.meet(&s.sel);
                         // A card written into a text is named (in a `say`, as the viewer knows it).
                         if b.observed {
                             v.meet(&s.val);
@@ -281,17 +360,77 @@ impl<'a> Flow<'a> {
                 Sec {
                     val: v,
                     cards: Sight::all(),
+                    sel,
                 }
             }
             ExprKind::Block(bl) => self.block(b, bl),
             ExprKind::InBounds(x, _, _) => {
-                let t = self.expr(b, x).told();
+                let x = self.expr(b, x);
                 Sec {
-                    val: t,
+                    val: x.told(),
                     cards: Sight::all(),
+                    sel: x.sel,
                 }
             }
         }
+    }
+
+    /// `n` branches, one of which runs (`or_none`: or none of them): each walked from what was
+    /// known of the locals' cards before them; after, each local's cards are known as every
+    /// way through says. The meet of the values they give.
+    pub(super) fn branches(
+        &mut self,
+        b: &mut Body,
+        n: usize,
+        or_none: bool,
+        mut arm: impl FnMut(&mut Self, &mut Body, usize) -> Sec,
+    ) -> Sec {
+        let mark = b.undo.len();
+        let mut r = Sec::all();
+        // Each local some branch made known: its cards and what selected it, as each branch
+        // left them.
+        type Left = (usize, Sight, Sight);
+        let mut ends: Vec<(u32, Vec<Left>)> = Vec::new();
+        let mut logs: Vec<(u32, Sight, Sight)> = Vec::new();
+        for i in 0..n {
+            r.meet(&arm(self, b, i));
+            if b.undo.len() <= mark {
+                continue;
+            }
+            let log: Vec<(u32, Sight, Sight)> = b.undo.split_off(mark);
+            for (slot, cards, sel) in log.iter().rev() {
+                if let Some(x) = b.slots.get_mut(*slot as usize) {
+                    let c = std::mem::replace(&mut x.sec.cards, cards.clone());
+                    let s = std::mem::replace(&mut x.sec.sel, sel.clone());
+                    // The first met going back is where this branch left it.
+                    match ends.iter_mut().find(|e| e.0 == *slot) {
+                        Some(e) => {
+                            if e.1.last().map(|x| x.0) != Some(i) {
+                                e.1.push((i, c, s));
+                            }
+                        }
+                        None => ends.push((*slot, vec![(i, c, s)])),
+                    }
+                }
+            }
+            logs.extend(log);
+        }
+        for (slot, seen) in ends {
+            if let Some(x) = b.slots.get_mut(slot as usize) {
+                // A branch that left it alone (or none taken) keeps what was known before.
+                if seen.len() == n && !or_none {
+                    x.sec.cards = Sight::all();
+                    x.sec.sel = Sight::all();
+                }
+                for (_, c, s) in &seen {
+                    x.sec.cards.meet(c);
+                    x.sec.sel.meet(s);
+                }
+            }
+        }
+        // An `if` around this one starts its other branches from before both.
+        b.undo.extend(logs);
+        r
     }
 
     pub(super) fn call(
@@ -306,12 +445,15 @@ impl<'a> Flow<'a> {
         if b.observed {
             // Worked out as the viewer: only what the arguments carry in.
             let mut v = Sight::all();
+            let mut sel = Sight::all();
             for s in &secs {
                 v.meet(&s.val);
+                sel.meet(&s.sel);
             }
             return Sec {
                 val: v,
                 cards: Sight::all(),
+                sel,
             };
         }
         let terms: Vec<Option<Term>> = args.iter().map(|a| self.term(b, a)).collect();
@@ -326,6 +468,10 @@ impl<'a> Flow<'a> {
                     .get(i as usize)
                     .map(|s| s.cards.clone())
                     .unwrap_or_default(),
+                Atom::ArgSel(i) => secs
+                    .get(i as usize)
+                    .map(|s| s.sel.clone())
+                    .unwrap_or_default(),
                 Atom::Seat(Term::Param(i), v) => match terms.get(i as usize).copied().flatten() {
                     Some(t) => Sight::one(Atom::Seat(t, v), sp),
                     None => Sight::one(Atom::Nobody(v), sp),
@@ -337,8 +483,15 @@ impl<'a> Flow<'a> {
         if let Some(c) = card {
             r.val.meet(c);
         }
+        // Whether the body asks a choice: as its own conditions say, with the arguments given,
+        // and as this call runs (one diagnostic at the call, however many it asks).
+        let mut asks: Option<Sight> = None;
         for ob in &sum.obs {
             let sight = ob.sight.map(&mut subst);
+            if ob.sink == Sink::Asked {
+                asks.get_or_insert_with(Sight::all).meet(&sight);
+                continue;
+            }
             let viewers = match ob.viewers {
                 Viewers::One(Some(Term::Param(i))) => {
                     Viewers::One(terms.get(i as usize).copied().flatten())
@@ -347,7 +500,17 @@ impl<'a> Flow<'a> {
             };
             self.sink(b, ob.sink, ob.at, viewers, sight);
         }
-        let _ = at;
+        // The cards it shows before asking are known to everyone when it asks.
+        for &i in &sum.shows {
+            if let Some(s) = secs.get(i as usize) {
+                b.shown(&s.cards);
+                b.shown(&s.sel);
+            }
+        }
+        if let Some(mut s) = asks {
+            s.meet(&b.runs());
+            self.asked(b, at, None, s);
+        }
         r
     }
 
@@ -364,27 +527,38 @@ impl<'a> Flow<'a> {
         let secs: Vec<Sec> = args.iter().map(|a| self.expr(b, a)).collect();
         let mut val = Sight::all();
         let mut cards = Sight::all();
+        let mut sel = Sight::all();
         for s in &secs {
             val.meet(&s.val);
             cards.meet(&s.cards);
+            sel.meet(&s.sel);
         }
         if b.observed {
             return Sec {
                 val,
                 cards: Sight::all(),
+                sel,
             };
         }
         // As the builtin's declaration says (`builtins::Secrets`).
+        if def.secrets == Secrets::Reads {
+            val.meet(&cards);
+        }
+        // A list in another order, or without its repeats, is empty as its argument is; any
+        // other result depends on all it reads.
+        if !matches!(
+            def.name,
+            "distinct" | "shuffled" | "reverse" | "sort" | "rotate"
+        ) {
+            sel.meet(&val);
+        }
         match def.secrets {
-            Secrets::Passes => Sec { val, cards },
             Secrets::Counts => Sec {
                 val,
                 cards: Sight::all(),
+                sel,
             },
-            Secrets::Reads => {
-                val.meet(&cards);
-                Sec { val, cards }
-            }
+            _ => Sec { val, cards, sel },
         }
     }
 
@@ -424,11 +598,41 @@ impl<'a> Flow<'a> {
                 self.sink(b, Sink::Label, a.span, shown, c.told());
             }
         }
+        // Asked as the code around it runs, and only when there is something to choose (an
+        // empty list asks nobody; `allocate` asks from the second category on).
+        let mut runs = b.runs();
+        let list = match def.name {
+            "choose" | "choose_many" => Some(1),
+            "allocate" => Some(2),
+            _ => None,
+        };
+        if let Some(i) = list {
+            if let (Some(e), Some(s)) = (args.get(i), secs.get(i)) {
+                if !self.known_nonempty(b, e) || def.name == "allocate" {
+                    runs.meet(&s.emptiness());
+                }
+            }
+        }
+        if def.name == "choose_many" {
+            if let Some(k) = secs.get(2) {
+                runs.meet(&k.decides());
+            }
+        }
+        self.asked(b, at, args.first().map(|p| p.span), runs);
         let opts = secs.get(1).cloned().unwrap_or_default();
+        // The answer is one of the options; what selected them decided whether it was asked
+        // (warned above, once), not which it is.
         let mut r = match def.name {
-            "choose" | "choose_many" => Sec {
+            "choose" => Sec {
                 val: opts.val,
                 cards: opts.cards,
+                sel: Sight::all(),
+            },
+            // As many as asked for.
+            "choose_many" => Sec {
+                val: opts.val,
+                cards: opts.cards,
+                sel: secs.get(2).map(|k| k.decides()).unwrap_or_default(),
             },
             _ => Sec::all(),
         };

@@ -57,6 +57,7 @@ impl<'a> Flow<'a> {
                 s.sec = Sec {
                     val: Sight::one(Atom::ArgVal(i as u32), span),
                     cards: Sight::one(Atom::ArgCards(i as u32), span),
+                    sel: Sight::one(Atom::ArgSel(i as u32), span),
                 };
                 s.term = (!mutable).then_some(Term::Param(i as u32));
             }
@@ -65,7 +66,8 @@ impl<'a> Flow<'a> {
             Callee::Expr(e, _) => self.expr(&mut b, e),
             Callee::Trigger(t) => {
                 if let Some(c) = &t.condition {
-                    self.expr(&mut b, c);
+                    let c = self.expr(&mut b, c);
+                    b.enter(c.decides());
                 }
                 self.block(&mut b, &t.body);
                 Sec::all()
@@ -73,6 +75,18 @@ impl<'a> Flow<'a> {
         };
         let mut sum = b.summary.take().unwrap_or_default();
         sum.ret.meet(&r);
+        if let Callee::Expr(e, _) = code {
+            // Never empty as written, and no `return` gives anything else.
+            sum.nonempty = self.known_nonempty(&b, e) && {
+                let mut ret = false;
+                crate::program::walk::walk(crate::program::walk::Node::Expr(e), &mut |x| {
+                    if let crate::program::walk::Node::Stmt(s) = x {
+                        ret |= matches!(s.kind, StmtKind::Return(_));
+                    }
+                });
+                !ret
+            };
+        }
         sum.ret = sum.ret.map(&mut |a, at| match a {
             Atom::Seat(Term::Local(..), v) => Sight::one(Atom::Nobody(v), at),
             a => Sight::one(a, at),
@@ -92,6 +106,17 @@ impl<'a> Flow<'a> {
             secret,
             summary,
             observed: false,
+            pc: Vec::new(),
+            jump: Sight::all(),
+            ret: Sight::all(),
+            id: {
+                let n = self.bodies.get();
+                self.bodies.set(n.wrapping_add(1));
+                n
+            },
+            asked: false,
+            said: None,
+            undo: Vec::new(),
         }
     }
 
@@ -101,6 +126,7 @@ impl<'a> Flow<'a> {
             *s = Slot {
                 sec,
                 site,
+                nonempty: false,
                 term: if mutable {
                     None
                 } else {
@@ -118,6 +144,14 @@ impl<'a> Flow<'a> {
             return v;
         }
         let gone: Vec<(u32, u64)> = b.bound.split_off(mark);
+        let names = |s: &Sight| {
+            s.0.iter().any(
+                |x| matches!(x.0, Atom::Seat(Term::Local(s, site), _) if gone.contains(&(s, site))),
+            )
+        };
+        if !names(&v.val) && !names(&v.cards) && !names(&v.sel) {
+            return v;
+        }
         v.map(&mut |a, at| match a {
             Atom::Seat(Term::Local(s, site), v) if gone.contains(&(s, site)) => {
                 Sight::one(Atom::Nobody(v), at)
@@ -179,6 +213,8 @@ impl<'a> Flow<'a> {
                         read,
                         nobody: matches!(a, Atom::Nobody(_)),
                         var,
+                        who: None,
+                        body: b.id,
                     }),
                 }
             }
@@ -236,7 +272,11 @@ impl<'a> Flow<'a> {
             StmtKind::Let(slot, e) => {
                 let v = self.expr(b, e);
                 let term = self.term(b, e);
+                let nonempty = self.known_nonempty(b, e);
                 self.bind(b, *slot, v, site(at), term);
+                if let Some(s) = b.slots.get_mut(*slot as usize) {
+                    s.nonempty = nonempty && s.term.is_some();
+                }
             }
             StmtKind::Assign(place, _, e) => {
                 let v = self.expr(b, e);
@@ -254,11 +294,12 @@ impl<'a> Flow<'a> {
                                 self.changed = true;
                             }
                             x.term = None;
+                            x.nonempty = false;
                         }
                     }
                     Place::Var(id, keys) => {
                         let domains = self.prog.vars.get(*id as usize).map(|v| &v.keys[..]);
-                        let k = self.keys(b, domains.unwrap_or(&[]), keys);
+                        let (k, _) = self.keys(b, domains.unwrap_or(&[]), keys);
                         let mut sight = v.told();
                         sight.meet(&k);
                         if b.secret {
@@ -310,11 +351,7 @@ impl<'a> Flow<'a> {
                         }
                         _ => self.zone_cards(b, *id, keys, z.span),
                     };
-                    if let Some(x) = b.slots.get_mut(*slot as usize) {
-                        if x.term.is_some() {
-                            x.sec.cards = seen;
-                        }
-                    }
+                    self.now_known(b, *slot, seen);
                 }
             }
             StmtKind::Draw(a, c, d) => {
@@ -334,11 +371,7 @@ impl<'a> Flow<'a> {
                 };
                 // The cards a local holds are known, from now on, to whom they were shown.
                 if let (ExprKind::Local(slot), Some(t)) = (&e.kind, t) {
-                    if let Some(x) = b.slots.get_mut(*slot as usize) {
-                        if x.term.is_some() {
-                            x.sec.cards = t;
-                        }
-                    }
+                    self.now_known(b, *slot, t);
                 }
             }
             StmtKind::Shuffle(e) | StmtKind::Flip(e, _) | StmtKind::Eliminate(e) => {
@@ -346,7 +379,9 @@ impl<'a> Flow<'a> {
             }
             StmtKind::For(slot, src, body) => {
                 let v = self.expr(b, src);
-                self.looped(b, |me, b| {
+                // The body runs once per element: as often as the list is long.
+                let runs = v.emptiness();
+                self.looped(b, &runs, |me, b| {
                     let mark = b.bound.len();
                     me.bind(b, *slot, v.clone(), site(at), None);
                     me.block(b, body);
@@ -354,16 +389,19 @@ impl<'a> Flow<'a> {
                 });
             }
             StmtKind::Repeat(n, body) => {
-                self.expr(b, n);
-                self.looped(b, |me, b| {
+                let runs = self.expr(b, n).decides();
+                self.looped(b, &runs, |me, b| {
                     me.block(b, body);
                 });
             }
             StmtKind::RepeatUntil(n, c, body) => {
-                self.expr(b, n);
-                self.looped(b, |me, b| {
-                    me.expr(b, c);
+                let runs = self.expr(b, n).decides();
+                self.looped(b, &runs, |me, b| {
+                    // Whether it runs again is the condition's.
+                    let c = me.expr(b, c).decides();
+                    let mark = b.enter(c);
                     me.block(b, body);
+                    b.leave(mark);
                 });
             }
             StmtKind::Say(e) => {
@@ -372,6 +410,30 @@ impl<'a> Flow<'a> {
                 let v = self.expr(b, e);
                 b.observed = before;
                 self.sink(b, Sink::Say, e.span, Viewers::Everyone, v.val);
+                b.said = Some(b.runs());
+                // A local said in full, whatever else runs, is told to the table: what is
+                // decided by it later tells nothing more (its cards are shown as each viewer
+                // knows them).
+                if b.runs().0.is_empty() {
+                    if let ExprKind::Text(parts) = &e.kind {
+                        for p in parts {
+                            if let TextPart::Expr(x) = p {
+                                let x = match &x.kind {
+                                    ExprKind::Builtin(def, args) if def.name == "join" => {
+                                        args.first()
+                                    }
+                                    _ => Some(x),
+                                };
+                                if let Some(ExprKind::Local(slot)) = x.map(|x| &x.kind) {
+                                    if let Some(s) = b.slots.get_mut(*slot as usize) {
+                                        s.sec.val = Sight::all();
+                                        s.sec.sel = Sight::all();
+                                    }
+                                }
+                            }
+                        }
+                    }
+                }
             }
             StmtKind::Return(e) => {
                 if let Some(e) = e {
@@ -380,6 +442,9 @@ impl<'a> Flow<'a> {
                         sum.ret.meet(&v);
                     }
                 }
+                // The rest of the body runs only when this did not.
+                let runs = b.jumps();
+                b.ret.meet(&runs);
             }
             StmtKind::Secretly(body) => {
                 let before = b.secret;
@@ -409,22 +474,73 @@ impl<'a> Flow<'a> {
                     self.call(b, FnKey::Trigger(t), args, at, None);
                 }
             }
-            StmtKind::EndGame | StmtKind::Break | StmtKind::Continue => {}
+            StmtKind::Break | StmtKind::Continue => {
+                // The rest of the loop runs only when this did not.
+                let runs = b.jumps();
+                b.jump.meet(&runs);
+            }
+            StmtKind::EndGame => {}
             StmtKind::Expr(e) => return self.expr(b, e),
         }
         Sec::all()
     }
 
+    /// The cards of local `slot` are known, from now on, to who `seen` says. Shown to everyone,
+    /// what was decided by them is no longer hidden: the conditions around are cleared of
+    /// them, and a parameter shown before anything was asked is noted in the summary.
+    pub(super) fn now_known(&mut self, b: &mut Body, slot: u32, seen: Sight) {
+        let Some(x) = b.slots.get_mut(slot as usize) else {
+            return;
+        };
+        if x.term.is_none() {
+            return;
+        }
+        let mut old = std::mem::replace(&mut x.sec.cards, seen);
+        b.undo.push((slot, old.clone(), x.sec.sel.clone()));
+        if !x.sec.cards.0.is_empty() {
+            return;
+        }
+        // The table sees which card it is: that it was selected tells them nothing more.
+        old.meet(&std::mem::take(&mut x.sec.sel));
+        let term = x.term;
+        let first = !b.asked && b.always();
+        if let (Some(Term::Param(i)), Some(sum)) = (term, b.summary.as_mut()) {
+            if first && !sum.shows.contains(&i) {
+                sum.shows.push(i);
+            }
+        }
+        b.shown(&old);
+    }
+
     /// A loop's body, walked again while what its locals hold grows (at most a few times: each
-    /// walk can only add atoms).
-    pub(super) fn looped(&mut self, b: &mut Body, mut body: impl FnMut(&mut Self, &mut Body)) {
+    /// walk can only add atoms), or what decides a `break`, `continue` or `return` in it (the
+    /// next time round runs only when they did not). `runs`: what decides how often it runs.
+    pub(super) fn looped(
+        &mut self,
+        b: &mut Body,
+        runs: &Sight,
+        mut body: impl FnMut(&mut Self, &mut Body),
+    ) {
+        let jump = std::mem::take(&mut b.jump);
+        let pc = b.enter(runs.clone());
+        let mut done = false;
         for _ in 0..4 {
             let before: Vec<Sec> = b.slots.iter().map(|s| s.sec.clone()).collect();
+            let (j, r) = (b.jump.clone(), b.ret.clone());
             body(self, b);
-            let same = b.slots.iter().zip(&before).all(|(s, o)| s.sec.atoms_eq(o));
+            let same = b.slots.iter().zip(&before).all(|(s, o)| s.sec.atoms_eq(o))
+                && b.jump.atoms_eq(&j)
+                && b.ret.atoms_eq(&r);
             if same {
-                return;
+                done = true;
+                break;
             }
+        }
+        // A `break` or `continue` decides no more once the loop is left.
+        b.leave(pc);
+        b.jump = jump;
+        if done {
+            return;
         }
         // Still growing: what the changed locals hold is nobody's.
         for s in b.slots.iter_mut() {
@@ -457,6 +573,7 @@ impl<'a> Flow<'a> {
             let mut b = self.body(p.locals, false, None);
             if let Some((slot, e)) = &p.each {
                 let v = self.expr(&mut b, e);
+                b.enter(v.emptiness());
                 self.bind(&mut b, *slot, v, site(p.span), None);
             }
             self.block(&mut b, &p.body);
@@ -495,6 +612,7 @@ impl<'a> Flow<'a> {
                             Sec {
                                 val: Sight::all(),
                                 cards,
+                                sel: Sight::all(),
                             },
                             None,
                         ));
@@ -508,6 +626,7 @@ impl<'a> Flow<'a> {
                             Sec {
                                 val: Sight::all(),
                                 cards,
+                                sel: Sight::all(),
                             },
                             None,
                         ));
@@ -522,7 +641,8 @@ impl<'a> Flow<'a> {
                 self.bind(&mut b, slot, sec, site, term);
             }
             if let Some(c) = &t.condition {
-                self.expr(&mut b, c);
+                let c = self.expr(&mut b, c);
+                b.enter(c.decides());
             }
             self.block(&mut b, &t.body);
         }

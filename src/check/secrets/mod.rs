@@ -30,6 +30,13 @@
 //! a var or a card's field read in its braces shows `(hidden)`: only a value worked out before
 //! (a local) can carry a secret into it, which is a warning (`check::hidden_said`), as the rules
 //! may mean to announce it. A `screen` line is worked out as its seat and is never flagged.
+//!
+//! Whether a choice is asked is seen by every player (the chooser is named even inside
+//! `secretly`; an empty list asks nobody): what decides it is the conditions around it (`Body::pc`,
+//! `ret`, `jump`) and its options list's emptiness (its value and `Sec::sel`, what selected it);
+//! a hidden atom there is `check::hidden_asked`, once per choice (or call that asks) and per read
+//! within a body. A body's summary keeps, as an `Ob` of `Sink::Asked`, that it may ask and what
+//! of its arguments decides it, so a call under a hidden condition is warned at the call.
 
 use super::*;
 use crate::ast::{EventKind, Visibility};
@@ -38,6 +45,7 @@ use crate::diag::{Diag, Span};
 use crate::program::*;
 use crate::value::Value;
 
+mod asked;
 mod exprs;
 mod face_down;
 mod flow;
@@ -66,6 +74,9 @@ enum Sink {
     Write(Id),
     /// A card's `var` field (by symbol) written inside `secretly`: seen with the card.
     WriteField(Id),
+    /// A choice asked (or a call that may ask one): every player sees who is asked, so
+    /// whether it is asked must not depend on what some player may not read.
+    Asked,
 }
 
 /// A text shown (or a var written) whose sight depends on the arguments of the function it is
@@ -78,15 +89,25 @@ struct Ob {
     sight: Sight,
 }
 
+/// Where a choice's chooser is written (`None`: a call that asks inside).
+type Who = Option<Span>;
+
 #[derive(Clone, Default, Debug)]
 struct Summary {
     ret: Sec,
     obs: Vec<Ob>,
+    /// The parameters whose cards the body shows to everyone (moves face up into a `public`
+    /// zone, reveals) before anything else, before it may ask a choice.
+    shows: Vec<u32>,
+    /// The body gives a list that is never empty as written (`known_nonempty`).
+    nonempty: bool,
 }
 
 impl Summary {
     fn same(&self, o: &Summary) -> bool {
         self.ret.atoms_eq(&o.ret)
+            && self.shows == o.shows
+            && self.nonempty == o.nonempty
             && self.obs.len() == o.obs.len()
             && self
                 .obs
@@ -105,6 +126,10 @@ struct Found {
     nobody: bool,
     /// What is hidden is a var's value (or a secret answer), not what is known of a card.
     var: bool,
+    /// For `Sink::Asked`: the chooser of a choice, or `None` for a call that asks.
+    who: Who,
+    /// The body walked when it was found (`Body::id`).
+    body: u32,
 }
 
 /// One local slot: what it holds, where it was bound, the player it names, whether `set` ever
@@ -115,6 +140,8 @@ struct Slot {
     /// Where it was bound (`site`).
     site: u64,
     term: Option<Term>,
+    /// A list never empty as written (`Flow::known_nonempty`), never changed by `set`.
+    nonempty: bool,
 }
 
 /// A place a local is bound, unique in the game: its file and offset.
@@ -133,6 +160,80 @@ struct Body {
     summary: Option<Summary>,
     /// A `say` line (or a screen line): reads of vars and fields are worked out as the viewer.
     observed: bool,
+    /// What decides whether the code walked now runs: the conditions of the `if`s, `match`es,
+    /// `and`s, `or`s and loops around it, pushed and popped as the walk enters and leaves them
+    /// (met only where a choice is asked: `runs`).
+    pc: Vec<Sight>,
+    /// What decided a `break` or `continue` seen in the loop walked now (the rest of the loop
+    /// runs only when it did not happen).
+    jump: Sight,
+    /// What decided a `return` seen in the body so far (the rest of the body runs only when it
+    /// did not happen).
+    ret: Sight,
+    /// Which body this is, among those walked (`Flow::bodies`).
+    id: u32,
+    /// A choice may have been asked in the body walked so far.
+    asked: bool,
+    /// What decided whether the latest `say` was said (`runs`): a `return` under the same
+    /// conditions right after tells the table nothing more.
+    said: Option<Sight>,
+    /// The cards of locals made known by a `move` or `reveal` (`Flow::now_known`), each with
+    /// what was known before (its cards, what selected it): an `if`'s branches each start from
+    /// what was known before it.
+    undo: Vec<(u32, Sight, Sight)>,
+}
+
+impl Body {
+    /// What `old` held is known to everyone now: what it decided is no longer hidden.
+    fn shown(&mut self, old: &Sight) {
+        if old.0.is_empty() {
+            return;
+        }
+        let shown = |s: &mut Sight| {
+            s.0.retain(|x| !old.0.iter().any(|o| o.0 == x.0 && o.1 == x.1))
+        };
+        self.pc.iter_mut().for_each(shown);
+        shown(&mut self.jump);
+        shown(&mut self.ret);
+    }
+
+    /// Walk what runs only as `s` says: `enter`, then `leave` with what it gave.
+    fn enter(&mut self, s: Sight) -> usize {
+        let mark = self.pc.len();
+        if !s.0.is_empty() {
+            self.pc.push(s);
+        }
+        mark
+    }
+
+    fn leave(&mut self, mark: usize) {
+        self.pc.truncate(mark);
+    }
+
+    /// Nothing decides whether the code walked now runs.
+    fn always(&self) -> bool {
+        self.pc.iter().all(|s| s.0.is_empty()) && self.jump.0.is_empty() && self.ret.0.is_empty()
+    }
+
+    /// What a `return`, `break` or `continue` here decides: what decides whether it runs,
+    /// unless a `say` under the same conditions told the table already.
+    fn jumps(&self) -> Sight {
+        let runs = self.runs();
+        match &self.said {
+            Some(s) if s.atoms_eq(&runs) => Sight::all(),
+            _ => runs,
+        }
+    }
+
+    /// What decides whether the code walked now runs.
+    fn runs(&self) -> Sight {
+        let mut s = self.jump.clone();
+        for p in &self.pc {
+            s.meet(p);
+        }
+        s.meet(&self.ret);
+        s
+    }
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -160,6 +261,8 @@ struct Flow<'a> {
     asked: std::collections::BTreeSet<(FnKey, bool)>,
     /// Summarising a body nothing calls in its mode: nothing is reported.
     muted: bool,
+    /// The bodies walked so far (each `Body` gets the next number).
+    bodies: std::cell::Cell<u32>,
 }
 
 /// The most texts a summary keeps apart; past it, texts of one kind shown to the same viewers
@@ -173,7 +276,7 @@ const MAX_PASSES: u32 = 64;
 
 fn has_args(s: &Sight) -> bool {
     s.0.iter()
-        .any(|x| matches!(x.0, Atom::ArgVal(_) | Atom::ArgCards(_)))
+        .any(|x| matches!(x.0, Atom::ArgVal(_) | Atom::ArgCards(_) | Atom::ArgSel(_)))
 }
 
 #[derive(Clone, Copy)]
@@ -199,6 +302,7 @@ impl Checker {
             order: callees_first(prog),
             asked: reached(prog),
             muted: false,
+            bodies: std::cell::Cell::new(0),
         };
         for &k in &flow.order {
             flow.fns.insert(k, Summary::default());

@@ -4,6 +4,9 @@ use super::*;
 
 impl Checker {
     pub(super) fn secret_diag(&self, f: &Found) -> Diag {
+        if f.sink == Sink::Asked {
+            return self.asked_diag(f);
+        }
         let src = &self.prog.sources;
         let text = src.text_of(f.read);
         let read = if text.is_empty() || text.len() > 60 || text.contains('\n') {
@@ -143,6 +146,93 @@ impl Checker {
             d = d.label(f.at, main);
             if far.is_none() && f.read != Span::default() {
                 d = d.label(f.read, what);
+            }
+        }
+        d
+    }
+}
+
+impl Checker {
+    /// `check::hidden_asked`: whether a choice is asked (or a call asks one) depends on what
+    /// some player may not read, and every player sees who is asked.
+    fn asked_diag(&self, f: &Found) -> Diag {
+        let src = &self.prog.sources;
+        let short = |at: Span| {
+            let t = src.text_of(at);
+            (!t.is_empty() && t.len() <= 60 && !t.contains('\n')).then(|| format!("`{t}`"))
+        };
+        // A long read (a choice's answer) by its start.
+        let read = short(f.read).unwrap_or_else(|| {
+            let t = src.text_of(f.read);
+            let head: String = t
+                .lines()
+                .next()
+                .unwrap_or("")
+                .trim()
+                .chars()
+                .take(40)
+                .collect();
+            if head.is_empty() {
+                "a hidden value".to_string()
+            } else {
+                format!("`{head}...`")
+            }
+        });
+        // A var is read; a card (or a secret answer) is known, as the game goes.
+        let verb = if f.var { "read" } else { "know" };
+        let who = if f.nobody {
+            format!("which not every player may {verb}")
+        } else {
+            format!("which other players may not {verb}")
+        };
+        let (l1, l2) = (src.line_col(f.at).0, src.line_col(f.read).0);
+        let near = f.read.file == f.at.file && l1.abs_diff(l2) <= 8;
+        let far = !(near || f.read == Span::default());
+        let read = if far {
+            let file = src
+                .get(f.read.file)
+                .map(|x| x.name.clone())
+                .unwrap_or_default();
+            format!("{read} ({file}:{l2})")
+        } else {
+            read
+        };
+        let (message, main) = match f.who {
+            Some(p) => (
+                format!(
+                    "whether {} is asked here depends on {read}, {who}: the table sees who is \
+                     asked",
+                    short(p).unwrap_or_else(|| "the player".to_string())
+                ),
+                "every player sees whether this is asked",
+            ),
+            None => (
+                format!(
+                    "this call asks a player to choose, and whether it does depends on {read}, \
+                     {who}: the table sees who is asked"
+                ),
+                "every player sees whether this call asks",
+            ),
+        };
+        let mut d = Diag::warning("check::hidden_asked", message).help(
+            "ask every such player inside `secretly`, giving those without a choice a single \
+             option such as `[none]` (`choose(p, if len(l) > 0 { l } else { [none] })`), so \
+             that being asked tells nothing; if the table may know it, acknowledge it with \
+             `allow check::hidden_asked \"why\"`",
+        );
+        // A read inside the choice (its options) gets the one label (miette draws labels
+        // inside labels apart).
+        let inside =
+            f.read.file == f.at.file && f.read.start >= f.at.start && f.read.end <= f.at.end;
+        if inside && !far {
+            d = d.label(
+                f.read,
+                "hidden from some players, and every player sees whether this choice is asked",
+            );
+        } else {
+            d = d.label(f.at, main);
+            if !far {
+                d = d.label(f.read, "hidden from some players");
             }
         }
         d

@@ -21,6 +21,8 @@ pub(super) enum Atom {
     Seat(Term, bool),
     ArgVal(u32),
     ArgCards(u32),
+    /// What selected an argument (`Sec::sel`).
+    ArgSel(u32),
     /// Made of an answer given inside `secretly`.
     Answer,
 }
@@ -47,19 +49,35 @@ impl Sight {
         self.0.iter().any(|x| x.0 == a)
     }
     pub(super) fn meet(&mut self, o: &Sight) {
+        if self.0.is_empty() {
+            // Already sorted and normalised, each atom once.
+            self.0.clone_from(&o.0);
+            return;
+        }
+        let mut added = false;
         for &(a, at) in &o.0 {
             match self.0.binary_search_by(|x| x.0.cmp(&a)) {
                 Ok(_) => {}
-                Err(i) => self.0.insert(i, (a, at)),
+                Err(i) => {
+                    self.0.insert(i, (a, at));
+                    added = true;
+                }
             }
         }
-        self.normalize();
+        if added {
+            self.normalize();
+        }
     }
     /// A `Nobody` makes the seats of its kind (and the card seats, for a var's) redundant;
     /// past `MAX_ATOMS`, the seats become `Nobody`.
     pub(super) fn normalize(&mut self) {
-        let var = self.0.iter().any(|x| x.0 == Atom::Nobody(true));
-        let card = self.0.iter().any(|x| x.0 == Atom::Nobody(false));
+        // Sorted: the `Nobody`s come first.
+        let var = self
+            .0
+            .iter()
+            .take(2)
+            .any(|x| matches!(x.0, Atom::Nobody(true)));
+        let card = matches!(self.0.first(), Some((Atom::Nobody(false), _)));
         if var {
             self.0
                 .retain(|x| !matches!(x.0, Atom::Seat(..) | Atom::Nobody(false)));
@@ -94,6 +112,11 @@ impl Sight {
 pub(super) struct Sec {
     pub(super) val: Sight,
     pub(super) cards: Sight,
+    /// What selected the value: the conditions of the `filter`s that made a list, and all
+    /// else its length depends on (a var's visibility, a card's field, the entry a key picks;
+    /// not the values a `map` made, which leave it as long as its source). Followed only to
+    /// decide whether a choice is asked (`check::hidden_asked`); the texts do not read it.
+    pub(super) sel: Sight,
 }
 
 impl Sec {
@@ -103,6 +126,7 @@ impl Sec {
     pub(super) fn meet(&mut self, o: &Sec) {
         self.val.meet(&o.val);
         self.cards.meet(&o.cards);
+        self.sel.meet(&o.sel);
     }
     /// The value with its cards' identities folded in (a text naming them, a comparison).
     pub(super) fn told(&self) -> Sight {
@@ -114,9 +138,20 @@ impl Sec {
         Sec {
             val: self.val.map(f),
             cards: self.cards.map(f),
+            sel: self.sel.map(f),
         }
     }
     pub(super) fn atoms_eq(&self, o: &Sec) -> bool {
-        self.val.atoms_eq(&o.val) && self.cards.atoms_eq(&o.cards)
+        self.val.atoms_eq(&o.val) && self.cards.atoms_eq(&o.cards) && self.sel.atoms_eq(&o.sel)
+    }
+    /// What a condition on the value tells: the value, its cards, what selected it.
+    pub(super) fn decides(&self) -> Sight {
+        let mut s = self.told();
+        s.meet(&self.sel);
+        s
+    }
+    /// What a list's emptiness tells: what selected it (`sel` holds all its length depends on).
+    pub(super) fn emptiness(&self) -> Sight {
+        self.sel.clone()
     }
 }
