@@ -273,6 +273,17 @@ fn mc_learns_nothing_from_how_often_the_game_drew() {
     assert!((170..=230).contains(&wins), "P1 (mc) won {wins} of 400");
 }
 
+/// The game shuffles ten chips in secret, then rolls a die everyone sees, and P1 names its
+/// parity. A copy must roll what the table saw: with 48 probes for the game's draws, the
+/// shuffle's nine took them all, the roll was drawn uniformly, and 40 games of `mc:2` rejected
+/// 545 copies (7 decisions found none); with enough for a replay's draws, every copy fits.
+#[test]
+fn mc_probes_a_draw_the_table_saw_after_a_shuffle() {
+    let (wins, stats) = p1_with_mc("after_a_shuffle.rules", 40);
+    every_copy_led_back(&stats, 40);
+    assert_eq!(wins, 40, "{stats:?}");
+}
+
 /// The searches made `decisions` decisions, and every copy they dealt led back to its choice:
 /// none rejected, no decision picked at random for want of one.
 fn every_copy_led_back(stats: &rules::agent::mc::SearchStats, decisions: u64) {
