@@ -144,7 +144,8 @@ fn amounts_are_typed_as_numbers_and_secret_answers_are_echoed_to_their_giver() {
             "--agent",
             "P2=human,random",
         ],
-        "3\n#3\nfifteen\n99\n0\n",
+        // `1`: the agenda question every officer is asked in secret (P2's names nobody).
+        "1\n3\n#3\nfifteen\n99\n0\n",
     );
     assert_eq!(code, 0, "stopping at the end of input is no error: {err}");
     assert!(err.contains("an amount: 0-15"), "{err}");

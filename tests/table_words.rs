@@ -18,7 +18,8 @@ fn a_yes_no_question_is_asked_and_answered_in_words() {
             "--agent",
             "P1=human,random",
         ],
-        "maybe\nN\n",
+        // `1`: whether to bring a secret alliance to light, asked of every player (none to bring).
+        "1\nmaybe\nN\n",
     );
     assert_eq!(code, 0, "{err}");
     assert!(
@@ -49,7 +50,8 @@ fn a_split_is_typed_in_one_line_and_an_empty_bank_is_told_in_one() {
             "--agent",
             "P2=human,random",
         ],
-        "3, 0 2 1\n1 1 1 1 1 1\n0\n",
+        // `1`: the agenda question every officer is asked in secret (P2's names nobody).
+        "1\n3, 0 2 1\n1 1 1 1 1 1\n0\n",
     );
     assert_eq!(code, 0, "{err}");
     for line in [
@@ -70,8 +72,10 @@ fn a_split_is_typed_in_one_line_and_an_empty_bank_is_told_in_one() {
         err.contains("6 amounts, for 5 lines to split here"),
         "{err}"
     );
-    // The screen is shown once for the split, not again for each line.
-    assert_eq!(err.matches("--- what P2 sees").count(), 1, "{err}");
+    // The screen is shown once for the split, not again for each line (and once before, for
+    // the agenda question).
+    let split = err.split("agenda name?").nth(1).unwrap_or("");
+    assert_eq!(split.matches("--- what P2 sees").count(), 1, "{err}");
     // Seed 3: P2's bank is empty in two phases. Each split is asked once (the person is at the
     // keyboard: nobody learns whether they had a choice), and told in one line.
     let (code, out, err) = typed(
@@ -269,7 +273,8 @@ fn a_split_is_typed_in_one_line_by_the_names_of_its_lines() {
             "--agent",
             "P2=human,random",
         ],
-        "M B 2, F C 7, R 1, E F B 1, Zebra 3\n",
+        // `1`: the agenda question every officer is asked in secret (P2's names nobody).
+        "1\nM B 2, F C 7, R 1, E F B 1, Zebra 3\n",
     );
     assert_eq!(code, 0, "{err}");
     assert!(
@@ -292,7 +297,8 @@ fn a_split_is_typed_in_one_line_by_the_names_of_its_lines() {
         err.contains("`Zebra 3` names no line asked (the last line takes what is left)"),
         "{err}"
     );
-    // The screen once, for the whole split.
+    // The screen once, for the whole split (after the agenda question's).
     let split = err.split("`Zebra 3`").next().unwrap_or("");
+    let split = split.split("agenda name?").nth(1).unwrap_or("");
     assert_eq!(split.matches("--- what P2 sees").count(), 1, "{err}");
 }
