@@ -99,7 +99,7 @@ impl Out<'_> {
             }
             Rule::event_decl => {
                 self.tok_list(&k[..k.len().min(2)], " ");
-                self.params(&p, k.get(2));
+                self.params(k.get(2));
             }
             Rule::fn_decl => {
                 self.kw("fn ");
@@ -108,7 +108,7 @@ impl Out<'_> {
                     self.tok(name);
                 }
                 let params = it.next_if(|c| c.as_rule() == Rule::params);
-                self.params(&p, params);
+                self.params(params);
                 if let Some(ret) = it.next_if(|c| c.as_rule() == Rule::type_expr) {
                     self.w(" -> ");
                     self.node(ret);
@@ -189,7 +189,7 @@ impl Out<'_> {
 
     /// `name: T in 0..9 per player public = e` (var and option declarations).
     pub(super) fn decl_parts(&mut self, k: &[P]) {
-        for (i, c) in k.iter().enumerate() {
+        for c in k {
             match c.as_rule() {
                 Rule::option_kw => self.w("option "),
                 Rule::ident => self.tok(c),
@@ -202,7 +202,6 @@ impl Out<'_> {
                     self.node(c);
                 }
                 _ => {
-                    let _ = i;
                     self.sp();
                     self.node(c);
                 }
@@ -211,8 +210,7 @@ impl Out<'_> {
     }
 
     /// `(a: T, b)` after a name; `params` is the params pair, if any.
-    fn params(&mut self, parent: &P, params: Option<&P>) {
-        let _ = parent;
+    fn params(&mut self, params: Option<&P>) {
         match params {
             Some(ps) => {
                 let items = kids(ps);
