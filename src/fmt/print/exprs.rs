@@ -188,21 +188,7 @@ impl Out<'_> {
                     self.tok(var);
                     self.w(" in ");
                     self.expr(src);
-                    for part in it {
-                        let word = match part.as_rule() {
-                            Rule::agg_where => "where",
-                            Rule::agg_map => "=>",
-                            _ => continue,
-                        };
-                        // A comment before the word stays before it.
-                        self.lead(start(part));
-                        self.sp();
-                        self.w(word);
-                        self.pos = self.pos.max(start(part) + word.len());
-                        if let Some(e) = kids(part).first() {
-                            self.break_or_space(e, |o, e| o.expr(e));
-                        }
-                    }
+                    self.clauses(it, Rule::agg_where, Rule::agg_map);
                     self.lead(end(p));
                     self.w(")");
                 }

@@ -295,21 +295,7 @@ impl Out<'_> {
             self.w(" in ");
             self.node(ty);
         }
-        for part in it {
-            let word = match part.as_rule() {
-                Rule::prefer_where => "where",
-                Rule::prefer_value => "=>",
-                _ => continue,
-            };
-            // A comment before the word stays before it.
-            self.lead(start(part));
-            self.sp();
-            self.w(word);
-            self.pos = self.pos.max(start(part) + word.len());
-            if let Some(e) = kids(part).first() {
-                self.break_or_space(e, |o, e| o.expr(e));
-            }
-        }
+        self.clauses(it, Rule::prefer_where, Rule::prefer_value);
     }
 
     /// ` { ... }` with one child per line (`{}` when empty).

@@ -114,6 +114,26 @@ impl Out<'_> {
         }
     }
 
+    /// The `where c` and `=> v` clauses of an aggregate or a bot's rule (`cond` and `value`
+    /// name their rules), each word after a comment that stood before it.
+    fn clauses<'a>(&mut self, parts: impl Iterator<Item = &'a P<'a>>, cond: Rule, value: Rule) {
+        for part in parts {
+            let word = match part.as_rule() {
+                r if r == cond => "where",
+                r if r == value => "=>",
+                _ => continue,
+            };
+            // A comment before the word stays before it.
+            self.lead(start(part));
+            self.sp();
+            self.w(word);
+            self.pos = self.pos.max(start(part) + word.len());
+            if let Some(e) = kids(part).first() {
+                self.break_or_space(e, |o, e| o.expr(e));
+            }
+        }
+    }
+
     /// `name: value` or `name = value`.
     fn entry(&mut self, k: &[P], sep: &str) {
         if let Some((a, rest)) = k.split_first() {
