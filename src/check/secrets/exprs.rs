@@ -498,6 +498,21 @@ impl<'a> Flow<'a> {
                 }
                 v => v,
             };
+            if matches!(ob.sink, Sink::Stored(_) | Sink::StoredField(_)) {
+                // A write the callee makes is made as this call runs: warned at the call (the
+                // write named), as a choice asked inside is.
+                let mut s = sight;
+                s.meet(&b.runs());
+                self.sink(b, ob.sink, at, viewers, s);
+                if let Some(f) = self
+                    .found
+                    .iter_mut()
+                    .find(|f| f.at == at && f.sink == ob.sink && f.who.is_none())
+                {
+                    f.who = Some(ob.at);
+                }
+                continue;
+            }
             self.sink(b, ob.sink, ob.at, viewers, sight);
         }
         // The cards it shows before asking are known to everyone when it asks.

@@ -185,11 +185,19 @@ impl<'a> Flow<'a> {
         {
             return;
         }
+        // A write is warned of for what a var's declared visibility hides. What is known of a
+        // card, and an answer given in secret, the rules tell as the game goes (a challenge
+        // shows the card it is about, an answer is acted on in the open), which the checker
+        // cannot follow into vars.
+        let stored = matches!(sink, Sink::Stored(_) | Sink::StoredField(_));
         if self.report
             && !self.muted
             && (!matches!(sink, Sink::Write(_) | Sink::WriteField(_)) || sight.has(Atom::Answer))
         {
             for &(a, read) in &sight.0 {
+                if stored && matches!(a, Atom::Nobody(false) | Atom::Seat(_, false)) {
+                    continue;
+                }
                 let (hidden, var) = match a {
                     Atom::Nobody(v) => (true, v),
                     Atom::Seat(t, v) => (viewers != Viewers::One(Some(t)), v),
@@ -197,6 +205,21 @@ impl<'a> Flow<'a> {
                 };
                 if !hidden {
                     continue;
+                }
+                if stored {
+                    // One warning per write, and per hidden read within a body: the writes a
+                    // hidden condition decides all tell the same; a write already reported as
+                    // another mistake (an answer written) is not reported again.
+                    let told = self.found.iter().any(|f| {
+                        (f.at == at && f.sink != sink)
+                            || (matches!(f.sink, Sink::Stored(_) | Sink::StoredField(_))
+                                && f.body == b.id
+                                && f.read == read
+                                && f.at != at)
+                    });
+                    if told {
+                        continue;
+                    }
                 }
                 match self.found.iter_mut().find(|f| f.at == at) {
                     // A var read outweighs a card's for the report.
@@ -219,7 +242,9 @@ impl<'a> Flow<'a> {
                 }
             }
         }
-        if has_args(&sight) {
+        // A write is kept even when nothing of the arguments decides it: the call may be made
+        // only as a secret says.
+        if has_args(&sight) || stored {
             if let Some(sum) = b.summary.as_mut() {
                 let keep = Sight(
                     sight
@@ -302,26 +327,28 @@ impl<'a> Flow<'a> {
                         let (k, _) = self.keys(b, domains.unwrap_or(&[]), keys);
                         let mut sight = v.told();
                         sight.meet(&k);
-                        if b.secret {
-                            let viewers = match self.prog.vars.get(*id as usize) {
-                                Some(vd) => match vd.visibility {
-                                    Visibility::Public => Some(Viewers::Everyone),
-                                    Visibility::Owner => {
-                                        let t = vd
-                                            .keys
-                                            .iter()
-                                            .position(|k| *k == KeyDomain::Player)
-                                            .and_then(|i| keys.get(i))
-                                            .and_then(|e| self.term(b, e));
-                                        Some(Viewers::One(t))
-                                    }
-                                    Visibility::Hidden => None,
-                                },
-                                None => None,
-                            };
-                            if let Some(viewers) = viewers {
+                        let viewers = match self.prog.vars.get(*id as usize) {
+                            Some(vd) => match vd.visibility {
+                                Visibility::Public => Some(Viewers::Everyone),
+                                Visibility::Owner => {
+                                    let t = vd
+                                        .keys
+                                        .iter()
+                                        .position(|k| *k == KeyDomain::Player)
+                                        .and_then(|i| keys.get(i))
+                                        .and_then(|e| self.term(b, e));
+                                    Some(Viewers::One(t))
+                                }
+                                Visibility::Hidden => None,
+                            },
+                            None => None,
+                        };
+                        if let Some(viewers) = viewers {
+                            if b.secret {
                                 self.sink(b, Sink::Write(*id), at, viewers, sight);
                             }
+                            let stored = stored_sight(b, &v, &k);
+                            self.sink(b, Sink::Stored(*id), at, viewers, stored);
                         }
                     }
                     Place::Field(card, sym) => {
@@ -332,9 +359,13 @@ impl<'a> Flow<'a> {
                             [(Atom::Seat(t, _), _)] => Some(Viewers::One(Some(*t))),
                             _ => None,
                         };
-                        if let (true, Some(viewers)) = (b.secret, viewers) {
-                            let sight = v.told();
-                            self.sink(b, Sink::WriteField(*sym), at, viewers, sight);
+                        if let Some(viewers) = viewers {
+                            if b.secret {
+                                let sight = v.told();
+                                self.sink(b, Sink::WriteField(*sym), at, viewers, sight);
+                            }
+                            let stored = stored_sight(b, &v, &Sight::all());
+                            self.sink(b, Sink::StoredField(*sym), at, viewers, stored);
                         }
                     }
                 }
@@ -670,4 +701,16 @@ impl<'a> Flow<'a> {
         }
         self.order = order;
     }
+}
+
+/// What a write to a var (or a card's `var` field) tells those who read it: the value written
+/// (its cards as the viewer knows them, so not their identities; a list's length, which is what
+/// selected it), the entry it goes to, and whether it is written at all (the conditions around
+/// it). An answer given in secret is the rules' to act on and tell outside `secretly`.
+fn stored_sight(b: &Body, v: &Sec, keys: &Sight) -> Sight {
+    let mut s = v.val.clone();
+    s.meet(&v.sel);
+    s.meet(keys);
+    s.meet(&b.runs());
+    s
 }

@@ -37,6 +37,14 @@
 //! a hidden atom there is `check::hidden_asked`, once per choice (or call that asks) and per read
 //! within a body. A body's summary keeps, as an `Ob` of `Sink::Asked`, that it may ask and what
 //! of its arguments decides it, so a call under a hidden condition is warned at the call.
+//!
+//! A var that players read is a text too, kept: a `set` of one (or of a card's `var` field seen
+//! with the card) whose value, entry or conditions around it read what some of its readers may
+//! not is `check::hidden_stored` (`if agenda[o] == Rivalry { set points[o] += 3 }` with `points`
+//! public tells the table whose agenda is a rivalry), once per write and per hidden read within a
+//! body; a write in a function is kept in its summary as what of its arguments decides it, and
+//! checked at each call with the conditions the call runs under. An answer given in secret is
+//! left out, as for a choice asked: outside `secretly` the rules act on it and tell it.
 
 use super::*;
 use crate::ast::{EventKind, Visibility};
@@ -77,6 +85,11 @@ enum Sink {
     /// A choice asked (or a call that may ask one): every player sees who is asked, so
     /// whether it is asked must not depend on what some player may not read.
     Asked,
+    /// A var some players read, written: its value, the entry written and whether it is
+    /// written at all must not depend on what they may not read (`check::hidden_stored`).
+    Stored(Id),
+    /// A card's `var` field (by symbol) written, seen with the card: the same.
+    StoredField(Id),
 }
 
 /// A text shown (or a var written) whose sight depends on the arguments of the function it is
@@ -126,7 +139,8 @@ struct Found {
     nobody: bool,
     /// What is hidden is a var's value (or a secret answer), not what is known of a card.
     var: bool,
-    /// For `Sink::Asked`: the chooser of a choice, or `None` for a call that asks.
+    /// For `Sink::Asked`: the chooser of a choice, or `None` for a call that asks. For
+    /// `Sink::Stored`: the write inside the function, when `at` is a call that makes it.
     who: Who,
     /// The body walked when it was found (`Body::id`).
     body: u32,

@@ -7,6 +7,9 @@ impl Checker {
         if f.sink == Sink::Asked {
             return self.asked_diag(f);
         }
+        if matches!(f.sink, Sink::Stored(_) | Sink::StoredField(_)) {
+            return self.stored_diag(f);
+        }
         let src = &self.prog.sources;
         let text = src.text_of(f.read);
         let read = if text.is_empty() || text.len() > 60 || text.contains('\n') {
@@ -233,6 +236,95 @@ impl Checker {
             d = d.label(f.at, main);
             if !far {
                 d = d.label(f.read, "hidden from some players");
+            }
+        }
+        d
+    }
+}
+
+impl Checker {
+    /// `check::hidden_stored`: a var (or a card's `var` field) that players read is written
+    /// with a value, at an entry or under conditions that read what some of them may not.
+    fn stored_diag(&self, f: &Found) -> Diag {
+        let src = &self.prog.sources;
+        let name = match f.sink {
+            Sink::Stored(id) => self.prog.vars.get(id as usize).map(|v| v.name.clone()),
+            Sink::StoredField(sym) => self.prog.symbols.get(sym as usize).cloned(),
+            _ => None,
+        }
+        .unwrap_or_default();
+        let text = src.text_of(f.read);
+        let read = if text.is_empty() || text.len() > 60 || text.contains('\n') {
+            "a hidden value".to_string()
+        } else {
+            format!("`{text}`")
+        };
+        let verb = if f.var { "read" } else { "know" };
+        let who = if f.nobody {
+            format!("which not every player may {verb}")
+        } else {
+            format!("which other players may not {verb}")
+        };
+        let (l1, l2) = (src.line_col(f.at).0, src.line_col(f.read).0);
+        let near = f.read.file == f.at.file && l1.abs_diff(l2) <= 8;
+        let far = !(near || f.read == Span::default());
+        let read = if far {
+            let file = src
+                .get(f.read.file)
+                .map(|x| x.name.clone())
+                .unwrap_or_default();
+            format!("{read} ({file}:{l2})")
+        } else {
+            read
+        };
+        let (readers, field) = match (f.sink, f.viewers) {
+            (Sink::StoredField(_), _) => ("whoever sees the card", true),
+            (_, Viewers::Everyone) => ("every player", false),
+            (_, Viewers::One(_)) => ("its player", false),
+        };
+        let (written, main) = match f.who {
+            // A call that writes inside: the write named by its place.
+            Some(w) => {
+                let (line, _) = src.line_col(w);
+                let file = src.get(w.file).map(|x| x.name.clone()).unwrap_or_default();
+                (
+                    format!("this call writes `{name}` ({file}:{line})"),
+                    format!("this call writes `{name}`, which {readers} reads"),
+                )
+            }
+            None => (
+                format!("`{name}` is written here"),
+                format!("{readers} reads `{name}`"),
+            ),
+        };
+        let mut d = Diag::warning(
+            "check::hidden_stored",
+            format!(
+                "{written}, and {readers} reads it, but what is written, or whether it is, \
+                 depends on {read}, {who}"
+            ),
+        )
+        .help(if field {
+            format!(
+                "keep what depends on the secret in a var its holder alone reads (`owner`) \
+                 rather than in `{name}`; if the table may know it, acknowledge it with \
+                 `allow check::hidden_stored \"why\"`"
+            )
+        } else {
+            format!(
+                "declare `{name}` `owner` (keyed by the player) or `hidden`, and tell it when the \
+                 rules reveal it; if the table may know it, acknowledge it with \
+                 `allow check::hidden_stored \"why\"`"
+            )
+        });
+        let inside =
+            f.read.file == f.at.file && f.read.start >= f.at.start && f.read.end <= f.at.end;
+        if inside && !far {
+            d = d.label(f.read, format!("hidden from some who read `{name}`"));
+        } else {
+            d = d.label(f.at, main);
+            if !far {
+                d = d.label(f.read, "hidden from some of them");
             }
         }
         d

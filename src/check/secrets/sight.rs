@@ -33,7 +33,7 @@ pub(super) enum Atom {
 pub(super) struct Sight(pub(super) Vec<(Atom, Span)>);
 
 /// The most atoms a sight keeps; past it, its seats become `Nobody`.
-pub(super) const MAX_ATOMS: usize = 12;
+pub(super) const MAX_ATOMS: usize = 16;
 
 impl Sight {
     pub(super) fn one(a: Atom, at: Span) -> Sight {
