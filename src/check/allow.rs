@@ -46,6 +46,7 @@ const ONCE_CLEAN: &[&str] = &[
     "check::hidden_said",
     "check::unknown_shown",
     "check::hidden_asked",
+    "check::hidden_stored",
     "check::secrets_unproven",
     "check::unreachable_card",
 ];
