@@ -196,16 +196,16 @@ fn a_bot_in_a_playout_reads_only_what_its_seat_may() {
     }
 }
 
-/// Where no copy leads back to a choice (a Hegemony officer's plan is made in secret), a search
-/// played out by a bot takes the bot's answer, and the report says so rather than "at random".
-/// Every seat searches: one seat alone among random players finds a copy for each of its
-/// choices since the game's draws are probed in full.
+/// Where no copy leads back to a choice (`no_copy.rules`: P2's two unseen chips are told to the
+/// table, and a copy deals others), a search played out by a bot takes the bot's answer, and the
+/// report says so rather than "at random". (Hegemony was the case once: its officers' agenda
+/// points were public, and a copy showed others.)
 #[test]
 fn the_report_names_the_bot_that_answered_for_want_of_a_copy() {
     let search_line = |agent: &str| {
         let (code, out, err) = rules(&[
             "simulate",
-            "games/hegemony",
+            "tests/bot_playouts/no_copy.rules",
             "--games",
             "1",
             "--jobs",
@@ -219,7 +219,7 @@ fn the_report_names_the_bot_that_answered_for_want_of_a_copy() {
             .unwrap_or_else(|| panic!("{agent}: no search line: {out}"))
             .to_string()
     };
-    let by_bot = search_line("mc:1/bot:Steward");
+    let by_bot = search_line("mc:1/bot:Low");
     assert!(
         by_bot.contains("answered by the playouts' bot for want of a copy"),
         "{by_bot}"

@@ -285,10 +285,19 @@ impl Checker {
         let (written, main) = match f.who {
             // A call that writes inside: the write named by its place.
             Some(w) => {
-                let (line, _) = src.line_col(w);
-                let file = src.get(w.file).map(|x| x.name.clone()).unwrap_or_default();
+                // Named by the function that writes it (not by its line: the message stays the
+                // same when the file is laid out again).
+                let inside = |b: Span| b.file == w.file && b.start <= w.start && w.end <= b.end;
+                let by = self
+                    .prog
+                    .fns
+                    .iter()
+                    .filter(|fd| inside(fd.body.span))
+                    .min_by_key(|fd| fd.body.span.end.saturating_sub(fd.body.span.start))
+                    .map(|fd| format!(" (in `{}`)", fd.name))
+                    .unwrap_or_default();
                 (
-                    format!("this call writes `{name}` ({file}:{line})"),
+                    format!("this call writes `{name}`{by}"),
                     format!("this call writes `{name}`, which {readers} reads"),
                 )
             }
