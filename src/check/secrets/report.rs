@@ -181,25 +181,7 @@ impl Checker {
                 format!("`{head}...`")
             }
         });
-        // A var is read; a card (or a secret answer) is known, as the game goes.
-        let verb = if f.var { "read" } else { "know" };
-        let who = if f.nobody {
-            format!("which not every player may {verb}")
-        } else {
-            format!("which other players may not {verb}")
-        };
-        let (l1, l2) = (src.line_col(f.at).0, src.line_col(f.read).0);
-        let near = f.read.file == f.at.file && l1.abs_diff(l2) <= 8;
-        let far = !(near || f.read == Span::default());
-        let read = if far {
-            let file = src
-                .get(f.read.file)
-                .map(|x| x.name.clone())
-                .unwrap_or_default();
-            format!("{read} ({file}:{l2})")
-        } else {
-            read
-        };
+        let (read, who, far) = self.hidden_read(f, read);
         let (message, main) = match f.who {
             Some(p) => (
                 format!(
@@ -259,24 +241,7 @@ impl Checker {
         } else {
             format!("`{text}`")
         };
-        let verb = if f.var { "read" } else { "know" };
-        let who = if f.nobody {
-            format!("which not every player may {verb}")
-        } else {
-            format!("which other players may not {verb}")
-        };
-        let (l1, l2) = (src.line_col(f.at).0, src.line_col(f.read).0);
-        let near = f.read.file == f.at.file && l1.abs_diff(l2) <= 8;
-        let far = !(near || f.read == Span::default());
-        let read = if far {
-            let file = src
-                .get(f.read.file)
-                .map(|x| x.name.clone())
-                .unwrap_or_default();
-            format!("{read} ({file}:{l2})")
-        } else {
-            read
-        };
+        let (read, who, far) = self.hidden_read(f, read);
         let (readers, field) = match (f.sink, f.viewers) {
             (Sink::StoredField(_), _) => ("whoever sees the card", true),
             (_, Viewers::Everyone) => ("every player", false),
@@ -337,6 +302,35 @@ impl Checker {
             }
         }
         d
+    }
+}
+
+impl Checker {
+    /// The hidden read of a choice asked or a var written, as the message names it (`read`, with
+    /// its place when it is far from the choice or write), who may not read it, and whether it
+    /// is far (then it gets no label of its own).
+    fn hidden_read(&self, f: &Found, read: String) -> (String, String, bool) {
+        let src = &self.prog.sources;
+        // A var is read; a card (or a secret answer) is known, as the game goes.
+        let verb = if f.var { "read" } else { "know" };
+        let who = if f.nobody {
+            format!("which not every player may {verb}")
+        } else {
+            format!("which other players may not {verb}")
+        };
+        let (l1, l2) = (src.line_col(f.at).0, src.line_col(f.read).0);
+        let near = f.read.file == f.at.file && l1.abs_diff(l2) <= 8;
+        let far = !(near || f.read == Span::default());
+        let read = if far {
+            let file = src
+                .get(f.read.file)
+                .map(|x| x.name.clone())
+                .unwrap_or_default();
+            format!("{read} ({file}:{l2})")
+        } else {
+            read
+        };
+        (read, who, far)
     }
 }
 
