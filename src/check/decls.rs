@@ -957,6 +957,8 @@ impl Checker {
                 }
                 Some(*f)
             }
+            // Declared twice: the duplicate's error is the one.
+            _ if self.redeclared.iter().any(|r| r == n) => None,
             _ => {
                 let help = did_you_mean(n, self.prog.fns.iter().map(|p| p.name.as_str()));
                 self.err(

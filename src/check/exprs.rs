@@ -936,6 +936,10 @@ impl Checker {
                 );
             }
         }
+        if self.redeclared.iter().any(|r| r == n) {
+            // Declared twice: the duplicate's error is the one.
+            return (mk(ExprKind::Const(Value::None)), Ty::Any);
+        }
         let help = if self.suggesting() {
             let mut names: Vec<&str> = self.prog.fns.iter().map(|f| f.name.as_str()).collect();
             names.extend(crate::builtins::all().map(|b| b.name));

@@ -140,6 +140,9 @@ pub struct Checker {
     calls_finish: bool,
     /// Statement keywords the game tried to use as names (reported at the declaration).
     shadowed_words: Vec<String>,
+    /// Names declared twice: the second declaration is dropped, so a use of the name that
+    /// meant it gives no further error (`check::duplicate_name` is the one).
+    redeclared: Vec<String>,
     /// Card code (`fn` field values) waiting to be lowered once constants have their types.
     pending_card_fns: Vec<effects::PendingFn>,
     /// Values written where a card's code belongs, their helps finished once every card is read.
@@ -270,6 +273,7 @@ impl Checker {
             pending_card_fns: Vec::new(),
             code_helps: Vec::new(),
             shadowed_words: Vec::new(),
+            redeclared: Vec::new(),
             jump: loops::Jump::Outside,
             missing_fields: Vec::new(),
             fn_gives: Vec::new(),
@@ -335,6 +339,9 @@ impl Checker {
                 .label(prev_span, format!("first declared here as {}", prev.what()))
                 .help("rename one of them; names of enums, variants, kinds, zones, vars, functions and phases share one namespace"),
             );
+            if !self.redeclared.contains(&name.node) {
+                self.redeclared.push(name.node.clone());
+            }
             return;
         }
         if is_reserved_global(&name.node) {
