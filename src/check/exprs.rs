@@ -356,9 +356,21 @@ impl Checker {
                         };
                         return (mk(ExprKind::Zone(z, ks)), ty);
                     }
+                    // A var without keys that holds a list is indexed as a list (`xs[0]`).
+                    Some((Global::Var(v), _))
+                        if keys.len() == 1
+                            && self.prog.vars[v as usize].keys.is_empty()
+                            && matches!(self.prog.vars[v as usize].ty, Ty::List(_)) => {}
                     Some((Global::Var(v), _)) => {
                         let ks = self.keys(v, keys, span, false);
-                        let t = self.prog.vars[v as usize].ty.clone();
+                        let vd = &self.prog.vars[v as usize];
+                        // Wrong keys were reported: the result is unknown, so what follows is
+                        // not reported again.
+                        let t = if vd.keys.len() == keys.len() {
+                            vd.ty.clone()
+                        } else {
+                            Ty::Any
+                        };
                         return (mk(ExprKind::Var(v, ks)), t);
                     }
                     Some((Global::Table(t), _)) => {
