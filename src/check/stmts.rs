@@ -301,8 +301,34 @@ impl Checker {
             E::Index(base, keys) => {
                 if let E::Name(n) = &base.kind {
                     match self.globals.get(n).copied() {
+                        // An element of a list a var holds: a list is one value, set whole.
+                        Some((Global::Var(v), _))
+                            if keys.len() == 1
+                                && self.prog.vars[v as usize].keys.is_empty()
+                                && matches!(self.prog.vars[v as usize].ty, Ty::List(_)) =>
+                        {
+                            self.err(
+                                Diag::error(
+                                    "check::assign",
+                                    format!("an element of the list in `{n}` cannot be set on its own"),
+                                )
+                                .label(target.span, "one element of a list")
+                                .help(format!(
+                                    "a list is one value: set `{n}` whole, for instance with the \
+                                     element at `i` replaced: `set {n} = concat(take({n}, i), \
+                                     concat([value], drop({n}, i + 1)))`"
+                                )),
+                            );
+                            return None;
+                        }
                         Some((Global::Var(v), _)) => {
                             let ks = self.keys(v, keys, target.span, false);
+                            let vd = &self.prog.vars[v as usize];
+                            if vd.keys.len() != keys.len() {
+                                // Wrong keys were reported: the value set is not checked
+                                // against the var's type again.
+                                return None;
+                            }
                             let info = self.var_info(v);
                             return Some((Place::Var(v, ks), info));
                         }
