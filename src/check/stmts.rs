@@ -310,7 +310,9 @@ impl Checker {
                             self.err(
                                 Diag::error(
                                     "check::assign",
-                                    format!("an element of the list in `{n}` cannot be set on its own"),
+                                    format!(
+                                        "an element of the list in `{n}` cannot be set on its own"
+                                    ),
                                 )
                                 .label(target.span, "one element of a list")
                                 .help(format!(
