@@ -630,6 +630,8 @@ impl Checker {
             "summary",
         ];
         let (mut end_when, mut rounds_written) = (None, false);
+        // Whether `round:` names anything (its names may all have been reported).
+        let mut round_named = false;
         for ast::GameEntry {
             key: k,
             value: e,
@@ -707,6 +709,7 @@ impl Checker {
                 }
                 "round" => {
                     let names = self.name_list(e);
+                    round_named |= !names.is_empty();
                     for (n, span) in names {
                         if let Some(p) = self.phase_named(&n, span) {
                             info.round_phases.push(p);
@@ -872,12 +875,28 @@ impl Checker {
                 );
             }
         }
-        if info.round_phases.is_empty() {
+        // A `round:` list whose names were all reported (unknown, or declared twice) is not
+        // reported again as playing nothing.
+        if info.round_phases.is_empty() && !round_named {
+            // The phases declared, in order, make the help's list (they are not reported again
+            // as never run: `Checker::no_round`).
+            let declared: Vec<String> = self.prog.phases.iter().map(|p| p.name.clone()).collect();
+            let help = if declared.is_empty() {
+                "declare a phase (`phase turn { ... }`) and name it in the `game` block: \
+                 `round: [turn]`"
+                    .to_string()
+            } else {
+                format!(
+                    "add `round: [{}]` to the `game` block (the phases declared, in the order a round should play them)",
+                    declared.join(", ")
+                )
+            };
             self.err(
                 Diag::error("check::round", "the game has no phases to play")
                     .label(g.name.span, "this game")
-                    .help("add `round: [phase_a, phase_b]` to the `game` block"),
+                    .help(help),
             );
+            self.no_round = true;
         }
         if let Some(e) = end_when {
             self.warn_mid_round_end(&info, e);
@@ -924,6 +943,8 @@ impl Checker {
                 self.referenced_phases[*p as usize] = true;
                 Some(*p)
             }
+            // Declared twice: the duplicate's error is the one.
+            _ if self.redeclared.iter().any(|r| r == n) => None,
             _ => {
                 let help = did_you_mean(n, self.prog.phases.iter().map(|p| p.name.as_str()));
                 self.err(

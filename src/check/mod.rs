@@ -143,6 +143,8 @@ pub struct Checker {
     /// Names declared twice: the second declaration is dropped, so a use of the name that
     /// meant it gives no further error (`check::duplicate_name` is the one).
     redeclared: Vec<String>,
+    /// The `game` block plays no phase (reported once): no phase is reported as never run.
+    no_round: bool,
     /// Card code (`fn` field values) waiting to be lowered once constants have their types.
     pending_card_fns: Vec<effects::PendingFn>,
     /// Values written where a card's code belongs, their helps finished once every card is read.
@@ -274,6 +276,7 @@ impl Checker {
             code_helps: Vec::new(),
             shadowed_words: Vec::new(),
             redeclared: Vec::new(),
+            no_round: false,
             jump: loops::Jump::Outside,
             missing_fields: Vec::new(),
             fn_gives: Vec::new(),
@@ -857,7 +860,8 @@ impl Checker {
         if let Some(g) = game_decl {
             self.game(g);
             for (i, used) in self.referenced_phases.clone().iter().enumerate() {
-                if !used {
+                // Without a `round:` list, that one error names every phase.
+                if !used && !self.no_round {
                     let p = &self.prog.phases[i];
                     let (name, span) = (p.name.clone(), p.span);
                     self.err(
