@@ -947,6 +947,13 @@ impl Checker {
             _ if self.redeclared.iter().any(|r| r == n) => None,
             _ => {
                 let help = did_you_mean(n, self.prog.phases.iter().map(|p| p.name.as_str()));
+                // The phase suggested is the one meant: it is not reported again as never run.
+                let meant =
+                    crate::diag::suggest(n, self.prog.phases.iter().map(|p| p.name.as_str()))
+                        .and_then(|s| self.prog.phases.iter().position(|p| p.name == s));
+                if let Some(used) = meant.and_then(|i| self.referenced_phases.get_mut(i)) {
+                    *used = true;
+                }
                 self.err(
                     Diag::error("check::unknown_phase", format!("unknown phase `{n}`"))
                         .label(span, "no `phase` has this name")
