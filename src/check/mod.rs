@@ -861,7 +861,13 @@ impl Checker {
             self.game(g);
             for (i, used) in self.referenced_phases.clone().iter().enumerate() {
                 // Without a `round:` list, that one error names every phase.
-                if !used && !self.no_round {
+                let twice = self
+                    .prog
+                    .phases
+                    .get(i)
+                    .is_some_and(|p| self.redeclared.contains(&p.name));
+                // A phase whose name is declared twice was reported as such.
+                if !used && !self.no_round && !twice {
                     let p = &self.prog.phases[i];
                     let (name, span) = (p.name.clone(), p.span);
                     self.err(
