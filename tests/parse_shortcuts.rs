@@ -73,6 +73,9 @@ fn texts_on_the_edges_of_the_shortcuts_parse_alike() {
         "cards K (a, b) {\n  x: \"unclosed, 2\n}\n",
         "card K x { a: 1,, b: 2 }\n",
         "fn f() = g(1, 2 3)\n",
+        // Calls named like statements: a call in both parses, not the statement.
+        "fn f() { say_hi(); reveal_all(); return_x(); shuffle_it(); let_go(); set_up() }\n",
+        "fn f() { reveal_all( }\n",
     ];
     let limits = Limits::default();
     for text in texts {
