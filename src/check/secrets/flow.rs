@@ -706,7 +706,7 @@ impl<'a> Flow<'a> {
 /// What a write to a var (or a card's `var` field) tells those who read it: the value written
 /// (its cards as the viewer knows them, so not their identities; a list's length, which is what
 /// selected it), the entry it goes to, and whether it is written at all (the conditions around
-/// it). An answer given in secret is the rules' to act on and tell outside `secretly`.
+/// it). Of these, `sink` warns only of what a var's declared visibility hides.
 fn stored_sight(b: &Body, v: &Sec, keys: &Sight) -> Sight {
     let mut s = v.val.clone();
     s.meet(&v.sel);
