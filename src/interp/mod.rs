@@ -495,7 +495,7 @@ fn stamp(clock: &mut u64, stamps: &mut [u64], at: Id) {
 }
 
 /// The slots of one zone or var family, or `None` past `u32`.
-fn family_size(keys: &[KeyDomain], n: u32, prog: &Program) -> Option<u32> {
+pub(crate) fn family_size(keys: &[KeyDomain], n: u32, prog: &Program) -> Option<u32> {
     keys.iter()
         .try_fold(1u32, |acc, k| acc.checked_mul(key_count(k, n, prog)))
         .map(|s| s.max(1))

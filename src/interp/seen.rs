@@ -123,12 +123,7 @@ fn view_of(prog: &Program, state: &State, player: u32, prose: bool) -> PlayerVie
         });
         let first = state.var_first.get(id);
         let base = state.var_base.get(id).copied().unwrap_or(0) as usize;
-        let size: u32 = vd
-            .keys
-            .iter()
-            .map(|k| key_count(k, state.n_players, prog))
-            .product::<u32>()
-            .max(1);
+        let size = super::family_size(&vd.keys, state.n_players, prog).unwrap_or(0);
         for off in 0..size {
             let name = if vd.keys.is_empty() {
                 vd.name.clone()

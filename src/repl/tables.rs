@@ -39,14 +39,13 @@ impl Repl {
     fn zone_lines(&self, zone: u32, only_player: Option<u32>) -> Vec<String> {
         let s = &self.session;
         let prog = &s.prog;
-        let z = &prog.zones[zone as usize];
-        let base = s.state.zone_base[zone as usize];
-        let size: u32 = z
-            .keys
-            .iter()
-            .map(|k| key_count(k, s.players, prog))
-            .product::<u32>()
-            .max(1);
+        let (Some(z), Some(&base)) = (
+            prog.zones.get(zone as usize),
+            s.state.zone_base.get(zone as usize),
+        ) else {
+            return Vec::new();
+        };
+        let size = crate::interp::family_size(&z.keys, s.players, prog).unwrap_or(0);
         let player_key = z.keys.iter().position(|k| *k == KeyDomain::Player);
         let mut lines = Vec::new();
         for off in 0..size {
@@ -67,7 +66,9 @@ impl Repl {
             if only_player.is_some() && owner != only_player {
                 continue;
             }
-            let cards = &s.state.zones[slot as usize];
+            let Some(cards) = s.state.zones.get(slot as usize) else {
+                continue;
+            };
             let name = self.view().zone_name(slot);
             let body = if cards.is_empty() {
                 "-".to_string()
@@ -82,7 +83,7 @@ impl Repl {
                             return crate::events::HIDDEN_CARD.to_string();
                         }
                         let n = self.view().card_name(c);
-                        if s.state.face_up[c as usize] {
+                        if s.state.face_up.get(c as usize).copied().unwrap_or(true) {
                             n
                         } else {
                             format!("{n} (face down)")
@@ -121,7 +122,7 @@ impl Repl {
             if only_var.is_some_and(|o| o != i) {
                 continue;
             }
-            let base = s.state.var_base[i] as usize;
+            let base = s.state.var_base.get(i).copied().unwrap_or(0) as usize;
             let next = s
                 .state
                 .var_base
@@ -304,9 +305,18 @@ impl Repl {
     fn card(&mut self, c: u32) {
         let s = &self.session;
         let prog = &s.prog;
-        let cd = &prog.cards[c as usize];
-        let kd = &prog.kinds[cd.kind as usize];
-        let zone = s.state.card_zone[c as usize];
+        let Some(cd) = prog.cards.get(c as usize) else {
+            return;
+        };
+        let Some(kd) = prog.kinds.get(cd.kind as usize) else {
+            return;
+        };
+        let zone = s
+            .state
+            .card_zone
+            .get(c as usize)
+            .copied()
+            .unwrap_or(u32::MAX);
         let where_ = if zone == u32::MAX {
             "no zone (not in play)".to_string()
         } else {
@@ -324,7 +334,7 @@ impl Repl {
             "@{} ({}), in {where_}, {}",
             cd.id,
             kd.name,
-            if s.state.face_up[c as usize] {
+            if s.state.face_up.get(c as usize).copied().unwrap_or(true) {
                 "face up"
             } else {
                 "face down"
@@ -339,9 +349,13 @@ impl Repl {
         for f in &kd.fields {
             let v = match kd.slot_of.get(f.sym as usize).copied().flatten() {
                 Some((false, i)) => cd.fields.get(i as usize).cloned().unwrap_or(Value::None),
-                Some((true, i)) => {
-                    s.state.card_vars[(s.state.card_var_base[c as usize] + i) as usize].clone()
-                }
+                Some((true, i)) => s
+                    .state
+                    .card_var_base
+                    .get(c as usize)
+                    .and_then(|b| s.state.card_vars.get(b.saturating_add(i) as usize))
+                    .cloned()
+                    .unwrap_or(Value::None),
                 None => Value::None,
             };
             let shown = match v {

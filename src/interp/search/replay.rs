@@ -187,12 +187,7 @@ fn looks_same(prog: &Program, a: &State, b: &State, seat: u32) -> bool {
     };
     for (id, vd) in prog.vars.iter().enumerate() {
         let base = a.var_base.get(id).copied().unwrap_or(0) as usize;
-        let size: u32 = vd
-            .keys
-            .iter()
-            .map(|k| key_count(k, a.n_players, prog))
-            .product::<u32>()
-            .max(1);
+        let size = crate::interp::family_size(&vd.keys, a.n_players, prog).unwrap_or(0);
         let (fa, fb) = (a.var_first.get(id), b.var_first.get(id));
         for off in 0..size {
             let (x, y) = (
