@@ -12,6 +12,7 @@
 //!   did when it built a list, so the order of evaluation is unchanged.
 //! - `sort` and `best` go through the shared `Interp::aggregate`.
 
+use super::conds::{cond, CCond};
 use super::exprs::cexpr;
 use super::{code, CExpr, Code, Ev};
 use crate::ast::{AggKind, BinOp};
@@ -181,9 +182,9 @@ fn walk<'a>(
 
 /// Whether the `where` condition holds for the element in the slot (none: it does).
 #[inline(always)]
-fn passes(me: &mut Interp<'_>, filter: &Option<CExpr>) -> R<bool> {
+fn passes(me: &mut Interp<'_>, filter: &Option<CCond>) -> R<bool> {
     match filter {
-        Some(f) => me.boolean(f),
+        Some(f) => f.holds(me),
         None => Ok(true),
     }
 }
@@ -221,8 +222,25 @@ pub(super) fn agg(
         _ => {}
     }
     let src = CSource::new(source);
-    let filter = filter.map(cexpr);
     let map = map.map(cexpr);
+    if !matches!(
+        kind,
+        AggKind::Count
+            | AggKind::Any
+            | AggKind::All
+            | AggKind::First
+            | AggKind::Sum
+            | AggKind::Min
+            | AggKind::Max
+    ) {
+        // `sort`, `best`: the shared walk.
+        let filter = filter.map(cexpr);
+        return code(move |me| {
+            let s = src.eval(me)?;
+            me.aggregate(kind, slot, s, filter.as_ref(), map.as_ref(), span)
+        });
+    }
+    let filter = filter.map(cond);
     match kind {
         AggKind::Count => code(move |me| {
             let s = src.eval(me)?;
@@ -267,7 +285,8 @@ pub(super) fn agg(
             })?;
             Ok(found)
         }),
-        AggKind::Sum | AggKind::Min | AggKind::Max => code(move |me| {
+        // `sum`, `min`, `max`.
+        _ => code(move |me| {
             let s = src.eval(me)?;
             let mut sum = 0i64;
             let mut extreme: Option<i64> = None;
@@ -305,11 +324,6 @@ pub(super) fn agg(
                 _ => extreme.map(Value::Int).unwrap_or(Value::None),
             })
         }),
-        // `all`, `sort`, `best`: the shared walk.
-        _ => code(move |me| {
-            let s = src.eval(me)?;
-            me.aggregate(kind, slot, s, filter.as_ref(), map.as_ref(), span)
-        }),
     }
 }
 
@@ -329,7 +343,7 @@ fn too_long(span: Span) -> Box<crate::diag::Diag> {
 /// `filter(x in l where c)`: the elements for which `c` holds.
 fn filter_fill(slot: u32, source: &Expr, filter: Option<&Expr>, span: Span) -> Fill {
     let src = CSource::new(source);
-    let filter = filter.map(cexpr);
+    let filter = filter.map(cond);
     Box::new(move |me, out| {
         let s = src.eval(me)?;
         let mut depth = 0u32;
@@ -360,7 +374,7 @@ fn map_of_filter(slot: u32, source: &Expr, map: Option<&Expr>, span: Span) -> Op
         kind: AggKind::Filter,
         slot: fslot,
         source: fsource,
-        filter: Some(cond),
+        filter: Some(test),
         map: None,
     } = &source.kind
     else {
@@ -373,7 +387,7 @@ fn map_of_filter(slot: u32, source: &Expr, map: Option<&Expr>, span: Span) -> Op
     for it in items {
         match it.kind {
             ExprKind::Const(_) => {}
-            ExprKind::Local(s) if s == slot || !super::inline::binds(cond, s) => {}
+            ExprKind::Local(s) if s == slot || !super::inline::binds(test, s) => {}
             _ => return None,
         }
     }
@@ -381,21 +395,21 @@ fn map_of_filter(slot: u32, source: &Expr, map: Option<&Expr>, span: Span) -> Op
     let src = CSource::new(fsource);
     // A closure for each kind of condition and of source, so that none pays for another; a
     // tuple of three locals (`(c, row, side)`) made in the walk's own closure.
-    let cached = super::invariant::cached_call(cond, &[fslot, slot]);
+    let cached = super::invariant::cached_call(test, &[fslot, slot]);
     let (fs, ms) = ((fslot, fspan), (slot, span));
     if let Some(three) = Three::of(value) {
         return Some(match (src, cached) {
             (CSource::List(l), Some(c)) => filter_map(Written(l), c, three, fs, ms),
             (src, Some(c)) => filter_map(src, c, three, fs, ms),
-            (src, None) => filter_map(src, cexpr(cond), three, fs, ms),
+            (src, None) => filter_map(src, cond(test), three, fs, ms),
         });
     }
     let value = super::exprs::expr(value);
     Some(match (src, cached) {
         (CSource::List(l), Some(c)) => filter_map(Written(l), c, value, fs, ms),
-        (CSource::List(l), None) => filter_map(Written(l), cexpr(cond), value, fs, ms),
+        (CSource::List(l), None) => filter_map(Written(l), cond(test), value, fs, ms),
         (src, Some(c)) => filter_map(src, c, value, fs, ms),
-        (src, None) => filter_map(src, cexpr(cond), value, fs, ms),
+        (src, None) => filter_map(src, cond(test), value, fs, ms),
     })
 }
 
@@ -561,10 +575,10 @@ trait Test {
     fn holds(&self, me: &mut Interp<'_>, kept: &mut super::invariant::Kept) -> R<bool>;
 }
 
-impl Test for CExpr {
+impl Test for CCond {
     #[inline(always)]
     fn holds(&self, me: &mut Interp<'_>, _: &mut super::invariant::Kept) -> R<bool> {
-        me.boolean(self)
+        CCond::holds(self, me)
     }
 }
 
@@ -601,7 +615,7 @@ fn list_fill(
         }
     }
     let src = CSource::new(source);
-    let filter = filter.map(cexpr);
+    let filter = filter.map(cond);
     if kind == AggKind::Map {
         let map = map.map(cexpr);
         return Box::new(move |me, out| {

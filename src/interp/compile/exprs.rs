@@ -2,6 +2,7 @@
 //! use most (a local's field or tuple element, arithmetic and comparisons on numbers, a
 //! comparison with a constant).
 
+use super::conds::cond;
 use super::{aggs, calls, forms, keys, stmts};
 use super::{code, CExpr, Code, Ev, Origin};
 use crate::ast::{BinOp, UnOp};
@@ -91,8 +92,8 @@ pub(in crate::interp) fn expr(e: &Expr) -> Code {
                     return inl.negated();
                 }
             }
-            let x = cexpr(x);
-            code(move |me| Ok(Value::Bool(!me.boolean(&x)?)))
+            let x = cond(x);
+            code(move |me| Ok(Value::Bool(!x.holds(me)?)))
         }
         ExprKind::Index(base, idx) => {
             let (b, i) = (cexpr(base), cexpr(idx));
@@ -188,7 +189,7 @@ fn step<const TICK: bool>(me: &mut Interp<'_>, tick: Span) -> R<()> {
 /// `if c { then } else { els }`; with `TICK`, a statement's step first (`ticked`).
 fn if_else<const TICK: bool>(c: &Expr, then: &Block, els: Option<&Expr>, tick: Span) -> Code {
     let test = EqTest::of(c);
-    let c = cexpr(c);
+    let c = cond(c);
     let then = Branch::block(then);
     match els.map(Branch::expr) {
         // `if soc == none { ... } else { ... }`: the test answered in place when it can be.
@@ -196,7 +197,7 @@ fn if_else<const TICK: bool>(c: &Expr, then: &Block, els: Option<&Expr>, tick: S
             step::<TICK>(me, tick)?;
             let yes = match test.as_ref().and_then(|t| t.in_place(me)) {
                 Some(yes) => yes,
-                None => me.boolean(&c)?,
+                None => c.holds(me)?,
             };
             if yes {
                 then.run(me)
@@ -206,7 +207,7 @@ fn if_else<const TICK: bool>(c: &Expr, then: &Block, els: Option<&Expr>, tick: S
         }),
         Some(els) => code(move |me| {
             step::<TICK>(me, tick)?;
-            if me.boolean(&c)? {
+            if c.holds(me)? {
                 then.run(me)
             } else {
                 els.run(me)
@@ -214,7 +215,7 @@ fn if_else<const TICK: bool>(c: &Expr, then: &Block, els: Option<&Expr>, tick: S
         }),
         None => code(move |me| {
             step::<TICK>(me, tick)?;
-            if me.boolean(&c)? {
+            if c.holds(me)? {
                 then.run(me)
             } else {
                 Ok(Value::None)
@@ -503,7 +504,7 @@ fn builtin(b: &'static crate::builtins::BuiltinDef, args: &[Expr], span: Span) -
 
 /// Whether `l` holds `y`, as `l.contains(y)`.
 #[inline]
-fn list_contains(l: &[Value], y: &Value) -> bool {
+pub(super) fn list_contains(l: &[Value], y: &Value) -> bool {
     match *y {
         Value::Enum(e, x) => l
             .iter()
@@ -737,12 +738,12 @@ macro_rules! int_ops {
 fn binary(op: BinOp, a: &Expr, b: &Expr, span: Span) -> Code {
     match op {
         BinOp::And => {
-            let (a, b) = (cexpr(a), cexpr(b));
-            return code(move |me| Ok(Value::Bool(me.boolean(&a)? && me.boolean(&b)?)));
+            let (a, b) = (cond(a), cond(b));
+            return code(move |me| Ok(Value::Bool(a.holds(me)? && b.holds(me)?)));
         }
         BinOp::Or => {
-            let (a, b) = (cexpr(a), cexpr(b));
-            return code(move |me| Ok(Value::Bool(me.boolean(&a)? || me.boolean(&b)?)));
+            let (a, b) = (cond(a), cond(b));
+            return code(move |me| Ok(Value::Bool(a.holds(me)? || b.holds(me)?)));
         }
         _ => {}
     }
@@ -819,7 +820,7 @@ fn binary(op: BinOp, a: &Expr, b: &Expr, span: Span) -> Code {
 /// `a == k` (or `!=`, `eq` false) for an operand and a plain constant, in full: what
 /// `binary`'s closure for it does when the operand is not a plain value in place.
 #[inline(never)]
-fn eq_const(
+pub(super) fn eq_const(
     me: &mut Interp<'_>,
     a: &Opnd,
     k: &Value,
@@ -838,14 +839,14 @@ fn eq_const(
 
 /// `quick_eq`, out of line (it may compare texts or lists).
 #[inline(never)]
-fn quick_eq_apart(me: &Interp<'_>, x: &Value, y: &Value) -> Option<bool> {
+pub(super) fn quick_eq_apart(me: &Interp<'_>, x: &Value, y: &Value) -> Option<bool> {
     quick_eq(me, x, y)
 }
 
 /// `a == b` (or `!=`, `eq` false) for two locals or locals' fields read as values: what
 /// `binary`'s closure for them does when they cannot be compared in place.
 #[inline(never)]
-fn eq_read(
+pub(super) fn eq_read(
     me: &mut Interp<'_>,
     a: &Opnd,
     b: &Opnd,
@@ -863,7 +864,7 @@ fn eq_read(
 /// `quick_eq` for values compared without a call: numbers, enum values, players, cards and
 /// `none` (`None` for anything else, and with an observer for all but numbers).
 #[inline(always)]
-fn plain_eq(me: &Interp<'_>, x: &Value, y: &Value) -> Option<bool> {
+pub(super) fn plain_eq(me: &Interp<'_>, x: &Value, y: &Value) -> Option<bool> {
     match (x, y) {
         (Value::Int(p), Value::Int(q)) => Some(p == q),
         _ if me.observer.is_some() => None,
@@ -964,7 +965,7 @@ impl Opnd {
     }
 
     /// Whether the operand can be looked at in place (`peek`).
-    fn peekable(&self) -> bool {
+    pub(super) fn peekable(&self) -> bool {
         !matches!(self, Opnd::Code(_))
     }
 

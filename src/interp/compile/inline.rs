@@ -210,6 +210,31 @@ impl Inlined {
         }
     }
 
+    /// `not f(...)` as a condition (`conds`): the answer turned over, as a word.
+    pub(super) fn negated_word(self) -> Box<dyn for<'a> Fn(&mut Interp<'a>) -> R<u64>> {
+        let call = self.call;
+        macro_rules! not_with {
+            ($catch:expr, $nests:expr) => {
+                Box::new(
+                    move |me: &mut Interp<'_>| match call.run(me, $catch, $nests)? {
+                        Value::Bool(b) => Ok(u64::from(!b)),
+                        other => Err(me.not_a_at(
+                            call.span,
+                            Origin::Call(call.f),
+                            &other,
+                            "true or false",
+                        )),
+                    },
+                )
+            };
+        }
+        match (self.catch, self.nests) {
+            (true, _) => not_with!(true, true),
+            (false, false) => not_with!(false, false),
+            (false, true) => not_with!(false, true),
+        }
+    }
+
     /// The call as the value of a statement: the statement's step, then the call.
     pub(super) fn ticked(self, tick: Span) -> Code {
         let call = self.call;

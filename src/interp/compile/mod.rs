@@ -9,12 +9,14 @@
 //!
 //! `exprs.rs`: expressions. `aggs.rs`: aggregates (`map`, `filter`, `count`...) and what they
 //! walk. `calls.rs`: calls and their arguments. `inline.rs`: small functions compiled into their
-//! callers. `forms.rs`: the less common expression forms.
+//! callers. `forms.rs`: the less common expression forms. `conds.rs`: conditions, compiled to
+//! their truth as a word.
 //! `invariant.rs`: a loop's condition that starts with a value its elements do not change.
 //! `keys.rs`: zone and var keys, by domain. `stmts.rs`: statements and blocks.
 
 mod aggs;
 mod calls;
+mod conds;
 mod exprs;
 mod forms;
 mod inline;

@@ -2,6 +2,7 @@
 //! the ones that change the game refuse to run inside a `say` or a choice's labels.
 
 use super::aggs::CSource;
+use super::conds::cond;
 use super::exprs::{cexpr, expr, Opnd};
 use super::keys::VarPlace;
 use super::{code, Code};
@@ -109,10 +110,10 @@ fn effect(e: &Expr) -> SCode {
     match &e.kind {
         ExprKind::Block(b) => sblock(b),
         ExprKind::If(c, then, els) => {
-            let (c, then) = (cexpr(c), sblock(then));
+            let (c, then) = (cond(c), sblock(then));
             match els.as_deref().map(effect) {
-                Some(els) => scode(move |me| if me.boolean(&c)? { then(me) } else { els(me) }),
-                None => scode(move |me| if me.boolean(&c)? { then(me) } else { Ok(()) }),
+                Some(els) => scode(move |me| if c.holds(me)? { then(me) } else { els(me) }),
+                None => scode(move |me| if c.holds(me)? { then(me) } else { Ok(()) }),
             }
         }
         _ => {
@@ -297,13 +298,13 @@ fn stmt(s: &Stmt) -> SCode {
             })
         }
         StmtKind::RepeatUntil(n, until, body) => {
-            let (n, until, body) = (cexpr(n), cexpr(until), sblock(body));
+            let (n, until, body) = (cexpr(n), cond(until), sblock(body));
             scode(move |me| {
                 me.tick(span)?;
                 let n = me.int(&n)?;
                 for _ in 0..n.max(0) {
                     me.tick(span)?;
-                    if me.boolean(&until)? {
+                    if until.holds(me)? {
                         break;
                     }
                     if let Err(d) = body(me) {

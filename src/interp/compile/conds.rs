@@ -1,0 +1,183 @@
+//! Conditions compiled to their truth (issue 45 item 3, booleans unboxed): an `if`'s test, a
+//! `where`, the operands of `and`, `or` and `not`. A comparison, a `contains`, an `and`, an `or`
+//! or a `not` gives its answer as a word, 0 or 1, never a `Value::Bool` that the condition then
+//! unpacks: a `R<u64>` comes back in two registers, where a `R<Value>` (and a `R<bool>`) is
+//! written to memory and read back. Any other condition (a call, a local, a field) is the
+//! expression's own code, tested as `Interp::boolean` tests it, so it pays no closure more.
+//!
+//! The answers, the steps charged and the errors are those of the value-making closures in
+//! `exprs.rs`, which share the helpers used here (`plain_eq`, `eq_const`, `eq_read`,
+//! `list_contains`).
+
+use super::exprs::{cexpr, eq_const, eq_read, list_contains, plain_eq, quick_eq_apart, Opnd};
+use super::CExpr;
+use crate::ast::{BinOp, UnOp};
+use crate::builtins::Effect;
+use crate::diag::Span;
+use crate::interp::builtins::pair_work;
+use crate::interp::{Interp, R};
+use crate::program::*;
+use crate::value::Value;
+
+/// A condition's truth as a word (0 or 1).
+type WCode = Box<dyn for<'a> Fn(&mut Interp<'a>) -> R<u64>>;
+
+fn wcode<F>(f: F) -> WCode
+where
+    F: for<'a> Fn(&mut Interp<'a>) -> R<u64> + 'static,
+{
+    Box::new(f)
+}
+
+/// A compiled condition.
+pub(crate) enum CCond {
+    /// A form whose answer is true or false by construction, as a word.
+    Word(WCode),
+    /// Any other expression: its value, which must be true or false.
+    Value(CExpr),
+}
+
+impl CCond {
+    /// Whether the condition holds (an error when its value is not true or false).
+    #[inline(always)]
+    pub(crate) fn holds(&self, me: &mut Interp<'_>) -> R<bool> {
+        match self {
+            CCond::Word(w) => Ok(w(me)? != 0),
+            CCond::Value(c) => me.boolean(c),
+        }
+    }
+
+    #[inline(always)]
+    fn word(&self, me: &mut Interp<'_>) -> R<u64> {
+        match self {
+            CCond::Word(w) => w(me),
+            CCond::Value(c) => me.boolean(c).map(u64::from),
+        }
+    }
+}
+
+/// A `Value::Bool` that a shared helper gave, as a word (it gives nothing else).
+#[inline(always)]
+fn truth(v: Value) -> u64 {
+    u64::from(matches!(v, Value::Bool(true)))
+}
+
+/// `e` compiled as a condition.
+pub(crate) fn cond(e: &Expr) -> CCond {
+    let span = e.span;
+    match &e.kind {
+        ExprKind::Const(Value::Bool(b)) => {
+            let w = u64::from(*b);
+            CCond::Word(wcode(move |_| Ok(w)))
+        }
+        ExprKind::Binary(BinOp::And, a, b) => {
+            let (a, b) = (cond(a), cond(b));
+            CCond::Word(wcode(
+                move |me| {
+                    if a.holds(me)? {
+                        b.word(me)
+                    } else {
+                        Ok(0)
+                    }
+                },
+            ))
+        }
+        ExprKind::Binary(BinOp::Or, a, b) => {
+            let (a, b) = (cond(a), cond(b));
+            CCond::Word(wcode(
+                move |me| {
+                    if a.holds(me)? {
+                        Ok(1)
+                    } else {
+                        b.word(me)
+                    }
+                },
+            ))
+        }
+        ExprKind::Unary(UnOp::Not, x) => {
+            if let ExprKind::Call(f, es) = &x.kind {
+                if let Some(inl) = super::calls::inlined(*f, es, x.span) {
+                    return CCond::Word(inl.negated_word());
+                }
+            }
+            let x = cond(x);
+            CCond::Word(wcode(move |me| Ok(x.word(me)? ^ 1)))
+        }
+        ExprKind::Binary(op @ (BinOp::Eq | BinOp::Ne), a, b) => match eq(*op, a, b, span) {
+            Some(w) => CCond::Word(w),
+            None => CCond::Value(cexpr(e)),
+        },
+        ExprKind::Builtin(b, args) if b.name == "contains" => match contains(b, args, span) {
+            Some(w) => CCond::Word(w),
+            None => CCond::Value(cexpr(e)),
+        },
+        _ => CCond::Value(cexpr(e)),
+    }
+}
+
+/// `a == b` or `a != b` whose operands are looked at in place (a local or a local's field, the
+/// other one of those or a plain constant), as `exprs::binary` compiles them.
+fn eq(op: BinOp, a: &Expr, b: &Expr, span: Span) -> Option<WCode> {
+    let (sa, sb, want) = (a.span, b.span, op == BinOp::Eq);
+    let at = (op, sa, sb, span);
+    if let ExprKind::Const(k) = &b.kind {
+        if k.depth() != 0 || matches!(k, Value::Int(_)) {
+            return None;
+        }
+        let (a, k) = (Opnd::new(a), k.clone());
+        if !a.peekable() {
+            return None;
+        }
+        return Some(wcode(move |me| {
+            if let Some(same) = a.peek(me).and_then(|x| plain_eq(me, x, &k)) {
+                return Ok(u64::from(same == want));
+            }
+            eq_const(me, &a, &k, want, at).map(truth)
+        }));
+    }
+    let (a, b) = (Opnd::new(a), Opnd::new(b));
+    if !(a.peekable() && b.peekable()) {
+        return None;
+    }
+    Some(wcode(move |me| {
+        if let (Some(x), Some(y)) = (a.peek(me), b.peek(me)) {
+            if let Some(same) = plain_eq(me, x, y).or_else(|| quick_eq_apart(me, x, y)) {
+                return Ok(u64::from(same == want));
+            }
+        }
+        eq_read(me, &a, &b, want, at).map(truth)
+    }))
+}
+
+/// `contains(l, x)` of two locals or locals' fields, looked at in place, as `exprs::builtin`
+/// compiles it: the same charge, then the same answer; anything else through the builtin.
+fn contains(b: &'static crate::builtins::BuiltinDef, args: &[Expr], span: Span) -> Option<WCode> {
+    let [a, c] = args else {
+        return None;
+    };
+    let spans = [a.span, c.span];
+    let b = crate::interp::builtins::own(b);
+    if b.effect != Effect::Pure || !b.shown_only.is_empty() {
+        return None;
+    }
+    let (a, c) = (Opnd::new(a), Opnd::new(c));
+    if !(a.peekable() && c.peekable()) {
+        return None;
+    }
+    Some(wcode(move |me| {
+        if me.observer.is_none() {
+            if let (Some(x @ Value::List(l)), Some(y)) = (a.peek(me), c.peek(me)) {
+                let (work, found) = (pair_work(x, y), list_contains(l, y));
+                me.charge_work(work, span)?;
+                return Ok(u64::from(found));
+            }
+        }
+        let x = a.ev(me)?;
+        let y = c.ev(me)?;
+        if let (Value::List(l), None) = (&x, me.observer) {
+            me.charge_pair(&x, &y, span)?;
+            return Ok(u64::from(list_contains(l, &y)));
+        }
+        me.builtin_vals(b, &[x, y], &spans, span).map(truth)
+    }))
+}
