@@ -4,6 +4,7 @@
 
 pub mod ismcts;
 pub mod mc;
+pub mod pace;
 pub mod table;
 
 pub use table::{match_answer, HumanAgent, ReplayAgent, SharedTable, Table};
@@ -345,10 +346,12 @@ pub fn make_agents_at(
     let specs = seat_specs(spec, players, "random")?;
     Ok(build_agents(&specs, seed, table)?
         .into_iter()
-        .map(|inner| {
+        .zip(&specs)
+        .map(|(inner, spec)| {
             Box::new(ReplayAgent {
                 inner,
                 table: table.clone(),
+                paced: pace::is_paced(spec),
             }) as Box<dyn Agent>
         })
         .collect())

@@ -104,6 +104,11 @@ enum Command {
         /// Set a game option, like `--set solo=true` (`rules check` lists a game's options)
         #[arg(long = "set", value_name = "NAME=VALUE")]
         set: Vec<String>,
+        /// With a person at the table, a seat a search or a bot plays answers each question this
+        /// long after the answer before it (500ms, 2s; 0: at once), so how long it thought
+        /// tells nobody what it holds [default: 500ms]
+        #[arg(long, value_name = "PACE", value_parser = rules::agent::pace::parse)]
+        pace: Option<std::time::Duration>,
     },
     /// List a game's cards as tables, one per kind (or only `--kind KIND`), or one card in full
     /// (`rules cards GAME @id`)
@@ -269,6 +274,11 @@ enum Command {
         /// Leave out the QR codes
         #[arg(long)]
         no_qr: bool,
+        /// A seat a search or a bot plays answers each question this long after the answer
+        /// before it (500ms, 2s; 0: at once), so how long it thought tells nobody what it holds
+        /// [default: 500ms]
+        #[arg(long, value_name = "PACE", value_parser = rules::agent::pace::parse)]
+        pace: Option<std::time::Duration>,
         /// Seconds a connection may go with nothing read or written before it is dropped
         #[arg(long, hide = true)]
         idle_seconds: Option<u64>,
@@ -566,6 +576,7 @@ fn run(cli: Cli) -> ExitCode {
             set,
             full,
             resume,
+            pace,
         } => run_cli::run(
             run_cli::RunArgs {
                 game,
@@ -578,6 +589,9 @@ fn run(cli: Cli) -> ExitCode {
                 set,
                 full,
                 resume,
+                pace: pace.unwrap_or(std::time::Duration::from_millis(
+                    rules::agent::pace::DEFAULT_MS,
+                )),
             },
             limits,
         ),
@@ -752,6 +766,7 @@ fn run(cli: Cli) -> ExitCode {
             resume,
             new,
             no_qr,
+            pace,
             idle_seconds,
             head_seconds,
             requests_per_second,
@@ -768,6 +783,9 @@ fn run(cli: Cli) -> ExitCode {
                 resume,
                 new,
                 qr: !no_qr,
+                pace: pace.unwrap_or(std::time::Duration::from_millis(
+                    rules::agent::pace::DEFAULT_MS,
+                )),
                 limits: rules::limits::Limits {
                     serve_idle_seconds: idle_seconds.unwrap_or(limits.serve_idle_seconds).max(1),
                     serve_head_seconds: head_seconds.unwrap_or(limits.serve_head_seconds).max(1),

@@ -23,6 +23,8 @@ pub struct RunArgs {
     pub set: Vec<String>,
     pub full: bool,
     pub resume: Option<PathBuf>,
+    /// With people at the table, the pace of a seat a search or a bot plays (`agent::pace`).
+    pub pace: std::time::Duration,
 }
 
 /// A choice log as `rules run` writes it: the game's settings in its header, then one answer a
@@ -285,6 +287,9 @@ pub fn run(a: RunArgs, limits: Limits) -> ExitCode {
         }
     };
     let mut t = Table::new(humans.clone(), table::page(a.full));
+    if !humans.is_empty() {
+        t.pacing = rules::agent::pace::Pacing::new(n as usize, a.pace);
+    }
     // Told again to each person as they first sit down (hot-seat clears the screen).
     t.goal = Some(rules::explain::goal_banner(&prog, &a.game));
     // The people's account: on stdout, unless the events are (`--json`).
@@ -310,6 +315,9 @@ pub fn run(a: RunArgs, limits: Limits) -> ExitCode {
     }
     loop {
         table.borrow_mut().restart(answers.clone());
+        if let Some(p) = table.borrow_mut().pacing.as_mut() {
+            p.restart();
+        }
         let agents = rules::agent::make_agents_at(&agent, n.min(64), seed, &table);
         let mut interp = match super::interp_with(&prog, &c.sources, (n, seed), agents, limits) {
             Ok(i) => i,
@@ -381,6 +389,12 @@ pub fn run(a: RunArgs, limits: Limits) -> ExitCode {
                 };
             }
             result => {
+                // The host is told where a search outran its pace (the seats were not).
+                if let Some(p) = table.borrow().pacing.as_ref() {
+                    for line in p.overruns() {
+                        errln!("note: {line}");
+                    }
+                }
                 if let Some(path) = log_path {
                     if let Err(e) = save(path) {
                         errln!("error: {e}");

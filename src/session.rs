@@ -163,6 +163,27 @@ struct Shared {
     bots: Vec<Rc<str>>,
     /// Ask a person's forced secret choices (`Session::ask_forced`).
     ask_forced: bool,
+    pacing: Option<Rc<RefCell<agent::pace::Pacing>>>,
+}
+
+impl Shared {
+    /// Whether `seat`'s new answers wait for the table's pace: a search or a bot plays it, and
+    /// the table has a pace.
+    fn paced(&self, seat: u32) -> bool {
+        self.pacing.is_some()
+            && self.auto == Auto::Off
+            && matches!(
+                self.modes.get(seat as usize),
+                Some(Mode::Mc(_) | Mode::Bot(_))
+            )
+    }
+
+    /// A new answer of `seat` was given: held to its pace, and the table's clock restarted.
+    fn pace(&self, seat: u32, asked: std::time::Instant) {
+        if let Some(p) = &self.pacing {
+            p.borrow_mut().answered(seat, self.paced(seat), asked);
+        }
+    }
 }
 
 /// One seat's answers read from a choice log: 0-based option numbers, with the log's name and
@@ -230,10 +251,12 @@ impl Agent for SessionAgent {
         let s = self.0.borrow();
         match s.script.get(s.cursor) {
             Some(a) => a.forced && a.player == seat,
+            // A paced seat too, so that answering at once says nothing (`agent::pace`).
             None => {
                 s.ask_forced
                     && s.auto == Auto::Off
-                    && s.modes.get(seat as usize) == Some(&Mode::Human)
+                    && (s.modes.get(seat as usize) == Some(&Mode::Human)
+                        || (s.paced(seat) && !s.replay_only))
             }
         }
     }
@@ -257,12 +280,19 @@ impl Agent for SessionAgent {
         req: &ChoiceRequest,
         label: &dyn Fn(usize) -> String,
     ) -> Result<usize, String> {
+        let asked = std::time::Instant::now();
         let mut s = self.0.borrow_mut();
         // A forced secret choice (asked only as `asks_forced` says): its answer, or a person.
         if req.count == 1 {
             if let Some(a) = s.script.get(s.cursor).filter(|a| a.forced).cloned() {
                 s.cursor += 1;
                 s.recorded.push(a);
+                return Ok(0);
+            }
+            // A paced seat's, at the end of the answers: given at its pace, and not kept (a
+            // replay passes it without asking, as a game without a pace does).
+            if s.paced(req.player) && s.cursor >= s.script.len() && !s.replay_only {
+                s.pace(req.player, asked);
                 return Ok(0);
             }
         }
@@ -399,6 +429,7 @@ impl Agent for SessionAgent {
                 }
             }
         };
+        s.pace(req.player, asked);
         if let Some(c) = s.answered.get_mut(req.player as usize) {
             *c += 1;
         }
@@ -434,6 +465,9 @@ pub struct Session {
     /// option, as any other (`Agent::asks_forced`): `rules serve` does, so whom the game waits
     /// for tells nothing. The REPL, where one person sits at every seat, does not.
     pub ask_forced: bool,
+    /// The pace of the seats a search or a bot plays (`agent::pace`): `rules serve` sets it;
+    /// the REPL, where nobody times anybody, does not.
+    pub pacing: Option<Rc<RefCell<agent::pace::Pacing>>>,
     /// Every answered choice; those past `len` are the redo material.
     choices: Vec<Answer>,
     /// How many of `choices` the current position has made.
@@ -560,6 +594,7 @@ impl Session {
             modes: vec![Mode::Human; players as usize],
             scripts: vec![None; players as usize],
             ask_forced: false,
+            pacing: None,
             choices: Vec::new(),
             len: 0,
             stop: Stop::Boundary { pos: Pos::Setup },
@@ -781,6 +816,7 @@ impl Session {
                 .map(|b| Rc::from(b.name.as_str()))
                 .collect(),
             ask_forced: self.ask_forced,
+            pacing: self.pacing.clone(),
         }));
         let agents = (0..self.players)
             .map(|_| Box::new(SessionAgent(shared.clone())) as Box<dyn Agent>)
@@ -812,6 +848,10 @@ impl Session {
             return Err(format!("choose a number from 1 to {}", p.options.len()));
         }
         self.remember();
+        // A person answered: the next paced answer's window opens now.
+        if let Some(pc) = &self.pacing {
+            pc.borrow_mut().restart();
+        }
         self.choices.push(Answer {
             player: p.player,
             index,
@@ -1045,6 +1085,7 @@ impl Session {
         fresh.modes = self.modes.clone();
         fresh.scripts = self.scripts.clone();
         fresh.ask_forced = self.ask_forced;
+        fresh.pacing = self.pacing.clone();
         // Every choice, the redo material past the position too.
         fresh.choices = self.choices.clone();
         let misfit = fresh.replay_into(self.len, self.stop.clone());

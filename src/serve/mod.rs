@@ -46,6 +46,8 @@ pub struct Config {
     pub new: bool,
     /// Draw a QR code of each link.
     pub qr: bool,
+    /// The pace of a seat a search or a bot plays (`agent::pace`).
+    pub pace: std::time::Duration,
     /// The limits (those of `rules serve` are `Limits::max_serve_*` and `serve_*`).
     pub limits: crate::limits::Limits,
 }
@@ -162,6 +164,10 @@ pub fn run(cfg: Config, out: &mut dyn Write) -> Result<(), String> {
             (s, log, tokens, None)
         }
     };
+    // The seats a search or a bot plays answer at the table's pace (`agent::pace`).
+    let mut session = session;
+    session.pacing = crate::agent::pace::Pacing::new(session.players as usize, cfg.pace)
+        .map(|p| std::rc::Rc::new(std::cell::RefCell::new(p)));
     // A resumed game listens where it did (the same links), unless told otherwise.
     let bind = cfg
         .bind
@@ -279,6 +285,9 @@ pub fn run(cfg: Config, out: &mut dyn Write) -> Result<(), String> {
     // Ctrl-C ends the server saying where the game is and how to go on (the log is written
     // after every change, so nothing is lost).
     stop_message(&host.stop_text());
+    if let Some(p) = &host.session.pacing {
+        p.borrow_mut().restart();
+    }
     if host.session.stop != Stop::Done && host.session.pending.is_none() {
         host.session
             .advance(Until::Choice, crate::session::Auto::Off);
@@ -445,6 +454,12 @@ impl Host {
                     out,
                     "the game is over; the pages show the end until you stop the server (Ctrl-C or `quit`)"
                 );
+                // The host is told where a search outran its pace (the seats were not).
+                if let Some(p) = &self.session.pacing {
+                    for line in p.borrow().overruns() {
+                        let _ = writeln!(out, "note: {line}");
+                    }
+                }
                 if let Some(salt) = &self.session.salt {
                     let (seed, key) =
                         (self.session.seed, crate::seed::key(self.session.seed, salt));

@@ -189,6 +189,8 @@ pub struct Table {
     input: Option<Receiver<Option<String>>>,
     /// The people were told how to get help.
     hinted: bool,
+    /// With people at the table, the pace of the seats a search or a bot plays (`agent::pace`).
+    pub pacing: Option<crate::agent::pace::Pacing>,
 }
 
 pub type SharedTable = Rc<RefCell<Table>>;
@@ -225,6 +227,7 @@ impl Table {
             forced_at: 0,
             input: None,
             hinted: false,
+            pacing: None,
         }
     }
 
@@ -692,10 +695,27 @@ impl Agent for HumanAgent {
 
 /// Wraps a seat's agent: while the table has answers to replay, the next one is given (the
 /// agent is told, so a random agent draws as it did); then the agent answers. Every answer is
-/// counted on the table.
+/// counted on the table. With a pace at the table (`Table::pacing`), a seat a search or a bot
+/// plays (`paced`) gives each new answer at its pace, a forced secret choice of its seat too,
+/// and every seat's answer restarts the clock.
 pub struct ReplayAgent {
     pub inner: Box<dyn Agent>,
     pub table: SharedTable,
+    pub paced: bool,
+}
+
+impl ReplayAgent {
+    /// Whether this seat's answers wait for the table's pace.
+    fn paced_now(&self) -> bool {
+        self.paced && self.table.borrow().pacing.is_some()
+    }
+
+    /// A new answer was given: held to the seat's pace, and the clock restarted.
+    fn pace(&self, seat: u32, asked: std::time::Instant) {
+        if let Some(p) = self.table.borrow_mut().pacing.as_mut() {
+            p.answered(seat, self.paced, asked);
+        }
+    }
 }
 
 impl Agent for ReplayAgent {
@@ -704,6 +724,7 @@ impl Agent for ReplayAgent {
         req: &ChoiceRequest,
         label: &dyn Fn(usize) -> String,
     ) -> Result<usize, String> {
+        let asked = std::time::Instant::now();
         let replayed = {
             let t = self.table.borrow();
             t.replay.get(t.answers).copied()
@@ -726,12 +747,20 @@ impl Agent for ReplayAgent {
             if answered || replayed.is_some() {
                 return Ok(0);
             }
-            let i = self.inner.decide(req, label)?;
-            let mut t = self.table.borrow_mut();
-            let (now, at) = (t.answers, t.forced_at);
-            t.forced.truncate(at);
-            t.forced.push(now);
-            t.forced_at = at + 1;
+            // A paced agent's one option is answered at its pace, not worked out.
+            let i = if self.paced_now() {
+                0
+            } else {
+                self.inner.decide(req, label)?
+            };
+            {
+                let mut t = self.table.borrow_mut();
+                let (now, at) = (t.answers, t.forced_at);
+                t.forced.truncate(at);
+                t.forced.push(now);
+                t.forced_at = at + 1;
+            }
+            self.pace(req.player, asked);
             return Ok(i);
         }
         let answer = match replayed {
@@ -750,7 +779,11 @@ impl Agent for ReplayAgent {
                 self.inner.replayed(req, label, i);
                 i
             }
-            None => self.inner.decide(req, label)?,
+            None => {
+                let i = self.inner.decide(req, label)?;
+                self.pace(req.player, asked);
+                i
+            }
         };
         self.table.borrow_mut().answers += 1;
         Ok(answer)
@@ -771,8 +804,10 @@ impl Agent for ReplayAgent {
         self.inner.searches()
     }
 
+    /// A person is asked a forced secret choice (so being waited on says nothing), and so is a
+    /// paced seat (so answering at once says nothing).
     fn asks_forced(&self, seat: u32) -> bool {
-        self.inner.asks_forced(seat)
+        self.inner.asks_forced(seat) || self.paced_now()
     }
 
     fn search_stats(&self) -> Option<super::mc::SearchStats> {
