@@ -152,6 +152,11 @@ enum Command {
         /// Set a game option, like `--set solo=true` (`rules check` lists a game's options)
         #[arg(long = "set", value_name = "NAME=VALUE")]
         set: Vec<String>,
+        /// While the REPL shows one seat's view (`:as P2`), a seat a search or a bot plays
+        /// answers each question this long after the answer before it (500ms, 2s; 0: at once)
+        /// [default: 500ms]
+        #[arg(long, value_name = "PACE", value_parser = rules::agent::pace::parse)]
+        pace: Option<std::time::Duration>,
     },
     /// Play many seeded games on every core and report balance: win rates per seat with 95%
     /// intervals, first-player advantage, scores, game length (docs/simulate.md)
@@ -648,6 +653,7 @@ fn run(cli: Cli) -> ExitCode {
             load,
             agent,
             set,
+            pace,
         } => {
             if let Err(code) = one_game(&game) {
                 return code;
@@ -674,6 +680,9 @@ fn run(cli: Cli) -> ExitCode {
                 }
             };
             let mut repl = rules::repl::Repl::new(session, game);
+            repl.pace = pace.unwrap_or(std::time::Duration::from_millis(
+                rules::agent::pace::DEFAULT_MS,
+            ));
             if let Some(spec) = agent {
                 let seats = match rules::agent::seat_specs(&spec, n, "human") {
                     Ok(s) => s,

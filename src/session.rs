@@ -171,7 +171,6 @@ impl Shared {
     /// the table has a pace.
     fn paced(&self, seat: u32) -> bool {
         self.pacing.is_some()
-            && self.auto == Auto::Off
             && matches!(
                 self.modes.get(seat as usize),
                 Some(Mode::Mc(_) | Mode::Bot(_))
@@ -251,12 +250,12 @@ impl Agent for SessionAgent {
         let s = self.0.borrow();
         match s.script.get(s.cursor) {
             Some(a) => a.forced && a.player == seat,
-            // A paced seat too, so that answering at once says nothing (`agent::pace`).
+            // A paced seat's too, so that answering at once says nothing (`agent::pace`).
             None => {
-                s.ask_forced
+                (s.ask_forced
                     && s.auto == Auto::Off
-                    && (s.modes.get(seat as usize) == Some(&Mode::Human)
-                        || (s.paced(seat) && !s.replay_only))
+                    && s.modes.get(seat as usize) == Some(&Mode::Human))
+                    || (s.paced(seat) && !s.replay_only)
             }
         }
     }
@@ -465,8 +464,8 @@ pub struct Session {
     /// option, as any other (`Agent::asks_forced`): `rules serve` does, so whom the game waits
     /// for tells nothing. The REPL, where one person sits at every seat, does not.
     pub ask_forced: bool,
-    /// The pace of the seats a search or a bot plays (`agent::pace`): `rules serve` sets it;
-    /// the REPL, where nobody times anybody, does not.
+    /// The pace of the seats a search or a bot plays (`agent::pace`): `rules serve` sets it,
+    /// and the REPL while it shows one seat's view (`:as P2`).
     pub pacing: Option<Rc<RefCell<agent::pace::Pacing>>>,
     /// Every answered choice; those past `len` are the redo material.
     choices: Vec<Answer>,
@@ -834,6 +833,10 @@ impl Session {
     pub fn advance(&mut self, until: Until, auto: Auto) {
         if self.stop == Stop::Done {
             return;
+        }
+        // Told to go on: the next paced answer's window opens now.
+        if let Some(pc) = &self.pacing {
+            pc.borrow_mut().restart();
         }
         self.remember();
         self.run(until, auto, false, None, false);

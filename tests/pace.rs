@@ -164,3 +164,24 @@ fn a_served_search_answers_at_its_pace_and_a_take_back_replays_the_same_game() {
     assert!(s.redo());
     assert_eq!(format!("{:?}", s.pending), before);
 }
+
+#[test]
+fn the_repl_paces_its_agents_while_it_shows_one_seats_view() {
+    // With one person and an agent, the REPL shows P1's view, and P2's six answers (three of
+    // them forced and secret) come a pace apart.
+    let pace = Duration::from_millis(200);
+    let args = [
+        "repl",
+        FORCED,
+        "--agent",
+        "P1=human,P2=mc:20",
+        "--pace",
+        "200ms",
+    ];
+    let start = Instant::now();
+    let (code, out, err) = typed(&args, ":step\n1\n1\n1\n");
+    let took = start.elapsed();
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("Winner: P2"), "{out}");
+    assert!(took >= pace * 6, "six paced answers in {took:?}");
+}

@@ -1422,3 +1422,48 @@ fn the_links_and_their_codes_fit_on_one_screen() {
     assert_eq!(code[0].chars().count(), 33 + 2 + 33, "{text}");
     assert!(text.contains("\nP1 ") && text.contains("\nP2 ") && text.contains("\nspectators "));
 }
+
+#[test]
+fn a_served_search_answers_at_the_tables_pace() {
+    // `tests/pace/forced.rules`: after each answer of P1's, P2 (a search) picks a token in secret
+    // from its one and then a number, each a pace after the answer before it, so P1's next
+    // question comes two paces after P1's answer at the earliest (a lower bound: a sleep lasts at
+    // least its time).
+    let dir = scratch("serve-pace");
+    let log = log_of(&dir);
+    let server = Server::start(&[
+        "tests/pace/forced.rules",
+        "--seed",
+        "1",
+        "--agent",
+        "P1=human,P2=mc:20",
+        "--pace",
+        "300ms",
+        "--log",
+        &log,
+    ]);
+    let t = server.seats[0].clone().expect("P1 is a person");
+    let mut m = server.state(&t);
+    for _ in 0..50 {
+        if m["question"].is_object() {
+            break;
+        }
+        m = server.state_after(&t, m["version"].as_u64().expect("version"));
+    }
+    let id = m["question"]["id"].as_u64().expect("P1 is asked");
+    let start = std::time::Instant::now();
+    let (code, body) = server.answer(&t, id, 0);
+    assert_eq!(code, 200, "{body}");
+    for _ in 0..50 {
+        m = server.state_after(&t, m["version"].as_u64().expect("version"));
+        if m["question"]["id"].as_u64().is_some_and(|q| q != id) {
+            break;
+        }
+    }
+    assert!(m["question"].is_object(), "P1 is asked again: {m}");
+    let took = start.elapsed();
+    assert!(
+        took >= Duration::from_millis(600),
+        "P2's two answers came {took:?} after P1's"
+    );
+}

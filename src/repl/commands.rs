@@ -159,11 +159,13 @@ impl Repl {
             ":as" => match args.first().copied() {
                 Some("all") => {
                     self.viewer = None;
+                    self.pace_for_the_view();
                     self.say("Showing everything.");
                 }
                 Some(p) => match player_of(p, self.session.players) {
                     Some(k) => {
                         self.viewer = Some(k);
+                        self.pace_for_the_view();
                         self.say(format!("Showing what P{} may see.", k + 1));
                     }
                     None => self.say(format!("`{p}` is not a player: use P1 to P{} or `all`.", self.session.players)),

@@ -31,6 +31,8 @@ pub struct Repl {
     pub game: PathBuf,
     /// Whose eyes: `None` shows everything.
     pub viewer: Option<u32>,
+    /// The pace of a seat a search or a bot plays while one seat's view is shown (`--pace`).
+    pub pace: std::time::Duration,
     shown_events: usize,
     out: Vec<String>,
     /// Names bound with `let` at the prompt, kept between lines.
@@ -54,6 +56,7 @@ impl Repl {
             root: crate::files::game_root(&game),
             game,
             viewer: None,
+            pace: std::time::Duration::from_millis(crate::agent::pace::DEFAULT_MS),
             shown_events: 0,
             out: Vec::new(),
             env: Vec::new(),
@@ -69,6 +72,22 @@ impl Repl {
             if modes.len() > 1 {
                 self.viewer = Some(p);
             }
+        }
+        self.pace_for_the_view();
+    }
+
+    /// While the REPL shows one seat's view (`:as P2`), the seats a search or a bot plays
+    /// answer at the table's pace (`agent::pace`), so the clock tells that seat nothing either;
+    /// `:as all` shows everything, and answers at once.
+    pub fn pace_for_the_view(&mut self) {
+        match (self.viewer.is_some(), self.session.pacing.is_some()) {
+            (true, false) => {
+                self.session.pacing =
+                    crate::agent::pace::Pacing::new(self.session.players as usize, self.pace)
+                        .map(|p| std::rc::Rc::new(std::cell::RefCell::new(p)));
+            }
+            (false, true) => self.session.pacing = None,
+            _ => {}
         }
     }
 

@@ -98,6 +98,7 @@ impl Repl {
                     ));
                 }
                 self.session = session;
+                self.pace_for_the_view();
                 self.game = game;
                 self.shown_events = self.session.events.len();
                 self.say(format!(
