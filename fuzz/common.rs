@@ -531,7 +531,7 @@ pub fn serve_exchange(data: &[u8]) -> Vec<(Vec<u8>, Vec<u8>)> {
         assert!(
             got.is_empty() || got.starts_with(b"HTTP/1."),
             "not an HTTP answer: {:?}",
-            String::from_utf8_lossy(&got)
+            String::from_utf8_lossy(got)
         );
         let named = |t: &str| {
             let t = t.as_bytes();
@@ -542,8 +542,8 @@ pub fn serve_exchange(data: &[u8]) -> Vec<(Vec<u8>, Vec<u8>)> {
                 assert!(
                     !got.windows(secret.len()).any(|w| w == secret.as_bytes()),
                     "{secret} sent to a connection that never named its token:\n{}\n---- got:\n{}",
-                    String::from_utf8_lossy(&sent),
-                    String::from_utf8_lossy(&got)
+                    String::from_utf8_lossy(sent),
+                    String::from_utf8_lossy(got)
                 );
             }
         }

@@ -59,7 +59,9 @@ impl Checker {
         let Some(kd) = self.prog.kinds.get(id) else {
             return;
         };
-        let fields: Vec<(String, Ty, Option<(bool, u32)>)> = kd
+        // Each field's name, type and slot (whether it is a var, and its index).
+        type Field = (String, Ty, Option<(bool, u32)>);
+        let fields: Vec<Field> = kd
             .fields
             .iter()
             .map(|f| {

@@ -82,13 +82,11 @@ fn facts(cond: &ast::Expr, truth: bool, out: &mut Vec<String>) {
     use ast::ExprKind as E;
     match &cond.kind {
         E::Unary(UnOp::Not, inner) => facts(inner, !truth, out),
-        E::Binary(op @ (BinOp::Eq | BinOp::Ne), a, b) => {
-            // `x != none` is true, or `x == none` false, exactly when `x` is not `none`.
-            if truth == (*op == BinOp::Ne) {
-                match (&a.kind, &b.kind) {
-                    (E::Name(x), E::None) | (E::None, E::Name(x)) => out.push(x.clone()),
-                    _ => {}
-                }
+        // `x != none` is true, or `x == none` false, exactly when `x` is not `none`.
+        E::Binary(op @ (BinOp::Eq | BinOp::Ne), a, b) if truth == (*op == BinOp::Ne) => {
+            match (&a.kind, &b.kind) {
+                (E::Name(x), E::None) | (E::None, E::Name(x)) => out.push(x.clone()),
+                _ => {}
             }
         }
         // Both sides hold when `and` is true; neither when `or` is false.

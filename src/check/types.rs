@@ -127,7 +127,7 @@ impl Checker {
     pub(super) fn expect_ty(&mut self, want: &Ty, got: &Ty, span: Span, what: &str) {
         if !compatible(want, got) {
             let (w, g) = (self.ty_name(want), self.ty_name(got));
-            let help = maybe_none(got).then(|| none_help());
+            let help = maybe_none(got).then(none_help);
             self.err(
                 Diag::error("check::type", format!("{what} must be {w}, found {g}"))
                     .label(span, format!("this is {g}"))

@@ -289,12 +289,15 @@ impl GameResult {
     }
 }
 
+/// A figure as read at the end: its function's name, its count, and for a pair `(k, n)`, `n`.
+type Figure = (String, i64, Option<i64>);
+
 /// The game's figures once it is over (`figures: [...]`), read without charging the game's
 /// steps: each function's name, its count, and for a pair `(k, n)`, `n`.
 fn read_figures(
     prog: &crate::program::Program,
     interp: &mut Interp,
-) -> Result<Vec<(String, i64, Option<i64>)>, Box<crate::diag::Diag>> {
+) -> Result<Vec<Figure>, Box<crate::diag::Diag>> {
     use crate::value::Value;
     let mut out = Vec::new();
     for &f in &prog.game.figures {

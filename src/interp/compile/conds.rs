@@ -20,7 +20,7 @@ use crate::program::*;
 use crate::value::Value;
 
 /// A condition's truth as a word (0 or 1).
-type WCode = Box<dyn for<'a> Fn(&mut Interp<'a>) -> R<u64>>;
+pub(super) type WCode = Box<dyn for<'a> Fn(&mut Interp<'a>) -> R<u64>>;
 
 fn wcode<F>(f: F) -> WCode
 where

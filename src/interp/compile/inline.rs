@@ -211,7 +211,7 @@ impl Inlined {
     }
 
     /// `not f(...)` as a condition (`conds`): the answer turned over, as a word.
-    pub(super) fn negated_word(self) -> Box<dyn for<'a> Fn(&mut Interp<'a>) -> R<u64>> {
+    pub(super) fn negated_word(self) -> super::conds::WCode {
         let call = self.call;
         macro_rules! not_with {
             ($catch:expr, $nests:expr) => {

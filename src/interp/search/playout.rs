@@ -6,6 +6,10 @@ use super::answer::Playout;
 use super::replay::Hidden;
 use super::*;
 
+/// How a playout goes past the choice: the tree search's policy, if any, how many choices it
+/// answers before it is scored (`None`: to the end) and the bot that plays it out.
+type PlayoutWith = (Option<Box<dyn Policy>>, Option<usize>, Option<Rc<str>>);
+
 impl SearchPoint<'_> {
     /// A copy of the position at the last boundary, for the seat, dealt afresh (`fresh`); its
     /// playouts are steps of a Metropolis chain over the copies that lead back to the choice as
@@ -137,7 +141,7 @@ impl SearchPoint<'_> {
         repick: u64,
         option: usize,
         seed: u64,
-        (policy, horizon, bot): (Option<Box<dyn Policy>>, Option<usize>, Option<Rc<str>>),
+        (policy, horizon, bot): PlayoutWith,
     ) -> (Played, Option<Box<dyn Policy>>, bool) {
         let hidden = Hidden::Drawn {
             repick: Box::new(rng::new_rng(repick)),
