@@ -104,9 +104,10 @@ enum Command {
         /// Set a game option, like `--set solo=true` (`rules check` lists a game's options)
         #[arg(long = "set", value_name = "NAME=VALUE")]
         set: Vec<String>,
-        /// With a person at the table, a seat a search or a bot plays answers each question this
-        /// long after the answer before it (500ms, 2s; 0: at once), so how long it thought
-        /// tells nobody what it holds [default: 500ms]
+        /// With a person at the table (or the account read through one seat's eyes, `--viewer
+        /// P2`), a seat a search or a bot plays answers each question this long after the
+        /// answer before it (500ms, 2s; 0: at once), so how long it thought tells nobody what it
+        /// holds [default: 500ms]
         #[arg(long, value_name = "PACE", value_parser = rules::agent::pace::parse)]
         pace: Option<std::time::Duration>,
     },

@@ -287,7 +287,10 @@ pub fn run(a: RunArgs, limits: Limits) -> ExitCode {
         }
     };
     let mut t = Table::new(humans.clone(), table::page(a.full));
-    if !humans.is_empty() {
+    // A person at the table, or an account read through one seat's eyes (`--viewer P2`): the
+    // seats a search or a bot plays answer at the table's pace, so the clock tells that seat
+    // nothing either.
+    if !humans.is_empty() || matches!(viewer, Viewer::Seat(_)) {
         t.pacing = rules::agent::pace::Pacing::new(n as usize, a.pace);
     }
     // Told again to each person as they first sit down (hot-seat clears the screen).

@@ -110,8 +110,32 @@ fn the_host_is_told_when_a_search_outran_its_pace() {
 }
 
 #[test]
+fn an_account_through_one_seats_eyes_is_paced_too() {
+    // Agents alone, watched through P1's eyes (`--viewer P1`): P2's search is paced as if P1
+    // sat at the table, so the watcher is told when it outran its pace.
+    let (code, _, err) = rules(&[
+        "run",
+        SHORT_OR_LONG,
+        "--seed",
+        "3",
+        "--agent",
+        "P1=first,P2=mc:300",
+        "--viewer",
+        "P1",
+        "--pace",
+        "1ms",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        err.contains("note: P2 thought longer than its pace"),
+        "{err}"
+    );
+}
+
+#[test]
 fn without_a_person_at_the_table_nothing_is_paced() {
-    // Agents alone (a simulation at the terminal) answer as fast as they can.
+    // Agents alone (a simulation at the terminal), their account read whole: as fast as they
+    // can.
     let (code, _, err) = rules(&[
         "run",
         SHORT_OR_LONG,
