@@ -1,15 +1,17 @@
 //! Conditions compiled to their truth (issue 45 item 3, booleans unboxed): an `if`'s test, a
-//! `where`, the operands of `and`, `or` and `not`. A comparison, a `contains`, an `and`, an `or`
-//! or a `not` gives its answer as a word, 0 or 1, never a `Value::Bool` that the condition then
+//! `where`, the operands of `and`, `or` and `not`. A comparison (of values in place, or of
+//! numbers), a `contains`, an `and`, an `or` or a `not` gives its answer as a word, 0 or 1, never a `Value::Bool` that the condition then
 //! unpacks: a `R<u64>` comes back in two registers, where a `R<Value>` (and a `R<bool>`) is
 //! written to memory and read back. Any other condition (a call, a local, a field) is the
 //! expression's own code, tested as `Interp::boolean` tests it, so it pays no closure more.
 //!
 //! The answers, the steps charged and the errors are those of the value-making closures in
 //! `exprs.rs`, which share the helpers used here (`plain_eq`, `eq_const`, `eq_read`,
-//! `list_contains`).
+//! `list_contains`, `int_slow`).
 
-use super::exprs::{cexpr, eq_const, eq_read, list_contains, plain_eq, quick_eq_apart, Opnd};
+use super::exprs::{
+    cexpr, eq_const, eq_read, int_slow, list_contains, plain_eq, quick_eq_apart, Opnd,
+};
 use super::CExpr;
 use crate::ast::{BinOp, UnOp};
 use crate::builtins::Effect;
@@ -103,6 +105,15 @@ pub(crate) fn cond(e: &Expr) -> CCond {
             let x = cond(x);
             CCond::Word(wcode(move |me| Ok(x.word(me)? ^ 1)))
         }
+        // Numbers compared: `a < b`, and `a == 3` with a number written out.
+        ExprKind::Binary(op @ (BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge), a, b) => {
+            CCond::Word(order(*op, a, b, span))
+        }
+        ExprKind::Binary(op @ (BinOp::Eq | BinOp::Ne), a, b)
+            if matches!(b.kind, ExprKind::Const(Value::Int(_))) =>
+        {
+            CCond::Word(order(*op, a, b, span))
+        }
         ExprKind::Binary(op @ (BinOp::Eq | BinOp::Ne), a, b) => match eq(*op, a, b, span) {
             Some(w) => CCond::Word(w),
             None => CCond::Value(cexpr(e)),
@@ -113,6 +124,63 @@ pub(crate) fn cond(e: &Expr) -> CCond {
         },
         _ => CCond::Value(cexpr(e)),
     }
+}
+
+/// A comparison of numbers (`<`, `<=`, `>`, `>=`, or `==` and `!=` with a number written out), as
+/// `exprs::binary` compiles it (`with_int`, `with_ints`): a number in a local read in place, the
+/// left operand first; anything but two numbers the general way (`int_slow`, its errors).
+fn order(op: BinOp, a: &Expr, b: &Expr, span: Span) -> WCode {
+    match op {
+        BinOp::Lt => order_with(op, a, b, span, |p, q| p < q),
+        BinOp::Le => order_with(op, a, b, span, |p, q| p <= q),
+        BinOp::Gt => order_with(op, a, b, span, |p, q| p > q),
+        BinOp::Ge => order_with(op, a, b, span, |p, q| p >= q),
+        BinOp::Eq => order_with(op, a, b, span, |p, q| p == q),
+        _ => order_with(op, a, b, span, |p, q| p != q),
+    }
+}
+
+fn order_with<F>(op: BinOp, a: &Expr, b: &Expr, span: Span, f: F) -> WCode
+where
+    F: Fn(i64, i64) -> bool + 'static,
+{
+    let at = (op, a.span, b.span, span);
+    let a = Opnd::new(a);
+    if let ExprKind::Const(Value::Int(q)) = b.kind {
+        if let Opnd::Local(slot) = a {
+            return wcode(move |me| {
+                if let Some(&Value::Int(p)) = me.local_ref(slot) {
+                    return Ok(u64::from(f(p, q)));
+                }
+                int_slow(me, me.local(slot), Value::Int(q), at).map(truth)
+            });
+        }
+        return wcode(move |me| {
+            let x = a.ev(me)?;
+            if let Value::Int(p) = x {
+                return Ok(u64::from(f(p, q)));
+            }
+            int_slow(me, x, Value::Int(q), at).map(truth)
+        });
+    }
+    let b = Opnd::new(b);
+    if let Opnd::Local(slot) = b {
+        return wcode(move |me| {
+            let x = a.ev(me)?;
+            if let (Value::Int(p), Some(&Value::Int(q))) = (&x, me.local_ref(slot)) {
+                return Ok(u64::from(f(*p, q)));
+            }
+            int_slow(me, x, me.local(slot), at).map(truth)
+        });
+    }
+    wcode(move |me| {
+        let x = a.ev(me)?;
+        let y = b.ev(me)?;
+        if let (Value::Int(p), Value::Int(q)) = (&x, &y) {
+            return Ok(u64::from(f(*p, *q)));
+        }
+        int_slow(me, x, y, at).map(truth)
+    })
 }
 
 /// `a == b` or `a != b` whose operands are looked at in place (a local or a local's field, the

@@ -1041,7 +1041,7 @@ where
 /// An operator on values that are not two numbers it can answer in place (an overflow, a
 /// wrong value): the general way, out of line, so the callers' quick answers call nothing.
 #[inline(never)]
-fn int_slow(
+pub(super) fn int_slow(
     me: &mut Interp<'_>,
     x: Value,
     y: Value,
