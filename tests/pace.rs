@@ -207,5 +207,9 @@ fn the_repl_paces_its_agents_while_it_shows_one_seats_view() {
     let took = start.elapsed();
     assert_eq!(code, 0, "{err}");
     assert!(out.contains("Winner: P2"), "{out}");
+    assert!(
+        out.contains("P2 (mc:20) answers at the table's pace, 200 ms (--pace)"),
+        "the person is told: {out}"
+    );
     assert!(took >= pace * 6, "six paced answers in {took:?}");
 }

@@ -167,6 +167,9 @@ impl Repl {
                         self.viewer = Some(k);
                         self.pace_for_the_view();
                         self.say(format!("Showing what P{} may see.", k + 1));
+                        if let Some(line) = self.pace_line() {
+                            self.say(line);
+                        }
                     }
                     None => self.say(format!("`{p}` is not a player: use P1 to P{} or `all`.", self.session.players)),
                 },

@@ -91,6 +91,33 @@ impl Repl {
         }
     }
 
+    /// While the REPL paces its agents: which seats, and at what pace, in a line.
+    pub fn pace_line(&self) -> Option<String> {
+        self.session.pacing.as_ref()?;
+        let seats: Vec<String> = (0..self.session.modes.len())
+            .filter(|&i| matches!(self.session.modes.get(i), Some(Mode::Mc(_) | Mode::Bot(_))))
+            .map(|i| format!("P{} ({})", i + 1, self.session.mode_name(i)))
+            .collect();
+        if seats.is_empty() {
+            return None;
+        }
+        Some(format!(
+            "{} {} at the table's pace, {} ms (--pace), so how long {} tells nothing.",
+            seats.join(", "),
+            if seats.len() == 1 {
+                "answers"
+            } else {
+                "answer"
+            },
+            self.pace.as_millis(),
+            if seats.len() == 1 {
+                "it thinks"
+            } else {
+                "they think"
+            }
+        ))
+    }
+
     fn say(&mut self, s: impl Into<String>) {
         self.out.push(s.into());
     }
@@ -135,6 +162,9 @@ pub fn run(mut repl: Repl, first: Option<String>) -> std::io::Result<()> {
             "You see what P{} may see (:as all shows everything).",
             v + 1
         )?;
+        if let Some(line) = repl.pace_line() {
+            writeln!(out, "{line}")?;
+        }
     }
     writeln!(out, "Type :help for the commands, :step to start.")?;
     if let Some(file) = first {
