@@ -316,6 +316,17 @@ pub fn run(a: RunArgs, limits: Limits) -> ExitCode {
         // The people at the table are told what they play for.
         err!("{}", rules::explain::goal_banner(&prog, &a.game));
     }
+    // ... and which seats answer at the table's pace.
+    if table.borrow().pacing.is_some() {
+        let specs = rules::agent::seat_specs(&agent, n.min(64), "random").unwrap_or_default();
+        let paced: Vec<(u32, String)> = (1u32..)
+            .zip(specs)
+            .filter(|(_, s)| rules::agent::pace::is_paced(s))
+            .collect();
+        if let Some(line) = rules::agent::pace::told(&paced, a.pace) {
+            errln!("{line}");
+        }
+    }
     loop {
         table.borrow_mut().restart(answers.clone());
         if let Some(p) = table.borrow_mut().pacing.as_mut() {

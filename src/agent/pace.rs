@@ -53,6 +53,26 @@ pub fn is_paced(spec: &str) -> bool {
     spec.starts_with("mc") || spec.starts_with("ismcts") || spec.starts_with("bot:")
 }
 
+/// The line that tells the table which seats answer at its pace (`seats`: each paced seat's
+/// number from 1 and who plays it), or nothing when none does.
+pub fn told(seats: &[(u32, String)], every: Duration) -> Option<String> {
+    if seats.is_empty() || every.is_zero() {
+        return None;
+    }
+    let names: Vec<String> = seats
+        .iter()
+        .map(|(n, who)| format!("P{n} ({who})"))
+        .collect();
+    let one = names.len() == 1;
+    Some(format!(
+        "{} {} at the table's pace, {} ms (--pace), so how long {} tells nothing.",
+        names.join(", "),
+        if one { "answers" } else { "answer" },
+        every.as_millis(),
+        if one { "it thinks" } else { "they think" }
+    ))
+}
+
 /// One seat's pace now, and its answers that came later than that.
 #[derive(Debug, Clone)]
 struct Seat {
@@ -169,6 +189,23 @@ mod tests {
         // 5, 10, 20 ms: the first that covers the 12 it took.
         let every = p.seats.first().map(|s| s.every);
         assert_eq!(every, Some(Duration::from_millis(20)));
+    }
+
+    #[test]
+    fn the_table_is_told_which_seats_answer_at_its_pace() {
+        let one = [(2, "mc:50".to_string())];
+        let two = [(2, "mc:50".to_string()), (3, "bot:Steward".to_string())];
+        let ms = Duration::from_millis(500);
+        assert_eq!(
+            told(&one, ms).as_deref(),
+            Some("P2 (mc:50) answers at the table's pace, 500 ms (--pace), so how long it thinks tells nothing.")
+        );
+        assert_eq!(
+            told(&two, ms).as_deref(),
+            Some("P2 (mc:50), P3 (bot:Steward) answer at the table's pace, 500 ms (--pace), so how long they think tells nothing.")
+        );
+        assert_eq!(told(&[], ms), None);
+        assert_eq!(told(&one, Duration::ZERO), None);
     }
 
     #[test]

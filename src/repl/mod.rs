@@ -94,28 +94,11 @@ impl Repl {
     /// While the REPL paces its agents: which seats, and at what pace, in a line.
     pub fn pace_line(&self) -> Option<String> {
         self.session.pacing.as_ref()?;
-        let seats: Vec<String> = (0..self.session.modes.len())
+        let seats: Vec<(u32, String)> = (0..self.session.modes.len())
             .filter(|&i| matches!(self.session.modes.get(i), Some(Mode::Mc(_) | Mode::Bot(_))))
-            .map(|i| format!("P{} ({})", i + 1, self.session.mode_name(i)))
+            .map(|i| (i as u32 + 1, self.session.mode_name(i)))
             .collect();
-        if seats.is_empty() {
-            return None;
-        }
-        Some(format!(
-            "{} {} at the table's pace, {} ms (--pace), so how long {} tells nothing.",
-            seats.join(", "),
-            if seats.len() == 1 {
-                "answers"
-            } else {
-                "answer"
-            },
-            self.pace.as_millis(),
-            if seats.len() == 1 {
-                "it thinks"
-            } else {
-                "they think"
-            }
-        ))
+        crate::agent::pace::told(&seats, self.pace)
     }
 
     fn say(&mut self, s: impl Into<String>) {

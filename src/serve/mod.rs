@@ -304,6 +304,16 @@ pub fn run(cfg: Config, out: &mut dyn Write) -> Result<(), String> {
         out,
         "at this terminal: `P2 random` hands a seat to an agent (random, first, mc:N), `P2 human` back to its person; `quit` ends"
     );
+    // Which seats answer at the table's pace.
+    if host.session.pacing.is_some() {
+        let paced: Vec<(u32, String)> = (0..host.session.modes.len())
+            .filter(|&i| matches!(host.session.modes.get(i), Some(Mode::Mc(_) | Mode::Bot(_))))
+            .map(|i| (i as u32 + 1, host.session.mode_name(i)))
+            .collect();
+        if let Some(line) = crate::agent::pace::told(&paced, cfg.pace) {
+            let _ = writeln!(out, "{line}");
+        }
+    }
     host.game_loop(rx, out)
 }
 
