@@ -1,7 +1,8 @@
-//! The table's pace: with people at the table (`rules run` with a human seat, `rules serve`), a
+//! The table's pace: with people at the table (`rules run` with a human seat or an account read
+//! through one seat's eyes, `--viewer P2`; `rules serve`; the REPL while it shows one seat), a
 //! seat played by a search (`mc`, `ismcts`) or by a game's bot gives each answer a fixed time
 //! after the answer before it (`--pace`, half a second unless told), so how long it thought
-//! says nothing of what its seat holds.
+//! says nothing of what its seat holds. The table is told which seats it paces (`told`).
 //!
 //! Without it, the time a search takes is a channel: its playouts start from its own hidden
 //! cards, so a hand that ends the game sooner is answered sooner, and a person at the table can
