@@ -26,6 +26,10 @@ pub struct Extra<'a> {
     pub version: u64,
     /// This run of the server's name: the version counts from 1 again in a new one.
     pub instance: &'a str,
+    /// The game is moving on from the question it showed (a person answered, and seats that
+    /// answer at the table's pace are playing): no question and nobody waited on, so every page
+    /// says the game goes on.
+    pub moving: bool,
 }
 
 /// Card ids to their index, for the card's printed text.
@@ -104,7 +108,10 @@ pub fn build(
             |p| json!({"name": format!("P{}", u64::from(p) + 1), "plays": s.mode_name(p as usize)}),
         )
         .collect();
-    let pending = s.pending.as_ref().filter(|_| s.stop == Stop::Pending);
+    let pending = s
+        .pending
+        .as_ref()
+        .filter(|_| s.stop == Stop::Pending && !extra.moving);
     let waiting = pending.map(|p| format!("P{}", u64::from(p.player) + 1));
     let question = match (pending, seat, extra.question) {
         (Some(p), Some(me), Some(id)) if p.player == me => {

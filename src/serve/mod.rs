@@ -427,12 +427,43 @@ impl Host {
             undo_refused: back.and_then(Result::err),
             version,
             instance: &self.instance,
+            moving: false,
         };
         let mut messages: Vec<Arc<str>> = (0..s.players)
             .map(|p| Arc::from(message::build(s, &self.cards, Some(p), &extra)))
             .collect();
         messages.push(Arc::from(message::build(s, &self.cards, None, &extra)));
         self.hub.publish(messages, question);
+    }
+
+    /// A person answered and seats that answer at the table's pace play next: every page is
+    /// told at once that the game goes on (nobody is asked), rather than showing the answered
+    /// question until the next person's. It names nobody: the same message whoever plays next.
+    fn publish_moving(&mut self) {
+        let s = &self.session;
+        let paced = s.pacing.is_some()
+            && s.modes
+                .iter()
+                .any(|m| matches!(m, Mode::Mc(_) | Mode::Bot(_)));
+        if !paced {
+            return;
+        }
+        self.version = self.version.wrapping_add(1);
+        let extra = message::Extra {
+            account_lines: s.limits.max_serve_account_lines,
+            question: None,
+            undo: &[],
+            can_undo: false,
+            undo_refused: None,
+            version: self.version,
+            instance: &self.instance,
+            moving: true,
+        };
+        let mut messages: Vec<Arc<str>> = (0..s.players)
+            .map(|p| Arc::from(message::build(s, &self.cards, Some(p), &extra)))
+            .collect();
+        messages.push(Arc::from(message::build(s, &self.cards, None, &extra)));
+        self.hub.publish(messages, None);
     }
 
     fn write_log(&self) -> Result<(), String> {
@@ -502,6 +533,7 @@ impl Host {
                         Change::Nothing
                     } else {
                         self.undo.clear();
+                        self.publish_moving();
                         if let Err(e) = self.session.choose(index) {
                             let _ = writeln!(out, "error: {e}");
                         }
