@@ -429,11 +429,18 @@ impl Host {
             instance: &self.instance,
             moving: false,
         };
-        let mut messages: Vec<Arc<str>> = (0..s.players)
-            .map(|p| Arc::from(message::build(s, &self.cards, Some(p), &extra)))
-            .collect();
-        messages.push(Arc::from(message::build(s, &self.cards, None, &extra)));
+        let messages = self.messages(&extra);
         self.hub.publish(messages, question);
+    }
+
+    /// Each seat's message, then the spectators'.
+    fn messages(&self, extra: &message::Extra<'_>) -> Vec<Arc<str>> {
+        let s = &self.session;
+        let mut messages: Vec<Arc<str>> = (0..s.players)
+            .map(|p| Arc::from(message::build(s, &self.cards, Some(p), extra)))
+            .collect();
+        messages.push(Arc::from(message::build(s, &self.cards, None, extra)));
+        messages
     }
 
     /// A person answered and seats that answer at the table's pace play next: every page is
@@ -459,10 +466,7 @@ impl Host {
             instance: &self.instance,
             moving: true,
         };
-        let mut messages: Vec<Arc<str>> = (0..s.players)
-            .map(|p| Arc::from(message::build(s, &self.cards, Some(p), &extra)))
-            .collect();
-        messages.push(Arc::from(message::build(s, &self.cards, None, &extra)));
+        let messages = self.messages(&extra);
         self.hub.publish(messages, None);
     }
 
