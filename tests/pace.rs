@@ -29,11 +29,20 @@ fn choices_of(stream: &str, player: &str) -> usize {
         .count()
 }
 
+/// A game played with `input` typed: how long it took, its output and its errors (it must end
+/// well).
+fn timed(args: &[&str], input: &str) -> (Duration, String, String) {
+    let start = Instant::now();
+    let (code, out, err) = typed(args, input);
+    let took = start.elapsed();
+    assert_eq!(code, 0, "{err}");
+    (took, out, err)
+}
+
 #[test]
 fn a_search_facing_a_person_answers_at_its_pace() {
     let pace = Duration::from_millis(200);
-    let start = Instant::now();
-    let (code, out, err) = typed(
+    let (took, out, _) = timed(
         &[
             "run",
             SHORT_OR_LONG,
@@ -47,8 +56,6 @@ fn a_search_facing_a_person_answers_at_its_pace() {
         ],
         &"1\n".repeat(8),
     );
-    let took = start.elapsed();
-    assert_eq!(code, 0, "{err}");
     let n = choices_of(&out, "P2");
     assert!(n >= 2, "P2 answered {n} times:\n{out}");
     // Every answer of P2 came a pace after P1's before it.
@@ -65,8 +72,7 @@ fn a_forced_secret_choice_of_a_paced_seat_takes_its_pace_too() {
     // answers of P2's, each a pace after the one before: unpaced, the secret one would be given
     // at once, telling the table that P2 had no choice.
     let pace = Duration::from_millis(200);
-    let start = Instant::now();
-    let (code, out, err) = typed(
+    let (took, out, _) = timed(
         &[
             "run",
             FORCED,
@@ -80,8 +86,6 @@ fn a_forced_secret_choice_of_a_paced_seat_takes_its_pace_too() {
         ],
         &"1\n".repeat(3),
     );
-    let took = start.elapsed();
-    assert_eq!(code, 0, "{err}");
     assert_eq!(choices_of(&out, "P2"), 6, "{out}");
     assert!(took >= pace * 6, "six paced answers in {took:?}");
 }
@@ -202,10 +206,7 @@ fn the_repl_paces_its_agents_while_it_shows_one_seats_view() {
         "--pace",
         "200ms",
     ];
-    let start = Instant::now();
-    let (code, out, err) = typed(&args, ":step\n1\n1\n1\n");
-    let took = start.elapsed();
-    assert_eq!(code, 0, "{err}");
+    let (took, out, _) = timed(&args, ":step\n1\n1\n1\n");
     assert!(out.contains("Winner: P2"), "{out}");
     assert!(
         out.contains("P2 (mc:20) answers at the table's pace, 200 ms (--pace)"),

@@ -357,19 +357,14 @@ impl Checker {
                         return (mk(ExprKind::Zone(z, ks)), ty);
                     }
                     // A var without keys that holds a list is indexed as a list (`xs[0]`).
-                    Some((Global::Var(v), _))
-                        if keys.len() == 1
-                            && self.prog.vars[v as usize].keys.is_empty()
-                            && matches!(self.prog.vars[v as usize].ty, Ty::List(_)) => {}
+                    Some((Global::Var(v), _)) if keys.len() == 1 && self.is_list_var(v) => {}
                     Some((Global::Var(v), _)) => {
                         let ks = self.keys(v, keys, span, false);
-                        let vd = &self.prog.vars[v as usize];
                         // Wrong keys were reported: the result is unknown, so what follows is
                         // not reported again.
-                        let t = if vd.keys.len() == keys.len() {
-                            vd.ty.clone()
-                        } else {
-                            Ty::Any
+                        let t = match self.prog.vars.get(v as usize) {
+                            Some(vd) if vd.keys.len() == keys.len() => vd.ty.clone(),
+                            _ => Ty::Any,
                         };
                         return (mk(ExprKind::Var(v, ks)), t);
                     }

@@ -302,11 +302,7 @@ impl Checker {
                 if let E::Name(n) = &base.kind {
                     match self.globals.get(n).copied() {
                         // An element of a list a var holds: a list is one value, set whole.
-                        Some((Global::Var(v), _))
-                            if keys.len() == 1
-                                && self.prog.vars[v as usize].keys.is_empty()
-                                && matches!(self.prog.vars[v as usize].ty, Ty::List(_)) =>
-                        {
+                        Some((Global::Var(v), _)) if keys.len() == 1 && self.is_list_var(v) => {
                             self.err(
                                 Diag::error(
                                     "check::assign",
@@ -325,8 +321,7 @@ impl Checker {
                         }
                         Some((Global::Var(v), _)) => {
                             let ks = self.keys(v, keys, target.span, false);
-                            let vd = &self.prog.vars[v as usize];
-                            if vd.keys.len() != keys.len() {
+                            if self.var_keys(v) != keys.len() {
                                 // Wrong keys were reported: the value set is not checked
                                 // against the var's type again.
                                 return None;
@@ -365,6 +360,19 @@ impl Checker {
                 None
             }
         }
+    }
+
+    /// Whether var `v` has no keys and holds a list (so `v[i]` indexes the list).
+    pub(super) fn is_list_var(&self, v: Id) -> bool {
+        self.prog
+            .vars
+            .get(v as usize)
+            .is_some_and(|vd| vd.keys.is_empty() && matches!(vd.ty, Ty::List(_)))
+    }
+
+    /// How many keys var `v` takes (0 for a var the program does not have).
+    pub(super) fn var_keys(&self, v: Id) -> usize {
+        self.prog.vars.get(v as usize).map_or(0, |vd| vd.keys.len())
     }
 
     fn var_info(&self, v: Id) -> PlaceInfo {
