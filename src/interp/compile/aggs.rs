@@ -397,19 +397,22 @@ fn map_of_filter(slot: u32, source: &Expr, map: Option<&Expr>, span: Span) -> Op
     // tuple of three locals (`(c, row, side)`) made in the walk's own closure.
     let cached = super::invariant::cached_call(test, &[fslot, slot]);
     let (fs, ms) = ((fslot, fspan), (slot, span));
+    // The filter's element and the map's in one slot (the checker gives a slot back at the end
+    // of its scope, so the two usually share one): set once, not copied into a second.
+    let one = fslot == slot && !super::inline::binds(test, fslot);
     if let Some(three) = Three::of(value) {
         return Some(match (src, cached) {
-            (CSource::List(l), Some(c)) => filter_map(Written(l), c, three, fs, ms),
-            (src, Some(c)) => filter_map(src, c, three, fs, ms),
-            (src, None) => filter_map(src, cond(test), three, fs, ms),
+            (CSource::List(l), Some(c)) => filter_map(Written(l), c, three, fs, ms, one),
+            (src, Some(c)) => filter_map(src, c, three, fs, ms, one),
+            (src, None) => filter_map(src, cond(test), three, fs, ms, one),
         });
     }
     let value = super::exprs::expr(value);
     Some(match (src, cached) {
-        (CSource::List(l), Some(c)) => filter_map(Written(l), c, value, fs, ms),
-        (CSource::List(l), None) => filter_map(Written(l), cond(test), value, fs, ms),
-        (src, Some(c)) => filter_map(src, c, value, fs, ms),
-        (src, None) => filter_map(src, cond(test), value, fs, ms),
+        (CSource::List(l), Some(c)) => filter_map(Written(l), c, value, fs, ms, one),
+        (CSource::List(l), None) => filter_map(Written(l), cond(test), value, fs, ms, one),
+        (src, Some(c)) => filter_map(src, c, value, fs, ms, one),
+        (src, None) => filter_map(src, cond(test), value, fs, ms, one),
     })
 }
 
@@ -516,6 +519,7 @@ fn filter_map<W: Walked + 'static, T: Test + 'static, V: Made + 'static>(
     value: V,
     (fslot, fspan): (u32, Span),
     (slot, span): (u32, Span),
+    one_slot: bool,
 ) -> Fill {
     Box::new(move |me, out| {
         let mut made = 0usize;
@@ -525,9 +529,18 @@ fn filter_map<W: Walked + 'static, T: Test + 'static, V: Made + 'static>(
         let mut kept = None;
         let mut each = |me: &mut Interp<'_>, item: Value| -> R<bool> {
             me.tick(fspan)?;
-            me.set_local(fslot, item.clone());
-            if cond.holds(me, &mut kept)? && failed.is_none() {
-                me.set_local(slot, item);
+            let kept_one = if one_slot {
+                me.set_local(fslot, item);
+                cond.holds(me, &mut kept)? && failed.is_none()
+            } else {
+                me.set_local(fslot, item.clone());
+                let holds = cond.holds(me, &mut kept)? && failed.is_none();
+                if holds {
+                    me.set_local(slot, item);
+                }
+                holds
+            };
+            if kept_one {
                 match value.make(me) {
                     Ok(v) => {
                         depth = depth.max(v.depth());
