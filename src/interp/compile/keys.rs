@@ -238,6 +238,13 @@ impl CKeys {
                 let (jb, nb) = b.index(me, self.family)?;
                 return Ok(ja.saturating_mul(nb).saturating_add(jb));
             }
+            [a, b, c] => {
+                let (ja, _) = a.index(me, self.family)?;
+                let (jb, nb) = b.index(me, self.family)?;
+                let (jc, nc) = c.index(me, self.family)?;
+                let ab = ja.saturating_mul(nb).saturating_add(jb);
+                return Ok(ab.saturating_mul(nc).saturating_add(jc));
+            }
             _ => {}
         }
         let mut idx = 0u32;
