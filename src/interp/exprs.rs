@@ -89,7 +89,8 @@ impl<'p> Interp<'p> {
             Special::Players => Value::List(self.players_in()),
             Special::AllPlayers => Value::List(self.players.clone()),
             Special::PlayerCount => {
-                Value::Int(self.state.eliminated.iter().filter(|&&e| !e).count() as i64)
+                let left = self.state.eliminated.len().saturating_sub(self.state.out);
+                Value::Int(i64::try_from(left).unwrap_or(i64::MAX))
             }
             Special::Round => Value::Int(self.state.round),
         }

@@ -83,6 +83,8 @@ pub struct State {
     pub finished: bool,
     /// Players out of the game (`eliminate p`), by seat.
     pub eliminated: Vec<bool>,
+    /// How many of `eliminated` are true (kept by `eliminate`; remembered calls compare it).
+    out: usize,
     /// The game options' values (`option`, set with `--set`).
     pub options: Vec<Value>,
     /// The step budget counted down (`tick`): the steps still allowed, plus one. Counting down
@@ -581,6 +583,7 @@ impl<'p> Interp<'p> {
                 rng: rng::new_rng(seed),
                 finished: false,
                 eliminated: vec![false; n_players as usize],
+                out: 0,
                 options: prog.options.iter().map(|o| o.default.clone()).collect(),
                 steps_left: step_limit.saturating_add(1),
                 step_limit,

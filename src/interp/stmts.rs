@@ -144,6 +144,7 @@ impl<'p> Interp<'p> {
                 if let Some(out) = self.state.eliminated.get_mut(p as usize) {
                     if !*out {
                         *out = true;
+                        self.state.out = self.state.out.saturating_add(1);
                         self.emit(|_| Event::Eliminated {
                             player: format!("P{}", p + 1),
                         });

@@ -488,7 +488,7 @@ impl Interp<'_> {
         let at = entries.iter().position(|e| e.key == key).ok_or(None)?;
         let e = entries.get(at).ok_or(None)?;
         let fresh = (!plan.round || e.round == st.round)
-            && e.out == st.eliminated.iter().filter(|&&e| e).count()
+            && e.out == st.out
             && plan
                 .vars
                 .iter()
@@ -516,7 +516,7 @@ impl Interp<'_> {
             key,
             at: st.var_clock,
             round: st.round,
-            out: st.eliminated.iter().filter(|&&e| e).count(),
+            out: st.out,
             steps,
             value,
         };
