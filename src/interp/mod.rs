@@ -708,7 +708,7 @@ impl<'p> Interp<'p> {
 
     /// The players still in, in seat order.
     pub(crate) fn players_in(&self) -> Rc<Items> {
-        if self.state.eliminated.iter().any(|&e| e) {
+        if self.state.out > 0 {
             Rc::new(Items::new(
                 (0..self.state.n_players)
                     .filter(|&p| self.is_in(p))
