@@ -70,7 +70,10 @@ pub(super) fn call(f: Id, es: &[Expr], span: Span) -> Code {
         return remembered;
     }
     if let Some(inlined) = super::inline::call(f, es, span) {
-        return inlined;
+        // A function of one enum or `bool` that reads nothing else: kept per value.
+        return match super::finite::call(f, es, inlined, span) {
+            Ok(kept) | Err(kept) => kept,
+        };
     }
     let args = args(es);
     code(move |me| me.call_with_args(f, &args, span))

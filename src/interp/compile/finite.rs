@@ -1,0 +1,211 @@
+//! Calls of a function of one finite argument that reads nothing else, such as
+//! `other(side: Side) -> Side = if side == Left { Right } else { Left }`: its value for each
+//! value of the argument is worked out the first time the call site meets it, with the steps it
+//! took, and then given again, its steps charged, without running the body.
+//!
+//! What it takes, decided on the tree:
+//! - one parameter, of an enum type or `bool` (a domain of a few values, each an index);
+//! - a body that reads its parameter, its own locals and values written out, and nothing of the
+//!   game: no var, zone, card, player list, round, option or named constant, no call and no
+//!   builtin (so nothing that asks who is still in), no loop; it changes only its own locals;
+//! - a call whose argument is a local or a value written out (read in place, nothing to work
+//!   out twice), and that `inline` compiles in place (so not while profiling, which counts every
+//!   call).
+//!
+//! So the value and the steps are the same for every call with that argument, in every game of
+//! the program: the call gives what running it gives, and charges what running it charges. An
+//! error (the body divides by zero) is never kept: that call is run each time, and fails each
+//! time in the same place. As with a remembered call (`memo`), a game whose budget runs out
+//! inside the body is stopped at the call once its value is kept. With an observer (a player's
+//! view) nothing changes: the body reads nothing that one could not see.
+
+use super::{code, Code};
+use crate::diag::Span;
+use crate::interp::Interp;
+use crate::program::walk::{walk, Node};
+use crate::program::*;
+use crate::value::Value;
+use std::cell::RefCell;
+use std::rc::Rc;
+
+/// The argument's domain: an enum's id and its number of values, or `bool`.
+#[derive(Clone, Copy)]
+enum Domain {
+    Enum(Id, u32),
+    Bool,
+}
+
+impl Domain {
+    fn size(self) -> usize {
+        match self {
+            Domain::Enum(_, n) => n as usize,
+            Domain::Bool => 2,
+        }
+    }
+
+    /// The index of `v` in the domain, if it is one of its values.
+    #[inline(always)]
+    fn index(self, v: &Value) -> Option<usize> {
+        match (self, v) {
+            (Domain::Enum(e, n), Value::Enum(e2, x)) if e == *e2 && *x < n => Some(*x as usize),
+            (Domain::Bool, Value::Bool(b)) => Some(usize::from(*b)),
+            _ => None,
+        }
+    }
+}
+
+thread_local! {
+    /// Per function of the program being compiled, its argument's domain if its calls may be
+    /// kept so.
+    static FINITE: RefCell<Vec<Option<Domain>>> = const { RefCell::new(Vec::new()) };
+}
+
+/// Run `f` (a compilation of `prog`) knowing which of its functions qualify.
+pub(super) fn with_program<T>(prog: &Program, f: impl FnOnce() -> T) -> T {
+    let domains = prog.fns.iter().map(|fd| domain_of(prog, fd)).collect();
+    let old = FINITE.with(|t| t.replace(domains));
+    let r = f();
+    FINITE.with(|t| *t.borrow_mut() = old);
+    r
+}
+
+/// The domain of `fd`'s one parameter, if `fd` qualifies (see the module's comment).
+fn domain_of(prog: &Program, fd: &FnDef) -> Option<Domain> {
+    let [(_, ty)] = &fd.params[..] else {
+        return None;
+    };
+    let domain = match ty {
+        Ty::Enum(id) => {
+            let n = prog.enums.get(*id as usize)?.variants.len();
+            Domain::Enum(*id, u32::try_from(n).ok()?)
+        }
+        Ty::Bool => Domain::Bool,
+        _ => return None,
+    };
+    let mut ok = true;
+    walk(Node::Expr(&fd.body), &mut |n| {
+        ok &= match n {
+            Node::Expr(e) => matches!(
+                e.kind,
+                ExprKind::Const(_)
+                    | ExprKind::Local(_)
+                    | ExprKind::Unary(..)
+                    | ExprKind::Binary(..)
+                    | ExprKind::If(..)
+                    | ExprKind::Match(..)
+                    | ExprKind::Block(_)
+                    | ExprKind::List(_)
+                    | ExprKind::Tuple(_)
+                    | ExprKind::TupleIndex(..)
+                    | ExprKind::Index(..)
+            ),
+            Node::Stmt(s) => matches!(
+                s.kind,
+                StmtKind::Let(..)
+                    | StmtKind::Assign(Place::Local(_), _, _)
+                    | StmtKind::Return(_)
+                    | StmtKind::Expr(_)
+            ),
+        };
+    });
+    ok.then_some(domain)
+}
+
+/// `f(es)` kept per value of its argument, around `inlined` (the call compiled in place), if
+/// `f` and the call qualify.
+pub(super) fn call(f: Id, es: &[Expr], inlined: Code, span: Span) -> Result<Code, Code> {
+    let Some(domain) = FINITE.with(|t| t.borrow().get(f as usize).copied().flatten()) else {
+        return Err(inlined);
+    };
+    let arg = match es {
+        [Expr {
+            kind: ExprKind::Local(slot),
+            ..
+        }] => Arg::Local(*slot),
+        [Expr {
+            kind: ExprKind::Const(v),
+            ..
+        }] => match domain.index(v) {
+            Some(i) => Arg::Index(i),
+            None => return Err(inlined),
+        },
+        _ => return Err(inlined),
+    };
+    let kept: Kept = Rc::new(RefCell::new(vec![None; domain.size()]));
+    Ok(code(move |me: &mut Interp<'_>| {
+        let at = match arg {
+            Arg::Local(slot) => me.local_ref(slot).and_then(|v| domain.index(v)),
+            Arg::Index(i) => Some(i),
+        };
+        let Some(at) = at else {
+            // Not a value of the domain (a `none`): the call as written, and its error.
+            return inlined(me);
+        };
+        if let Some((v, steps)) = kept.borrow().get(at).and_then(Option::as_ref) {
+            // What the call does first (`InlineCall::run`): its step, the depth check; then
+            // the steps its body took.
+            me.tick(span)?;
+            me.check_call_depth(span)?;
+            me.charge(steps.saturating_sub(1), span)?;
+            return Ok(v.clone());
+        }
+        let before = me.state.steps();
+        let v = inlined(me)?;
+        let steps = me.state.steps().saturating_sub(before);
+        if let Some(slot) = kept.borrow_mut().get_mut(at) {
+            *slot = Some((v.clone(), steps));
+        }
+        Ok(v)
+    }))
+}
+
+/// Per value of the argument, its call's value and steps once worked out.
+type Kept = Rc<RefCell<Vec<Option<(Value, u64)>>>>;
+
+/// Where the argument comes from.
+#[derive(Clone, Copy)]
+enum Arg {
+    Local(u32),
+    /// A value written out, as its index.
+    Index(usize),
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::limits::Limits;
+
+    /// Which functions qualify: one enum or `bool` parameter, a body that reads nothing else.
+    #[test]
+    fn only_functions_of_their_argument_alone_qualify() {
+        let text = "enum Side { Left, Right }\nvar zero: int = 0\n\
+            game \"g\" { players: 2, rounds: 1, round: [p] }\n\
+            fn other(s: Side) -> Side = if s == Left { Right } else { Left }\n\
+            fn flag(b: bool) -> int { let n = if b { 1 } else { 2 }\n n * 3 }\n\
+            fn reads(s: Side) -> int = zero\n\
+            fn two(s: Side, t: Side) -> bool = s == t\n\
+            fn number(n: int) -> int = n + 1\n\
+            fn asks(s: Side) -> int = len(players)\n\
+            phase p { let a = other(Left)\n let b = flag(true)\n let c = reads(a)\n \
+            let d = two(a, a)\n let e = number(1)\n let f = asks(a) }\n";
+        let c = crate::check_text("finite.rules", text, &Limits::default());
+        assert_eq!(c.errors(), 0, "{}", c.render());
+        let prog = c.program.expect("program");
+        let qualifies: Vec<(&str, bool)> = prog
+            .fns
+            .iter()
+            .map(|fd| (fd.name.as_str(), domain_of(&prog, fd).is_some()))
+            .collect();
+        assert_eq!(
+            qualifies,
+            [
+                ("other", true),
+                ("flag", true),
+                ("reads", false),
+                ("two", false),
+                ("number", false),
+                ("asks", false)
+            ]
+        );
+    }
+}
