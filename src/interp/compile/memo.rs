@@ -212,6 +212,14 @@ fn plans(prog: &Program) -> Vec<Option<Rc<Plan>>> {
     for f in 0..prog.fns.len() {
         reads_of(prog, f, &mut reads);
     }
+    // The fields that are vars of some kind: only those are ever dated (`State::field_stamp`).
+    let var_fields: Vec<Id> = prog
+        .kinds
+        .iter()
+        .flat_map(|k| &k.fields)
+        .filter(|fd| fd.mutable)
+        .map(|fd| fd.sym)
+        .collect();
     prog.fns
         .iter()
         .zip(reads)
@@ -219,12 +227,14 @@ fn plans(prog: &Program) -> Vec<Option<Rc<Plan>>> {
             // A function that reads card fields is remembered when it walks a whole kind of
             // card, or a zone's cards and does much besides: a lookup then saves more than it
             // costs. A smaller one is cheaper compiled in place of its calls (`inline`).
-            Reads::Only(plan)
+            Reads::Only(mut plan)
                 if has_loop(&fd.body)
                     && (plan.fields.is_empty()
                         || walks_a_kind(&fd.body)
                         || (walks_a_zone(&fd.body) && plan.size >= ZONE_WALK_MIN_SIZE)) =>
             {
+                // A field that is no var never changes: a lookup need not look at its date.
+                plan.fields.retain(|f| var_fields.contains(f));
                 Some(Rc::new(plan))
             }
             _ => None,
