@@ -208,4 +208,65 @@ mod tests {
             ]
         );
     }
+
+    /// A kept call runs its body once per value of its argument, then gives the value kept,
+    /// charging the steps the body took.
+    #[test]
+    fn a_call_runs_the_body_once_per_value() {
+        use std::cell::Cell;
+        let text = "enum Side { Left, Right }\n\
+            game \"g\" { players: 2, rounds: 1, round: [p] }\n\
+            fn other(s: Side) -> Side = if s == Left { Right } else { Left }\n\
+            phase p { let a = other(Left) }\n";
+        let c = crate::check_text("finite.rules", text, &Limits::default());
+        assert_eq!(c.errors(), 0, "{}", c.render());
+        let prog = c.program.expect("program");
+        let side = prog
+            .enums
+            .iter()
+            .position(|e| e.name == "Side")
+            .expect("Side") as Id;
+        let f = prog
+            .fns
+            .iter()
+            .position(|fd| fd.name == "other")
+            .expect("other") as Id;
+        let span = Span::default();
+        // The body stands in for the inlined call: three steps, the other side, and a count.
+        let runs = Rc::new(Cell::new(0u32));
+        let counted = runs.clone();
+        let body: Code = code(move |me: &mut Interp<'_>| {
+            counted.set(counted.get() + 1);
+            me.charge(3, span)?;
+            match me.local_ref(0) {
+                Some(Value::Enum(_, 0)) => Ok(Value::Enum(side, 1)),
+                _ => Ok(Value::Enum(side, 0)),
+            }
+        });
+        let site = [Expr {
+            kind: ExprKind::Local(0),
+            span,
+        }];
+        let kept = with_program(&prog, || call(f, &site, body, span))
+            .ok()
+            .expect("the call is kept");
+        let agents = crate::agent::make_agents("first", 2, 1).expect("agents");
+        let mut me = Interp::new(&prog, 2, 1, agents, Limits::default()).expect("interp");
+        let before = me.state.steps();
+        for x in [0, 1, 0, 0, 1, 1] {
+            me.set_local(0, Value::Enum(side, x));
+            let v = kept(&mut me).expect("a value");
+            assert_eq!(v, Value::Enum(side, 1 - x));
+        }
+        assert_eq!(runs.get(), 2, "the body ran once per value");
+        // Six calls of three steps each, kept or not.
+        assert_eq!(me.state.steps() - before, 18);
+        // A call whose argument is neither a local nor a value written out is not kept.
+        let other_site = [Expr {
+            kind: ExprKind::Special(Special::Round),
+            span,
+        }];
+        let plain: Code = code(|_: &mut Interp<'_>| Ok(Value::None));
+        assert!(with_program(&prog, || call(f, &other_site, plain, span)).is_err());
+    }
 }
