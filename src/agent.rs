@@ -5,6 +5,7 @@
 pub mod ismcts;
 pub mod mc;
 pub mod pace;
+pub mod prior;
 pub mod table;
 
 pub use table::{match_answer, HumanAgent, ReplayAgent, SharedTable, Table};

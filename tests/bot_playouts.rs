@@ -232,3 +232,48 @@ fn the_report_names_the_bot_that_answered_for_want_of_a_copy() {
     );
     assert!(!random.contains("bot"), "{random}");
 }
+
+/// P1's answers to the prior game's two questions, with P1 played by `agent`, for seed `seed`.
+fn prior_answers(agent: &str, seed: u32) -> (String, String) {
+    let (code, out, err) = rules(&[
+        "run",
+        "tests/bot_playouts/prior.rules",
+        "--seed",
+        &seed.to_string(),
+        "--agent",
+        &format!("P1={agent},random"),
+    ]);
+    assert_eq!(code, 0, "{agent}: {out}{err}");
+    let answer = |q: &str| {
+        out.lines()
+            .find(|l| l.contains(q))
+            .and_then(|l| l.rsplit("-> ").next())
+            .unwrap_or_else(|| panic!("{agent}, seed {seed}: P1 was not asked {q:?}: {out}"))
+            .trim()
+            .to_string()
+    };
+    (answer("Pick a number"), answer("Bold or timid"))
+}
+
+/// A search whose playouts the game's bot plays keeps the bot's answer among options whose
+/// playouts differ by chance alone, and replaces it where every copy shows another better;
+/// with random playouts (no prior) the same noise moves its pick from seed to seed.
+#[test]
+fn the_bot_answer_stands_until_the_playouts_tell_another_apart() {
+    for agent in ["mc:10/bot:Seven", "ismcts:10x/bot:Seven"] {
+        let answers: Vec<(String, String)> = (1..=20).map(|s| prior_answers(agent, s)).collect();
+        let sevens = answers.iter().filter(|(n, _)| n == "7").count();
+        assert!(
+            sevens >= 18,
+            "{agent}: 7 kept in {sevens} of 20 seeds: {answers:?}"
+        );
+        assert!(
+            answers.iter().all(|(_, s)| s == "Bold"),
+            "{agent}: not bold every time: {answers:?}"
+        );
+    }
+    let noisy: std::collections::BTreeSet<String> = (1..=20)
+        .map(|s| prior_answers("mc:10/random", s).0)
+        .collect();
+    assert!(noisy.len() >= 4, "random playouts picked only {noisy:?}");
+}

@@ -40,7 +40,9 @@
 //!
 //! `ismcts:N/bot:NAME` (any budget and horizon before the `/`): the answers a random playout
 //! would give (past the tree, and while a node warms up) are the game's bot `NAME`'s, as the
-//! seat that chooses on the copy, one in four at random (as `mc:N/bot:NAME`).
+//! seat that chooses on the copy, one in four at random (as `mc:N/bot:NAME`); the bot's own
+//! answer at the choice is the search's prior, kept in every round of the halving and replaced
+//! only by an option that beats it on the same copies with confidence (`super::prior`).
 
 use super::mc::SearchStats;
 use super::{Agent, ChoiceRequest};
@@ -541,8 +543,9 @@ pub fn pick(sp: &SearchPoint, spec: Spec, seed: u64, number: usize) -> (usize, S
 }
 
 /// `pick`, the playouts driven by the game's bot `bot` (random when `None`), and `favourite`
-/// (the bot's own answer here) taken where no copy leads back to the choice and first among
-/// options of equal means.
+/// (the bot's own answer here) taken where no copy leads back to the choice; it stays in every
+/// round of the halving, and is kept unless the best option beats it on the same copies with
+/// confidence (`super::prior`).
 pub fn pick_by(
     sp: &SearchPoint,
     spec: Spec,
@@ -569,6 +572,11 @@ pub fn pick_by(
     let root = tree.root(seat, count);
     let mut alive: Vec<usize> = (0..count).collect();
     let (mut worlds, mut tries, mut playouts) = (0u64, 0u64, 0u64);
+    // With a favourite: each copy's (copy, weight, reward, score) per option, to compare the
+    // best with it on the copies both played.
+    let favourite = favourite.filter(|&f| f < count);
+    let mut values: Vec<Vec<Value>> = vec![Vec::new(); if favourite.is_some() { count } else { 0 }];
+    let mut this_copy: Vec<(usize, Value)> = Vec::new();
     // The playouts asked for in all (a time budget counts none).
     let asked = match budget {
         Budget::Iterations(n) => Some(u64::from(n)),
@@ -603,10 +611,11 @@ pub fn pick_by(
             let world = sp.determinise(&mut rng);
             let future = rng::draw_u64(&mut rng);
             let mut accepted = true;
+            this_copy.clear();
             if let Some((&last, rest)) = alive.split_last() {
                 // Every option but the last plays a copy; the last plays the copy itself.
                 for &option in rest {
-                    accepted = play_one(
+                    let v = play_one(
                         sp,
                         sp.copy(&world),
                         (option, future, horizon, bot),
@@ -614,13 +623,15 @@ pub fn pick_by(
                         root,
                         lowest,
                     );
-                    if !accepted {
+                    let Some(v) = v else {
+                        accepted = false;
                         break;
-                    }
+                    };
+                    this_copy.push((option, v));
                     playouts += 1;
                 }
                 if accepted {
-                    accepted = play_one(
+                    let v = play_one(
                         sp,
                         world,
                         (last, future, horizon, bot),
@@ -628,14 +639,23 @@ pub fn pick_by(
                         root,
                         lowest,
                     );
-                    if accepted {
-                        playouts += 1;
+                    match v {
+                        Some(v) => {
+                            this_copy.push((last, v));
+                            playouts += 1;
+                        }
+                        None => accepted = false,
                     }
                 }
             }
             if !accepted {
                 stats.rejected += 1;
                 continue;
+            }
+            for &(option, v) in &this_copy {
+                if let Some(vs) = values.get_mut(option) {
+                    vs.push(Value { copy: worlds, ..v });
+                }
             }
             worlds += 1;
             got += 1;
@@ -653,6 +673,10 @@ pub fn pick_by(
                 .then(a.cmp(&b))
         });
         ranked.truncate(alive.len().div_ceil(2));
+        // The bot's answer stays in, to be compared with the best on every copy.
+        if let Some(f) = favourite.filter(|f| alive.contains(f) && !ranked.contains(f)) {
+            ranked.push(f);
+        }
         ranked.sort_unstable();
         alive = ranked;
     }
@@ -676,11 +700,56 @@ pub fn pick_by(
             _ => Some(o),
         },
     );
-    (best.unwrap_or(0), stats)
+    let best = best.unwrap_or(0);
+    match favourite {
+        Some(f) if best != f => {
+            if super::prior::clearly_better(&pairs(values.get(best), values.get(f)), count - 1) {
+                stats.beat_bot = 1;
+                (best, stats)
+            } else {
+                stats.kept_bot = 1;
+                (f, stats)
+            }
+        }
+        _ => (best, stats),
+    }
+}
+
+/// One root option's playout of one copy, for the prior's comparison.
+#[derive(Debug, Clone, Copy)]
+struct Value {
+    /// Which copy (the count of copies accepted before it).
+    copy: u64,
+    weight: f64,
+    reward: f64,
+    score: f64,
+}
+
+/// The copies two options both played, as gains of the first over the second.
+fn pairs(a: Option<&Vec<Value>>, b: Option<&Vec<Value>>) -> Vec<super::prior::Pair> {
+    let (Some(a), Some(b)) = (a, b) else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    let mut j = 0usize;
+    for x in a {
+        while b.get(j).is_some_and(|y| y.copy < x.copy) {
+            j += 1;
+        }
+        if let Some(y) = b.get(j).filter(|y| y.copy == x.copy) {
+            out.push(super::prior::Pair {
+                weight: x.weight,
+                reward: x.reward - y.reward,
+                score: x.score - y.score,
+            });
+        }
+    }
+    out
 }
 
 /// Play `world` out with `option` at the root, the tree answering below it, and back the
-/// result up; `false` when the copy did not lead back to the choice (nothing learnt).
+/// result up; what it was worth to the seat, `None` when the copy did not lead back to the
+/// choice (nothing learnt).
 fn play_one(
     sp: &SearchPoint,
     world: crate::interp::World,
@@ -688,7 +757,7 @@ fn play_one(
     tree: &mut Box<Tree>,
     root: usize,
     lowest: bool,
-) -> bool {
+) -> Option<Value> {
     let expand = tree
         .nodes
         .first()
@@ -706,10 +775,15 @@ fn play_one(
     if result.end == PlayoutEnd::Rejected {
         tree.path.clear();
         tree.at = Some(0);
-        return false;
+        return None;
     }
     tree.backup(&result, lowest);
-    true
+    Some(Value {
+        copy: 0,
+        weight: result.weight,
+        reward: reward(&result, sp.seat(), lowest),
+        score: score_of(&result, sp.seat(), lowest),
+    })
 }
 
 /// The root's arms (empty when the tree was lost).

@@ -15,7 +15,9 @@
 //! `mc:N/bot:NAME` plays out with the game's bot `NAME` answering every seat's choices after
 //! the option (as that seat, on the copy), one answer in four at random
 //! (`interp::search::BOT_RANDOM_ONE_IN`, from the playout's stream): playouts that play the
-//! game as its designers' bot does, rather than at random.
+//! game as its designers' bot does, rather than at random. The bot's own answer at the choice is
+//! then the search's prior: the best option replaces it only when it beats it on the same copies
+//! with confidence (`super::prior`).
 
 use super::{Agent, ChoiceRequest};
 pub use crate::interp::SearchStats;
@@ -79,6 +81,23 @@ impl Tally {
         }
     }
 
+    /// One playout's (reward, score) for `seat`, unweighted: what `add` adds up.
+    fn value(played: &Played, seat: u32, lowest_wins: bool) -> (f64, Option<f64>) {
+        let PlayoutEnd::Finished(o) = &played.end else {
+            return (0.0, None);
+        };
+        let reward = if o.winners.contains(&seat) {
+            1.0 / o.winners.len() as f64
+        } else {
+            0.0
+        };
+        let score =
+            o.scores
+                .get(seat as usize)
+                .map(|&s| if lowest_wins { -(s as f64) } else { s as f64 });
+        (reward, score)
+    }
+
     fn mean_score(&self) -> f64 {
         if self.scored <= 0.0 {
             f64::NEG_INFINITY
@@ -95,8 +114,8 @@ pub fn pick(sp: &SearchPoint, n: u32, seed: u64, number: usize) -> (usize, Searc
 }
 
 /// `pick`, the playouts driven by the game's bot `bot` (random when `None`), and `favourite`
-/// (the bot's own answer here) taken where no copy leads back to the choice and among options
-/// the playouts cannot tell apart.
+/// (the bot's own answer here) taken where no copy leads back to the choice, and kept unless
+/// the best option beats it on the same copies with confidence (`super::prior`).
 pub fn pick_by(
     sp: &SearchPoint,
     n: u32,
@@ -116,6 +135,10 @@ pub fn pick_by(
     sp.prepare(&mut rng);
     let lowest = sp.lowest_wins();
     let mut tallies = vec![Tally::default(); count];
+    // With a favourite: each copy's (weight, value) per option, to compare the best with it.
+    let keep = favourite.is_some_and(|f| f < count);
+    let mut values: Vec<Vec<(f64, f64, Option<f64>)>> =
+        vec![Vec::new(); if keep { count } else { 0 }];
     let mut played = 0u32;
     let mut tries = 0u32;
     let max_tries = n.min(MAX_PLAYOUTS).saturating_mul(TRIES_PER_PLAYOUT);
@@ -136,6 +159,10 @@ pub fn pick_by(
                 sp.playout_by(&world, o, future, bot)
             };
             t.add(&end, seat, lowest);
+            if let Some(v) = values.get_mut(o) {
+                let (r, s) = Tally::value(&end, seat, lowest);
+                v.push((end.weight, r, s));
+            }
         }
     }
     stats.worlds = u64::from(played);
@@ -162,7 +189,41 @@ pub fn pick_by(
             _ => best = Some((o, t)),
         }
     }
-    (best.map_or(0, |(o, _)| o), stats)
+    let best = best.map_or(0, |(o, _)| o);
+    match favourite {
+        Some(f) if keep && best != f => {
+            let pairs = pairs(values.get(best), values.get(f));
+            if super::prior::clearly_better(&pairs, count - 1) {
+                stats.beat_bot = 1;
+                (best, stats)
+            } else {
+                stats.kept_bot = 1;
+                (f, stats)
+            }
+        }
+        _ => (best, stats),
+    }
+}
+
+/// The copies two options both played, as gains of the first over the second.
+fn pairs(
+    a: Option<&Vec<(f64, f64, Option<f64>)>>,
+    b: Option<&Vec<(f64, f64, Option<f64>)>>,
+) -> Vec<super::prior::Pair> {
+    let (Some(a), Some(b)) = (a, b) else {
+        return Vec::new();
+    };
+    a.iter()
+        .zip(b)
+        .map(|(&(w, ra, sa), &(_, rb, sb))| super::prior::Pair {
+            weight: w,
+            reward: ra - rb,
+            score: match (sa, sb) {
+                (Some(x), Some(y)) => x - y,
+                _ => 0.0,
+            },
+        })
+        .collect()
 }
 
 /// `--agent mc:N`.

@@ -38,7 +38,9 @@ pub struct ChoiceRequest<'a> {
     /// an answerer that reads it ([`Agent::wants_notes`]).
     pub notes: Option<&'a [String]>,
     /// For an agent that plays one of the game's bots ([`Agent::bot`]): the option that bot
-    /// picks, worked out by the interpreter as the seat sees the game (`interp/bots.rs`).
+    /// picks, worked out by the interpreter as the seat sees the game (`interp/bots.rs`). For
+    /// a search the bot drives ([`Agent::searches`]), the option it scores highest, `None` when
+    /// it scores none (the search's prior, `agent::prior`).
     pub bot: Option<usize>,
     /// Why this seat's answer number `k` (0-based among the answers logged, as
     /// `Interp::choice_log` counts them) may no longer be taken back, if it may not: something

@@ -168,7 +168,13 @@ impl<'p> Interp<'p> {
         {
             return Ok(i);
         }
-        // A seat a bot of the game plays: its answer, worked out as the seat sees the game.
+        // A seat a bot of the game plays: its answer, worked out as the seat sees the game. For
+        // a search the bot drives, only an option the bot scores (its prior: `agent::prior`);
+        // where it scores none, the bot has no answer to start from, as in a playout.
+        let searches = self
+            .agents
+            .get(player as usize)
+            .is_some_and(|a| a.searches());
         let bot = match self.agents.get(player as usize).and_then(|a| {
             a.bot(player).or_else(|| {
                 a.game_playouts(player)
@@ -176,6 +182,7 @@ impl<'p> Interp<'p> {
                     .flatten()
             })
         }) {
+            Some(name) if searches => self.bot_pick(&name, player, options, span)?,
             Some(name) => Some(self.bot_answer(&name, player, options, span)?),
             None => None,
         };

@@ -855,6 +855,12 @@ pub fn figures(r: &Report) -> Vec<String> {
             sr.playouts,
             sr.playouts as f64 / sr.decisions.max(1) as f64
         ));
+        if sr.kept_bot > 0 || sr.beat_bot > 0 {
+            out.push(format!(
+                "search against its prior, the playouts' bot's answer: kept in {} choices where another option's mean was better but the copies did not tell it apart, replaced in {} where they did",
+                sr.kept_bot, sr.beat_bot
+            ));
+        }
     }
     if !r.ended_by.is_empty() {
         let ends: Vec<String> = r

@@ -60,6 +60,13 @@ pub struct SearchStats {
     /// Of the fallbacks, those the playouts' bot answered (`mc:N/bot:NAME`).
     #[serde(default)]
     pub by_bot: u64,
+    /// Choices searched with the playouts' bot's answer as the prior (`agent::prior`): those
+    /// where another option had the best mean but the copies did not tell it apart from the
+    /// bot's answer, so the bot's was kept, and those where another replaced it.
+    #[serde(default)]
+    pub kept_bot: u64,
+    #[serde(default)]
+    pub beat_bot: u64,
     /// Determinised copies played out, and copies the replay rejected.
     pub worlds: u64,
     pub rejected: u64,
@@ -79,6 +86,8 @@ impl SearchStats {
         self.decisions = self.decisions.saturating_add(o.decisions);
         self.fallbacks = self.fallbacks.saturating_add(o.fallbacks);
         self.by_bot = self.by_bot.saturating_add(o.by_bot);
+        self.kept_bot = self.kept_bot.saturating_add(o.kept_bot);
+        self.beat_bot = self.beat_bot.saturating_add(o.beat_bot);
         self.worlds = self.worlds.saturating_add(o.worlds);
         self.rejected = self.rejected.saturating_add(o.rejected);
         self.playouts = self.playouts.saturating_add(o.playouts);
