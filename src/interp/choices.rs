@@ -171,19 +171,17 @@ impl<'p> Interp<'p> {
         // A seat a bot of the game plays: its answer, worked out as the seat sees the game. For
         // a search the bot drives, only an option the bot scores (its prior: `agent::prior`);
         // where it scores none, the bot has no answer to start from, as in a playout.
-        let searches = self
-            .agents
-            .get(player as usize)
-            .is_some_and(|a| a.searches());
         let bot = match self.agents.get(player as usize).and_then(|a| {
-            a.bot(player).or_else(|| {
-                a.game_playouts(player)
-                    .then(|| self.prog.game.playouts.clone())
-                    .flatten()
-            })
+            a.bot(player)
+                .or_else(|| {
+                    a.game_playouts(player)
+                        .then(|| self.prog.game.playouts.clone())
+                        .flatten()
+                })
+                .map(|name| (name, a.searches()))
         }) {
-            Some(name) if searches => self.bot_pick(&name, player, options, span)?,
-            Some(name) => Some(self.bot_answer(&name, player, options, span)?),
+            Some((name, true)) => self.bot_pick(&name, player, options, span)?,
+            Some((name, false)) => Some(self.bot_answer(&name, player, options, span)?),
             None => None,
         };
         // What a person reads besides the options: the game's own screen, and the notes (the
