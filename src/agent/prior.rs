@@ -109,7 +109,8 @@ fn gain(pairs: &[Pair], f: impl Fn(&Pair) -> f64, reach: f64) -> Option<Gain> {
 /// option compared is the best of them and the best of many noisy means is high by chance.
 fn bar(n: f64, rivals: usize) -> f64 {
     let df = (n - 1.0).floor();
-    if !(df >= 1.0) {
+    // NaN (no copies) as well as fewer than two.
+    if df.is_nan() || df < 1.0 {
         return f64::INFINITY;
     }
     let p = 0.025 / rivals.max(1) as f64;
