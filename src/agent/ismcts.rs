@@ -700,19 +700,14 @@ pub fn pick_by(
             _ => Some(o),
         },
     );
-    let best = best.unwrap_or(0);
-    match favourite {
-        Some(f) if best != f => {
-            if super::prior::clearly_better(&pairs(values.get(best), values.get(f)), count - 1) {
-                stats.beat_bot = 1;
-                (best, stats)
-            } else {
-                stats.kept_bot = 1;
-                (f, stats)
-            }
-        }
-        _ => (best, stats),
-    }
+    let pick = super::prior::settle(
+        best.unwrap_or(0),
+        favourite,
+        count,
+        |a, b| pairs(values.get(a), values.get(b)),
+        &mut stats,
+    );
+    (pick, stats)
 }
 
 /// One root option's playout of one copy, for the prior's comparison.

@@ -190,19 +190,14 @@ pub fn pick_by(
         }
     }
     let best = best.map_or(0, |(o, _)| o);
-    match favourite {
-        Some(f) if keep && best != f => {
-            let pairs = pairs(values.get(best), values.get(f));
-            if super::prior::clearly_better(&pairs, count - 1) {
-                stats.beat_bot = 1;
-                (best, stats)
-            } else {
-                stats.kept_bot = 1;
-                (f, stats)
-            }
-        }
-        _ => (best, stats),
-    }
+    let pick = super::prior::settle(
+        best,
+        favourite.filter(|_| keep),
+        count,
+        |a, b| pairs(values.get(a), values.get(b)),
+        &mut stats,
+    );
+    (pick, stats)
 }
 
 /// The copies two options both played, as gains of the first over the second.

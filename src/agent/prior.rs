@@ -32,6 +32,30 @@ pub struct Pair {
 /// The fewest copies (effective, by weight) on which a pick may replace the bot's answer.
 pub const MIN_PAIRS: f64 = 3.0;
 
+/// The answer a search gives: `best` (its best mean) where there is no prior or it is the
+/// prior, else the bot's answer `favourite` unless `best` is `clearly_better` on the copies
+/// both played (`pairs`, worked out only then), `count` the options; `stats` counts which.
+pub fn settle(
+    best: usize,
+    favourite: Option<usize>,
+    count: usize,
+    pairs: impl FnOnce(usize, usize) -> Vec<Pair>,
+    stats: &mut crate::interp::SearchStats,
+) -> usize {
+    match favourite {
+        Some(f) if f < count && best != f => {
+            if clearly_better(&pairs(best, f), count - 1) {
+                stats.beat_bot = 1;
+                best
+            } else {
+                stats.kept_bot = 1;
+                f
+            }
+        }
+        _ => best,
+    }
+}
+
 /// Whether the pick, the best of `rivals` options other than the bot's answer, beats the bot's
 /// answer on `pairs` with confidence: by reward, else (the rewards not told apart, and not
 /// worse) by score.
@@ -146,6 +170,12 @@ mod tests {
             .collect()
     }
 
+    /// Copies with these reward gains and no score gain.
+    fn rewards(gains: &[f64]) -> Vec<Pair> {
+        let g: Vec<(f64, f64)> = gains.iter().map(|&r| (r, 0.0)).collect();
+        pairs(&g)
+    }
+
     #[test]
     fn a_steady_gain_replaces_the_bot() {
         assert!(clearly_better(&pairs(&[(1.0, 3.0); 10]), 1));
@@ -168,14 +198,7 @@ mod tests {
     fn noise_keeps_the_bot() {
         // Mean gain 0.2 over ten copies that disagree: not told apart.
         let g = [1.0, -1.0, 1.0, 0.0, 1.0, -1.0, 0.0, 1.0, 0.0, 0.0];
-        let ps: Vec<Pair> = g
-            .iter()
-            .map(|&r| Pair {
-                weight: 1.0,
-                reward: r,
-                score: 0.0,
-            })
-            .collect();
+        let ps = rewards(&g);
         assert!(!clearly_better(&ps, 1));
     }
 
@@ -184,14 +207,7 @@ mod tests {
         // Six wins and four draws of ten against the bot's answer, picked as the best of eight:
         // 3.7 standard errors without the pseudo-copies, past the bar of 3.5; 2.6 with them.
         let g = [1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 0.0, 0.0, 0.0, 0.0];
-        let ps: Vec<Pair> = g
-            .iter()
-            .map(|&r| Pair {
-                weight: 1.0,
-                reward: r,
-                score: 0.0,
-            })
-            .collect();
+        let ps = rewards(&g);
         assert!(!clearly_better(&ps, 8));
     }
 
@@ -223,14 +239,7 @@ mod tests {
         // The best of many must clear more: a gain that beats one rival does not beat fifteen.
         // Mean 0.7 over ten copies (0.58 with the two pseudo-copies), 2.5 standard errors.
         let g = [1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 0.0, -1.0];
-        let ps: Vec<Pair> = g
-            .iter()
-            .map(|&r| Pair {
-                weight: 1.0,
-                reward: r,
-                score: 0.0,
-            })
-            .collect();
+        let ps = rewards(&g);
         assert!(clearly_better(&ps, 1));
         assert!(!clearly_better(&ps, 15));
     }
