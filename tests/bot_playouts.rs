@@ -277,3 +277,48 @@ fn the_bot_answer_stands_until_the_playouts_tell_another_apart() {
         .collect();
     assert!(noisy.len() >= 4, "random playouts picked only {noisy:?}");
 }
+
+/// `rules simulate` says how often the prior stood against a better mean and how often the
+/// playouts replaced it, in words and in the JSON: in the prior game, the bot's 7 stands in some
+/// games against a number with a better mean, and the bold answer replaces the timid one in all.
+#[test]
+fn the_report_counts_the_bot_answers_kept_and_replaced() {
+    let json = std::env::temp_dir().join(format!("rules-prior-{}.json", std::process::id()));
+    let (code, out, err) = rules(&[
+        "simulate",
+        "tests/bot_playouts/prior.rules",
+        "--games",
+        "10",
+        "--agent",
+        "P1=mc:10/bot:Seven,random",
+        "--json",
+        &json.display().to_string(),
+    ]);
+    assert_eq!(code, 0, "{out}{err}");
+    let report: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&json).expect("report")).expect("json");
+    let _ = std::fs::remove_file(&json);
+    let search = &report["search"];
+    assert_eq!(search["decisions"], 20, "{report}");
+    assert_eq!(
+        search["beat_bot"], 10,
+        "the bold answer in every game: {report}"
+    );
+    let kept = search["kept_bot"].as_u64().unwrap_or(0);
+    assert!((1..=10).contains(&kept), "{report}");
+    let (code, out, err) = rules(&[
+        "simulate",
+        "tests/bot_playouts/prior.rules",
+        "--games",
+        "10",
+        "--agent",
+        "P1=mc:10/bot:Seven,random",
+    ]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(
+        out.contains(&format!(
+            "the playouts' bot's answer: kept in {kept} choices where another option's mean was better but the copies did not tell it apart, replaced in 10 where they did"
+        )),
+        "{out}"
+    );
+}
