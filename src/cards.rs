@@ -27,8 +27,8 @@ pub fn value_text(view: &View, v: &Value, ty: &Ty) -> String {
         (Value::List(items), Ty::List(inner)) if matches!(**inner, Ty::Tuple(ref t) if t.len() == 3) => {
             items
                 .iter()
-                .map(|e| match e {
-                    Value::Tuple(t) => match (t.first(), t.get(1), t.get(2)) {
+                .map(|e| match e.tuple_items() {
+                    Some(t) => match (t.first(), t.get(1), t.get(2)) {
                         (Some(Value::Int(a)), Some(Value::Int(b)), Some(x)) if a == b => {
                             format!("{a}:{}", view.show(x))
                         }

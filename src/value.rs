@@ -36,6 +36,7 @@ impl Default for Store {
 }
 
 impl Items {
+    #[inline]
     pub fn new(items: Vec<Value>) -> Items {
         Items::with(Store::Heap(items))
     }
@@ -72,6 +73,7 @@ impl Items {
         }
     }
 
+    #[inline]
     fn with(items: Store) -> Items {
         let all = match &items {
             Store::Inline(n, arr) => arr.get(..*n as usize).unwrap_or(&[]),
@@ -91,6 +93,10 @@ impl Items {
                 Value::List(l) | Value::Tuple(l) => {
                     inner = inner.max(l.depth);
                     size = size.saturating_add(l.size);
+                }
+                Value::Packed(p) => {
+                    inner = inner.max(1);
+                    size = size.saturating_add(1 + p.len() as u64);
                 }
                 _ => size = size.saturating_add(1),
             }
@@ -161,10 +167,154 @@ impl std::fmt::Debug for Items {
     }
 }
 
+/// A tuple of one to three plain values, each in a word of its own: the kind in the top four
+/// bits, the contents in the other 28 (an `int` from -2^27 to 2^27 - 1, an enum value of an enum
+/// below 4,096 with fewer than 65,536 values, a card, player, zone or code index below 2^28);
+/// an unused word is `ABSENT`. Each tuple has one packed form, so two packed tuples are equal
+/// when their words are. Building one takes no allocation, and dropping one nothing: the
+/// options a game offers are most often such tuples (`(card, row, side)`), made at every choice
+/// and read once.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Packed([u32; INLINE]);
+
+const PAYLOAD: u32 = (1 << 28) - 1;
+const ABSENT: u32 = 0xF;
+const LEAST: i64 = -(1 << 27);
+const MOST: i64 = (1 << 27) - 1;
+
+impl Packed {
+    /// The word holding `v`, if it is plain and fits.
+    #[inline(always)]
+    fn word(v: &Value) -> Option<u32> {
+        let (kind, p) = match *v {
+            Value::None => (0, 0),
+            Value::Int(n) if (LEAST..=MOST).contains(&n) => (1, (n as u32) & PAYLOAD),
+            Value::Bool(b) => (2, u32::from(b)),
+            Value::Enum(e, x) if e < (1 << 12) && x < (1 << 16) => (3, (e << 16) | x),
+            Value::Card(c) if c <= PAYLOAD => (4, c),
+            Value::Player(c) if c <= PAYLOAD => (5, c),
+            Value::Zone(c) if c <= PAYLOAD => (6, c),
+            Value::Fn(c) if c <= PAYLOAD => (7, c),
+            _ => return None,
+        };
+        Some((kind << 28) | p)
+    }
+
+    /// The value word `w` holds (`None` for an unused word).
+    #[inline(always)]
+    fn value(w: u32) -> Option<Value> {
+        let p = w & PAYLOAD;
+        Some(match w >> 28 {
+            0 => Value::None,
+            // The 28 bits widened with their sign.
+            1 => Value::Int(i64::from(((p << 4) as i32) >> 4)),
+            2 => Value::Bool(p != 0),
+            3 => Value::Enum(p >> 16, p & 0xFFFF),
+            4 => Value::Card(p),
+            5 => Value::Player(p),
+            6 => Value::Zone(p),
+            7 => Value::Fn(p),
+            _ => return None,
+        })
+    }
+
+    /// `items` packed, if there are one to three and each fits.
+    #[inline(always)]
+    pub fn new(items: &[Value]) -> Option<Packed> {
+        let mut w = [ABSENT << 28; INLINE];
+        if items.is_empty() || items.len() > INLINE {
+            return None;
+        }
+        for (slot, v) in w.iter_mut().zip(items) {
+            *slot = Packed::word(v)?;
+        }
+        Some(Packed(w))
+    }
+
+    /// Three values packed, if each fits.
+    #[inline(always)]
+    pub fn of3(a: &Value, b: &Value, c: &Value) -> Option<Packed> {
+        Some(Packed([
+            Packed::word(a)?,
+            Packed::word(b)?,
+            Packed::word(c)?,
+        ]))
+    }
+
+    /// How many values it holds.
+    #[inline]
+    pub fn len(&self) -> usize {
+        // The first word is always used, and the unused ones come last.
+        let used = |i: usize| usize::from(self.0.get(i).is_some_and(|w| w >> 28 != ABSENT));
+        1 + used(1) + used(2)
+    }
+
+    #[inline]
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Value `i`, if it holds that many.
+    #[inline(always)]
+    pub fn get(&self, i: usize) -> Option<Value> {
+        Packed::value(*self.0.get(i)?)
+    }
+
+    /// Its values, unpacked.
+    #[inline]
+    pub fn values(&self) -> Seq<'static> {
+        let mut arr: [Value; INLINE] = Default::default();
+        let mut n = 0;
+        for (slot, &w) in arr.iter_mut().zip(&self.0) {
+            match Packed::value(w) {
+                Some(v) => {
+                    *slot = v;
+                    n += 1;
+                }
+                None => break,
+            }
+        }
+        Seq::Own(n, arr)
+    }
+
+    /// Its values as the `Items` of the same tuple held in a `Tuple`.
+    pub fn items(&self) -> Items {
+        let n = self.len();
+        let mut arr: [Value; INLINE] = Default::default();
+        for (slot, &w) in arr.iter_mut().zip(&self.0).take(n) {
+            *slot = Packed::value(w).unwrap_or_default();
+        }
+        Items::inline(n, arr)
+    }
+}
+
+impl std::fmt::Debug for Packed {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_list().entries(self.values().iter()).finish()
+    }
+}
+
+/// The items of a list or tuple: borrowed from a shared one, or unpacked from a `Packed` one.
+pub enum Seq<'a> {
+    Shared(&'a Items),
+    Own(usize, [Value; INLINE]),
+}
+
+impl Deref for Seq<'_> {
+    type Target = [Value];
+    #[inline]
+    fn deref(&self) -> &[Value] {
+        match self {
+            Seq::Shared(items) => items,
+            Seq::Own(n, arr) => arr.get(..*n).unwrap_or(&[]),
+        }
+    }
+}
+
 /// A value of the language. The variants that hold a shared handle come last, so dropping or
 /// copying a value tells them from the plain ones with one range test (their order is not
 /// the order values compare in: see `Ord`).
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
+#[derive(Debug, Clone, Default)]
 #[repr(u32)]
 pub enum Value {
     #[default]
@@ -179,6 +329,11 @@ pub enum Value {
     Zone(u32),
     /// Code written in a card's `fn` field: an index into `Program::card_fns`.
     Fn(u32),
+    /// A tuple of one to three plain values held in the value itself, with no allocation (see
+    /// `Packed`): the tuples a game builds as it goes. The same tuple may also be held in
+    /// `Tuple` (the tuples written in cards and constants, which are read far more often than
+    /// made): the two forms are one value, equal, ordered and hashed alike.
+    Packed(Packed),
     Text(Rc<String>),
     List(Rc<Items>),
     Tuple(Rc<Items>),
@@ -198,8 +353,50 @@ impl Value {
             Value::Player(_) => 6,
             Value::Zone(_) => 7,
             Value::List(_) => 8,
-            Value::Tuple(_) => 9,
+            Value::Tuple(_) | Value::Packed(_) => 9,
             Value::Fn(_) => 10,
+        }
+    }
+}
+
+impl PartialEq for Value {
+    #[inline]
+    fn eq(&self, other: &Value) -> bool {
+        match (self, other) {
+            (Value::None, Value::None) => true,
+            (Value::Int(a), Value::Int(b)) => a == b,
+            (Value::Bool(a), Value::Bool(b)) => a == b,
+            (Value::Enum(a, x), Value::Enum(b, y)) => a == b && x == y,
+            (Value::Card(a), Value::Card(b))
+            | (Value::Player(a), Value::Player(b))
+            | (Value::Zone(a), Value::Zone(b))
+            | (Value::Fn(a), Value::Fn(b)) => a == b,
+            (Value::Packed(a), Value::Packed(b)) => a == b,
+            (Value::Text(a), Value::Text(b)) => a == b,
+            (Value::List(a), Value::List(b)) | (Value::Tuple(a), Value::Tuple(b)) => a == b,
+            (Value::Packed(a), Value::Tuple(b)) | (Value::Tuple(b), Value::Packed(a)) => {
+                a.items() == **b
+            }
+            _ => false,
+        }
+    }
+}
+
+impl Eq for Value {}
+
+/// Hashed as `Eq` compares: a packed tuple as the same tuple held in `Tuple`.
+impl std::hash::Hash for Value {
+    fn hash<H: std::hash::Hasher>(&self, h: &mut H) {
+        self.rank().hash(h);
+        match self {
+            Value::None => {}
+            Value::Int(n) => n.hash(h),
+            Value::Bool(b) => b.hash(h),
+            Value::Enum(e, x) => (e, x).hash(h),
+            Value::Card(c) | Value::Player(c) | Value::Zone(c) | Value::Fn(c) => c.hash(h),
+            Value::Packed(p) => p.items().hash(h),
+            Value::Text(t) => t.hash(h),
+            Value::List(l) | Value::Tuple(l) => l.hash(h),
         }
     }
 }
@@ -223,6 +420,10 @@ impl Ord for Value {
             | (Value::Zone(a), Value::Zone(b))
             | (Value::Fn(a), Value::Fn(b)) => a.cmp(b),
             (Value::List(a), Value::List(b)) | (Value::Tuple(a), Value::Tuple(b)) => a.cmp(b),
+            (Value::Packed(a), Value::Packed(b)) => (*a.values()).cmp(&*b.values()),
+            // Only a tuple that cannot be packed is held in `Tuple`: compared as its items.
+            (Value::Packed(a), Value::Tuple(b)) => a.items().cmp(b),
+            (Value::Tuple(a), Value::Packed(b)) => (**a).cmp(&b.items()),
             _ => self.rank().cmp(&other.rank()),
         }
     }
@@ -240,15 +441,51 @@ impl Value {
             Value::Player(_) => "player",
             Value::Zone(_) => "zone",
             Value::List(_) => "list",
-            Value::Tuple(_) => "tuple",
+            Value::Tuple(_) | Value::Packed(_) => "tuple",
             Value::Fn(_) => "fn",
         }
     }
     pub fn list(v: Vec<Value>) -> Value {
         Value::List(Rc::new(Items::new(v)))
     }
+    /// A tuple of the values in `v`, shared (for tuples read more often than made: cards'
+    /// fields, constants).
     pub fn tuple(v: Vec<Value>) -> Value {
         Value::Tuple(Rc::new(Items::new(v)))
+    }
+    /// A tuple of the values in `v`: packed when it can be (see `Packed`), for a tuple the game
+    /// builds as it goes.
+    pub fn tuple_made(v: Vec<Value>) -> Value {
+        match Packed::new(&v) {
+            Some(p) => Value::Packed(p),
+            None => Value::Tuple(Rc::new(Items::new(v))),
+        }
+    }
+    /// A tuple of the first `n` values of `arr` (at most `INLINE`): packed when it can be.
+    #[inline]
+    pub fn tuple_inline(n: usize, arr: [Value; INLINE]) -> Value {
+        match Packed::new(arr.get(..n).unwrap_or(&[])) {
+            Some(p) => Value::Packed(p),
+            None => Value::Tuple(Rc::new(Items::inline(n, arr))),
+        }
+    }
+    /// The items of a tuple, however it is held.
+    #[inline]
+    pub fn tuple_items(&self) -> Option<Seq<'_>> {
+        match self {
+            Value::Tuple(t) => Some(Seq::Shared(t)),
+            Value::Packed(p) => Some(p.values()),
+            _ => None,
+        }
+    }
+    /// The items of a list or a tuple, however it is held.
+    #[inline]
+    pub fn seq_items(&self) -> Option<Seq<'_>> {
+        match self {
+            Value::List(t) | Value::Tuple(t) => Some(Seq::Shared(t)),
+            Value::Packed(p) => Some(p.values()),
+            _ => None,
+        }
     }
     /// A list of the values in `v`, taken out of it (see `Items::take`).
     pub fn list_from(v: &mut Vec<Value>) -> Value {
@@ -258,6 +495,7 @@ impl Value {
     pub fn depth(&self) -> u32 {
         match self {
             Value::List(l) | Value::Tuple(l) => l.depth,
+            Value::Packed(_) => 1,
             _ => 0,
         }
     }
@@ -266,6 +504,7 @@ impl Value {
     pub fn size(&self) -> u64 {
         match self {
             Value::List(l) | Value::Tuple(l) => l.size,
+            Value::Packed(p) => 1 + p.len() as u64,
             _ => 1,
         }
     }
@@ -305,6 +544,7 @@ mod tests {
         let mut all = vec![
             Value::Fn(0),
             Value::Tuple(one(1)),
+            Value::tuple(vec![Value::Int(1)]),
             Value::List(one(1)),
             Value::Zone(2),
             Value::Player(1),
@@ -329,6 +569,7 @@ mod tests {
                 "player",
                 "zone",
                 "list",
+                "tuple",
                 "tuple",
                 "fn"
             ]
@@ -376,8 +617,125 @@ mod tests {
         }
         let mut arr: [Value; INLINE] = Default::default();
         arr[0] = Value::Int(7);
-        let small = Value::Tuple(Rc::new(Items::inline(1, arr)));
+        let small = Value::tuple_inline(1, arr);
+        assert!(matches!(small, Value::Packed(_)));
         assert_eq!(small, Value::tuple(vec![Value::Int(7)]));
         assert!(small < Value::tuple(vec![Value::Int(8)]));
+    }
+
+    /// Plain values at the edges of what a word holds, and just past them.
+    fn edges() -> (Vec<Value>, Vec<Value>) {
+        let fit = vec![
+            Value::None,
+            Value::Int(0),
+            Value::Int(-1),
+            Value::Int(LEAST),
+            Value::Int(MOST),
+            Value::Bool(false),
+            Value::Bool(true),
+            Value::Enum(0, 0),
+            Value::Enum(4095, 65535),
+            Value::Card(0),
+            Value::Card(PAYLOAD),
+            Value::Player(3),
+            Value::Zone(PAYLOAD),
+            Value::Fn(9),
+        ];
+        let past = vec![
+            Value::Int(LEAST - 1),
+            Value::Int(MOST + 1),
+            Value::Int(i64::MIN),
+            Value::Enum(4096, 0),
+            Value::Enum(0, 65536),
+            Value::Card(PAYLOAD + 1),
+            Value::Player(u32::MAX),
+            Value::text("a"),
+            Value::list(vec![Value::Int(1)]),
+        ];
+        (fit, past)
+    }
+
+    /// A tuple of values that fit is packed and gives them back as they were; one with a value
+    /// past the edge is shared, never packed.
+    #[test]
+    fn tuples_of_plain_values_are_packed_and_read_back() {
+        let (fit, past) = edges();
+        for a in &fit {
+            for b in &fit {
+                let t = Value::tuple_made(vec![a.clone(), b.clone(), a.clone()]);
+                let Value::Packed(p) = &t else {
+                    panic!("{a:?}, {b:?} not packed");
+                };
+                assert_eq!(p.len(), 3);
+                assert_eq!(
+                    (p.get(0), p.get(1), p.get(2), p.get(3)),
+                    (Some(a.clone()), Some(b.clone()), Some(a.clone()), None)
+                );
+                assert_eq!((t.depth(), t.size()), (1, 4));
+                let two = Value::tuple_made(vec![a.clone(), b.clone()]);
+                assert_eq!(
+                    two.tuple_items().as_deref(),
+                    Some(&[a.clone(), b.clone()][..])
+                );
+            }
+            for x in &past {
+                let t = Value::tuple_made(vec![a.clone(), x.clone()]);
+                assert!(matches!(t, Value::Tuple(_)), "{x:?} packed");
+                assert_eq!(
+                    t.tuple_items().as_deref(),
+                    Some(&[a.clone(), x.clone()][..])
+                );
+            }
+        }
+        assert!(matches!(Value::tuple_made(vec![]), Value::Tuple(_)));
+        let four = vec![Value::Int(1); 4];
+        assert!(matches!(Value::tuple_made(four), Value::Tuple(_)));
+    }
+
+    /// Packed tuples order, equal, hash and measure exactly as the same items held in `Items`
+    /// do, against each other, against the same tuples shared and against tuples that cannot
+    /// be packed; a list of them too.
+    #[test]
+    fn packed_tuples_compare_as_their_items() {
+        let (fit, past) = edges();
+        let mut all: Vec<Vec<Value>> = Vec::new();
+        for a in fit.iter().chain(&past) {
+            all.push(vec![a.clone()]);
+            for b in fit.iter().step_by(3).chain(past.iter().step_by(4)) {
+                all.push(vec![a.clone(), b.clone()]);
+                all.push(vec![b.clone(), a.clone(), Value::Int(2)]);
+            }
+        }
+        let shared = |v: &Vec<Value>| Items::new(v.clone());
+        for x in &all {
+            let vx = Value::tuple_made(x.clone());
+            assert_eq!((vx.depth(), vx.size()), (shared(x).depth, shared(x).size));
+            // The same tuple shared is the same value.
+            let sx = Value::tuple(x.clone());
+            assert_eq!(vx, sx);
+            assert_eq!(sx, vx);
+            assert_eq!(vx.cmp(&sx), std::cmp::Ordering::Equal);
+            assert_eq!(hash(&vx), hash(&sx));
+            for y in &all {
+                let vy = Value::tuple_made(y.clone());
+                let sy = Value::tuple(y.clone());
+                let want = shared(x).cmp(&shared(y));
+                assert_eq!(vx.cmp(&vy), want, "{x:?} against {y:?}");
+                assert_eq!(vx.cmp(&sy), want, "{x:?} against {y:?} shared");
+                assert_eq!(sx.cmp(&vy), want, "{x:?} shared against {y:?}");
+                assert_eq!(vx == vy, want == std::cmp::Ordering::Equal);
+                assert_eq!(vx == sy, want == std::cmp::Ordering::Equal);
+                if vx == vy {
+                    assert_eq!(hash(&vx), hash(&vy));
+                }
+            }
+        }
+        let listed = Value::list(all.iter().map(|x| Value::tuple_made(x.clone())).collect());
+        let plain = Items::new(
+            all.iter()
+                .map(|x| Value::Tuple(Rc::new(shared(x))))
+                .collect(),
+        );
+        assert_eq!((listed.depth(), listed.size()), (plain.depth, plain.size));
     }
 }

@@ -250,7 +250,7 @@ impl<K: HostKind> Family<K> {
                 let entries = a.list(me, 0)?;
                 let key = a.int(1)?;
                 for e in entries.iter() {
-                    if let Value::Tuple(t) = e {
+                    if let Some(t) = e.tuple_items() {
                         if let (Some(Value::Int(lo)), Some(Value::Int(hi)), Some(v)) =
                             (t.first(), t.get(1), t.get(2))
                         {

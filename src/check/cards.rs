@@ -183,9 +183,13 @@ impl Checker {
                 // Entries that lose rank 1 to an `A` entry start at 2 in the stored table.
                 for i in self.coverage(e, lo, hi, &fd.name) {
                     if let Value::List(items) = &mut v {
-                        if let Some(Value::Tuple(t)) = std::rc::Rc::make_mut(items).get_mut(i) {
-                            if let Some(first) = std::rc::Rc::make_mut(t).first_mut() {
-                                *first = Value::Int(2);
+                        if let Some(t) = std::rc::Rc::make_mut(items).get_mut(i) {
+                            if let Some(entry) = t.tuple_items() {
+                                let mut entry = entry.to_vec();
+                                if let Some(first) = entry.first_mut() {
+                                    *first = Value::Int(2);
+                                }
+                                *t = Value::tuple(entry);
                             }
                         }
                     }

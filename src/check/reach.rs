@@ -160,7 +160,11 @@ fn holders(prog: &Program, k: u32) -> Vec<String> {
 fn each_card(v: &Value, f: &mut impl FnMut(u32)) {
     match v {
         Value::Card(c) => f(*c),
-        Value::List(items) | Value::Tuple(items) => items.iter().for_each(|x| each_card(x, f)),
+        Value::List(_) | Value::Tuple(_) | Value::Packed(_) => {
+            if let Some(items) = v.seq_items() {
+                items.iter().for_each(|x| each_card(x, f))
+            }
+        }
         _ => {}
     }
 }

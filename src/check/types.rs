@@ -78,7 +78,13 @@ impl Checker {
             Value::List(items) => Ty::List(Box::new(
                 items.first().map(|i| self.value_ty(i)).unwrap_or(Ty::Any),
             )),
-            Value::Tuple(items) => Ty::Tuple(items.iter().map(|i| self.value_ty(i)).collect()),
+            Value::Tuple(_) | Value::Packed(_) => Ty::Tuple(
+                v.tuple_items()
+                    .iter()
+                    .flat_map(|t| t.iter())
+                    .map(|i| self.value_ty(i))
+                    .collect(),
+            ),
             Value::Fn(id) => match self.prog.card_fns.get(*id as usize) {
                 Some(f) => Ty::Fn(
                     f.params.iter().map(|p| p.1.clone()).collect(),

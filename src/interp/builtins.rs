@@ -120,7 +120,7 @@ impl<'p> Interp<'p> {
     }
 
     /// Call a builtin on its evaluated arguments (`spans`: where each was written).
-    #[inline]
+    #[inline(always)]
     pub(super) fn builtin_vals(
         &mut self,
         b: &Builtin,

@@ -152,6 +152,7 @@ pub fn state_size(s: &State) -> usize {
     let deep = |v: &Value| -> usize {
         match v {
             Value::List(l) | Value::Tuple(l) => l.len() * value,
+            Value::Packed(_) => 0,
             Value::Text(t) => t.len(),
             _ => 0,
         }

@@ -293,7 +293,11 @@ impl<'p> Interp<'p> {
 fn cards_in(v: &Value, out: &mut Vec<u32>) {
     match v {
         Value::Card(c) => out.push(*c),
-        Value::List(items) | Value::Tuple(items) => items.iter().for_each(|x| cards_in(x, out)),
+        Value::List(_) | Value::Tuple(_) | Value::Packed(_) => {
+            if let Some(items) = v.seq_items() {
+                items.iter().for_each(|x| cards_in(x, out))
+            }
+        }
         _ => {}
     }
 }

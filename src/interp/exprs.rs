@@ -179,9 +179,9 @@ impl<'p> Interp<'p> {
                 self.card_builtin_field(v, base.span, *f, e.span, None)?
             }
             ExprKind::TupleIndex(base, i) => match self.eval(base)? {
-                Value::Tuple(items) => items
-                    .get(*i)
-                    .cloned()
+                t @ (Value::Tuple(_) | Value::Packed(_)) => t
+                    .tuple_items()
+                    .and_then(|items| items.get(*i).cloned())
                     .ok_or_else(|| rt(e.span, format!("this tuple has no element {i}")))?,
                 other => {
                     return Err(rt(
@@ -231,7 +231,7 @@ impl<'p> Interp<'p> {
                 for i in items {
                     out.push(self.eval(i)?);
                 }
-                self.nest(Value::tuple(out), e.span)?
+                self.nest(Value::tuple_made(out), e.span)?
             }
             ExprKind::Text(parts) if self.sketching > 0 => {
                 // Nobody reads it (a label in a silent run): its values only, for their errors.
@@ -917,6 +917,7 @@ impl Source {
     }
 }
 
+#[inline]
 pub(super) fn pat_matches(p: &Pat, v: &Value) -> bool {
     match (p, v) {
         (Pat::Wildcard, _) => true,
@@ -930,7 +931,10 @@ pub(super) fn pat_matches(p: &Pat, v: &Value) -> bool {
 pub(super) fn compare(a: &Value, b: &Value, span: Span) -> R<std::cmp::Ordering> {
     match (a, b) {
         (Value::Int(x), Value::Int(y)) => Ok(x.cmp(y)),
-        (Value::Tuple(x), Value::Tuple(y)) => {
+        (Value::Tuple(_) | Value::Packed(_), Value::Tuple(_) | Value::Packed(_)) => {
+            let (Some(x), Some(y)) = (a.tuple_items(), b.tuple_items()) else {
+                return Ok(std::cmp::Ordering::Equal);
+            };
             for (p, q) in x.iter().zip(y.iter()) {
                 let o = compare(p, q, span)?;
                 if o != std::cmp::Ordering::Equal {

@@ -208,9 +208,10 @@ impl View<'_> {
                 }
                 out.push(']');
             }
-            Value::Tuple(items) => {
+            Value::Tuple(_) | Value::Packed(_) => {
                 out.push('(');
-                for (k, i) in items.iter().enumerate() {
+                let items = v.tuple_items();
+                for (k, i) in items.iter().flat_map(|t| t.iter()).enumerate() {
                     if out.len() > cap {
                         return;
                     }

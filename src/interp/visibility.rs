@@ -171,11 +171,11 @@ impl View<'_> {
         in_list: bool,
         out: &mut Vec<Part>,
     ) {
-        let (items, list) = match v {
-            Value::List(items) => (&items[..], true),
-            Value::Tuple(items) => (&items[..], false),
-            other => return self.parts_into(other, known, lines, out),
+        let seq = v.seq_items();
+        let Some(items) = seq.as_deref() else {
+            return self.parts_into(v, known, lines, out);
         };
+        let list = matches!(v, Value::List(_));
         if list && items.is_empty() {
             out.push(Part::Text("none".into()));
             return;
@@ -232,9 +232,11 @@ impl View<'_> {
                 seq(self, &items[..], ", ", out);
                 out.push(Part::Text("]".into()));
             }
-            Value::Tuple(items) => {
+            Value::Tuple(_) | Value::Packed(_) => {
                 out.push(Part::Text("(".into()));
-                seq(self, &items[..], ", ", out);
+                if let Some(items) = v.tuple_items() {
+                    seq(self, &items, ", ", out);
+                }
                 out.push(Part::Text(")".into()));
             }
             Value::Enum(e, x) => out.push(Part::Word {
@@ -357,9 +359,11 @@ impl<'p> Interp<'p> {
     fn peek_inside(&self, v: &Value, span: Span) -> R<()> {
         match v {
             Value::Card(c) => self.peek(*c, span),
-            Value::List(items) | Value::Tuple(items) => {
-                items.iter().try_for_each(|x| self.peek_value(x, span))
-            }
+            Value::List(_) | Value::Tuple(_) | Value::Packed(_) => v
+                .seq_items()
+                .iter()
+                .flat_map(|items| items.iter())
+                .try_for_each(|x| self.peek_value(x, span)),
             Value::Zone(z) => self.state.zones[*z as usize]
                 .iter()
                 .try_for_each(|&c| self.peek(c, span)),

@@ -114,8 +114,10 @@ pub fn printed(view: &View, v: &Value, ty: &Ty) -> String {
                 .collect::<Vec<_>>()
                 .join(", ")
         }
-        Value::Tuple(parts) => parts
+        Value::Tuple(_) | Value::Packed(_) => v
+            .tuple_items()
             .iter()
+            .flat_map(|parts| parts.iter())
             .enumerate()
             .map(|(i, x)| {
                 let t = match ty {
@@ -141,13 +143,13 @@ pub fn adds_nothing(v: &Value, ty: &Ty) -> bool {
         return false;
     };
     is_table
-        && entries.iter().all(|e| match e {
-            Value::Tuple(parts) => match parts.get(2) {
+        && entries.iter().all(|e| match e.tuple_items() {
+            Some(parts) => match parts.get(2) {
                 Some(Value::List(l)) => l.is_empty(),
                 Some(Value::None) | None => true,
                 Some(_) => false,
             },
-            _ => false,
+            None => false,
         })
 }
 

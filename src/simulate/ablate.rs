@@ -103,15 +103,22 @@ fn strip(v: &Value, out: &impl Fn(u32) -> bool) -> Value {
                 .iter()
                 .filter(|x| match x {
                     Value::Card(c) => !out(*c),
-                    Value::Tuple(t) => !matches!(t.get(2), Some(Value::Card(c)) if out(*c)),
+                    Value::Tuple(_) | Value::Packed(_) => !matches!(
+                        x.tuple_items().as_deref().and_then(|t| t.get(2)),
+                        Some(Value::Card(c)) if out(*c)
+                    ),
                     _ => true,
                 })
                 .map(|x| strip(x, out))
                 .collect(),
         ),
-        Value::Tuple(items) if mentions(v, out) => {
-            Value::tuple(items.iter().map(|x| strip(x, out)).collect())
-        }
+        Value::Tuple(_) | Value::Packed(_) if mentions(v, out) => Value::tuple(
+            v.tuple_items()
+                .iter()
+                .flat_map(|t| t.iter())
+                .map(|x| strip(x, out))
+                .collect(),
+        ),
         other => other.clone(),
     }
 }
@@ -120,7 +127,9 @@ fn strip(v: &Value, out: &impl Fn(u32) -> bool) -> Value {
 fn mentions(v: &Value, out: &impl Fn(u32) -> bool) -> bool {
     match v {
         Value::Card(c) => out(*c),
-        Value::List(items) | Value::Tuple(items) => items.iter().any(|x| mentions(x, out)),
+        Value::List(_) | Value::Tuple(_) | Value::Packed(_) => v
+            .seq_items()
+            .is_some_and(|items| items.iter().any(|x| mentions(x, out))),
         _ => false,
     }
 }
@@ -143,7 +152,11 @@ pub fn named_in_code(prog: &Program, f: &mut impl FnMut(u32, crate::diag::Span))
 fn each_card(v: &Value, f: &mut impl FnMut(u32)) {
     match v {
         Value::Card(c) => f(*c),
-        Value::List(items) | Value::Tuple(items) => items.iter().for_each(|x| each_card(x, f)),
+        Value::List(_) | Value::Tuple(_) | Value::Packed(_) => {
+            if let Some(items) = v.seq_items() {
+                items.iter().for_each(|x| each_card(x, f))
+            }
+        }
         _ => {}
     }
 }

@@ -192,7 +192,9 @@ fn keys_of(domains: &[KeyDomain], mut off: u32, n: u32, prog: &Program) -> Vec<V
 fn holds_card(v: &Value) -> bool {
     match v {
         Value::Card(_) => true,
-        Value::List(items) | Value::Tuple(items) => items.iter().any(holds_card),
+        Value::List(_) | Value::Tuple(_) | Value::Packed(_) => v
+            .seq_items()
+            .is_some_and(|items| items.iter().any(holds_card)),
         _ => false,
     }
 }
@@ -200,7 +202,11 @@ fn holds_card(v: &Value) -> bool {
 fn each_card(v: &Value, f: &mut impl FnMut(u32)) {
     match v {
         Value::Card(c) => f(*c),
-        Value::List(items) | Value::Tuple(items) => items.iter().for_each(|x| each_card(x, f)),
+        Value::List(_) | Value::Tuple(_) | Value::Packed(_) => {
+            if let Some(items) = v.seq_items() {
+                items.iter().for_each(|x| each_card(x, f))
+            }
+        }
         _ => {}
     }
 }

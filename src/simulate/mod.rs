@@ -307,8 +307,8 @@ fn read_figures(
         let v = interp.call_uncharged(f, Vec::new(), fd.span)?;
         let (k, n) = match &v {
             Value::Int(k) => (*k, None),
-            Value::Tuple(t) => match &t[..] {
-                [Value::Int(k), Value::Int(n)] => (*k, Some(*n)),
+            Value::Tuple(_) | Value::Packed(_) => match v.tuple_items().as_deref() {
+                Some([Value::Int(k), Value::Int(n)]) => (*k, Some(*n)),
                 _ => continue,
             },
             _ => continue,

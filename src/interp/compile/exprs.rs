@@ -13,7 +13,7 @@ use crate::interp::exprs::pat_matches;
 use crate::interp::state::FieldSlot;
 use crate::interp::{Interp, R};
 use crate::program::*;
-use crate::value::{Items, Value, INLINE};
+use crate::value::{Items, Packed, Value, INLINE};
 use std::cell::Cell;
 use std::rc::Rc;
 
@@ -562,16 +562,16 @@ impl Branch {
 }
 
 /// A list or tuple written out, `[a, b]` or `(a, b)`; a small one is built in place (one
-/// allocation).
+/// allocation, or none for a tuple of plain values: `value::Packed`).
 fn literal(items: &[Expr], list: bool, span: Span) -> Code {
     let items: Vec<Opnd> = items.iter().map(Opnd::new).collect();
     // Inlined into each closure below (a closure of its own would take the items by copy).
     #[inline(always)]
-    fn wrap(list: bool, it: Items) -> Value {
+    fn wrap(list: bool, n: usize, arr: [Value; INLINE]) -> Value {
         if list {
-            Value::List(Rc::new(it))
+            Value::List(Rc::new(Items::inline(n, arr)))
         } else {
-            Value::Tuple(Rc::new(it))
+            Value::tuple_inline(n, arr)
         }
     }
     // Three locals (`(c, row, side)`): read without a dispatch on each item's shape.
@@ -584,7 +584,7 @@ fn literal(items: &[Expr], list: bool, span: Span) -> Code {
             return code(move |me| {
                 let x = a.ev(me)?;
                 let arr = [x, b.ev(me)?, Value::None];
-                me.nest(wrap(list, Items::inline(2, arr)), span)
+                me.nest(wrap(list, 2, arr), span)
             })
         }
         Err(items) => items,
@@ -595,7 +595,7 @@ fn literal(items: &[Expr], list: bool, span: Span) -> Code {
                 let x = a.ev(me)?;
                 let y = b.ev(me)?;
                 let arr = [x, y, c.ev(me)?];
-                me.nest(wrap(list, Items::inline(3, arr)), span)
+                me.nest(wrap(list, 3, arr), span)
             })
         }
         Err(items) => items,
@@ -606,7 +606,7 @@ fn literal(items: &[Expr], list: bool, span: Span) -> Code {
             for (slot, i) in arr.iter_mut().zip(&items) {
                 *slot = i.ev(me)?;
             }
-            me.nest(wrap(list, Items::inline(items.len(), arr)), span)
+            me.nest(wrap(list, items.len(), arr), span)
         });
     }
     code(move |me| {
@@ -614,7 +614,12 @@ fn literal(items: &[Expr], list: bool, span: Span) -> Code {
         for i in &items {
             out.push(i.ev(me)?);
         }
-        me.nest(wrap(list, Items::new(out)), span)
+        let v = if list {
+            Value::list(out)
+        } else {
+            Value::tuple(out)
+        };
+        me.nest(v, span)
     })
 }
 
@@ -626,12 +631,20 @@ pub(super) fn three_locals(
     list: bool,
     span: Span,
 ) -> R<Value> {
+    if !list {
+        // Plain values packed where they lie, without a copy.
+        if let (Some(x), Some(y), Some(z)) = (me.local_ref(a), me.local_ref(b), me.local_ref(c)) {
+            if let Some(p) = Packed::of3(x, y, z) {
+                me.check_nest(1, span)?;
+                return Ok(Value::Packed(p));
+            }
+        }
+    }
     let arr = [me.local(a), me.local(b), me.local(c)];
-    let it = Items::inline(3, arr);
     let v = if list {
-        Value::List(Rc::new(it))
+        Value::List(Rc::new(Items::inline(3, arr)))
     } else {
-        Value::Tuple(Rc::new(it))
+        Value::tuple_inline(3, arr)
     };
     me.nest(v, span)
 }
@@ -688,6 +701,10 @@ fn tuple_index(base: &Expr, i: usize, span: Span) -> Code {
     let b = cexpr(base);
     if let ExprKind::Local(slot) = base.kind {
         return code(move |me| match me.local_ref(slot) {
+            Some(Value::Packed(p)) => match p.get(i) {
+                Some(v) => Ok(v),
+                None => Err(no_element(span, i)),
+            },
             Some(Value::Tuple(items)) => match items.get(i) {
                 Some(v) => Ok(v.clone()),
                 None => Err(no_element(span, i)),
@@ -699,6 +716,10 @@ fn tuple_index(base: &Expr, i: usize, span: Span) -> Code {
         });
     }
     code(move |me| match b.ev(me)? {
+        Value::Packed(p) => match p.get(i) {
+            Some(v) => Ok(v),
+            None => Err(no_element(span, i)),
+        },
         Value::Tuple(items) => match items.get(i) {
             Some(v) => Ok(v.clone()),
             None => Err(no_element(span, i)),

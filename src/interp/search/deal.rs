@@ -277,10 +277,12 @@ fn relabel(v: &Value, sigma: &[u32]) -> Option<Value> {
             .get(*c as usize)
             .filter(|&&n| n != *c)
             .map(|&n| Value::Card(n)),
-        Value::List(items) | Value::Tuple(items) => {
+        Value::List(_) | Value::Tuple(_) | Value::Packed(_) => {
             let mut changed = false;
-            let new: Vec<Value> = items
+            let new: Vec<Value> = v
+                .seq_items()
                 .iter()
+                .flat_map(|items| items.iter())
                 .map(|x| match relabel(x, sigma) {
                     Some(n) => {
                         changed = true;
@@ -291,7 +293,7 @@ fn relabel(v: &Value, sigma: &[u32]) -> Option<Value> {
                 .collect();
             changed.then(|| match v {
                 Value::List(_) => Value::list(new),
-                _ => Value::tuple(new),
+                _ => Value::tuple_made(new),
             })
         }
         _ => None,
@@ -347,8 +349,8 @@ fn relabel_state(st: &mut State, sigma: &[u32]) {
 pub(super) fn each_card(v: &Value, f: &mut dyn FnMut(u32)) {
     match v {
         Value::Card(c) => f(*c),
-        Value::List(items) | Value::Tuple(items) => {
-            for x in items.iter() {
+        Value::List(_) | Value::Tuple(_) | Value::Packed(_) => {
+            for x in v.seq_items().iter().flat_map(|items| items.iter()) {
                 each_card(x, f);
             }
         }

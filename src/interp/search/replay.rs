@@ -122,9 +122,11 @@ fn known_alike(v: &Value, a: &[Players], b: &[Players], seat: u32) -> bool {
             let k = |s: &[Players]| s.get(*c as usize).map(|&x| holds(x, seat));
             k(a) == k(b)
         }
-        Value::List(items) | Value::Tuple(items) => {
-            items.iter().all(|x| known_alike(x, a, b, seat))
-        }
+        Value::List(_) | Value::Tuple(_) | Value::Packed(_) => v
+            .seq_items()
+            .iter()
+            .flat_map(|items| items.iter())
+            .all(|x| known_alike(x, a, b, seat)),
         _ => true,
     }
 }
@@ -228,16 +230,25 @@ fn reads_alike(taken: &Value, v: &Value, class_of: &[u32], strict: bool) -> bool
                 ca != NOT_DEALT && class_of.get(*b as usize) == Some(&ca)
             }
         }
-        (Value::List(x), Value::List(y)) | (Value::Tuple(x), Value::Tuple(y)) => {
-            x.len() == y.len()
-                && x.iter()
-                    .zip(y.iter())
-                    .all(|(a, b)| reads_alike(a, b, class_of, strict))
+        (Value::List(x), Value::List(y)) => seqs_alike(x, y, class_of, strict),
+        (Value::Tuple(_) | Value::Packed(_), Value::Tuple(_) | Value::Packed(_)) => {
+            match (taken.tuple_items(), v.tuple_items()) {
+                (Some(x), Some(y)) => seqs_alike(&x, &y, class_of, strict),
+                _ => false,
+            }
         }
-        (Value::Card(_) | Value::List(_) | Value::Tuple(_), _)
-        | (_, Value::Card(_) | Value::List(_) | Value::Tuple(_)) => false,
+        (Value::Card(_) | Value::List(_) | Value::Tuple(_) | Value::Packed(_), _)
+        | (_, Value::Card(_) | Value::List(_) | Value::Tuple(_) | Value::Packed(_)) => false,
         _ => !strict || taken == v,
     }
+}
+
+/// Lists or tuples alike item by item (see `reads_alike`).
+fn seqs_alike(x: &[Value], y: &[Value], class_of: &[u32], strict: bool) -> bool {
+    x.len() == y.len()
+        && x.iter()
+            .zip(y.iter())
+            .all(|(a, b)| reads_alike(a, b, class_of, strict))
 }
 
 /// The answer to replayed choice `j`, another player's choice the seat saw made (answered
@@ -368,7 +379,9 @@ pub fn option_key(v: &Value, known: &[Players], player: u32) -> u64 {
                     h.write_u8(2);
                 }
             }
-            Value::List(items) | Value::Tuple(items) => {
+            Value::List(_) | Value::Tuple(_) | Value::Packed(_) => {
+                let items = v.seq_items();
+                let items = items.as_deref().unwrap_or(&[]);
                 h.write_u8(if matches!(v, Value::List(_)) { 3 } else { 4 });
                 h.write_usize(items.len());
                 for x in items.iter() {
@@ -468,8 +481,7 @@ mod tests {
         assert!(!alike(&Value::Card(0), &Value::Card(3)));
         assert!(alike(&Value::Card(3), &Value::Card(3)));
         assert!(!alike(&Value::Card(3), &Value::Card(0)));
-        let pair =
-            |c: u32, n: i64| Value::Tuple(Rc::new(Items::new(vec![Value::Card(c), Value::Int(n)])));
+        let pair = |c: u32, n: i64| Value::tuple(vec![Value::Card(c), Value::Int(n)]);
         assert!(alike(&pair(0, 4), &pair(1, 4)));
         assert!(!alike(&pair(0, 4), &pair(1, 5)));
         assert!(!alike(
@@ -495,7 +507,7 @@ mod tests {
         assert_eq!(key(&Value::Card(1), 0), key(&Value::Card(2), 0));
         assert_ne!(key(&Value::Card(1), 1), key(&Value::Card(2), 1));
         assert_ne!(key(&Value::Int(1), 0), key(&Value::Int(2), 0));
-        let pair = |c: u32| Value::Tuple(Rc::new(Items::new(vec![Value::Card(c), Value::Int(3)])));
+        let pair = |c: u32| Value::tuple(vec![Value::Card(c), Value::Int(3)]);
         assert_eq!(key(&pair(1), 0), key(&pair(2), 0));
         assert_ne!(key(&pair(0), 0), key(&pair(2), 0));
     }
