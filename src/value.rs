@@ -277,6 +277,14 @@ impl Packed {
         Seq::Own(n, arr)
     }
 
+    /// Whether it holds the same tuple as `shared` (out of line: comparing the two forms is
+    /// rare, and `Value::eq` stays small enough to be inlined).
+    #[cold]
+    #[inline(never)]
+    fn same_as(&self, shared: &Items) -> bool {
+        self.items() == *shared
+    }
+
     /// Its values as the `Items` of the same tuple held in a `Tuple`.
     pub fn items(&self) -> Items {
         let n = self.len();
@@ -375,7 +383,7 @@ impl PartialEq for Value {
             (Value::Text(a), Value::Text(b)) => a == b,
             (Value::List(a), Value::List(b)) | (Value::Tuple(a), Value::Tuple(b)) => a == b,
             (Value::Packed(a), Value::Tuple(b)) | (Value::Tuple(b), Value::Packed(a)) => {
-                a.items() == **b
+                a.same_as(b)
             }
             _ => false,
         }
@@ -462,7 +470,7 @@ impl Value {
         }
     }
     /// A tuple of the first `n` values of `arr` (at most `INLINE`): packed when it can be.
-    #[inline]
+    #[inline(always)]
     pub fn tuple_inline(n: usize, arr: [Value; INLINE]) -> Value {
         match Packed::new(arr.get(..n).unwrap_or(&[])) {
             Some(p) => Value::Packed(p),

@@ -520,6 +520,7 @@ impl Interp<'_> {
 
     /// Remember `f(key) = value`, made in `steps` steps, in place of the same call (at `stale`,
     /// when `recall` found it there) or the oldest entry.
+    #[inline(always)]
     fn keep(&mut self, f: Id, key: Key, steps: u64, value: Value, stale: Option<usize>) {
         let st = &mut self.state;
         let entry = Entry {
