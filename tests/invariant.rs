@@ -60,12 +60,7 @@ fn a_kept_let_gives_the_values_and_steps_of_working_it_out() {
     assert_eq!(a.state.steps(), b.state.steps());
     // Row 1 (value 3): every side; row 2 (value 1): Left only; row 3 (empty): all but Middle.
     let shown = format!("{:?}", a.state.vars.first());
-    let tuples = a
-        .state
-        .vars
-        .first()
-        .and_then(|v| v.seq_items())
-        .map(|l| l.iter().filter(|x| x.tuple_items().is_some()).count());
+    let tuples = common::tuples_in(a.state.vars.first());
     assert_eq!(tuples, Some(3 + 1 + 2), "{shown}");
 }
 

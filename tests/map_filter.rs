@@ -207,12 +207,7 @@ fn an_inlined_condition_leaves_the_element_for_the_value() {
     assert_eq!(a.state.vars, b.state.vars);
     let shown = format!("{:?}", a.state.vars.first());
     // 1..7 less 2 and 5 (x + 4 a multiple of 3): 1, 3, 4, 6, 7 for each c.
-    let tuples = a
-        .state
-        .vars
-        .first()
-        .and_then(|v| v.seq_items())
-        .map(|l| l.iter().filter(|x| x.tuple_items().is_some()).count());
+    let tuples = common::tuples_in(a.state.vars.first());
     assert_eq!(tuples, Some(15), "{shown}");
     assert!(!shown.contains("Int(5)"), "{shown}");
 }

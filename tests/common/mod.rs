@@ -92,3 +92,9 @@ pub fn labelled<'t>(text: &'t str, d: &rules::diag::Diag) -> &'t str {
     let span = d.labels.first().expect("label").span;
     &text[span.start as usize..span.end as usize]
 }
+
+/// How many tuples the list `v` holds (either form: packed or shared), if it is a list.
+pub fn tuples_in(v: Option<&rules::value::Value>) -> Option<usize> {
+    let items = v?.seq_items()?;
+    Some(items.iter().filter(|x| x.tuple_items().is_some()).count())
+}
