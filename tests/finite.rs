@@ -113,3 +113,63 @@ fn a_budget_runs_out_at_the_call_or_before() {
     );
     r.expect("enough steps");
 }
+
+/// A kept call as a zone's or a var's key (`z[row, other(s)]`): the same slots, values and
+/// steps as the call run each time.
+#[test]
+fn a_kept_call_as_a_key_reads_the_same_slot() {
+    let keyed = "var v: int per Side = 0\nvar w: int per 1..3, Side = 0\n\
+                 fn other(s: Side) -> Side {\n  let k = if s == Left { Right } else { Left }\n  k\n}\n\
+                 fn other_each(s: Side) -> Side {\n  let z = zero\n  if s == Left { Right } else { Left }\n}\n";
+    let phase = |f: &str| {
+        format!(
+            "  for i in 1..4 {{\n    \
+             let s = if i % 3 == 0 {{ Up }} else if i % 2 == 0 {{ Right }} else {{ Left }}\n    \
+             set v[{f}(s)] += i\n    set w[2, {f}(s)] += v[{f}(s)] * 10 + i\n    \
+             set n = n * 3 + w[2, {f}(Left)] + w[i % 3 + 1, {f}(s)]\n  }}"
+        )
+    };
+    let text = |f: &str| {
+        format!(
+            "{GAME}var out: list = []\nvar n: int = 0\nvar zero: int = 0\n{keyed}phase p {{\n{}\n}}\n",
+            phase(f)
+        )
+    };
+    let (a, ra) = run(program(&text("other")), Limits::default());
+    let (b, rb) = run(program(&text("other_each")), Limits::default());
+    ra.expect("kept runs");
+    rb.expect("run each time runs");
+    assert_eq!(a.state.vars, b.state.vars);
+    // `other` has one statement more than `other_each` has reads: `let k`, then `k`, against
+    // `let z` and the `if` (the same count); so the steps are equal.
+    assert_eq!(a.state.steps(), b.state.steps());
+    assert!(a.state.steps() > 0);
+}
+
+/// A kept call whose value its key's domain refuses fails at every use, as the call run each
+/// time does, with the same error at the same place.
+#[test]
+fn a_key_out_of_its_domain_fails_at_every_use() {
+    let text = |f: &str| {
+        format!(
+            "{GAME}var n: int = 0\nvar zero: int = 0\nvar v: int per 1..2 = 0\n\
+             fn row(s: Side) -> int = if s == Up {{ 3 }} else {{ 1 }}\n\
+             fn row_each(s: Side) -> int {{\n  let z = zero\n  if s == Up {{ 3 }} else {{ 1 }}\n}}\n\
+             phase p {{\n  let a = Left\n  let b = Up\n  set v[{f}(a)] += 1\n  set v[{f}(a)] += 1\n  \
+             set n = v[{f}(b)]\n}}\n"
+        )
+    };
+    let kept_text = text("row");
+    let each_text = text("row_each");
+    let (_, ra) = run(program(&kept_text), Limits::default());
+    let (_, rb) = run(program(&each_text), Limits::default());
+    let (ea, eb) = (ra.expect_err("key out of range"), rb.expect_err("key out of range"));
+    assert_eq!(ea.code, eb.code, "{ea:?}");
+    assert_eq!(ea.message, eb.message);
+    let at = labelled(&kept_text, &ea);
+    assert!(at.contains("row(b)"), "{at}");
+    // And again in the next game of the same program, after the call was kept for `Left`.
+    let (_, again) = run(program(&kept_text), Limits::default());
+    let again = again.expect_err("key out of range again");
+    assert_eq!(labelled(&kept_text, &again), at);
+}

@@ -21,7 +21,7 @@
 
 use super::{code, Code};
 use crate::diag::Span;
-use crate::interp::Interp;
+use crate::interp::{Interp, R};
 use crate::program::walk::{walk, Node};
 use crate::program::*;
 use crate::value::Value;
@@ -161,6 +161,79 @@ pub(super) fn call(f: Id, es: &[Expr], inlined: Code, span: Span) -> Result<Code
 
 /// Per value of the argument, its call's value and steps once worked out.
 type Kept = Rc<RefCell<Vec<Option<(Value, u64)>>>>;
+
+/// A key of a zone or var family that is a kept call (`supporters[row, other(side)]`): per
+/// value of the argument, the key's index in its domain and the steps the call took, so a key
+/// met again is neither worked out nor made a value. The steps charged and the errors are the
+/// call's own (`call`): the call's code runs for a value of the argument not met yet, for one
+/// outside the domain (a `none`), and for a key its domain refuses, each time.
+pub(super) struct KeyCall {
+    domain: Domain,
+    slot: u32,
+    /// The call as `call` compiles it (kept per value too, so steps and errors are its own).
+    code: Code,
+    /// Per value of the argument: the key's index and its domain's size, and the call's steps.
+    table: RefCell<Vec<Option<(u32, u32, u64)>>>,
+    span: Span,
+}
+
+impl KeyCall {
+    /// The kept call `f(es)` as a key, if it is one whose argument is a local.
+    pub(super) fn new(f: Id, es: &[Expr], span: Span) -> Option<KeyCall> {
+        let domain = FINITE.with(|t| t.borrow().get(f as usize).copied().flatten())?;
+        let [Expr {
+            kind: ExprKind::Local(slot),
+            ..
+        }] = es
+        else {
+            return None;
+        };
+        if super::memo::remembers(f) {
+            return None;
+        }
+        let inlined = super::inline::call(f, es, span)?;
+        let code = call(f, es, inlined, span).ok()?;
+        Some(KeyCall {
+            domain,
+            slot: *slot,
+            code,
+            table: RefCell::new(vec![None; domain.size()]),
+            span,
+        })
+    }
+
+    /// The key's index and its domain's size, as `index_of` gives them for the call's value
+    /// (`None`: a value outside the key's domain, as that value).
+    #[inline(always)]
+    pub(super) fn index(
+        &self,
+        me: &mut Interp<'_>,
+        index_of: impl Fn(&Value) -> Option<(u32, u32)>,
+    ) -> R<Result<(u32, u32), Value>> {
+        let at = me.local_ref(self.slot).and_then(|v| self.domain.index(v));
+        if let Some(at) = at {
+            if let Some(&Some((j, n, steps))) = self.table.borrow().get(at) {
+                // What the kept call charges (`call`): its step, the depth check, the rest.
+                me.tick(self.span)?;
+                me.check_call_depth(self.span)?;
+                me.charge(steps.saturating_sub(1), self.span)?;
+                return Ok(Ok((j, n)));
+            }
+        }
+        let before = me.state.steps();
+        let v = (self.code)(me)?;
+        let Some((j, n)) = index_of(&v) else {
+            return Ok(Err(v));
+        };
+        if let Some(at) = at {
+            let steps = me.state.steps().saturating_sub(before);
+            if let Some(slot) = self.table.borrow_mut().get_mut(at) {
+                *slot = Some((j, n, steps));
+            }
+        }
+        Ok(Ok((j, n)))
+    }
+}
 
 /// Where the argument comes from.
 #[derive(Clone, Copy)]

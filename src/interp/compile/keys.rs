@@ -66,6 +66,9 @@ enum Src {
     Index(u32),
     /// A field of a local (`story_pile[c.track]`), read without a closure of its own.
     Field(Box<super::exprs::LocalField>),
+    /// A call of a function of one enum argument that reads nothing else, its argument a
+    /// local (`supporters[row, other(side)]`): the key's index kept per value of the argument.
+    Call(Box<super::finite::KeyCall>),
     Expr(CExpr),
 }
 
@@ -151,6 +154,10 @@ impl CKey {
                     None => Err(me.bad_key(&self.domain, &v, self.span, family)),
                 }
             }
+            Src::Call(c) => match c.index(me, |v| index_of(self.dom, v, players))? {
+                Ok(r) => Ok(r),
+                Err(v) => Err(me.bad_key(&self.domain, &v, self.span, family)),
+            },
             Src::Expr(e) => {
                 let v = e.ev(me)?;
                 match index_of(self.dom, &v, players) {
@@ -184,6 +191,12 @@ impl CKeys {
                             Some((j, _)) => Src::Index(j),
                             None => Src::Expr(super::exprs::cexpr(k)),
                         },
+                        ExprKind::Call(f, es) => {
+                            match super::finite::KeyCall::new(*f, es, k.span) {
+                                Some(c) => Src::Call(Box::new(c)),
+                                None => Src::Expr(super::exprs::cexpr(k)),
+                            }
+                        }
                         _ => match super::exprs::LocalField::of(k) {
                             Some(f) => Src::Field(f),
                             None => Src::Expr(super::exprs::cexpr(k)),
