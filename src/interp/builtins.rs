@@ -57,27 +57,60 @@ impl<'p> Interp<'p> {
                     given = i;
                     break;
                 }
-                // For showing: it may not change the game. A silent run works it out the first
-                // time this site is reached, so it fails as `run` does, but builds no text.
-                // A sketch's steps count against the limit while it runs, then are given back:
-                // the game's steps are the same whether this game or an earlier one of the same
-                // run sketched the site (`Interp::keep_sketched`).
-                let sketch = u32::from(!self.record);
-                let left = self.state.steps_left;
-                self.displaying += 1;
-                self.sketching += sketch;
-                let v = a.ev(self);
-                self.sketching -= sketch;
-                self.displaying -= 1;
-                buf[i] = v?;
-                if sketch > 0 {
-                    self.state.steps_left = left;
-                }
+                buf[i] = self.shown_arg(a)?;
                 continue;
             }
             buf[i] = a.ev(self)?;
         }
         self.builtin_vals(b, &buf[..given], &spans[..given], span)
+    }
+
+    /// `builtin` for a call whose first two arguments are plain and worked out already
+    /// (`first`), and whose others are all for showing (`choose(p, options, prompt, labels)`):
+    /// the same values, steps and errors, without a test per argument.
+    pub(super) fn builtin_after_two<E: Ev>(
+        &mut self,
+        b: &Builtin,
+        args: &[E],
+        span: Span,
+        site: Option<u32>,
+        first: [Value; 2],
+    ) -> R<Value> {
+        let mut spans = [span; MAX_ARGS];
+        for (s, a) in spans.iter_mut().zip(args) {
+            *s = a.span();
+        }
+        if self.unshown || (!self.record && self.sketched_before(span, site)) {
+            return self.builtin_vals(b, &first, spans.get(..2).unwrap_or(&[]), span);
+        }
+        let mut buf: [Value; MAX_ARGS] = Default::default();
+        let given = args.len().min(MAX_ARGS);
+        let [b0, b1, ..] = &mut buf;
+        [*b0, *b1] = first;
+        for (slot, a) in buf.iter_mut().zip(args).take(given).skip(2) {
+            *slot = self.shown_arg(a)?;
+        }
+        self.builtin_vals(b, &buf[..given], &spans[..given], span)
+    }
+
+    /// An argument for showing worked out: it may not change the game. A silent run works it
+    /// out the first time its site is reached, so it fails as `run` does, but builds no text.
+    /// A sketch's steps count against the limit while it runs, then are given back: the game's
+    /// steps are the same whether this game or an earlier one of the same run sketched the
+    /// site (`Interp::keep_sketched`).
+    fn shown_arg<E: Ev + ?Sized>(&mut self, a: &E) -> R<Value> {
+        let sketch = u32::from(!self.record);
+        let left = self.state.steps_left;
+        self.displaying += 1;
+        self.sketching += sketch;
+        let v = a.ev(self);
+        self.sketching -= sketch;
+        self.displaying -= 1;
+        let v = v?;
+        if sketch > 0 {
+            self.state.steps_left = left;
+        }
+        Ok(v)
     }
 
     /// Whether this silent run has worked out the texts of the choice at `site` (else at

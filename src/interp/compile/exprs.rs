@@ -497,8 +497,21 @@ fn builtin(b: &'static crate::builtins::BuiltinDef, args: &[Expr], span: Span) -
             });
         }
     }
-    let args = cexprs(args);
     let site = (!b.shown_only.is_empty()).then(super::next_site);
+    // Two plain arguments, then texts for showing that are not constants (`choose(p, options,
+    // prompt, labels)`): the two worked out in place, and the texts only where `builtin` would.
+    if b.shown_only.iter().min() == Some(&2) && rest_shown {
+        if let [a, c, ..] = args {
+            let (a, c) = (Opnd::new(a), Opnd::new(c));
+            let args = cexprs(args);
+            return code(move |me| {
+                let x = a.ev(me)?;
+                let first = [x, c.ev(me)?];
+                me.builtin_after_two(b, &args, span, site, first)
+            });
+        }
+    }
+    let args = cexprs(args);
     code(move |me| me.builtin(b, &args, span, site))
 }
 
