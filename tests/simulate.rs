@@ -806,3 +806,43 @@ fn a_card_on_a_draw_table_can_be_taken_out() {
         "{why}"
     );
 }
+
+/// In a match, a seat's own worth cancels out of the score gap: each seed's gaps are averaged
+/// over both seatings (the same deal, each agent in each seat) before the interval is taken over
+/// the seeds. tests/simulate/seat_worth.rules gives P1 ten points: per game the gap is about
+/// +-10, per seed only the picks are left (`random` picks 2 half the time, `first` never).
+#[test]
+fn a_match_s_score_gap_is_paired_by_seed_so_the_seat_cancels() {
+    let game = "tests/simulate/seat_worth.rules";
+    let r = report(
+        game,
+        &["--match", "random,first", "--games", "30", "--jobs", "2"],
+        "paired",
+    );
+    let gap = &r["score_gap"];
+    let (v, lo, hi) = (
+        gap["value"].as_f64().expect("gap"),
+        gap["low"].as_f64().expect("low"),
+        gap["high"].as_f64().expect("high"),
+    );
+    assert_eq!(r["score_gap_seeds"], 30, "{r}");
+    assert_eq!(r["score_gap_paired"], 30, "{r}");
+    assert!(lo <= v && v <= hi, "{gap}");
+    // Per game the gaps are +9..+10 and -11..-10: unpaired, their interval would be about 7
+    // points wide. Paired, it is the picks' alone.
+    assert!(hi - lo < 1.0, "{gap}");
+    assert!(
+        (0.2..0.8).contains(&v),
+        "random less first is about +0.5: {gap}"
+    );
+    assert!(
+        lo > 0.0,
+        "random scores more, and the interval says so: {gap}"
+    );
+    let (code, out, err) = rules(&["simulate", game, "--match", "random,first", "--games", "30"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.contains("per seed, both seatings (30 seeds): random scores more"),
+        "{out}"
+    );
+}

@@ -72,9 +72,14 @@ pub struct Match {
     pub first_error: Option<(u64, String)>,
     pub interrupted: bool,
     /// With two agents and a score: per game, the first agent's mean score per seat less the
-    /// second's, averaged over the games, with a 95% interval (normal approximation): where the
-    /// seat dealt decides most wins, the telling number.
+    /// second's, averaged per seed over its seatings (both agents in each seat, the same deal:
+    /// what a seat is worth cancels), then over the seeds, with a 95% interval over the seeds
+    /// (Student's t): where the seat dealt decides most wins, the telling number.
     pub score_gap: Option<Interval>,
+    /// The seeds `score_gap` is worked out over, and of those the ones played in every seating
+    /// (fewer only when the match was interrupted).
+    pub score_gap_seeds: u64,
+    pub score_gap_paired: u64,
 }
 
 /// Read `--match A,B,...`: at least two agents, each once, none of them a person.
@@ -199,8 +204,11 @@ pub fn run(
         first_error: None,
         interrupted: false,
         score_gap: None,
+        score_gap_seeds: 0,
+        score_gap_paired: 0,
     };
-    let mut gaps: Vec<f64> = Vec::new();
+    // Per seed: the sum of its games' gaps and how many seatings played it.
+    let mut gaps: std::collections::BTreeMap<u64, (f64, u64)> = Default::default();
     for r in 0..k {
         let seats = seating(r, k, n);
         let names: Vec<String> = seats
@@ -245,7 +253,9 @@ pub fn run(
                     (!xs.is_empty()).then(|| xs.iter().sum::<f64>() / xs.len() as f64)
                 };
                 if let (Some(x), Some(y)) = (mean_of(0), mean_of(1)) {
-                    gaps.push(x - y);
+                    let at = gaps.entry(g.seed).or_default();
+                    at.0 += x - y;
+                    at.1 += 1;
                 }
             }
             Ok(())
@@ -255,8 +265,15 @@ pub fn run(
             break;
         }
     }
-    out.score_gap =
-        super::stats::mean_interval(&gaps).map(|(value, low, high)| Interval { value, low, high });
+    // One value per seed, in seed order: its seatings' gaps averaged.
+    let per_seed: Vec<f64> = gaps.values().map(|&(sum, n)| sum / n as f64).collect();
+    out.score_gap_seeds = per_seed.len() as u64;
+    out.score_gap_paired = gaps.values().filter(|&&(_, n)| n as usize == k).count() as u64;
+    out.score_gap = super::stats::mean_interval(&per_seed).map(|(value, low, high)| Interval {
+        value,
+        low,
+        high,
+    });
     out.entrants = agents
         .iter()
         .zip(counts)
@@ -375,8 +392,16 @@ pub fn text(m: &Match) -> String {
         } else {
             "no clear difference".to_string()
         };
+        let over = if m.score_gap_paired == m.score_gap_seeds {
+            format!("per seed, both seatings ({} seeds)", m.score_gap_seeds)
+        } else {
+            format!(
+                "per seed ({} seeds, {} of them in both seatings)",
+                m.score_gap_seeds, m.score_gap_paired
+            )
+        };
         t.push_str(&format!(
-            "  score per seat, {} less {}: {:+.2} ({:+.2} .. {:+.2}) per game: {verdict}\n",
+            "  score per seat, {} less {}: {:+.2} ({:+.2} .. {:+.2}) {over}: {verdict}\n",
             a.agent, b.agent, g.value, g.low, g.high
         ));
     }
