@@ -163,7 +163,10 @@ fn a_key_out_of_its_domain_fails_at_every_use() {
     let each_text = text("row_each");
     let (_, ra) = run(program(&kept_text), Limits::default());
     let (_, rb) = run(program(&each_text), Limits::default());
-    let (ea, eb) = (ra.expect_err("key out of range"), rb.expect_err("key out of range"));
+    let (ea, eb) = (
+        ra.expect_err("key out of range"),
+        rb.expect_err("key out of range"),
+    );
     assert_eq!(ea.code, eb.code, "{ea:?}");
     assert_eq!(ea.message, eb.message);
     let at = labelled(&kept_text, &ea);
