@@ -167,15 +167,28 @@ impl std::fmt::Debug for Items {
     }
 }
 
-/// A tuple of one to three plain values, each in a word of its own: the kind in the top four
-/// bits, the contents in the other 28 (an `int` from -2^27 to 2^27 - 1, an enum value of an enum
-/// below 4,096 with fewer than 65,536 values, a card, player, zone or code index below 2^28);
-/// an unused word is `ABSENT`. Each tuple has one packed form, so two packed tuples are equal
-/// when their words are. Building one takes no allocation, and dropping one nothing: the
-/// options a game offers are most often such tuples (`(card, row, side)`), made at every choice
-/// and read once.
+/// A tuple of one to four plain values held in three words. One to three values: each in a
+/// word of its own, the kind in the top four bits, the contents in the other 28 (an `int` from
+/// -2^27 to 2^27 - 1, an enum value of an enum below 4,096 with fewer than 65,536 values, a card,
+/// player, zone or code index below 2^28); an unused word is `ABSENT`. Four values: the first
+/// word's top four bits are `FOUR`, and the other 92 bits hold the values 23 bits each, the kind
+/// in three bits and the contents in 20 (an `int` from -2^19 to 2^19 - 1, an enum value of an
+/// enum below 256 with fewer than 4,096 values, an index below 2^20). Each tuple has one packed
+/// form, so two packed tuples are equal when their words are. Building one takes no
+/// allocation, and dropping one nothing: the options a game offers are most often such tuples
+/// (`(card, row, side)`, Statecraft's four-item manoeuvres), made at every choice and read once.
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
-pub struct Packed([u32; INLINE]);
+pub struct Packed([u32; 3]);
+
+/// The most values a packed tuple holds.
+pub const PACKED_MAX: usize = 4;
+
+/// The first word's top four bits of a packed tuple of four values.
+const FOUR: u32 = 0xE;
+/// A value of a four-value tuple: 23 bits, the kind in the top three.
+const PAYLOAD4: u32 = (1 << 20) - 1;
+const LEAST4: i64 = -(1 << 19);
+const MOST4: i64 = (1 << 19) - 1;
 
 const PAYLOAD: u32 = (1 << 28) - 1;
 const ABSENT: u32 = 0xF;
@@ -218,11 +231,81 @@ impl Packed {
         })
     }
 
-    /// `items` packed, if there are one to three and each fits.
+    /// The 23 bits holding `v` in a tuple of four, if it is plain and fits.
+    #[inline(always)]
+    fn bits4(v: &Value) -> Option<u32> {
+        let (kind, p) = match *v {
+            Value::None => (0, 0),
+            Value::Int(n) if (LEAST4..=MOST4).contains(&n) => (1, (n as u32) & PAYLOAD4),
+            Value::Bool(b) => (2, u32::from(b)),
+            Value::Enum(e, x) if e < (1 << 8) && x < (1 << 12) => (3, (e << 12) | x),
+            Value::Card(c) if c <= PAYLOAD4 => (4, c),
+            Value::Player(c) if c <= PAYLOAD4 => (5, c),
+            Value::Zone(c) if c <= PAYLOAD4 => (6, c),
+            Value::Fn(c) if c <= PAYLOAD4 => (7, c),
+            _ => return None,
+        };
+        Some((kind << 20) | p)
+    }
+
+    /// The value 23 bits of a tuple of four hold.
+    #[inline(always)]
+    fn value4(b: u32) -> Value {
+        let p = b & PAYLOAD4;
+        match (b >> 20) & 7 {
+            0 => Value::None,
+            // The 20 bits widened with their sign.
+            1 => Value::Int(i64::from(((p << 12) as i32) >> 12)),
+            2 => Value::Bool(p != 0),
+            3 => Value::Enum(p >> 12, p & 0xFFF),
+            4 => Value::Card(p),
+            5 => Value::Player(p),
+            6 => Value::Zone(p),
+            _ => Value::Fn(p),
+        }
+    }
+
+    /// Four values packed, if each fits: 23 bits each, the first at the bottom of a 92-bit
+    /// number whose lowest 28 bits go in the first word (under `FOUR`) and the rest in the
+    /// other two.
+    #[inline(always)]
+    fn of4(items: &[Value]) -> Option<Packed> {
+        let mut n = 0u128;
+        for (i, v) in items.iter().enumerate().take(PACKED_MAX) {
+            n |= u128::from(Packed::bits4(v)?) << (23 * i);
+        }
+        Some(Packed([
+            (FOUR << 28) | (n as u32 & PAYLOAD),
+            (n >> 28) as u32,
+            (n >> 60) as u32,
+        ]))
+    }
+
+    /// Whether it holds four values.
+    #[inline(always)]
+    fn is_four(&self) -> bool {
+        self.0[0] >> 28 == FOUR
+    }
+
+    /// Value `i` of a tuple of four.
+    #[inline(always)]
+    fn get4(&self, i: usize) -> Option<Value> {
+        if i >= PACKED_MAX {
+            return None;
+        }
+        let [a, b, c] = self.0;
+        let n = u128::from(a & PAYLOAD) | (u128::from(b) << 28) | (u128::from(c) << 60);
+        Some(Packed::value4((n >> (23 * i)) as u32 & ((1 << 23) - 1)))
+    }
+
+    /// `items` packed, if there are one to four and each fits.
     #[inline(always)]
     pub fn new(items: &[Value]) -> Option<Packed> {
-        let mut w = [ABSENT << 28; INLINE];
-        if items.is_empty() || items.len() > INLINE {
+        if items.len() == PACKED_MAX {
+            return Packed::of4(items);
+        }
+        let mut w = [ABSENT << 28; 3];
+        if items.is_empty() || items.len() > 3 {
             return None;
         }
         for (slot, v) in w.iter_mut().zip(items) {
@@ -244,6 +327,9 @@ impl Packed {
     /// How many values it holds.
     #[inline]
     pub fn len(&self) -> usize {
+        if self.is_four() {
+            return PACKED_MAX;
+        }
         // The first word is always used, and the unused ones come last.
         let used = |i: usize| usize::from(self.0.get(i).is_some_and(|w| w >> 28 != ABSENT));
         1 + used(1) + used(2)
@@ -257,13 +343,22 @@ impl Packed {
     /// Value `i`, if it holds that many.
     #[inline(always)]
     pub fn get(&self, i: usize) -> Option<Value> {
+        if self.is_four() {
+            return self.get4(i);
+        }
         Packed::value(*self.0.get(i)?)
     }
 
     /// Its values, unpacked.
     #[inline]
     pub fn values(&self) -> Seq<'static> {
-        let mut arr: [Value; INLINE] = Default::default();
+        let mut arr: [Value; PACKED_MAX] = Default::default();
+        if self.is_four() {
+            for (i, slot) in arr.iter_mut().enumerate() {
+                *slot = self.get4(i).unwrap_or_default();
+            }
+            return Seq::Own(PACKED_MAX, arr);
+        }
         let mut n = 0;
         for (slot, &w) in arr.iter_mut().zip(&self.0) {
             match Packed::value(w) {
@@ -287,6 +382,9 @@ impl Packed {
 
     /// Its values as the `Items` of the same tuple held in a `Tuple`.
     pub fn items(&self) -> Items {
+        if self.is_four() {
+            return Items::new(self.values().to_vec());
+        }
         let n = self.len();
         let mut arr: [Value; INLINE] = Default::default();
         for (slot, &w) in arr.iter_mut().zip(&self.0).take(n) {
@@ -305,7 +403,7 @@ impl std::fmt::Debug for Packed {
 /// The items of a list or tuple: borrowed from a shared one, or unpacked from a `Packed` one.
 pub enum Seq<'a> {
     Shared(&'a Items),
-    Own(usize, [Value; INLINE]),
+    Own(usize, [Value; PACKED_MAX]),
 }
 
 impl Deref for Seq<'_> {
@@ -337,7 +435,7 @@ pub enum Value {
     Zone(u32),
     /// Code written in a card's `fn` field: an index into `Program::card_fns`.
     Fn(u32),
-    /// A tuple of one to three plain values held in the value itself, with no allocation (see
+    /// A tuple of one to four plain values held in the value itself, with no allocation (see
     /// `Packed`): the tuples a game builds as it goes. The same tuple may also be held in
     /// `Tuple` (the tuples written in cards and constants, which are read far more often than
     /// made): the two forms are one value, equal, ordered and hashed alike.
@@ -696,8 +794,74 @@ mod tests {
             }
         }
         assert!(matches!(Value::tuple_made(vec![]), Value::Tuple(_)));
-        let four = vec![Value::Int(1); 4];
-        assert!(matches!(Value::tuple_made(four), Value::Tuple(_)));
+        let five = vec![Value::Int(1); 5];
+        assert!(matches!(Value::tuple_made(five), Value::Tuple(_)));
+    }
+
+    /// Plain values at the edges of what a value of a four-value tuple holds (23 bits), and
+    /// just past them.
+    fn edges4() -> (Vec<Value>, Vec<Value>) {
+        let fit = vec![
+            Value::None,
+            Value::Int(0),
+            Value::Int(-1),
+            Value::Int(LEAST4),
+            Value::Int(MOST4),
+            Value::Bool(false),
+            Value::Bool(true),
+            Value::Enum(0, 0),
+            Value::Enum(255, 4095),
+            Value::Card(0),
+            Value::Card(PAYLOAD4),
+            Value::Player(3),
+            Value::Zone(PAYLOAD4),
+            Value::Fn(PAYLOAD4),
+        ];
+        let past = vec![
+            Value::Int(LEAST4 - 1),
+            Value::Int(MOST4 + 1),
+            Value::Enum(256, 0),
+            Value::Enum(0, 4096),
+            Value::Card(PAYLOAD4 + 1),
+            Value::Player(PAYLOAD4 + 1),
+            Value::Zone(u32::MAX),
+            Value::Fn(PAYLOAD4 + 1),
+            Value::text("a"),
+            Value::list(vec![Value::Int(1)]),
+        ];
+        (fit, past)
+    }
+
+    /// A tuple of four values that fit is packed, each value in every place, and gives them
+    /// back as they were; one with a value past the edge is shared, never packed.
+    #[test]
+    fn tuples_of_four_plain_values_are_packed_and_read_back() {
+        let (fit, past) = edges4();
+        for a in &fit {
+            for b in &fit {
+                let items = vec![a.clone(), b.clone(), b.clone(), a.clone()];
+                let t = Value::tuple_made(items.clone());
+                let Value::Packed(p) = &t else {
+                    panic!("{a:?}, {b:?} not packed");
+                };
+                assert_eq!(p.len(), 4);
+                let got: Vec<Option<Value>> = (0..5).map(|i| p.get(i)).collect();
+                let want: Vec<Option<Value>> =
+                    items.iter().cloned().map(Some).chain([None]).collect();
+                assert_eq!(got, want);
+                assert_eq!(t.tuple_items().as_deref(), Some(&items[..]));
+                assert_eq!((t.depth(), t.size()), (1, 5));
+            }
+            for x in &past {
+                for at in 0..4 {
+                    let mut items = vec![a.clone(); 4];
+                    items[at] = x.clone();
+                    let t = Value::tuple_made(items.clone());
+                    assert!(matches!(t, Value::Tuple(_)), "{x:?} packed at {at}");
+                    assert_eq!(t.tuple_items().as_deref(), Some(&items[..]));
+                }
+            }
+        }
     }
 
     /// Packed tuples order, equal, hash and measure exactly as the same items held in `Items`
@@ -706,6 +870,7 @@ mod tests {
     #[test]
     fn packed_tuples_compare_as_their_items() {
         let (fit, past) = edges();
+        let (fit4, past4) = edges4();
         let mut all: Vec<Vec<Value>> = Vec::new();
         for a in fit.iter().chain(&past) {
             all.push(vec![a.clone()]);
@@ -713,6 +878,14 @@ mod tests {
                 all.push(vec![a.clone(), b.clone()]);
                 all.push(vec![b.clone(), a.clone(), Value::Int(2)]);
             }
+        }
+        // Four values (packed with 23 bits each, or shared past those edges), and five.
+        for a in fit4.iter().chain(past4.iter().step_by(2)) {
+            for b in fit4.iter().step_by(4) {
+                all.push(vec![a.clone(), b.clone(), Value::None, Value::Int(2)]);
+                all.push(vec![b.clone(), Value::Int(2), a.clone(), b.clone()]);
+            }
+            all.push(vec![a.clone(); 5]);
         }
         let shared = |v: &Vec<Value>| Items::new(v.clone());
         for x in &all {

@@ -613,6 +613,31 @@ fn literal(items: &[Expr], list: bool, span: Span) -> Code {
         }
         Err(items) => items,
     };
+    // Four items (Statecraft's manoeuvres, `(2, s, none, none)`): a tuple packed when its
+    // values fit (`Packed`), else shared, as the general way below makes it.
+    let items = match <[Opnd; 4]>::try_from(items) {
+        Ok([a, b, c, d]) => {
+            return code(move |me| {
+                let x = a.ev(me)?;
+                let y = b.ev(me)?;
+                let z = c.ev(me)?;
+                let arr = [x, y, z, d.ev(me)?];
+                if !list {
+                    if let Some(p) = Packed::new(&arr) {
+                        me.check_nest(1, span)?;
+                        return Ok(Value::Packed(p));
+                    }
+                }
+                let v = if list {
+                    Value::list(arr.to_vec())
+                } else {
+                    Value::tuple(arr.to_vec())
+                };
+                me.nest(v, span)
+            })
+        }
+        Err(items) => items,
+    };
     if items.len() <= INLINE {
         return code(move |me| {
             let mut arr: [Value; INLINE] = Default::default();
