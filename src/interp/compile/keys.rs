@@ -69,6 +69,9 @@ enum Src {
     /// A call of a function of one enum argument that reads nothing else, its argument a
     /// local (`supporters[row, other(side)]`): the key's index kept per value of the argument.
     Call(Box<super::finite::KeyCall>),
+    /// An item of a local tuple (`ideology[p, b.0]`), looked at in place; anything else (not a
+    /// tuple, no such item) is the expression's own code and its error.
+    Item(u32, usize, CExpr),
     Expr(CExpr),
 }
 
@@ -154,6 +157,27 @@ impl CKey {
                     None => Err(me.bad_key(&self.domain, &v, self.span, family)),
                 }
             }
+            Src::Item(slot, i, e) => {
+                let found = match me.local_ref(*slot) {
+                    Some(Value::Tuple(items)) => {
+                        items.get(*i).and_then(|v| index_of(self.dom, v, players))
+                    }
+                    Some(Value::Packed(p)) => {
+                        p.get(*i).and_then(|v| index_of(self.dom, &v, players))
+                    }
+                    _ => None,
+                };
+                if let Some(r) = found {
+                    return Ok(r);
+                }
+                // Not a tuple, no such item, or an item outside the domain: the expression's
+                // own value and error, and the key's.
+                let v = e.ev(me)?;
+                match index_of(self.dom, &v, players) {
+                    Some(r) => Ok(r),
+                    None => Err(me.bad_key(&self.domain, &v, self.span, family)),
+                }
+            }
             Src::Call(c) => match c.index(me, |v| index_of(self.dom, v, players))? {
                 Ok(r) => Ok(r),
                 Err(v) => Err(me.bad_key(&self.domain, &v, self.span, family)),
@@ -190,6 +214,10 @@ impl CKeys {
                         ExprKind::Const(v) => match index_of(*dom, v, 0) {
                             Some((j, _)) => Src::Index(j),
                             None => Src::Expr(super::exprs::cexpr(k)),
+                        },
+                        ExprKind::TupleIndex(base, i) => match base.kind {
+                            ExprKind::Local(slot) => Src::Item(slot, *i, super::exprs::cexpr(k)),
+                            _ => Src::Expr(super::exprs::cexpr(k)),
                         },
                         ExprKind::Call(f, es) => {
                             match super::finite::KeyCall::new(*f, es, k.span) {

@@ -1,0 +1,87 @@
+//! Zone and var keys of every compiled shape read the slot the key names
+//! (`src/interp/compile/keys.rs`). Each test plays a game whose keys take one shape against the
+//! same game with each key first put in a local (the plainest shape): the same vars at the end.
+
+mod common;
+
+use common::{labelled, play_quietly as run};
+use rules::limits::Limits;
+
+fn program(text: &str) -> &'static rules::program::Program {
+    common::checked("keys.rules", text)
+}
+
+const GAME: &str = "game \"g\" { players: 2, rounds: 2, round: [p] }\n\
+    enum Side { Left, Right, Up }\n\
+    kind Mark { pair: (Side, int) }\n\
+    cards Mark (pair) {\n  a: (Left, 2)\n  b: (Up, 3)\n}\n\
+    var v: int per Side = 0\nvar w: int per 1..3, Side = 0\n";
+
+/// An item of a local tuple as a key (`v[t.0]`), the tuple made as the game goes (packed) or
+/// read from a card (shared): the same slots as the item put in a local first.
+#[test]
+fn an_item_of_a_local_tuple_is_the_key_it_holds() {
+    let body = |direct: bool| {
+        let key = |t: &str, i: u32| {
+            if direct {
+                format!("{t}.{i}")
+            } else {
+                format!("k{i}")
+            }
+        };
+        let lets = |t: &str| {
+            if direct {
+                String::new()
+            } else {
+                format!("    let k0 = {t}.0\n    let k1 = {t}.1\n")
+            }
+        };
+        format!(
+            "phase p {{\n  for i in 1..3 {{\n    \
+             let t = (if i == 2 {{ Right }} else {{ Up }}, i)\n{}    \
+             set v[{}] += i\n    set w[{}, {}] += 10 * i\n  }}\n  \
+             for m in Mark {{\n    let t = m.pair\n{}    \
+             set w[{}, {}] += 100\n    set v[{}] += w[{}, {}]\n  }}\n}}\n",
+            lets("t"),
+            key("t", 0),
+            key("t", 1),
+            key("t", 0),
+            lets("t"),
+            key("t", 1),
+            key("t", 0),
+            key("t", 0),
+            key("t", 1),
+            key("t", 0),
+        )
+    };
+    let (a, ra) = run(program(&format!("{GAME}{}", body(true))), Limits::default());
+    let (b, rb) = run(
+        program(&format!("{GAME}{}", body(false))),
+        Limits::default(),
+    );
+    ra.expect("keys that are items run");
+    rb.expect("keys in locals run");
+    assert_eq!(a.state.vars, b.state.vars);
+    // Card a's pair (Left, 2) adds 100 to w[2, Left] in each of the two rounds.
+    let shown = format!("{:?}", a.state.vars);
+    assert!(
+        shown.contains("Int(200)"),
+        "the card's tuples were read: {shown}"
+    );
+}
+
+/// An item outside the key's domain fails where the key is, with the value named, whether the
+/// tuple is packed (made as the game goes) or shared (a card's field).
+#[test]
+fn an_item_outside_the_domain_is_the_key_s_error() {
+    for (tuple, shown) in [("(Left, 7)", "this is 7"), ("@b.pair", "this is 3")] {
+        let text = format!(
+            "{GAME}var x: int per 1..2 = 0\nphase p {{\n  let t = {tuple}\n  set x[t.1] += 1\n}}\n"
+        );
+        let (_, r) = run(program(&text), Limits::default());
+        let e = r.expect_err("a key outside 1..2");
+        assert_eq!(e.code, "run::key", "{e:?}");
+        assert_eq!(labelled(&text, &e), "t.1", "{e:?}");
+        assert!(e.labels.iter().any(|l| l.text == shown), "{e:?}");
+    }
+}
