@@ -156,8 +156,12 @@ impl<'p> Interp<'p> {
                         .is_some_and(|d| d.kind == k)
                 })
             }
-            (Ty::Tuple(ts), Value::Tuple(xs)) => {
-                ts.len() == xs.len() && ts.iter().zip(xs.iter()).all(|(t, x)| self.bot_fits(t, x))
+            // A tuple however it is held: shared, or packed (`value::Packed`).
+            (Ty::Tuple(ts), Value::Tuple(_) | Value::Packed(_)) => {
+                o.tuple_items().is_some_and(|xs| {
+                    ts.len() == xs.len()
+                        && ts.iter().zip(xs.iter()).all(|(t, x)| self.bot_fits(t, x))
+                })
             }
             _ => false,
         }
