@@ -176,3 +176,33 @@ fn a_key_out_of_its_domain_fails_at_every_use() {
     let again = again.expect_err("key out of range again");
     assert_eq!(labelled(&kept_text, &again), at);
 }
+
+/// With every budget, a game whose keys are kept calls stops for want of steps below the steps
+/// it takes, and runs with exactly those.
+#[test]
+fn a_budget_runs_out_at_a_kept_key_or_before() {
+    let text = format!(
+        "{GAME}var n: int = 0\nvar v: int per Side = 0\n\
+         fn other(s: Side) -> Side {{\n  let k = if s == Left {{ Right }} else {{ Left }}\n  k\n}}\n\
+         phase p {{\n  for i in 1..3 {{\n    let s = if i == 2 {{ Right }} else {{ Left }}\n    \
+         set v[other(s)] += i\n    set n += v[other(s)]\n  }}\n}}\n"
+    );
+    let kept = program(&text);
+    let (full, r) = run(kept, Limits::default());
+    r.expect("runs");
+    let needed = full.state.steps();
+    for max_steps in 0..needed {
+        let limits = Limits {
+            max_steps,
+            ..Limits::default()
+        };
+        let (_, r) = run(kept, limits);
+        let e = r.expect_err("out of steps");
+        assert_eq!(e.code, "limit::steps", "at {max_steps}: {e:?}");
+    }
+    let limits = Limits {
+        max_steps: needed,
+        ..Limits::default()
+    };
+    run(kept, limits).1.expect("enough steps");
+}
