@@ -185,44 +185,57 @@ pub const PACKED_MAX: usize = 4;
 
 /// The first word's top four bits of a packed tuple of four values.
 const FOUR: u32 = 0xE;
-/// A value of a four-value tuple: 23 bits, the kind in the top three.
-const PAYLOAD4: u32 = (1 << 20) - 1;
-const LEAST4: i64 = -(1 << 19);
-const MOST4: i64 = (1 << 19) - 1;
 
 const PAYLOAD: u32 = (1 << 28) - 1;
 const ABSENT: u32 = 0xF;
+// The edges of what `encode` holds, which the tests try: a word's 28 bits of contents, and a
+// four-value tuple's 20.
+#[cfg(test)]
 const LEAST: i64 = -(1 << 27);
+#[cfg(test)]
 const MOST: i64 = (1 << 27) - 1;
+#[cfg(test)]
+const PAYLOAD4: u32 = (1 << 20) - 1;
+#[cfg(test)]
+const LEAST4: i64 = -(1 << 19);
+#[cfg(test)]
+const MOST4: i64 = (1 << 19) - 1;
 
 impl Packed {
-    /// The word holding `v`, if it is plain and fits.
+    /// Plain value `v` in `BITS` bits of contents with its kind in the bits above them, if it
+    /// fits: an `int` in two's complement, an enum value as its enum above its variant's
+    /// `VARIANT` bits, an index as itself.
     #[inline(always)]
-    fn word(v: &Value) -> Option<u32> {
+    fn encode<const BITS: u32, const VARIANT: u32>(v: &Value) -> Option<u32> {
+        let payload = (1u32 << BITS) - 1;
+        let (least, most) = (-(1i64 << (BITS - 1)), (1i64 << (BITS - 1)) - 1);
         let (kind, p) = match *v {
             Value::None => (0, 0),
-            Value::Int(n) if (LEAST..=MOST).contains(&n) => (1, (n as u32) & PAYLOAD),
+            Value::Int(n) if (least..=most).contains(&n) => (1, (n as u32) & payload),
             Value::Bool(b) => (2, u32::from(b)),
-            Value::Enum(e, x) if e < (1 << 12) && x < (1 << 16) => (3, (e << 16) | x),
-            Value::Card(c) if c <= PAYLOAD => (4, c),
-            Value::Player(c) if c <= PAYLOAD => (5, c),
-            Value::Zone(c) if c <= PAYLOAD => (6, c),
-            Value::Fn(c) if c <= PAYLOAD => (7, c),
+            Value::Enum(e, x) if e < (1 << (BITS - VARIANT)) && x < (1 << VARIANT) => {
+                (3, (e << VARIANT) | x)
+            }
+            Value::Card(c) if c <= payload => (4, c),
+            Value::Player(c) if c <= payload => (5, c),
+            Value::Zone(c) if c <= payload => (6, c),
+            Value::Fn(c) if c <= payload => (7, c),
             _ => return None,
         };
-        Some((kind << 28) | p)
+        Some((kind << BITS) | p)
     }
 
-    /// The value word `w` holds (`None` for an unused word).
+    /// The value `encode` put in `w` (`None` for a kind above 7: an unused word, or the
+    /// marker of a tuple of four).
     #[inline(always)]
-    fn value(w: u32) -> Option<Value> {
-        let p = w & PAYLOAD;
-        Some(match w >> 28 {
+    fn decode<const BITS: u32, const VARIANT: u32>(w: u32) -> Option<Value> {
+        let p = w & ((1u32 << BITS) - 1);
+        Some(match w >> BITS {
             0 => Value::None,
-            // The 28 bits widened with their sign.
-            1 => Value::Int(i64::from(((p << 4) as i32) >> 4)),
+            // The contents widened with their sign.
+            1 => Value::Int(i64::from(((p << (32 - BITS)) as i32) >> (32 - BITS))),
             2 => Value::Bool(p != 0),
-            3 => Value::Enum(p >> 16, p & 0xFFFF),
+            3 => Value::Enum(p >> VARIANT, p & ((1 << VARIANT) - 1)),
             4 => Value::Card(p),
             5 => Value::Player(p),
             6 => Value::Zone(p),
@@ -231,38 +244,29 @@ impl Packed {
         })
     }
 
-    /// The 23 bits holding `v` in a tuple of four, if it is plain and fits.
+    /// The word holding `v`, if it is plain and fits (28 bits of contents).
+    #[inline(always)]
+    fn word(v: &Value) -> Option<u32> {
+        Packed::encode::<28, 16>(v)
+    }
+
+    /// The value word `w` holds (`None` for an unused word).
+    #[inline(always)]
+    fn value(w: u32) -> Option<Value> {
+        Packed::decode::<28, 16>(w)
+    }
+
+    /// The 23 bits holding `v` in a tuple of four, if it is plain and fits (20 bits of
+    /// contents).
     #[inline(always)]
     fn bits4(v: &Value) -> Option<u32> {
-        let (kind, p) = match *v {
-            Value::None => (0, 0),
-            Value::Int(n) if (LEAST4..=MOST4).contains(&n) => (1, (n as u32) & PAYLOAD4),
-            Value::Bool(b) => (2, u32::from(b)),
-            Value::Enum(e, x) if e < (1 << 8) && x < (1 << 12) => (3, (e << 12) | x),
-            Value::Card(c) if c <= PAYLOAD4 => (4, c),
-            Value::Player(c) if c <= PAYLOAD4 => (5, c),
-            Value::Zone(c) if c <= PAYLOAD4 => (6, c),
-            Value::Fn(c) if c <= PAYLOAD4 => (7, c),
-            _ => return None,
-        };
-        Some((kind << 20) | p)
+        Packed::encode::<20, 12>(v)
     }
 
     /// The value 23 bits of a tuple of four hold.
     #[inline(always)]
     fn value4(b: u32) -> Value {
-        let p = b & PAYLOAD4;
-        match (b >> 20) & 7 {
-            0 => Value::None,
-            // The 20 bits widened with their sign.
-            1 => Value::Int(i64::from(((p << 12) as i32) >> 12)),
-            2 => Value::Bool(p != 0),
-            3 => Value::Enum(p >> 12, p & 0xFFF),
-            4 => Value::Card(p),
-            5 => Value::Player(p),
-            6 => Value::Zone(p),
-            _ => Value::Fn(p),
-        }
+        Packed::decode::<20, 12>(b & ((1 << 23) - 1)).unwrap_or_default()
     }
 
     /// Four values packed, if each fits: 23 bits each, the first at the bottom of a 92-bit

@@ -92,7 +92,13 @@ fn a_budget_runs_out_at_the_call_or_before() {
     let body = "  let a = if s == Left { 1 } else { 2 }\n  let b = a + 1\n  a * b";
     let phase = "  for i in 1..3 { set n += f(Left) + f(Right) }";
     let (kept, _) = pair(body, phase);
-    let (full, r) = run(kept, Limits::default());
+    runs_out_below_its_steps(kept);
+}
+
+/// `prog` runs out of steps under every budget below the steps it takes, and runs with exactly
+/// those.
+fn runs_out_below_its_steps(prog: &'static rules::program::Program) {
+    let (full, r) = run(prog, Limits::default());
     r.expect("runs");
     let needed = full.state.steps();
     for max_steps in 0..needed {
@@ -100,18 +106,15 @@ fn a_budget_runs_out_at_the_call_or_before() {
             max_steps,
             ..Limits::default()
         };
-        let (_, r) = run(kept, limits);
+        let (_, r) = run(prog, limits);
         let e = r.expect_err("out of steps");
         assert_eq!(e.code, "limit::steps", "at {max_steps}: {e:?}");
     }
-    let (_, r) = run(
-        kept,
-        Limits {
-            max_steps: needed,
-            ..Limits::default()
-        },
-    );
-    r.expect("enough steps");
+    let limits = Limits {
+        max_steps: needed,
+        ..Limits::default()
+    };
+    run(prog, limits).1.expect("enough steps");
 }
 
 /// A kept call as a zone's or a var's key (`z[row, other(s)]`): the same slots, values and
@@ -187,22 +190,5 @@ fn a_budget_runs_out_at_a_kept_key_or_before() {
          phase p {{\n  for i in 1..3 {{\n    let s = if i == 2 {{ Right }} else {{ Left }}\n    \
          set v[other(s)] += i\n    set n += v[other(s)]\n  }}\n}}\n"
     );
-    let kept = program(&text);
-    let (full, r) = run(kept, Limits::default());
-    r.expect("runs");
-    let needed = full.state.steps();
-    for max_steps in 0..needed {
-        let limits = Limits {
-            max_steps,
-            ..Limits::default()
-        };
-        let (_, r) = run(kept, limits);
-        let e = r.expect_err("out of steps");
-        assert_eq!(e.code, "limit::steps", "at {max_steps}: {e:?}");
-    }
-    let limits = Limits {
-        max_steps: needed,
-        ..Limits::default()
-    };
-    run(kept, limits).1.expect("enough steps");
+    runs_out_below_its_steps(program(&text));
 }
