@@ -593,6 +593,16 @@ impl std::fmt::Debug for Derived {
 }
 
 impl Program {
+    /// Every card of kind `k` in the game, in the order of the program (what the kind's name
+    /// stands for in the rules: `s in Stage`): those `removed` left out.
+    pub fn cards_of_kind(&self, k: Id) -> impl Iterator<Item = u32> + '_ {
+        self.cards
+            .iter()
+            .enumerate()
+            .filter(move |(i, c)| c.kind == k && !self.removed.get(*i).copied().unwrap_or(false))
+            .map(|(i, _)| i as u32)
+    }
+
     pub fn symbol(&self, name: &str) -> Option<Id> {
         self.symbols.iter().position(|s| s == name).map(|i| i as Id)
     }

@@ -162,17 +162,9 @@ impl<'p> Interp<'p> {
                 .get(*o as usize)
                 .cloned()
                 .unwrap_or(Value::None),
-            ExprKind::KindCards(k) => Value::list(
-                self.prog
-                    .cards
-                    .iter()
-                    .enumerate()
-                    .filter(|(i, c)| {
-                        c.kind == *k && !self.prog.removed.get(*i).copied().unwrap_or(false)
-                    })
-                    .map(|(i, _)| Value::Card(i as u32))
-                    .collect(),
-            ),
+            ExprKind::KindCards(k) => {
+                Value::list(self.prog.cards_of_kind(*k).map(Value::Card).collect())
+            }
             ExprKind::Special(s) => self.special(*s),
             ExprKind::CardBuiltinField(base, f) => {
                 let v = self.eval(base)?;

@@ -24,7 +24,7 @@ use crate::value::Value;
 
 /// Appends a list-building aggregate's elements to a vector; returns how deeply the elements
 /// nest (the deepest element's depth), so the list they would have made can be checked.
-type Fill = Box<dyn for<'a> Fn(&mut Interp<'a>, &mut Vec<Value>) -> R<u32>>;
+pub(super) type Fill = Box<dyn for<'a> Fn(&mut Interp<'a>, &mut Vec<Value>) -> R<u32>>;
 
 /// At most this many elements are reserved ahead of a `map` (its source's length).
 const RESERVE_MAX: usize = 256;
@@ -189,8 +189,21 @@ fn passes(me: &mut Interp<'_>, filter: &Option<CCond>) -> R<bool> {
     }
 }
 
-/// An aggregate expression.
+/// An aggregate expression: looked up where it can be (`index.rs`), walked otherwise.
 pub(super) fn agg(
+    kind: AggKind,
+    slot: u32,
+    source: &Expr,
+    filter: Option<&Expr>,
+    map: Option<&Expr>,
+    span: Span,
+) -> Code {
+    let walked = walked(kind, slot, source, filter, map, span);
+    super::index::agg(kind, slot, source, filter, map, span, walked)
+}
+
+/// An aggregate that walks its source.
+fn walked(
     kind: AggKind,
     slot: u32,
     source: &Expr,
@@ -340,8 +353,14 @@ fn too_long(span: Span) -> Box<crate::diag::Diag> {
     rt(span, "this list grew past the list-length limit")
 }
 
-/// `filter(x in l where c)`: the elements for which `c` holds.
+/// `filter(x in l where c)`: the elements for which `c` holds (looked up where it can be,
+/// `index.rs`).
 fn filter_fill(slot: u32, source: &Expr, filter: Option<&Expr>, span: Span) -> Fill {
+    let walked = filter_walked(slot, source, filter, span);
+    super::index::fill(slot, source, filter, span, walked)
+}
+
+fn filter_walked(slot: u32, source: &Expr, filter: Option<&Expr>, span: Span) -> Fill {
     let src = CSource::new(source);
     let filter = filter.map(cond);
     Box::new(move |me, out| {

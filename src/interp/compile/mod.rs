@@ -12,6 +12,7 @@
 //! callers. `forms.rs`: the less common expression forms. `conds.rs`: conditions, compiled to
 //! their truth as a word.
 //! `invariant.rs`: a loop's condition that starts with a value its elements do not change.
+//! `index.rs`: an aggregate over a kind's cards narrowed by equalities on printed fields, looked up.
 //! `keys.rs`: zone and var keys, by domain. `stmts.rs`: statements and blocks.
 
 mod aggs;
@@ -20,6 +21,7 @@ mod conds;
 mod exprs;
 mod finite;
 mod forms;
+mod index;
 mod inline;
 mod invariant;
 mod keys;

@@ -1,0 +1,97 @@
+//! An aggregate over a kind's cards whose condition starts with equalities on printed fields is
+//! looked up, not walked (`src/interp/compile/index.rs`). It must do what the walk does: the same
+//! values, the same steps, the same errors. Each test compares a game with such aggregates
+//! against the same game whose conditions start with `true and` (which the lookup leaves to the
+//! walk).
+
+mod common;
+
+use common::play_quietly as run;
+use rules::limits::Limits;
+
+fn program(text: &str) -> &'static rules::program::Program {
+    common::checked("index.rules", text)
+}
+
+const GAME: &str = "game \"g\" { players: 2, rounds: 2, round: [p] }\n\
+    enum Project { Red, Blue, Green }\n\
+    kind Stage {\n  project: Project\n  level: int\n  name: text\n  fee: int\n  var hits: int = 0\n}\n\
+    cards Stage (project, level, name, fee) {\n  \
+      r1: Red, 1, \"one\", 4\n  b1: Blue, 1, \"one\", 2\n  r2: Red, 2, \"two\", 1\n  \
+      r2b: Red, 2, \"two b\", 6\n  g3: Green, 3, \"three\", 3\n}\n\
+    var out: list = []\nvar n: int = 0\n";
+
+/// The phase, with `{t}` where each condition starts (`true and ` or nothing).
+const PHASE: &str = "phase p {\n  \
+    for i in 0..4 {\n    \
+      let j = if i % 3 == 0 { Red } else if i % 3 == 1 { Blue } else { Green }\n    \
+      let level = i % 3 + 1\n    \
+      let s = first(x in Stage where {t}x.project == j and x.level == level)\n    \
+      let c = count(x in Stage where {t}x.project == j)\n    \
+      let a = any(x in Stage where {t}level == x.level and x.fee > 3)\n    \
+      let f = filter(x in Stage where {t}x.project == Red and x.level == level and x.fee >= i)\n    \
+      let h = count(x in Stage where {t}x.hits == i)\n    \
+      let w = first(x in Stage where {t}x.name == \"two b\")\n    \
+      set out = concat(out, [s, c, a, f, h, w])\n    \
+      if s != none { set s.hits += 1 }\n    \
+      set n = n * 3 + c + len(f) + h\n  \
+    }\n}\n";
+
+/// The two games' texts: looked up, walked.
+static TEXTS: std::sync::LazyLock<(String, String)> = std::sync::LazyLock::new(|| {
+    (
+        format!("{GAME}{}", PHASE.replace("{t}", "")),
+        format!("{GAME}{}", PHASE.replace("{t}", "true and ")),
+    )
+});
+
+fn pair() -> (
+    &'static rules::program::Program,
+    &'static rules::program::Program,
+) {
+    (program(&TEXTS.0), program(&TEXTS.1))
+}
+
+#[test]
+fn looked_up_values_and_steps_are_those_of_the_walk() {
+    let (looked_up, walked) = pair();
+    let (a, ra) = run(looked_up, Limits::default());
+    let (b, rb) = run(walked, Limits::default());
+    ra.expect("looked up runs");
+    rb.expect("walked runs");
+    assert_eq!(a.state.vars, b.state.vars);
+    assert_eq!(a.state.steps(), b.state.steps());
+    // i = 0 (Red, level 1): r1 first, three Red cards, r1 costs more than 3, Red at 1 is [r1],
+    // no card hit yet, r2b by its name.
+    let shown = format!("{:?}", a.state.vars);
+    let first_round = "[Card(0), Int(3), Bool(true), List(Items { depth: 1, items: [Card(0)], \
+                       size: 2 }), Int(5), Card(3), None, Int(1), Bool(true), List(Items { \
+                       depth: 1, items: [Card(2), Card(3)], size: 3 })";
+    assert!(shown.contains(first_round), "{shown}");
+}
+
+/// Every budget below the steps the game needs runs out at the same place as the walk's.
+#[test]
+fn looked_up_runs_out_of_steps_where_the_walk_does() {
+    let (looked_up, walked) = pair();
+    let (full, r) = run(looked_up, Limits::default());
+    r.expect("runs");
+    let needed = full.state.steps();
+    for max_steps in 0..needed {
+        let limits = Limits {
+            max_steps,
+            ..Limits::default()
+        };
+        let (a, ra) = run(looked_up, limits);
+        let (b, rb) = run(walked, limits);
+        let (ea, eb) = (ra.expect_err("out of steps"), rb.expect_err("out of steps"));
+        assert_eq!(ea.code, "limit::steps", "at {max_steps}: {ea:?}");
+        let under =
+            |d: &rules::diag::Diag, text: &str| common::labelled(text, d).replace("true and ", "");
+        assert_eq!(
+            (under(&ea, &TEXTS.0), &a.state.vars),
+            (under(&eb, &TEXTS.1), &b.state.vars),
+            "at {max_steps}"
+        );
+    }
+}
