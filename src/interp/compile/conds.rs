@@ -12,7 +12,8 @@
 use super::exprs::{
     cexpr, eq_const, eq_read, int_slow, list_contains, plain_eq, quick_eq_apart, Opnd,
 };
-use super::CExpr;
+use super::keys::VarRead;
+use super::{CExpr, Ev};
 use crate::ast::{BinOp, UnOp};
 use crate::builtins::Effect;
 use crate::diag::Span;
@@ -114,10 +115,12 @@ pub(crate) fn cond(e: &Expr) -> CCond {
         {
             CCond::Word(order(*op, a, b, span))
         }
-        ExprKind::Binary(op @ (BinOp::Eq | BinOp::Ne), a, b) => match eq(*op, a, b, span) {
-            Some(w) => CCond::Word(w),
-            None => CCond::Value(cexpr(e)),
-        },
+        ExprKind::Binary(op @ (BinOp::Eq | BinOp::Ne), a, b) => {
+            match var_eq(e).or_else(|| eq(*op, a, b, span)) {
+                Some(w) => CCond::Word(w),
+                None => CCond::Value(cexpr(e)),
+            }
+        }
         ExprKind::Builtin(b, args) if b.name == "contains" => match contains(b, args, span) {
             Some(w) => CCond::Word(w),
             None => CCond::Value(cexpr(e)),
@@ -142,9 +145,12 @@ fn order(op: BinOp, a: &Expr, b: &Expr, span: Span) -> WCode {
 
 fn order_with<F>(op: BinOp, a: &Expr, b: &Expr, span: Span, f: F) -> WCode
 where
-    F: Fn(i64, i64) -> bool + 'static,
+    F: Fn(i64, i64) -> bool + Clone + 'static,
 {
     let at = (op, a.span, b.span, span);
+    if let Some(w) = order_var(a, b, at, &f) {
+        return w;
+    }
     let a = Opnd::new(a);
     if let ExprKind::Const(Value::Int(q)) = b.kind {
         if let Opnd::Local(slot) = a {
@@ -183,6 +189,52 @@ where
     })
 }
 
+/// A number comparison with a var whose keys are locals on either side (`currency[p] >= cost`,
+/// `n < held[p, q]`): its number looked at in place (`keys::VarRead`), the left operand first.
+fn order_var<F>(a: &Expr, b: &Expr, at: (BinOp, Span, Span, Span), f: &F) -> Option<WCode>
+where
+    F: Fn(i64, i64) -> bool + Clone + 'static,
+{
+    let var = |e: &Expr| match &e.kind {
+        ExprKind::Var(id, keys) => VarRead::new(*id, keys, e.span),
+        _ => None,
+    };
+    let f = f.clone();
+    if let Some(v) = var(a) {
+        if let ExprKind::Const(Value::Int(q)) = b.kind {
+            return Some(wcode(move |me| {
+                if let Some(&Value::Int(p)) = v.peek(me) {
+                    return Ok(u64::from(f(p, q)));
+                }
+                let x = v.ev(me)?;
+                int_slow(me, x, Value::Int(q), at).map(truth)
+            }));
+        }
+        let b = cexpr(b);
+        return Some(wcode(move |me| {
+            let x = match v.peek(me) {
+                Some(&Value::Int(p)) => Value::Int(p),
+                _ => v.ev(me)?,
+            };
+            let y = b.ev(me)?;
+            if let (Value::Int(p), Value::Int(q)) = (&x, &y) {
+                return Ok(u64::from(f(*p, *q)));
+            }
+            int_slow(me, x, y, at).map(truth)
+        }));
+    }
+    let v = var(b)?;
+    let a = Opnd::new(a);
+    Some(wcode(move |me| {
+        let x = a.ev(me)?;
+        if let (Value::Int(p), Some(&Value::Int(q))) = (&x, v.peek(me)) {
+            return Ok(u64::from(f(*p, q)));
+        }
+        let y = v.ev(me)?;
+        int_slow(me, x, y, at).map(truth)
+    }))
+}
+
 /// `a == b` or `a != b` whose operands are looked at in place (a local or a local's field, the
 /// other one of those or a plain constant), as `exprs::binary` compiles them.
 fn eq(op: BinOp, a: &Expr, b: &Expr, span: Span) -> Option<WCode> {
@@ -214,6 +266,29 @@ fn eq(op: BinOp, a: &Expr, b: &Expr, span: Span) -> Option<WCode> {
             }
         }
         eq_read(me, &a, &b, want, at).map(truth)
+    }))
+}
+
+/// `v[keys] == k` or `!=` for a var whose keys are locals and a plain constant (`open_pact[p, q]
+/// != none`): the var looked at in place (`keys::VarRead`), as `eq` answers a local.
+/// Where it cannot, the comparison's own code runs (`exprs::binary`, its errors).
+fn var_eq(e: &Expr) -> Option<WCode> {
+    let ExprKind::Binary(op @ (BinOp::Eq | BinOp::Ne), a, b) = &e.kind else {
+        return None;
+    };
+    let (ExprKind::Var(id, keys), ExprKind::Const(k)) = (&a.kind, &b.kind) else {
+        return None;
+    };
+    if k.depth() != 0 || matches!(k, Value::Int(_)) {
+        return None;
+    }
+    let (v, k) = (VarRead::new(*id, keys, a.span)?, k.clone());
+    let (want, whole) = (*op == BinOp::Eq, cexpr(e));
+    Some(wcode(move |me| {
+        if let Some(same) = v.peek(me).and_then(|x| plain_eq(me, x, &k)) {
+            return Ok(u64::from(same == want));
+        }
+        me.boolean(&whole).map(u64::from)
     }))
 }
 

@@ -251,9 +251,19 @@ impl CKeys {
     /// goes through the general loop (which reports the error).
     #[inline(always)]
     fn offset(&self, me: &mut Interp<'_>) -> R<u32> {
+        match self.local_offset(me) {
+            Some(off) => Ok(off),
+            None => self.offset_general(me),
+        }
+    }
+
+    /// The offset when the keys are one or two locals within their domains (nothing evaluated,
+    /// nothing charged), else `None`.
+    #[inline(always)]
+    fn local_offset(&self, me: &Interp<'_>) -> Option<u32> {
         let players = me.state.n_players;
         let at = |slot: u32, dom: Dom| me.local_ref(slot).and_then(|v| index_of(dom, v, players));
-        let fast = match self.fast {
+        match self.fast {
             Fast::One(s, d) => at(s, d).map(|(j, _)| j),
             // Within the family's slots, which fit in `u32` (`Interp::new`).
             Fast::Two(sa, da, sb, db) => match (at(sa, da), at(sb, db)) {
@@ -261,10 +271,6 @@ impl CKeys {
                 _ => None,
             },
             Fast::No => None,
-        };
-        match fast {
-            Some(off) => Ok(off),
-            None => self.offset_general(me),
         }
     }
 
@@ -329,6 +335,41 @@ impl VarPlace {
             VarPlace::Keys(k) => k.var_slot(me),
             VarPlace::General(id, keys, span) => me.var_slot(*id, keys, *span),
         }
+    }
+}
+
+/// `var[keys]` as an operand (`open_pact[p, q] != none`, `currency[p] >= cost`) whose keys are
+/// one or two locals: looked at in place where nothing could go otherwise (no observer, whose
+/// view checks the read; the keys within their domains), read as `var` reads it everywhere else.
+pub(crate) struct VarRead {
+    id: Id,
+    keys: CKeys,
+    span: Span,
+}
+
+impl VarRead {
+    pub(super) fn new(id: Id, keys: &[Expr], span: Span) -> Option<Box<VarRead>> {
+        let keys = CKeys::new(false, id, keys)?;
+        if matches!(keys.fast, Fast::No) {
+            return None;
+        }
+        Some(Box::new(VarRead { id, keys, span }))
+    }
+
+    #[inline(always)]
+    pub(super) fn ev(&self, me: &mut Interp<'_>) -> R<Value> {
+        let slot = self.keys.var_slot(me)?;
+        me.var_at(self.id, slot, self.span)
+    }
+
+    #[inline(always)]
+    pub(super) fn peek<'a>(&self, me: &'a Interp<'_>) -> Option<&'a Value> {
+        if me.observer.is_some() {
+            return None;
+        }
+        let off = self.keys.local_offset(me)?;
+        let base = *me.state.var_base.get(self.id as usize)?;
+        me.state.vars.get(base as usize + off as usize)
     }
 }
 
