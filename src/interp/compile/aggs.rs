@@ -170,7 +170,7 @@ fn each<'a>(
 
 /// Run `body` over the source's elements, then give a pooled source back.
 #[inline(always)]
-fn walk<'a>(
+pub(super) fn walk<'a>(
     me: &mut Interp<'a>,
     src: Source,
     f: impl FnMut(&mut Interp<'a>, Value) -> R<bool>,
@@ -233,6 +233,9 @@ fn walked(
             });
         }
         _ => {}
+    }
+    if let Some(scanned) = super::scan::agg(kind, slot, source, filter, map, span) {
+        return scanned;
     }
     let src = CSource::new(source);
     let map = map.map(cexpr);
@@ -361,6 +364,9 @@ fn filter_fill(slot: u32, source: &Expr, filter: Option<&Expr>, span: Span) -> F
 }
 
 fn filter_walked(slot: u32, source: &Expr, filter: Option<&Expr>, span: Span) -> Fill {
+    if let Some(scanned) = super::scan::fill(slot, source, filter, span) {
+        return scanned;
+    }
     let src = CSource::new(source);
     let filter = filter.map(cond);
     Box::new(move |me, out| {

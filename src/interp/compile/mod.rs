@@ -13,7 +13,8 @@
 //! their truth as a word.
 //! `invariant.rs`: a loop's condition that starts with a value its elements do not change.
 //! `index.rs`: an aggregate over a kind's cards narrowed by equalities on printed fields, looked up.
-//! `keys.rs`: zone and var keys, by domain. `stmts.rs`: statements and blocks.
+//! `scan.rs`: an aggregate whose condition compares the element's field with a key, compared in
+//! place. `keys.rs`: zone and var keys, by domain. `stmts.rs`: statements and blocks.
 
 mod aggs;
 mod calls;
@@ -27,6 +28,7 @@ mod invariant;
 mod keys;
 mod memo;
 pub mod profile;
+mod scan;
 mod stmts;
 
 pub use memo::Memo;
