@@ -186,13 +186,7 @@ impl<K: HostKind> Family<K> {
             eval: |me, a| {
                 // A zone is searched in place (no list built).
                 if let Some(Value::Zone(z)) = a.get(0) {
-                    let cards = me.zone_cards(*z);
-                    if let Some(x) = a.get(1) {
-                        me.peek_value(x, a.span)?;
-                        if me.observed() {
-                            cards.iter().try_for_each(|&c| me.peek(c, a.span))?;
-                        }
-                    }
+                    let cards = zone_searched(me, *z, a)?;
                     return Ok(Value::Bool(
                         matches!(a.get(1), Some(Value::Card(c)) if cards.contains(c)),
                     ));
@@ -219,6 +213,15 @@ impl<K: HostKind> Family<K> {
             // `none` when absent.
             ret: |_| Ty::Int.or_none(),
             eval: |me, a| {
+                // A zone is searched in place (no list built), as `contains` searches it.
+                if let Some(Value::Zone(z)) = a.get(0) {
+                    let cards = zone_searched(me, *z, a)?;
+                    let at = match a.get(1) {
+                        Some(Value::Card(c)) => cards.iter().position(|y| y == c),
+                        _ => None,
+                    };
+                    return Ok(at.map_or(Value::None, |i| Value::Int(i as i64)));
+                }
                 let l = a.list(me, 0)?;
                 if let Some(x) = a.get(1) {
                     me.peek_value(x, a.span)?;
@@ -296,6 +299,20 @@ impl<K: HostKind> Family<K> {
             },
         },
     ];
+}
+
+/// The cards of zone `z` that `contains` or `index_of` searches for its second argument in
+/// place: the needle peeked, and every card too when a seat's view watches, as reading the
+/// zone as a list would peek them.
+fn zone_searched<'h, H: Host + ?Sized>(me: &'h H, z: u32, a: &Args) -> R<&'h [u32]> {
+    let cards = me.zone_cards(z);
+    if let Some(x) = a.get(1) {
+        me.peek_value(x, a.span)?;
+        if me.observed() {
+            cards.iter().try_for_each(|&c| me.peek(c, a.span))?;
+        }
+    }
+    Ok(cards)
 }
 
 fn take_drop<H: Host + ?Sized>(me: &mut H, a: &Args, take: bool) -> R<Value> {
