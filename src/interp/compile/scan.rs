@@ -16,6 +16,7 @@ use super::exprs::plain_eq;
 use super::{code, Code};
 use crate::ast::{AggKind, BinOp};
 use crate::diag::Span;
+use crate::interp::exprs::Source;
 use crate::interp::state::FieldSlot;
 use crate::interp::{Interp, R};
 use crate::program::*;
@@ -80,12 +81,9 @@ impl FieldEq {
         (k.depth() == 0).then(|| k.clone())
     }
 
-    /// Whether `item` passes, answered in place, or `None`.
+    /// Whether card `c` passes, answered in place, or `None`.
     #[inline(always)]
-    fn in_place(&self, me: &Interp<'_>, item: &Value, key: &Value) -> Option<bool> {
-        let Value::Card(c) = *item else {
-            return None;
-        };
+    fn in_place(&self, me: &Interp<'_>, c: u32, key: &Value) -> Option<bool> {
         let v = me.field_in_place(c, &self.cache)?;
         plain_eq(me, v, key).map(|same| same == self.want)
     }
@@ -101,8 +99,8 @@ impl FieldEq {
         item: &Value,
         key: Option<&Value>,
     ) -> R<bool> {
-        if let Some(k) = key {
-            if let Some(yes) = self.in_place(me, item, k) {
+        if let (Some(k), Value::Card(c)) = (key, item) {
+            if let Some(yes) = self.in_place(me, *c, k) {
                 return Ok(yes);
             }
         }
@@ -115,6 +113,49 @@ impl FieldEq {
         }
         Ok(yes)
     }
+}
+
+/// Walk `s` as `aggs::walk` does, a tick per element, calling `f` with each element and whether
+/// it passes, until `f` says stop. A zone's cards are read by id where they lie (the condition,
+/// a comparison, never changes the zone).
+#[inline(always)]
+fn scan<'a>(
+    me: &mut Interp<'a>,
+    s: Source,
+    eq: &FieldEq,
+    slot: u32,
+    test: &CCond,
+    span: Span,
+    mut f: impl FnMut(Value) -> bool,
+) -> R<()> {
+    let key = eq.key(me);
+    let Source::Zone(z) = s else {
+        return walk(me, s, |me, item| {
+            me.tick(span)?;
+            let yes = eq.holds(me, slot, test, &item, key.as_ref())?;
+            Ok(!yes || f(item))
+        });
+    };
+    let n = me.state.zones.get(z as usize).map_or(0, Vec::len);
+    for i in 0..n {
+        me.tick(span)?;
+        let Some(&c) = me
+            .state
+            .zones
+            .get(z as usize)
+            .and_then(|cards| cards.get(i))
+        else {
+            break;
+        };
+        let yes = match key.as_ref().and_then(|k| eq.in_place(me, c, k)) {
+            Some(yes) => yes,
+            None => eq.holds(me, slot, test, &Value::Card(c), None)?,
+        };
+        if yes && !f(Value::Card(c)) {
+            break;
+        }
+    }
+    Ok(())
 }
 
 /// `count`, `any` and `first` (no `=> value`) whose condition is `x.f == k`, scanned; `None`
@@ -135,20 +176,15 @@ pub(super) fn agg(
     let (src, test) = (CSource::new(source), cond(test));
     Some(code(move |me| {
         let s = src.eval(me)?;
-        let key = eq.key(me);
         let mut count = 0i64;
         let mut found = None;
-        walk(me, s, |me, item| {
-            me.tick(span)?;
-            if !eq.holds(me, slot, &test, &item, key.as_ref())? {
-                return Ok(true);
-            }
+        scan(me, s, &eq, slot, &test, span, |item| {
             count += 1;
             if kind == AggKind::Count {
-                return Ok(true);
+                return true;
             }
             found = Some(item);
-            Ok(false)
+            false
         })?;
         Ok(match kind {
             AggKind::Count => Value::Int(count),
@@ -165,15 +201,11 @@ pub(super) fn fill(slot: u32, source: &Expr, filter: Option<&Expr>, span: Span) 
     let (src, test) = (CSource::new(source), cond(test));
     Some(Box::new(move |me, out| {
         let s = src.eval(me)?;
-        let key = eq.key(me);
         let mut depth = 0u32;
-        walk(me, s, |me, item| {
-            me.tick(span)?;
-            if eq.holds(me, slot, &test, &item, key.as_ref())? {
-                depth = depth.max(item.depth());
-                out.push(item);
-            }
-            Ok(true)
+        scan(me, s, &eq, slot, &test, span, |item| {
+            depth = depth.max(item.depth());
+            out.push(item);
+            true
         })?;
         Ok(depth)
     }))
