@@ -364,7 +364,8 @@ impl<'p> Interp<'p> {
                 .iter()
                 .flat_map(|items| items.iter())
                 .try_for_each(|x| self.peek_value(x, span)),
-            Value::Zone(z) => self.state.zones[*z as usize]
+            Value::Zone(z) => self
+                .zone_cards(*z)
                 .iter()
                 .try_for_each(|&c| self.peek(c, span)),
             _ => Ok(()),
