@@ -225,24 +225,30 @@ impl Args<'_> {
     pub fn get(&self, i: usize) -> Option<&Value> {
         self.vals.get(i)
     }
+    #[inline]
     pub fn int(&self, i: usize) -> R<i64> {
         match self.vals.get(i) {
             Some(Value::Int(n)) => Ok(*n),
-            Some(other) => Err(rt(
-                self.span_of(i),
-                format!("expected a number, found {}", other.type_name()),
-            )),
-            None => Err(rt(self.span, "missing argument")),
+            _ => Err(self.not_a(i, "a number")),
         }
     }
+    #[inline]
     pub fn player(&self, i: usize) -> R<u32> {
         match self.vals.get(i) {
             Some(Value::Player(p)) => Ok(*p),
-            Some(other) => Err(rt(
+            _ => Err(self.not_a(i, "a player")),
+        }
+    }
+    /// Argument `i` is missing or not `what` (out of line: the accessors above stay small).
+    #[cold]
+    #[inline(never)]
+    fn not_a(&self, i: usize, what: &str) -> Box<Diag> {
+        match self.vals.get(i) {
+            Some(other) => rt(
                 self.span_of(i),
-                format!("expected a player, found {}", other.type_name()),
-            )),
-            None => Err(rt(self.span, "missing argument")),
+                format!("expected {what}, found {}", other.type_name()),
+            ),
+            None => rt(self.span, "missing argument"),
         }
     }
     pub fn list<H: Host + ?Sized>(&self, me: &H, i: usize) -> R<Rc<Items>> {
