@@ -214,6 +214,8 @@ pub struct Args<'a> {
     pub span: Span,
 }
 
+#[cold]
+#[inline(never)]
 fn rt(span: Span, msg: impl Into<String>) -> Box<Diag> {
     Box::new(Diag::error("run::error", msg).label(span, "while evaluating this"))
 }

@@ -52,6 +52,8 @@ pub(crate) const NOWHERE: u32 = u32::MAX;
 
 pub use crate::diag::R;
 
+#[cold]
+#[inline(never)]
 fn rt(span: Span, msg: impl Into<String>) -> Box<Diag> {
     Box::new(Diag::error("run::error", msg).label(span, "while evaluating this"))
 }
