@@ -138,7 +138,6 @@ fn scan<'a>(
     };
     let n = me.state.zones.get(z as usize).map_or(0, Vec::len);
     for i in 0..n {
-        me.tick(span)?;
         let Some(&c) = me
             .state
             .zones
@@ -147,6 +146,7 @@ fn scan<'a>(
         else {
             break;
         };
+        me.tick(span)?;
         let yes = match key.as_ref().and_then(|k| eq.in_place(me, c, k)) {
             Some(yes) => yes,
             None => eq.holds(me, slot, test, &Value::Card(c), None)?,
