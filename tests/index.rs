@@ -73,25 +73,5 @@ fn looked_up_values_and_steps_are_those_of_the_walk() {
 /// Every budget below the steps the game needs runs out at the same place as the walk's.
 #[test]
 fn looked_up_runs_out_of_steps_where_the_walk_does() {
-    let (looked_up, walked) = pair();
-    let (full, r) = run(looked_up, Limits::default());
-    r.expect("runs");
-    let needed = full.state.steps();
-    for max_steps in 0..needed {
-        let limits = Limits {
-            max_steps,
-            ..Limits::default()
-        };
-        let (a, ra) = run(looked_up, limits);
-        let (b, rb) = run(walked, limits);
-        let (ea, eb) = (ra.expect_err("out of steps"), rb.expect_err("out of steps"));
-        assert_eq!(ea.code, "limit::steps", "at {max_steps}: {ea:?}");
-        let under =
-            |d: &rules::diag::Diag, text: &str| common::labelled(text, d).replace("true and ", "");
-        assert_eq!(
-            (under(&ea, &TEXTS.0), &a.state.vars),
-            (under(&eb, &TEXTS.1), &b.state.vars),
-            "at {max_steps}"
-        );
-    }
+    common::runs_out_as_walked((&TEXTS.0, program(&TEXTS.0)), (&TEXTS.1, program(&TEXTS.1)));
 }

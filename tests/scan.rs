@@ -64,24 +64,5 @@ fn scanned_values_and_steps_are_those_of_the_walk() {
 /// Every budget below the steps the game needs runs out where the walk's does.
 #[test]
 fn scanned_runs_out_of_steps_where_the_walk_does() {
-    let (scanned, walked) = (program(&TEXTS.0), program(&TEXTS.1));
-    let (full, r) = run(scanned, Limits::default());
-    r.expect("runs");
-    for max_steps in 0..full.state.steps() {
-        let limits = Limits {
-            max_steps,
-            ..Limits::default()
-        };
-        let (a, ra) = run(scanned, limits);
-        let (b, rb) = run(walked, limits);
-        let (ea, eb) = (ra.expect_err("out of steps"), rb.expect_err("out of steps"));
-        assert_eq!(ea.code, "limit::steps", "at {max_steps}: {ea:?}");
-        let under =
-            |d: &rules::diag::Diag, text: &str| common::labelled(text, d).replace("true and ", "");
-        assert_eq!(
-            (under(&ea, &TEXTS.0), &a.state.vars),
-            (under(&eb, &TEXTS.1), &b.state.vars),
-            "at {max_steps}"
-        );
-    }
+    common::runs_out_as_walked((&TEXTS.0, program(&TEXTS.0)), (&TEXTS.1, program(&TEXTS.1)));
 }

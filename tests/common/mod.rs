@@ -93,6 +93,34 @@ pub fn labelled<'t>(text: &'t str, d: &rules::diag::Diag) -> &'t str {
     &text[span.start as usize..span.end as usize]
 }
 
+/// A game whose aggregates a fast path takes (`fast`, its text and program) against the same
+/// game with `true and ` in front of each condition, which leaves them to the walk (`walked`):
+/// at every step budget below what the first needs, both run out of steps, at the same text
+/// (`true and ` aside) and with the same vars.
+pub fn runs_out_as_walked(
+    fast: (&str, &'static rules::program::Program),
+    walked: (&str, &'static rules::program::Program),
+) {
+    let (full, r) = play_quietly(fast.1, Limits::default());
+    r.expect("runs");
+    for max_steps in 0..full.state.steps() {
+        let limits = Limits {
+            max_steps,
+            ..Limits::default()
+        };
+        let (a, ra) = play_quietly(fast.1, limits);
+        let (b, rb) = play_quietly(walked.1, limits);
+        let (ea, eb) = (ra.expect_err("out of steps"), rb.expect_err("out of steps"));
+        assert_eq!(ea.code, "limit::steps", "at {max_steps}: {ea:?}");
+        let under = |d: &rules::diag::Diag, text: &str| labelled(text, d).replace("true and ", "");
+        assert_eq!(
+            (under(&ea, fast.0), &a.state.vars),
+            (under(&eb, walked.0), &b.state.vars),
+            "at {max_steps}"
+        );
+    }
+}
+
 /// How many tuples the list `v` holds (either form: packed or shared), if it is a list.
 pub fn tuples_in(v: Option<&rules::value::Value>) -> Option<usize> {
     let items = v?.seq_items()?;
