@@ -101,6 +101,16 @@ pub fn runs_out_as_walked(
     fast: (&str, &'static rules::program::Program),
     walked: (&str, &'static rules::program::Program),
 ) {
+    runs_out_alike(fast, walked, "true and ");
+}
+
+/// `runs_out_as_walked` for any change that leaves a fast path to the general code: `marker`,
+/// what the second text adds, is left out of the texts compared.
+pub fn runs_out_alike(
+    fast: (&str, &'static rules::program::Program),
+    walked: (&str, &'static rules::program::Program),
+    marker: &str,
+) {
     let (full, r) = play_quietly(fast.1, Limits::default());
     r.expect("runs");
     for max_steps in 0..full.state.steps() {
@@ -112,7 +122,7 @@ pub fn runs_out_as_walked(
         let (b, rb) = play_quietly(walked.1, limits);
         let (ea, eb) = (ra.expect_err("out of steps"), rb.expect_err("out of steps"));
         assert_eq!(ea.code, "limit::steps", "at {max_steps}: {ea:?}");
-        let under = |d: &rules::diag::Diag, text: &str| labelled(text, d).replace("true and ", "");
+        let under = |d: &rules::diag::Diag, text: &str| labelled(text, d).replace(marker, "");
         assert_eq!(
             (under(&ea, fast.0), &a.state.vars),
             (under(&eb, walked.0), &b.state.vars),

@@ -85,7 +85,15 @@ pub(super) fn inlined(f: Id, es: &[Expr], span: Span) -> Option<super::inline::I
     if super::memo::remembers(f) {
         return None;
     }
-    super::inline::call_parts(f, es, span)
+    super::inline::call_parts(f, es, span, false)
+}
+
+/// `inlined`, for a call that is a condition: its body compiled for its truth (`truth`).
+pub(super) fn inlined_word(f: Id, es: &[Expr], span: Span) -> Option<super::inline::Inlined> {
+    if super::memo::remembers(f) {
+        return None;
+    }
+    super::inline::call_parts(f, es, span, true)
 }
 
 /// `base.field(args)`.

@@ -99,7 +99,7 @@ pub(crate) fn cond(e: &Expr) -> CCond {
         }
         ExprKind::Unary(UnOp::Not, x) => {
             if let ExprKind::Call(f, es) = &x.kind {
-                if let Some(inl) = super::calls::inlined(*f, es, x.span) {
+                if let Some(inl) = super::calls::inlined_word(*f, es, x.span) {
                     return CCond::Word(inl.negated_word());
                 }
             }
@@ -121,6 +121,13 @@ pub(crate) fn cond(e: &Expr) -> CCond {
                 None => CCond::Value(cexpr(e)),
             }
         }
+        // A call inlined: its body for its truth (`truth`); not one whose values are kept
+        // per argument (`finite`), which runs no body.
+        ExprKind::Call(f, es) if super::finite::keeps(*f, es) => CCond::Value(cexpr(e)),
+        ExprKind::Call(f, es) => match super::calls::inlined_word(*f, es, span) {
+            Some(inl) => CCond::Word(inl.word()),
+            None => CCond::Value(cexpr(e)),
+        },
         ExprKind::Builtin(b, args) if b.name == "contains" => match contains(b, args, span) {
             Some(w) => CCond::Word(w),
             None => CCond::Value(cexpr(e)),

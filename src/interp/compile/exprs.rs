@@ -228,14 +228,14 @@ fn if_else<const TICK: bool>(c: &Expr, then: &Block, els: Option<&Expr>, tick: S
 /// can be answered where the value lies, as `binary`'s closure for it answers it: with nothing
 /// to charge, no call and no copy. When it cannot (the value is not plain, or not in place),
 /// the condition's own code runs.
-struct EqTest {
+pub(super) struct EqTest {
     a: Opnd,
     k: Value,
     eq: bool,
 }
 
 impl EqTest {
-    fn of(c: &Expr) -> Option<EqTest> {
+    pub(super) fn of(c: &Expr) -> Option<EqTest> {
         let ExprKind::Binary(op @ (BinOp::Eq | BinOp::Ne), a, b) = &c.kind else {
             return None;
         };
@@ -253,7 +253,7 @@ impl EqTest {
     /// The answer, if the operand is a plain value in place. A number constant is compared
     /// only with a number (anything else is the operator's error).
     #[inline(always)]
-    fn in_place(&self, me: &Interp<'_>) -> Option<bool> {
+    pub(super) fn in_place(&self, me: &Interp<'_>) -> Option<bool> {
         let x = self.a.peek(me)?;
         let same = match (x, &self.k) {
             (Value::Int(p), Value::Int(q)) => p == q,
@@ -304,7 +304,7 @@ fn match_read(
 }
 
 /// The arms of a `match` whose patterns are all values of one enum or `_`, by variant.
-struct EnumArms {
+pub(super) struct EnumArms {
     enum_id: Id,
     /// For each variant up to the largest named, the first arm that takes it.
     by_variant: Vec<Option<u32>>,
@@ -313,7 +313,7 @@ struct EnumArms {
 }
 
 impl EnumArms {
-    fn new(arms: &[(Vec<Pat>, Expr)]) -> Option<EnumArms> {
+    pub(super) fn new(arms: &[(Vec<Pat>, Expr)]) -> Option<EnumArms> {
         let mut enum_id = None;
         let mut top = 0usize;
         for p in arms.iter().flat_map(|(pats, _)| pats) {
@@ -353,7 +353,7 @@ impl EnumArms {
 
     /// The arm that takes `v`, if any.
     #[inline(always)]
-    fn arm(&self, v: &Value) -> Option<u32> {
+    pub(super) fn arm(&self, v: &Value) -> Option<u32> {
         match v {
             Value::Enum(e, x) if *e == self.enum_id => self
                 .by_variant

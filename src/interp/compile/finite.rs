@@ -113,6 +113,24 @@ fn domain_of(prog: &Program, fd: &FnDef) -> Option<Domain> {
 
 /// `f(es)` kept per value of its argument, around `inlined` (the call compiled in place), if
 /// `f` and the call qualify.
+/// Whether `call` keeps the values of `f(es)` (a condition then leaves the call to it).
+pub(super) fn keeps(f: Id, es: &[Expr]) -> bool {
+    let Some(domain) = FINITE.with(|t| t.borrow().get(f as usize).copied().flatten()) else {
+        return false;
+    };
+    match es {
+        [Expr {
+            kind: ExprKind::Local(_),
+            ..
+        }] => true,
+        [Expr {
+            kind: ExprKind::Const(v),
+            ..
+        }] => domain.index(v).is_some(),
+        _ => false,
+    }
+}
+
 pub(super) fn call(f: Id, es: &[Expr], inlined: Code, span: Span) -> Result<Code, Code> {
     let Some(domain) = FINITE.with(|t| t.borrow().get(f as usize).copied().flatten()) else {
         return Err(inlined);

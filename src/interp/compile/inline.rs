@@ -163,7 +163,7 @@ impl Interp<'_> {
 
 /// `f(es)` inlined, if `f` is small and the budgets allow.
 pub(super) fn call(f: Id, es: &[Expr], span: Span) -> Option<Code> {
-    call_parts(f, es, span).map(Inlined::code)
+    call_parts(f, es, span, false).map(Inlined::code)
 }
 
 /// A call inlined, before it is made a closure: its caller may fold its own step into it
@@ -215,23 +215,23 @@ impl Inlined {
         let call = self.call;
         macro_rules! not_with {
             ($catch:expr, $nests:expr) => {
-                Box::new(
-                    move |me: &mut Interp<'_>| match call.run(me, $catch, $nests)? {
-                        Value::Bool(b) => Ok(u64::from(!b)),
-                        other => Err(me.not_a_at(
-                            call.span,
-                            Origin::Call(call.f),
-                            &other,
-                            "true or false",
-                        )),
-                    },
-                )
+                Box::new(move |me: &mut Interp<'_>| Ok(call.run_word(me, $catch, $nests)? ^ 1))
             };
         }
         match (self.catch, self.nests) {
             (true, _) => not_with!(true, true),
             (false, false) => not_with!(false, false),
             (false, true) => not_with!(false, true),
+        }
+    }
+
+    /// The call as a condition (`conds`): its truth as a word.
+    pub(super) fn word(self) -> super::conds::WCode {
+        let call = self.call;
+        match (self.catch, self.nests) {
+            (true, _) => Box::new(move |me| call.run_word(me, true, true)),
+            (false, false) => Box::new(move |me| call.run_word(me, false, false)),
+            (false, true) => Box::new(move |me| call.run_word(me, false, true)),
         }
     }
 
@@ -278,7 +278,10 @@ impl Inlined {
 }
 
 /// `f(es)` inlined, as parts (see `call`).
-pub(super) fn call_parts(f: Id, es: &[Expr], span: Span) -> Option<Inlined> {
+///
+/// `word`: the call is a condition; a body without a `return` is compiled for its truth
+/// (`truth`).
+pub(super) fn call_parts(f: Id, es: &[Expr], span: Span, word: bool) -> Option<Inlined> {
     let (callee, base) = CTX.with(|c| {
         let mut c = c.borrow_mut();
         let c = c.as_mut()?;
@@ -339,7 +342,15 @@ pub(super) fn call_parts(f: Id, es: &[Expr], span: Span) -> Option<Inlined> {
             Some(_) => Check::of(e, &var_fields).map(Arg::Check),
         })
         .collect();
-    let body = Body::new(&shifted(&callee.body, base, &put));
+    let body = shifted(&callee.body, base, &put);
+    let body = if word && !callee.returns {
+        Body::Word(super::truth::WBody::new(
+            &body,
+            super::truth::Leaf { span, f },
+        ))
+    } else {
+        Body::new(&body)
+    };
     CTX.with(|c| {
         if let Some(c) = c.borrow_mut().as_mut() {
             c.nesting.pop();
@@ -412,11 +423,11 @@ impl InlineCall {
     }
 
     /// The body's statements before its value, and its value; `None` for a body that is one
-    /// expression.
+    /// expression (or one compiled for its truth: `truth`).
     pub(super) fn block(&self) -> Option<(&[super::stmts::SCode], &Code)> {
         match &self.body {
             Body::Block(rest, last) => Some((rest, last)),
-            Body::Expr(_) => None,
+            Body::Expr(_) | Body::Word(_) => None,
         }
     }
 }
@@ -489,6 +500,8 @@ pub(super) struct InlineCall {
 enum Body {
     Block(Vec<super::stmts::SCode>, Code),
     Expr(Code),
+    /// For its truth, where the call is a condition (`truth`).
+    Word(super::truth::WBody),
 }
 
 impl Body {
@@ -512,6 +525,19 @@ impl Body {
                 last(me)
             }
             Body::Expr(e) => e(me),
+            Body::Word(w) => Ok(Value::Bool(w.run(me)? != 0)),
+        }
+    }
+
+    /// The body's truth; a value other than true or false is `leaf`'s error.
+    #[inline(always)]
+    fn word(&self, me: &mut Interp<'_>, leaf: super::truth::Leaf) -> R<u64> {
+        match self {
+            Body::Word(w) => w.run(me),
+            other => {
+                let v = other.run(me)?;
+                leaf.word(me, v)
+            }
         }
     }
 }
@@ -545,6 +571,44 @@ impl InlineCall {
             me.caught_return(r)
         } else {
             r
+        }
+    }
+
+    /// `run` for the call's truth (a condition): the value that is not true or false is the
+    /// error the condition gives on receiving it.
+    #[inline(always)]
+    fn run_word(&self, me: &mut Interp<'_>, catch: bool, nests: bool) -> R<u64> {
+        let leaf = self.leaf();
+        if catch {
+            let v = self.run(me, true, true)?;
+            return leaf.word(me, v);
+        }
+        me.tick(self.span)?;
+        me.check_call_depth(self.span)?;
+        for a in &self.args {
+            match a {
+                Arg::Copy(slot, a) => {
+                    let v = a.ev(me)?;
+                    let origin = me.param_origin(a);
+                    me.store_param(me.slot_at(*slot), v, origin);
+                }
+                Arg::Check(c) => c.run(me)?,
+            }
+        }
+        if !nests {
+            return self.body.word(me, leaf);
+        }
+        // Below the depth limit here (`check_call_depth`), so neither step wraps.
+        me.call_depth = me.call_depth.wrapping_add(1);
+        let r = self.body.word(me, leaf);
+        me.call_depth = me.call_depth.wrapping_sub(1);
+        r
+    }
+
+    fn leaf(&self) -> super::truth::Leaf {
+        super::truth::Leaf {
+            span: self.span,
+            f: self.f,
         }
     }
 }

@@ -14,7 +14,7 @@
 //! `invariant.rs`: a loop's condition that starts with a value its elements do not change.
 //! `index.rs`: an aggregate over a kind's cards narrowed by equalities on printed fields, looked up.
 //! `scan.rs`: an aggregate whose condition compares the element's field with a key, compared in
-//! place. `keys.rs`: zone and var keys, by domain. `stmts.rs`: statements and blocks.
+//! place. `truth.rs`: an inlined call used as a condition, its body compiled for its truth. `keys.rs`: zone and var keys, by domain. `stmts.rs`: statements and blocks.
 
 mod aggs;
 mod calls;
@@ -30,6 +30,7 @@ mod memo;
 pub mod profile;
 mod scan;
 mod stmts;
+mod truth;
 
 pub use memo::Memo;
 

@@ -135,7 +135,7 @@ macro_rules! changes {
     };
 }
 
-fn stmt(s: &Stmt) -> SCode {
+pub(super) fn stmt(s: &Stmt) -> SCode {
     let span = s.span;
     match &s.kind {
         StmtKind::Let(slot, e) => {
