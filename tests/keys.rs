@@ -85,3 +85,23 @@ fn an_item_outside_the_domain_is_the_key_s_error() {
         assert!(e.labels.iter().any(|l| l.text == shown), "{e:?}");
     }
 }
+
+/// Player keys in locals (one key, two keys: read without a look at their domain) name the
+/// slot that the same players written out name, and the two keys in their order.
+#[test]
+fn player_keys_in_locals_name_the_slot_of_the_players_written_out() {
+    let text = "game \"g\" { players: 2, rounds: 1, round: [p] }\n\
+        var coins: int per player = 0\nvar owes: int per player, player = 0\n\
+        var seen: list = []\n\
+        phase p {\n  for a in players {\n    set coins[a] += seat(a)\n    \
+        for b in players { set owes[a, b] += 10 * seat(a) + seat(b) }\n  }\n  \
+        let p = P1\n  let q = P2\n  \
+        set seen = [coins[p], coins[P2], owes[p, q], owes[P1, P2], owes[q, p], owes[P2, P1]]\n}\n";
+    let (i, r) = run(program(text), Limits::default());
+    r.expect("runs");
+    let shown = format!("{:?}", i.state.vars);
+    assert!(
+        shown.contains("[Int(0), Int(1), Int(1), Int(1), Int(10), Int(10)]"),
+        "{shown}"
+    );
+}

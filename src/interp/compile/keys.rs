@@ -93,6 +93,10 @@ pub(super) struct CKeys {
 
 #[derive(Clone, Copy)]
 enum Fast {
+    /// One key, a player (`currency[p]`, `hand[p]`): no dispatch on the domain.
+    Player(u32),
+    /// Two keys, both players (`open_pact[p, q]`).
+    Players(u32, u32),
     One(u32, Dom),
     Two(u32, Dom, u32, Dom),
     No,
@@ -105,8 +109,13 @@ impl Fast {
             _ => None,
         };
         match keys {
-            [a] => local(a).map_or(Fast::No, |(s, d)| Fast::One(s, d)),
+            [a] => match local(a) {
+                Some((s, Dom::Player)) => Fast::Player(s),
+                Some((s, d)) => Fast::One(s, d),
+                None => Fast::No,
+            },
             [a, b] => match (local(a), local(b)) {
+                (Some((sa, Dom::Player)), Some((sb, Dom::Player))) => Fast::Players(sa, sb),
                 (Some((sa, da)), Some((sb, db))) => Fast::Two(sa, da, sb, db),
                 _ => Fast::No,
             },
@@ -263,7 +272,17 @@ impl CKeys {
     fn local_offset(&self, me: &Interp<'_>) -> Option<u32> {
         let players = me.state.n_players;
         let at = |slot: u32, dom: Dom| me.local_ref(slot).and_then(|v| index_of(dom, v, players));
+        let player = |slot: u32| match me.local_ref(slot) {
+            Some(&Value::Player(p)) if p < players => Some(p),
+            _ => None,
+        };
         match self.fast {
+            Fast::Player(s) => player(s),
+            // Within the family's slots, which fit in `u32` (`Interp::new`).
+            Fast::Players(sa, sb) => match (player(sa), player(sb)) {
+                (Some(a), Some(b)) => Some(a.saturating_mul(players).saturating_add(b)),
+                _ => None,
+            },
             Fast::One(s, d) => at(s, d).map(|(j, _)| j),
             // Within the family's slots, which fit in `u32` (`Interp::new`).
             Fast::Two(sa, da, sb, db) => match (at(sa, da), at(sb, db)) {
