@@ -1,6 +1,6 @@
 //! A small function inlined where its value is a condition has its body compiled for its truth
 //! (`src/interp/compile/truth.rs`): its `if`s and enum `match`es choose between conditions as
-//! words. It must do what the body's value-making code does: the same values, the same steps,
+//! words, and a call in the place of its value (`steady`'s `calm(t)`) gives the body's truth. It must do what the body's value-making code does: the same values, the same steps,
 //! the same errors. Each test compares a game whose conditions are such calls against the same
 //! game comparing each call with `== true`, which leaves the call to its value.
 
@@ -26,6 +26,7 @@ const GAME: &str = "game \"g\" { players: 2, rounds: 2, round: [p] }\n\
       Bold => r == n or n > 3,\n  }\n}\n\
     fn loose(t: Token) -> bool { t.rank != 2 }\n\
     fn calm(t: Token) -> bool { if t.mood == Calm { true } else { t.rank > 4 } }\n\
+    fn steady(t: Token, n: int) -> bool { if n > 2 { calm(t) } else { open(t, n) } }\n\
     setup { for t in Token { move t to pool[P1] } }\n";
 
 /// `{t}` after each call (` == true` or nothing).
@@ -36,7 +37,8 @@ const PHASE: &str = "phase p {\n  \
       let c = count(t in pool[q] where not open(t, n){t})\n      \
       let l = any(t in Token where loose(t){t} and calm(t){t})\n      \
       let i = if open(@t4, n){t} { 1 } else { 0 }\n      \
-      set out = concat(out, [f, m, c, l, i])\n    }\n  }\n}\n";
+      let s = count(t in Token where steady(t, n){t})\n      \
+      set out = concat(out, [f, m, c, l, i, s])\n    }\n  }\n}\n";
 
 static TEXTS: std::sync::LazyLock<(String, String)> = std::sync::LazyLock::new(|| {
     (

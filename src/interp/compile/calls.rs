@@ -85,15 +85,26 @@ pub(super) fn inlined(f: Id, es: &[Expr], span: Span) -> Option<super::inline::I
     if super::memo::remembers(f) {
         return None;
     }
-    super::inline::call_parts(f, es, span, false)
+    super::inline::call_parts(f, es, span, None)
 }
 
 /// `inlined`, for a call that is a condition: its body compiled for its truth (`truth`).
 pub(super) fn inlined_word(f: Id, es: &[Expr], span: Span) -> Option<super::inline::Inlined> {
+    inlined_word_for(f, es, span, super::truth::Leaf { span, f })
+}
+
+/// `inlined_word` for a call whose value is the value of another's body (`truth`): a value
+/// that is not true or false is reported where `leaf` says.
+pub(super) fn inlined_word_for(
+    f: Id,
+    es: &[Expr],
+    span: Span,
+    leaf: super::truth::Leaf,
+) -> Option<super::inline::Inlined> {
     if super::memo::remembers(f) {
         return None;
     }
-    super::inline::call_parts(f, es, span, true)
+    super::inline::call_parts(f, es, span, Some(leaf))
 }
 
 /// `base.field(args)`.

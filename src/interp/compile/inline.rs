@@ -163,7 +163,7 @@ impl Interp<'_> {
 
 /// `f(es)` inlined, if `f` is small and the budgets allow.
 pub(super) fn call(f: Id, es: &[Expr], span: Span) -> Option<Code> {
-    call_parts(f, es, span, false).map(Inlined::code)
+    call_parts(f, es, span, None).map(Inlined::code)
 }
 
 /// A call inlined, before it is made a closure: its caller may fold its own step into it
@@ -280,8 +280,13 @@ impl Inlined {
 /// `f(es)` inlined, as parts (see `call`).
 ///
 /// `word`: the call is a condition; a body without a `return` is compiled for its truth
-/// (`truth`).
-pub(super) fn call_parts(f: Id, es: &[Expr], span: Span, word: bool) -> Option<Inlined> {
+/// (`truth`), and a value that is not true or false is reported at `word`'s call.
+pub(super) fn call_parts(
+    f: Id,
+    es: &[Expr],
+    span: Span,
+    word: Option<super::truth::Leaf>,
+) -> Option<Inlined> {
     let (callee, base) = CTX.with(|c| {
         let mut c = c.borrow_mut();
         let c = c.as_mut()?;
@@ -343,13 +348,10 @@ pub(super) fn call_parts(f: Id, es: &[Expr], span: Span, word: bool) -> Option<I
         })
         .collect();
     let body = shifted(&callee.body, base, &put);
-    let body = if word && !callee.returns {
-        Body::Word(super::truth::WBody::new(
-            &body,
-            super::truth::Leaf { span, f },
-        ))
-    } else {
-        Body::new(&body)
+    let leaf = word.unwrap_or(super::truth::Leaf { span, f });
+    let body = match word {
+        Some(leaf) if !callee.returns => Body::Word(super::truth::WBody::new(&body, leaf)),
+        _ => Body::new(&body),
     };
     CTX.with(|c| {
         if let Some(c) = c.borrow_mut().as_mut() {
@@ -365,6 +367,7 @@ pub(super) fn call_parts(f: Id, es: &[Expr], span: Span, word: bool) -> Option<I
             body,
             span,
             f,
+            leaf,
         },
         catch: callee.returns,
         nests: callee.returns || !callee.leaf,
@@ -493,6 +496,9 @@ pub(super) struct InlineCall {
     span: Span,
     /// The function called (where its value was made, for errors about it).
     f: Id,
+    /// For a call that is a condition: where a value of its that is not true or false is
+    /// reported (the call itself, or the call whose value it is: `truth`).
+    leaf: super::truth::Leaf,
 }
 
 /// An inlined body. A block's statements are run by the call itself, not by a closure of the
@@ -606,10 +612,7 @@ impl InlineCall {
     }
 
     fn leaf(&self) -> super::truth::Leaf {
-        super::truth::Leaf {
-            span: self.span,
-            f: self.f,
-        }
+        self.leaf
     }
 }
 

@@ -158,8 +158,17 @@ fn word(e: &Expr, tick: Option<Span>, leaf: Leaf) -> WCode {
     }
 }
 
-/// Any other expression for its truth: a condition's word, or its value checked.
+/// Any other expression for its truth: a condition's word, or its value checked. A call
+/// inlined here gives the body's value, so a value of its that is not true or false is reported
+/// as the body's (`leaf`), not as its own.
 fn truth(e: &Expr, leaf: Leaf) -> WCode {
+    if let ExprKind::Call(f, es) = &e.kind {
+        if !super::finite::keeps(*f, es) {
+            if let Some(inl) = super::calls::inlined_word_for(*f, es, e.span, leaf) {
+                return inl.word();
+            }
+        }
+    }
     match cond(e) {
         CCond::Word(w) => w,
         CCond::Value(_) => {
