@@ -548,24 +548,34 @@ impl Body {
     }
 }
 
+/// What a call inlined does before its body: its step, the depth check, its arguments worked
+/// out into their slots (or checked), in order. (A macro, not a function: written in each of
+/// `run` and `run_word` as before, so their code is what it was; a function, even inlined,
+/// moved The Establishment by +0.66%, measured 2026-12-07.)
+macro_rules! enter {
+    ($call:expr, $me:expr) => {
+        $me.tick($call.span)?;
+        $me.check_call_depth($call.span)?;
+        for a in &$call.args {
+            match a {
+                Arg::Copy(slot, a) => {
+                    let v = a.ev($me)?;
+                    let origin = $me.param_origin(a);
+                    $me.store_param($me.slot_at(*slot), v, origin);
+                }
+                Arg::Check(c) => c.run($me)?,
+            }
+        }
+    };
+}
+
 impl InlineCall {
     /// What `Interp::call_compiled` does, in the caller's frame.
     #[inline(always)]
     /// `catch`: the body may `return`. `nests`: the body may run code that checks the call
     /// depth (otherwise the depth it would see is never looked at, and is not counted).
     fn run(&self, me: &mut Interp<'_>, catch: bool, nests: bool) -> R<Value> {
-        me.tick(self.span)?;
-        me.check_call_depth(self.span)?;
-        for a in &self.args {
-            match a {
-                Arg::Copy(slot, a) => {
-                    let v = a.ev(me)?;
-                    let origin = me.param_origin(a);
-                    me.store_param(me.slot_at(*slot), v, origin);
-                }
-                Arg::Check(c) => c.run(me)?,
-            }
-        }
+        enter!(self, me);
         if !nests {
             return self.body.run(me);
         }
@@ -589,18 +599,7 @@ impl InlineCall {
             let v = self.run(me, true, true)?;
             return leaf.word(me, v);
         }
-        me.tick(self.span)?;
-        me.check_call_depth(self.span)?;
-        for a in &self.args {
-            match a {
-                Arg::Copy(slot, a) => {
-                    let v = a.ev(me)?;
-                    let origin = me.param_origin(a);
-                    me.store_param(me.slot_at(*slot), v, origin);
-                }
-                Arg::Check(c) => c.run(me)?,
-            }
-        }
+        enter!(self, me);
         if !nests {
             return self.body.word(me, leaf);
         }
