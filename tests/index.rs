@@ -19,7 +19,7 @@ const GAME: &str = "game \"g\" { players: 2, rounds: 2, round: [p] }\n\
     cards Stage (project, level, name, fee) {\n  \
       r1: Red, 1, \"one\", 4\n  b1: Blue, 1, \"one\", 2\n  r2: Red, 2, \"two\", 1\n  \
       r2b: Red, 2, \"two b\", 6\n  g3: Green, 3, \"three\", 3\n}\n\
-    var out: list = []\nvar n: int = 0\n";
+    var out: list = []\nvar n: int = 0\nvar keyed: list = []\n";
 
 /// The phase, with `{t}` where each condition starts (`true and ` or nothing).
 const PHASE: &str = "phase p {\n  \
@@ -33,6 +33,10 @@ const PHASE: &str = "phase p {\n  \
       let h = count(x in Stage where {t}x.hits == i)\n    \
       let w = first(x in Stage where {t}x.name == \"two b\")\n    \
       set out = concat(out, [s, c, a, f, h, w])\n    \
+      let g = if i % 2 == 0 { @r2b } else { @g3 }\n    \
+      let k = count(x in Stage where {t}x.level == g.level)\n    \
+      let v = first(x in Stage where {t}x.fee == g.hits)\n    \
+      set keyed = concat(keyed, [k, v])\n    \
       if s != none { set s.hits += 1 }\n    \
       set n = n * 3 + c + len(f) + h\n  \
     }\n}\n";
@@ -64,6 +68,13 @@ fn looked_up_values_and_steps_are_those_of_the_walk() {
     // i = 0 (Red, level 1): r1 first, three Red cards, r1 costs more than 3, Red at 1 is [r1],
     // no card hit yet, r2b by its name.
     let shown = format!("{:?}", a.state.vars);
+    // A printed field of a card in a local as the key (`g.level`), and a `var` field (`g.hits`,
+    // which the lookup leaves to the walk): r2b's level 2 has r2 and r2b, g3's level 3 has g3;
+    // no fee is 0 (no hits yet), and once g3 has one hit, fee 1 is r2's.
+    assert!(
+        shown.contains("[Int(2), None, Int(1), None, Int(2), None, Int(1), Card(2),"),
+        "{shown}"
+    );
     let first_round = "[Card(0), Int(3), Bool(true), List(Items { depth: 1, items: [Card(0)], \
                        size: 2 }), Int(5), Card(3), None, Int(1), Bool(true), List(Items { \
                        depth: 1, items: [Card(2), Card(3)], size: 3 })";

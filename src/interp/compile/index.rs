@@ -10,8 +10,9 @@
 //!
 //! It applies only where that holds, and otherwise the aggregate walks as it always does: the
 //! fields are printed (not `var`), every card's value of them is plain (no list or tuple), each
-//! key is a constant or a local the condition never sets, its value at run time is plain, and no
-//! observer is set (a seat's view checks every card it reads).
+//! key is a constant, a local the condition never sets or a printed field of a card in one
+//! (`c.faction == f.faction`), its value at run time is plain, and no observer is set (a seat's
+//! view checks every card it reads).
 
 use super::conds::CCond;
 use crate::ast::{AggKind, BinOp};
@@ -29,6 +30,9 @@ const MAX_KEYS: usize = 4;
 enum Key {
     Local(u32),
     Const(Value),
+    /// A printed field of a card in a local (`c.faction == f.faction`): read where it lies;
+    /// anything else there (not a card, a `var` field, no such field) leaves the walk to run.
+    Field(u32, Id),
 }
 
 /// The cards whose fields have some values, as (place in the kind's list, card).
@@ -101,6 +105,10 @@ impl Lookup {
             let x = match key {
                 Key::Local(s) => me.local_ref(*s)?,
                 Key::Const(c) => c,
+                Key::Field(s, sym) => match me.local_ref(*s)? {
+                    Value::Card(c) => printed(me.prog, *c, *sym)?,
+                    _ => return None,
+                },
             };
             if x.depth() != 0 {
                 return None;
@@ -169,8 +177,8 @@ fn flatten_and<'a>(e: &'a Expr, out: &mut Vec<&'a Expr>) {
     }
 }
 
-/// `x.f == k` or `k == x.f`, with `x` the element's local and `k` a plain constant or another
-/// local that the condition `test` never sets.
+/// `x.f == k` or `k == x.f`, with `x` the element's local and `k` a plain constant, another
+/// local that the condition `test` never sets, or a field of one.
 fn equality(e: &Expr, slot: u32, test: &Expr) -> Option<(Id, Key)> {
     let ExprKind::Binary(BinOp::Eq, a, b) = &e.kind else {
         return None;
@@ -181,14 +189,30 @@ fn equality(e: &Expr, slot: u32, test: &Expr) -> Option<(Id, Key)> {
         }
         _ => None,
     };
+    let fixed = |s: u32| s != slot && !super::inline::binds(test, s);
     let key = |x: &Expr| match &x.kind {
-        ExprKind::Local(s) if *s != slot && !super::inline::binds(test, *s) => Some(Key::Local(*s)),
+        ExprKind::Local(s) if fixed(*s) => Some(Key::Local(*s)),
         ExprKind::Const(v) if v.depth() == 0 => Some(Key::Const(v.clone())),
+        ExprKind::Field(base, sym) => match base.kind {
+            ExprKind::Local(s) if fixed(s) => Some(Key::Field(s, *sym)),
+            _ => None,
+        },
         _ => None,
     };
     match (field(a), field(b)) {
         (Some(f), None) => Some((f, key(b)?)),
         (None, Some(f)) => Some((f, key(a)?)),
+        _ => None,
+    }
+}
+
+/// The printed (not `var`) field `sym` of card `c`, if it has one: a value that never changes,
+/// which reading charges nothing and cannot fail.
+fn printed(prog: &Program, c: u32, sym: Id) -> Option<&Value> {
+    let cd = prog.cards.get(c as usize)?;
+    let kd = prog.kinds.get(cd.kind as usize)?;
+    match kd.slot_of.get(sym as usize).copied().flatten()? {
+        (false, i) => cd.fields.get(i as usize),
         _ => None,
     }
 }
