@@ -111,30 +111,10 @@ fn domain_of(prog: &Program, fd: &FnDef) -> Option<Domain> {
     ok.then_some(domain)
 }
 
-/// `f(es)` kept per value of its argument, around `inlined` (the call compiled in place), if
-/// `f` and the call qualify.
-/// Whether `call` keeps the values of `f(es)` (a condition then leaves the call to it).
-pub(super) fn keeps(f: Id, es: &[Expr]) -> bool {
-    let Some(domain) = FINITE.with(|t| t.borrow().get(f as usize).copied().flatten()) else {
-        return false;
-    };
-    match es {
-        [Expr {
-            kind: ExprKind::Local(_),
-            ..
-        }] => true,
-        [Expr {
-            kind: ExprKind::Const(v),
-            ..
-        }] => domain.index(v).is_some(),
-        _ => false,
-    }
-}
-
-pub(super) fn call(f: Id, es: &[Expr], inlined: Code, span: Span) -> Result<Code, Code> {
-    let Some(domain) = FINITE.with(|t| t.borrow().get(f as usize).copied().flatten()) else {
-        return Err(inlined);
-    };
+/// The domain of `f` and the argument of `f(es)`, when `call` keeps its values: one argument,
+/// a local or a value of the domain written out.
+fn kept_call(f: Id, es: &[Expr]) -> Option<(Domain, Arg)> {
+    let domain = FINITE.with(|t| t.borrow().get(f as usize).copied().flatten())?;
     let arg = match es {
         [Expr {
             kind: ExprKind::Local(slot),
@@ -143,11 +123,22 @@ pub(super) fn call(f: Id, es: &[Expr], inlined: Code, span: Span) -> Result<Code
         [Expr {
             kind: ExprKind::Const(v),
             ..
-        }] => match domain.index(v) {
-            Some(i) => Arg::Index(i),
-            None => return Err(inlined),
-        },
-        _ => return Err(inlined),
+        }] => Arg::Index(domain.index(v)?),
+        _ => return None,
+    };
+    Some((domain, arg))
+}
+
+/// Whether `call` keeps the values of `f(es)` (a condition then leaves the call to it).
+pub(super) fn keeps(f: Id, es: &[Expr]) -> bool {
+    kept_call(f, es).is_some()
+}
+
+/// `f(es)` kept per value of its argument, around `inlined` (the call compiled in place), if
+/// `f` and the call qualify.
+pub(super) fn call(f: Id, es: &[Expr], inlined: Code, span: Span) -> Result<Code, Code> {
+    let Some((domain, arg)) = kept_call(f, es) else {
+        return Err(inlined);
     };
     let kept: Kept = Rc::new(RefCell::new(vec![None; domain.size()]));
     Ok(code(move |me: &mut Interp<'_>| {
