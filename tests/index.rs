@@ -42,12 +42,8 @@ const PHASE: &str = "phase p {\n  \
     }\n}\n";
 
 /// The two games' texts: looked up, walked.
-static TEXTS: std::sync::LazyLock<(String, String)> = std::sync::LazyLock::new(|| {
-    (
-        format!("{GAME}{}", PHASE.replace("{t}", "")),
-        format!("{GAME}{}", PHASE.replace("{t}", "true and ")),
-    )
-});
+static TEXTS: std::sync::LazyLock<(String, String)> =
+    std::sync::LazyLock::new(|| common::fast_and_general(GAME, PHASE, "true and "));
 
 fn pair() -> (
     &'static rules::program::Program,

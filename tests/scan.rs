@@ -37,12 +37,8 @@ const PHASE: &str = "phase p {\n  \
       let z = count(x in mines[q] where {t}x.group == g)\n      \
       set out = concat(out, [f, c, a, h, z])\n    }\n  }\n}\n";
 
-static TEXTS: std::sync::LazyLock<(String, String)> = std::sync::LazyLock::new(|| {
-    (
-        format!("{GAME}{}", PHASE.replace("{t}", "")),
-        format!("{GAME}{}", PHASE.replace("{t}", "true and ")),
-    )
-});
+static TEXTS: std::sync::LazyLock<(String, String)> =
+    std::sync::LazyLock::new(|| common::fast_and_general(GAME, PHASE, "true and "));
 
 #[test]
 fn scanned_values_and_steps_are_those_of_the_walk() {

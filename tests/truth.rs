@@ -40,12 +40,8 @@ const PHASE: &str = "phase p {\n  \
       let s = count(t in Token where steady(t, n){t})\n      \
       set out = concat(out, [f, m, c, l, i, s])\n    }\n  }\n}\n";
 
-static TEXTS: std::sync::LazyLock<(String, String)> = std::sync::LazyLock::new(|| {
-    (
-        format!("{GAME}{}", PHASE.replace("{t}", "")),
-        format!("{GAME}{}", PHASE.replace("{t}", " == true")),
-    )
-});
+static TEXTS: std::sync::LazyLock<(String, String)> =
+    std::sync::LazyLock::new(|| common::fast_and_general(GAME, PHASE, " == true"));
 
 #[test]
 fn truth_gives_the_values_and_steps_of_the_value() {

@@ -93,6 +93,16 @@ pub fn labelled<'t>(text: &'t str, d: &rules::diag::Diag) -> &'t str {
     &text[span.start as usize..span.end as usize]
 }
 
+/// A fast path's test game and the same game left to the general code: `game` followed by
+/// `phase` with each `{t}` left out, then with each `{t}` replaced by `marker` (`true and `, which
+/// leaves an aggregate to the walk; ` == true`, which leaves a call to its value).
+pub fn fast_and_general(game: &str, phase: &str, marker: &str) -> (String, String) {
+    (
+        format!("{game}{}", phase.replace("{t}", "")),
+        format!("{game}{}", phase.replace("{t}", marker)),
+    )
+}
+
 /// A game whose aggregates a fast path takes (`fast`, its text and program) against the same
 /// game with `true and ` in front of each condition, which leaves them to the walk (`walked`):
 /// at every step budget below what the first needs, both run out of steps, at the same text
