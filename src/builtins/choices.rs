@@ -29,6 +29,7 @@ impl<K: HostKind> Family<K> {
             secrets: super::Secrets::Reads,
             // Labels and notes are for showing: worked out only when something shows them.
             shown_only: &[2, 3, 4],
+            plain: None,
             ret: |args| args.get(1).map(|t| t.elem()).unwrap_or(Ty::Any),
             eval: |me, a| {
                 let p = a.player(0)?;
@@ -60,6 +61,7 @@ impl<K: HostKind> Family<K> {
             values_only: false,
             secrets: super::Secrets::Reads,
             shown_only: &[3],
+            plain: None,
             ret: |args| match args.get(1) {
                 Some(Ty::Zone(k)) => Ty::List(Box::new(Ty::Card(*k))),
                 Some(t) => t.clone(),
@@ -100,6 +102,7 @@ impl<K: HostKind> Family<K> {
             values_only: false,
             secrets: super::Secrets::Reads,
             shown_only: &[3],
+            plain: None,
             ret: super::ret_int,
             eval: |me, a| {
                 let p = a.player(0)?;
@@ -124,6 +127,7 @@ impl<K: HostKind> Family<K> {
             values_only: false,
             secrets: super::Secrets::Reads,
             shown_only: &[1],
+            plain: None,
             ret: ret_bool,
             eval: |me, a| {
                 let p = a.player(0)?;
@@ -143,6 +147,7 @@ impl<K: HostKind> Family<K> {
             values_only: false,
             secrets: super::Secrets::Reads,
             shown_only: &[1],
+            plain: None,
             ret: ret_player,
             eval: |me, a| {
                 let p = a.player(0)?;
@@ -170,6 +175,7 @@ impl<K: HostKind> Family<K> {
             secrets: super::Secrets::Reads,
             // The prompt and the categories' labels are for showing (see `choose`).
             shown_only: &[3, 4],
+            plain: None,
             ret: |_| Ty::List(Box::new(Ty::Int)),
             eval: |me, a| {
                 let p = a.player(0)?;

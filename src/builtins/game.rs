@@ -19,6 +19,7 @@ impl<K: HostKind> Family<K> {
             values_only: false,
             secrets: super::Secrets::Reads,
             shown_only: &[],
+            plain: None,
             ret: |_| Ty::Zone(None),
             eval: |me, a| {
                 Ok(match a.get(0) {
@@ -39,6 +40,7 @@ impl<K: HostKind> Family<K> {
             values_only: false,
             secrets: super::Secrets::Reads,
             shown_only: &[],
+            plain: None,
             ret: |_| Ty::Text,
             eval: |me, a| Ok(Value::text(&a.text(me, 0, ""))),
         },
@@ -51,6 +53,10 @@ impl<K: HostKind> Family<K> {
             values_only: true,
             secrets: super::Secrets::Reads,
             shown_only: &[],
+            plain: Some(|v| match v {
+                [Value::Player(p)] => Some(Value::Int(i64::from(*p))),
+                _ => None,
+            }),
             ret: ret_int,
             eval: |_, a| Ok(Value::Int(a.player(0)? as i64)),
         },
@@ -63,6 +69,7 @@ impl<K: HostKind> Family<K> {
             values_only: true,
             secrets: super::Secrets::Reads,
             shown_only: &[],
+            plain: None,
             ret: ret_player,
             // The next player clockwise who is still in (`p` itself when no one else is).
             eval: |me, a| {
@@ -84,6 +91,7 @@ impl<K: HostKind> Family<K> {
             values_only: true,
             secrets: super::Secrets::Reads,
             shown_only: &[],
+            plain: None,
             ret: ret_bool,
             eval: |me, a| Ok(Value::Bool(!me.is_in(a.player(0)?))),
         },
@@ -96,6 +104,7 @@ impl<K: HostKind> Family<K> {
             values_only: false,
             secrets: super::Secrets::Reads,
             shown_only: &[],
+            plain: None,
             ret: ret_none,
             eval: |me, _| {
                 me.finish_game();

@@ -20,6 +20,7 @@ impl<K: HostKind> Family<K> {
             values_only: true,
             secrets: super::Secrets::Counts,
             shown_only: &[],
+            plain: None,
             ret: ret_int,
             eval: |me, a| {
                 // A zone's size needs no list.
@@ -38,6 +39,7 @@ impl<K: HostKind> Family<K> {
             values_only: true,
             secrets: super::Secrets::Passes,
             shown_only: &[],
+            plain: None,
             // `none` for an empty list or zone.
             ret: |args| elem0(args).or_none(),
             eval: |me, a| {
@@ -56,6 +58,7 @@ impl<K: HostKind> Family<K> {
             values_only: true,
             secrets: super::Secrets::Passes,
             shown_only: &[],
+            plain: None,
             ret: list0,
             eval: |me, a| {
                 let mut l = a.list(me, 0)?.to_vec();
@@ -72,6 +75,7 @@ impl<K: HostKind> Family<K> {
             values_only: true,
             secrets: super::Secrets::Passes,
             shown_only: &[],
+            plain: None,
             ret: |args| match (super::elem0(args), args.get(1).map(|t| t.elem())) {
                 (Ty::Any | Ty::None, Some(b)) => Ty::List(Box::new(b)),
                 (a, _) => Ty::List(Box::new(a)),
@@ -95,6 +99,7 @@ impl<K: HostKind> Family<K> {
             values_only: true,
             secrets: super::Secrets::Passes,
             shown_only: &[],
+            plain: None,
             ret: elem0,
             eval: |me, a| {
                 let lists = a.list(me, 0)?;
@@ -116,6 +121,7 @@ impl<K: HostKind> Family<K> {
             values_only: true,
             secrets: super::Secrets::Passes,
             shown_only: &[],
+            plain: None,
             ret: list0,
             eval: |me, a| {
                 let mut l = a.list(me, 0)?.to_vec();
@@ -136,6 +142,7 @@ impl<K: HostKind> Family<K> {
             values_only: true,
             secrets: super::Secrets::Reads,
             shown_only: &[],
+            plain: None,
             ret: list0,
             // Each value once, where it first appears. Telling two cards apart tells which cards
             // they are: a viewer may compare only cards they know (as `contains` and `==`).
@@ -158,6 +165,7 @@ impl<K: HostKind> Family<K> {
             values_only: true,
             secrets: super::Secrets::Passes,
             shown_only: &[],
+            plain: None,
             ret: list0,
             eval: |me, a| take_drop(me, a, true),
         },
@@ -170,6 +178,7 @@ impl<K: HostKind> Family<K> {
             values_only: true,
             secrets: super::Secrets::Passes,
             shown_only: &[],
+            plain: None,
             ret: list0,
             eval: |me, a| take_drop(me, a, false),
         },
@@ -182,6 +191,7 @@ impl<K: HostKind> Family<K> {
             values_only: true,
             secrets: super::Secrets::Reads,
             shown_only: &[],
+            plain: None,
             ret: ret_bool,
             eval: |me, a| {
                 // A zone is searched in place (no list built).
@@ -210,6 +220,7 @@ impl<K: HostKind> Family<K> {
             values_only: true,
             secrets: super::Secrets::Reads,
             shown_only: &[],
+            plain: None,
             // `none` when absent.
             ret: |_| Ty::Int.or_none(),
             eval: |me, a| {
@@ -242,6 +253,7 @@ impl<K: HostKind> Family<K> {
             values_only: false,
             secrets: super::Secrets::Passes,
             shown_only: &[],
+            plain: None,
             // `none` for a key no entry covers.
             ret: |args| match super::elem0(args) {
                 Ty::Tuple(ts) => ts.get(2).cloned().unwrap_or(Ty::Any).or_none(),
@@ -277,6 +289,7 @@ impl<K: HostKind> Family<K> {
             values_only: true,
             secrets: super::Secrets::Reads,
             shown_only: &[],
+            plain: None,
             ret: |_| Ty::Text,
             eval: |me, a| {
                 let l = a.list(me, 0)?;

@@ -124,6 +124,12 @@ pub struct BuiltinDef<K: HostKind = AnyHost> {
     /// they fail where `run` fails (labels of the wrong number, a field of `none`), but build
     /// no text (the interpreter's `sketching`). They are the last parameters.
     pub shown_only: &'static [usize],
+    /// Its value straight from plain arguments (numbers, booleans, enum values, players,
+    /// cards), for a call compiled with the program: what `eval` gives them, or `None` to
+    /// leave the call to `eval` (which charges and reports the errors). `Some` only for
+    /// plain arguments, so nothing is skipped but the walk through `eval`'s arguments; only
+    /// for builtins that compute on their values alone (`Pure`, nothing for showing).
+    pub plain: Option<fn(&[Value]) -> Option<Value>>,
     /// The result type, given the argument types.
     pub ret: fn(&[Ty]) -> Ty,
     /// The evaluation, given the evaluated arguments.
@@ -175,6 +181,7 @@ impl<K: HostKind> Table<K> {
         values_only: false,
         secrets: Secrets::Reads,
         shown_only: &[],
+        plain: None,
         ret: ret_none,
         eval: |_, a| Err(a.err("no such builtin")),
     };

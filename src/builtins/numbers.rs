@@ -18,6 +18,10 @@ impl<K: HostKind> Family<K> {
             values_only: true,
             secrets: super::Secrets::Reads,
             shown_only: &[],
+            plain: Some(|v| match v {
+                [Value::Int(n)] => n.checked_abs().map(Value::Int),
+                _ => None,
+            }),
             ret: ret_int,
             eval: |_, a| {
                 a.int(0)?
@@ -35,6 +39,10 @@ impl<K: HostKind> Family<K> {
             values_only: true,
             secrets: super::Secrets::Reads,
             shown_only: &[],
+            plain: Some(|v| match v {
+                [Value::Int(a), Value::Int(b)] => Some(Value::Int(*a.min(b))),
+                _ => None,
+            }),
             ret: ret_int,
             eval: |_, a| Ok(Value::Int(a.int(0)?.min(a.int(1)?))),
         },
@@ -47,6 +55,10 @@ impl<K: HostKind> Family<K> {
             values_only: true,
             secrets: super::Secrets::Reads,
             shown_only: &[],
+            plain: Some(|v| match v {
+                [Value::Int(a), Value::Int(b)] => Some(Value::Int(*a.max(b))),
+                _ => None,
+            }),
             ret: ret_int,
             eval: |_, a| Ok(Value::Int(a.int(0)?.max(a.int(1)?))),
         },
@@ -59,6 +71,12 @@ impl<K: HostKind> Family<K> {
             values_only: true,
             secrets: super::Secrets::Reads,
             shown_only: &[],
+            plain: Some(|v| match v {
+                [Value::Int(x), Value::Int(lo), Value::Int(hi)] if lo <= hi => {
+                    Some(Value::Int(*x.clamp(lo, hi)))
+                }
+                _ => None,
+            }),
             ret: ret_int,
             eval: |_, a| {
                 let (x, lo, hi) = (a.int(0)?, a.int(1)?, a.int(2)?);

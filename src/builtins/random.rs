@@ -19,6 +19,7 @@ impl<K: HostKind> Family<K> {
             values_only: false,
             secrets: super::Secrets::Reads,
             shown_only: &[],
+            plain: None,
             ret: ret_int,
             eval: |me, a| {
                 let n = a.int(0)?;
@@ -38,6 +39,7 @@ impl<K: HostKind> Family<K> {
             values_only: false,
             secrets: super::Secrets::Reads,
             shown_only: &[],
+            plain: None,
             ret: ret_int,
             eval: |me, a| {
                 let (n, s) = (a.int(0)?, a.int(1)?);
@@ -60,6 +62,7 @@ impl<K: HostKind> Family<K> {
             values_only: false,
             secrets: super::Secrets::Passes,
             shown_only: &[],
+            plain: None,
             ret: list0,
             eval: |me, a| {
                 let mut l = a.list(me, 0)?.to_vec();
@@ -81,6 +84,7 @@ impl<K: HostKind> Family<K> {
             values_only: false,
             secrets: super::Secrets::Passes,
             shown_only: &[],
+            plain: None,
             ret: elem0,
             eval: |me, a| {
                 let l = a.list(me, 0)?;

@@ -364,4 +364,64 @@ mod tests {
             assert_eq!(own.shown_only, b.shown_only, "{}", b.name);
         }
     }
+
+    /// A builtin's value from plain arguments (`plain`, which compiled calls take) is the one
+    /// its evaluation gives them, for every list of its arity drawn from plain values at the
+    /// edges of their kinds; and it is declared only where nothing is charged or shown.
+    #[test]
+    fn plain_values_are_the_evaluations() {
+        use crate::builtins::Effect;
+        use crate::diag::Span;
+        use crate::limits::Limits;
+        use crate::value::Value;
+        let text = "game \"g\" { players: 3, rounds: 1, round: [p] }\n\
+            enum Side { Left, Right }\n\
+            phase p { }\n";
+        let c = crate::check_text("plain.rules", text, &Limits::default());
+        assert_eq!(c.errors(), 0, "{}", c.render());
+        let prog = c.program.expect("program");
+        let agents = crate::agent::make_agents("first", 3, 1).expect("agents");
+        let mut me = super::Interp::new(&prog, 3, 1, agents, Limits::default()).expect("interp");
+        let samples = [
+            Value::Int(i64::MIN),
+            Value::Int(-7),
+            Value::Int(0),
+            Value::Int(2),
+            Value::Int(9),
+            Value::Int(i64::MAX),
+            Value::Bool(true),
+            Value::None,
+            Value::Player(0),
+            Value::Player(2),
+            Value::Card(0),
+            Value::Enum(0, 1),
+        ];
+        let mut tried = 0;
+        for b in crate::builtins::all() {
+            let Some(plain) = b.plain else { continue };
+            assert_eq!(b.effect, Effect::Pure, "{}", b.name);
+            assert!(b.shown_only.is_empty(), "{}", b.name);
+            let n = b.params.len();
+            let spans = vec![Span::default(); n];
+            let mut at = vec![0usize; n];
+            loop {
+                let vals: Vec<Value> = at.iter().map(|&i| samples[i].clone()).collect();
+                if let Some(v) = plain(&vals) {
+                    let own = super::own(b);
+                    let general = me.builtin_vals(own, &vals, &spans, Span::default());
+                    assert_eq!(general.ok(), Some(v), "{}{:?}", b.name, vals);
+                    tried += 1;
+                }
+                // The next list of arguments, as an odometer over the samples.
+                let Some(k) = at.iter().rposition(|&i| i + 1 < samples.len()) else {
+                    break;
+                };
+                at[k] += 1;
+                for i in at.iter_mut().skip(k + 1) {
+                    *i = 0;
+                }
+            }
+        }
+        assert!(tried > 100, "only {tried} plain calls tried");
+    }
 }

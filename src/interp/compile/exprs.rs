@@ -442,6 +442,41 @@ fn builtin(b: &'static crate::builtins::BuiltinDef, args: &[Expr], span: Span) -
             _ => {}
         }
     }
+    // A builtin with a value straight from plain arguments (`seat(p)`, `max(a, b)`): the
+    // arguments' charge (`charge_args`, nothing for one plain value), then that value; any other
+    // arguments go through `builtin_vals`, which gives the error.
+    if let (Some(plain), Effect::Pure, []) = (b.plain, b.effect, b.shown_only) {
+        match args {
+            [a] => {
+                let a = Opnd::new(a);
+                return code(move |me| {
+                    let v = [a.ev(me)?];
+                    match plain(&v) {
+                        Some(r) => {
+                            me.charge_args(&v, span)?;
+                            Ok(r)
+                        }
+                        None => me.builtin_vals(b, &v, &spans, span),
+                    }
+                });
+            }
+            [a, c] => {
+                let (a, c) = (Opnd::new(a), Opnd::new(c));
+                return code(move |me| {
+                    let x = a.ev(me)?;
+                    let v = [x, c.ev(me)?];
+                    match plain(&v) {
+                        Some(r) => {
+                            me.charge_args(&v, span)?;
+                            Ok(r)
+                        }
+                        None => me.builtin_vals(b, &v, &spans, span),
+                    }
+                });
+            }
+            _ => {}
+        }
+    }
     if b.shown_only.is_empty() {
         match args {
             [] => return code(move |me| me.builtin_vals(b, &[], &[], span)),
