@@ -123,6 +123,8 @@ impl<'p> Interp<'p> {
             Value::Card(c) => out.push(*c),
             Value::Zone(z) => out.extend_from_slice(self.zone_cards(*z)),
             Value::List(items) => {
+                // Room for a list of cards at once (a nested list grows it as it must).
+                out.reserve(items.len());
                 for i in items.iter() {
                     self.collect_cards(i, out, span)?;
                 }

@@ -660,8 +660,9 @@ impl<'p> Interp<'p> {
         let all = self.enter_triggers.clone();
         let triggers = all.get(dest_def as usize).map_or(&[][..], |t| &t[..]);
         // The card, then the keys of the zone it entered (`on enter hand[p] as c`).
-        let mut bound = vec![Value::None];
-        bound.extend(self.view().zone_keys(dest));
+        let mut bound = Vec::with_capacity(4);
+        bound.push(Value::None);
+        self.view().zone_keys(dest, &mut bound);
         for &c in cards {
             if let Some(b) = bound.first_mut() {
                 *b = Value::Card(c);

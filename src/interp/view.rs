@@ -22,17 +22,18 @@ impl View<'_> {
         i.saturating_sub(1) as u32
     }
 
-    /// The keys of a zone slot, as values (`hand[P2]` gives `[P2]`).
-    pub fn zone_keys(&self, slot: u32) -> Vec<Value> {
+    /// The keys of a zone slot, as values (`hand[P2]` gives `[P2]`), appended to `out`.
+    pub fn zone_keys(&self, slot: u32, out: &mut Vec<Value>) {
         let def = self.zone_def_of_slot(slot);
         let (Some(zd), Some(&base)) = (
             self.prog.zones.get(def as usize),
             self.zone_base.get(def as usize),
         ) else {
-            return vec![];
+            return;
         };
         let mut off = slot.saturating_sub(base);
-        let mut out = Vec::new();
+        let start = out.len();
+        // Worked out last key first, then put in order.
         for d in zd.keys.iter().rev() {
             let n = key_count(d, self.n_players, self.prog).max(1);
             let i = off % n;
@@ -43,8 +44,9 @@ impl View<'_> {
                 KeyDomain::Range(lo, _) => Value::Int(lo.saturating_add(i as i64)),
             });
         }
-        out.reverse();
-        out
+        if let Some(keys) = out.get_mut(start..) {
+            keys.reverse();
+        }
     }
 
     pub fn zone_name(&self, slot: u32) -> String {
