@@ -129,7 +129,8 @@ fn a_kept_call_as_a_key_reads_the_same_slot() {
             "  for i in 1..4 {{\n    \
              let s = if i % 3 == 0 {{ Up }} else if i % 2 == 0 {{ Right }} else {{ Left }}\n    \
              set v[{f}(s)] += i\n    set w[2, {f}(s)] += v[{f}(s)] * 10 + i\n    \
-             set n = n * 3 + w[2, {f}(Left)] + w[i % 3 + 1, {f}(s)]\n  }}"
+             let r = i % 3 + 1\n    set w[r, {f}(s)] += r\n    \
+             set n = n * 3 + w[2, {f}(Left)] + w[i % 3 + 1, {f}(s)] + w[r, {f}(s)]\n  }}"
         )
     };
     let text = |f: &str| {
@@ -186,9 +187,11 @@ fn a_key_out_of_its_domain_fails_at_every_use() {
 fn a_budget_runs_out_at_a_kept_key_or_before() {
     let text = format!(
         "{GAME}var n: int = 0\nvar v: int per Side = 0\n\
+         var w: int per 1..3, Side = 0\n\
          fn other(s: Side) -> Side {{\n  let k = if s == Left {{ Right }} else {{ Left }}\n  k\n}}\n\
          phase p {{\n  for i in 1..3 {{\n    let s = if i == 2 {{ Right }} else {{ Left }}\n    \
-         set v[other(s)] += i\n    set n += v[other(s)]\n  }}\n}}\n"
+         set v[other(s)] += i\n    set n += v[other(s)]\n    set w[i, other(s)] += n\n    \
+         set n += w[i, other(s)]\n  }}\n}}\n"
     );
     runs_out_below_its_steps(program(&text));
 }

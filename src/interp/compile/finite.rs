@@ -25,7 +25,7 @@ use crate::interp::{Interp, R};
 use crate::program::walk::{walk, Node};
 use crate::program::*;
 use crate::value::Value;
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 
 /// The argument's domain: an enum's id and its number of values, or `bool`.
@@ -182,7 +182,7 @@ pub(super) struct KeyCall {
     /// The call as `call` compiles it (kept per value too, so steps and errors are its own).
     code: Code,
     /// Per value of the argument: the key's index and its domain's size, and the call's steps.
-    table: RefCell<Vec<Option<(u32, u32, u64)>>>,
+    table: Vec<Cell<Option<(u32, u32, u64)>>>,
     span: Span,
 }
 
@@ -206,7 +206,7 @@ impl KeyCall {
             domain,
             slot: *slot,
             code,
-            table: RefCell::new(vec![None; domain.size()]),
+            table: vec![Cell::new(None); domain.size()],
             span,
         })
     }
@@ -219,28 +219,34 @@ impl KeyCall {
         me: &mut Interp<'_>,
         index_of: impl Fn(&Value) -> Option<(u32, u32)>,
     ) -> R<Result<(u32, u32), Value>> {
-        let at = me.local_ref(self.slot).and_then(|v| self.domain.index(v));
-        if let Some(at) = at {
-            if let Some(&Some((j, n, steps))) = self.table.borrow().get(at) {
-                // What the kept call charges (`call`): its step, the depth check, the rest.
-                me.tick(self.span)?;
-                me.check_call_depth(self.span)?;
-                me.charge(steps.saturating_sub(1), self.span)?;
-                return Ok(Ok((j, n)));
-            }
+        if let Some(kept) = self.kept(me)? {
+            return Ok(Ok(kept));
         }
+        let at = me.local_ref(self.slot).and_then(|v| self.domain.index(v));
         let before = me.state.steps();
         let v = (self.code)(me)?;
         let Some((j, n)) = index_of(&v) else {
             return Ok(Err(v));
         };
-        if let Some(at) = at {
+        if let Some(slot) = at.and_then(|at| self.table.get(at)) {
             let steps = me.state.steps().saturating_sub(before);
-            if let Some(slot) = self.table.borrow_mut().get_mut(at) {
-                *slot = Some((j, n, steps));
-            }
+            slot.set(Some((j, n, steps)));
         }
         Ok(Ok((j, n)))
+    }
+
+    /// The key's index and its domain's size when kept for the argument's value, charged as
+    /// the call (`call`: its step, the depth check, the rest); `None` when not kept yet.
+    #[inline(always)]
+    pub(super) fn kept(&self, me: &mut Interp<'_>) -> R<Option<(u32, u32)>> {
+        let at = me.local_ref(self.slot).and_then(|v| self.domain.index(v));
+        let Some((j, n, steps)) = at.and_then(|at| self.table.get(at)).and_then(Cell::get) else {
+            return Ok(None);
+        };
+        me.tick(self.span)?;
+        me.check_call_depth(self.span)?;
+        me.charge(steps.saturating_sub(1), self.span)?;
+        Ok(Some((j, n)))
     }
 }
 

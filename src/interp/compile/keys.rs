@@ -99,6 +99,9 @@ enum Fast {
     Players(u32, u32),
     One(u32, Dom),
     Two(u32, Dom, u32, Dom),
+    /// Two keys, a local and a kept call of a local (`supporters[row, other(side)]`): read
+    /// without the general loop once the call is kept for the argument's value.
+    LocalCall(u32, Dom),
     No,
 }
 
@@ -117,6 +120,7 @@ impl Fast {
             [a, b] => match (local(a), local(b)) {
                 (Some((sa, Dom::Player)), Some((sb, Dom::Player))) => Fast::Players(sa, sb),
                 (Some((sa, da)), Some((sb, db))) => Fast::Two(sa, da, sb, db),
+                (Some((sa, da)), None) if matches!(b.src, Src::Call(_)) => Fast::LocalCall(sa, da),
                 _ => Fast::No,
             },
             _ => Fast::No,
@@ -289,13 +293,24 @@ impl CKeys {
                 (Some((ja, _)), Some((jb, nb))) => Some(ja.saturating_mul(nb).saturating_add(jb)),
                 _ => None,
             },
-            Fast::No => None,
+            Fast::LocalCall(..) | Fast::No => None,
         }
     }
 
     /// `offset` for any shape of keys.
     #[inline(never)]
     fn offset_general(&self, me: &mut Interp<'_>) -> R<u32> {
+        if let (Fast::LocalCall(sa, da), [_, b]) = (self.fast, &self.keys[..]) {
+            let players = me.state.n_players;
+            let a = me.local_ref(sa).and_then(|v| index_of(da, v, players));
+            if let (Some((ja, _)), Src::Call(c)) = (a, &b.src) {
+                // The first key read, nothing charged; the call charged as it is.
+                if let Some((jb, nb)) = c.kept(me)? {
+                    // Within the family's slots, which fit in `u32` (`Interp::new`).
+                    return Ok(ja.saturating_mul(nb).saturating_add(jb));
+                }
+            }
+        }
         match &self.keys[..] {
             [k] => return Ok(k.index(me, self.family)?.0),
             // Within the family's slots, which fit in `u32` (`Interp::new`).
