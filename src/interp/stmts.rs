@@ -339,26 +339,36 @@ impl<'p> Interp<'p> {
     /// `flip v [up|down]`: each card of `v` turned (to the side given, else over), then the
     /// `flip` triggers run for it.
     pub(super) fn flip(&mut self, v: Value, dir: Option<bool>, span: Span) -> R<()> {
+        // One card (the common case) without a list of them.
+        if let Value::Card(c) = v {
+            return self.flip_card(c, dir);
+        }
         let mut cards = Vec::new();
         self.collect_cards(&v, &mut cards, span)?;
         for c in cards {
-            let Some(face) = self.state.face_up.get_mut(c as usize) else {
-                continue;
-            };
-            let now = dir.unwrap_or(!*face);
-            *face = now;
-            let before = self.known(c);
-            self.learn_flip(c);
-            self.emit(|me| Event::Flip {
-                card: me.view().card_ref(c, me.known(c)),
-                face_up: now,
-                learnt: me.known(c) & !before,
-            });
-            let prog = self.prog;
-            for (i, t) in prog.triggers.iter().enumerate() {
-                if t.event == EventKind::Flip {
-                    self.run_trigger(i, &[Value::Card(c)])?;
-                }
+            self.flip_card(c, dir)?;
+        }
+        Ok(())
+    }
+
+    /// Turn card `c` (to side `dir`, else over), and run the `flip` triggers.
+    fn flip_card(&mut self, c: u32, dir: Option<bool>) -> R<()> {
+        let Some(face) = self.state.face_up.get_mut(c as usize) else {
+            return Ok(());
+        };
+        let now = dir.unwrap_or(!*face);
+        *face = now;
+        let before = self.known(c);
+        self.learn_flip(c);
+        self.emit(|me| Event::Flip {
+            card: me.view().card_ref(c, me.known(c)),
+            face_up: now,
+            learnt: me.known(c) & !before,
+        });
+        let prog = self.prog;
+        for (i, t) in prog.triggers.iter().enumerate() {
+            if t.event == EventKind::Flip {
+                self.run_trigger(i, &[Value::Card(c)])?;
             }
         }
         Ok(())
