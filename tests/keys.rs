@@ -105,3 +105,57 @@ fn player_keys_in_locals_name_the_slot_of_the_players_written_out() {
         "{shown}"
     );
 }
+
+/// A field of a local card as a key (`v[m.side]`, alone or beside a local, a constant or an
+/// item: read in place once its site has read it): the same slots as the field put in a local
+/// first, and a field outside the domain is the key's error at every read.
+#[test]
+fn a_field_of_a_local_card_is_the_key_it_holds() {
+    const CARDS: &str = "game \"g\" { players: 2, rounds: 2, round: [p] }\n\
+        enum Side { Left, Right, Up }\n\
+        kind Post { side: Side, row: int }\n\
+        cards Post (side, row) {\n  a: Left, 2\n  b: Up, 3\n  c: Right, 1\n}\n\
+        var v: int per Side = 0\nvar w: int per 1..3, Side = 0\n";
+    let body = |direct: bool| {
+        let (side, row) = if direct {
+            ("m.side", "m.row")
+        } else {
+            ("s", "r")
+        };
+        let lets = if direct {
+            ""
+        } else {
+            "    let s = m.side\n    let r = m.row\n"
+        };
+        format!(
+            "phase p {{\n  for i in 1..3 {{\n    for m in Post {{\n{lets}    \
+             let t = (Up, i)\n    \
+             set v[{side}] += i\n    set w[{row}, {side}] += 10 * i\n    \
+             set w[i, {side}] += v[{side}]\n    set w[{row}, t.0] += w[2, {side}]\n    \
+             set w[{row}, Left] += 1\n  }}\n  }}\n}}\n"
+        )
+    };
+    let (a, ra) = run(
+        program(&format!("{CARDS}{}", body(true))),
+        Limits::default(),
+    );
+    let (b, rb) = run(
+        program(&format!("{CARDS}{}", body(false))),
+        Limits::default(),
+    );
+    ra.expect("keys that are fields run");
+    rb.expect("keys in locals run");
+    assert_eq!(a.state.vars, b.state.vars);
+    assert!(a.state.steps() > 0);
+    // Out of the domain: card b's row 3 is a key of 1..3 (fine), its row as a key of 1..2 is
+    // not, at the second read as at the first.
+    let text = format!(
+        "{CARDS}var x: int per 1..2 = 0\nphase p {{\n  for m in Post {{\n    \
+         set x[m.row] += 1\n  }}\n}}\n"
+    );
+    let (_, r) = run(program(&text), Limits::default());
+    let e = r.expect_err("a key outside 1..2");
+    assert_eq!(e.code, "run::key", "{e:?}");
+    assert_eq!(labelled(&text, &e), "m.row", "{e:?}");
+    assert!(e.labels.iter().any(|l| l.text == "this is 3"), "{e:?}");
+}

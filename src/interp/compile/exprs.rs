@@ -1028,6 +1028,16 @@ impl LocalField {
         }
     }
 
+    /// The field in place, when the local is a card whose field this site has read before and
+    /// nothing observes (`Interp::field_in_place`); else `None` (then `ev` reads it).
+    #[inline(always)]
+    pub(super) fn in_place<'a>(&self, me: &'a Interp<'_>) -> Option<&'a Value> {
+        match me.local_ref(self.slot) {
+            Some(&Value::Card(c)) => me.field_in_place(c, &self.cache),
+            _ => None,
+        }
+    }
+
     pub(super) fn span(&self) -> Span {
         self.span
     }
@@ -1069,10 +1079,7 @@ impl Opnd {
     pub(super) fn peek<'a>(&self, me: &'a Interp<'_>) -> Option<&'a Value> {
         match self {
             Opnd::Local(slot) => me.local_ref(*slot),
-            Opnd::Field(f) => match me.local_ref(f.slot) {
-                Some(&Value::Card(c)) => me.field_in_place(c, &f.cache),
-                _ => None,
-            },
+            Opnd::Field(f) => f.in_place(me),
             Opnd::Code(_) => None,
         }
     }

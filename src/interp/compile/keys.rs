@@ -206,6 +206,35 @@ impl CKey {
     }
 }
 
+impl CKey {
+    /// The key's index and its domain's size when it is read in place with nothing worked out
+    /// or charged (a local, a constant, an item of a local tuple, a field of a local card its
+    /// site has read before, no observer) and is within its domain; else `None` (then `index`
+    /// reads it, errors included).
+    #[inline(always)]
+    fn quick(&self, me: &Interp<'_>) -> Option<(u32, u32)> {
+        let players = me.state.n_players;
+        match &self.src {
+            Src::Local(slot) => me
+                .local_ref(*slot)
+                .and_then(|v| index_of(self.dom, v, players)),
+            Src::Index(j) => match self.dom {
+                Dom::Enum(_, n) | Dom::Range(_, n) => Some((*j, n)),
+                Dom::Player => Some((*j, players)),
+            },
+            Src::Item(slot, i, _) => match me.local_ref(*slot) {
+                Some(Value::Packed(p)) => p.get(*i).and_then(|v| index_of(self.dom, &v, players)),
+                Some(Value::Tuple(items)) => {
+                    items.get(*i).and_then(|v| index_of(self.dom, v, players))
+                }
+                _ => None,
+            },
+            Src::Field(f) => f.in_place(me).and_then(|v| index_of(self.dom, v, players)),
+            Src::Call(_) | Src::Expr(_) => None,
+        }
+    }
+}
+
 impl CKeys {
     /// The compiled keys of family `id`, or `None` to go the general way.
     fn new(zone: bool, id: Id, keys: &[Expr]) -> Option<CKeys> {
@@ -310,6 +339,22 @@ impl CKeys {
                     return Ok(ja.saturating_mul(nb).saturating_add(jb));
                 }
             }
+        }
+        // Keys read in place (an item of a local tuple, a field of a local card, beside
+        // locals and constants): no loop over them, nothing charged.
+        match &self.keys[..] {
+            [k] => {
+                if let Some((j, _)) = k.quick(me) {
+                    return Ok(j);
+                }
+            }
+            [a, b] => {
+                if let (Some((ja, _)), Some((jb, nb))) = (a.quick(me), b.quick(me)) {
+                    // Within the family's slots, which fit in `u32` (`Interp::new`).
+                    return Ok(ja.saturating_mul(nb).saturating_add(jb));
+                }
+            }
+            _ => {}
         }
         match &self.keys[..] {
             [k] => return Ok(k.index(me, self.family)?.0),
