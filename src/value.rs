@@ -87,21 +87,24 @@ impl Items {
     /// nothing to the depth.
     #[inline]
     fn measure(all: &[Value]) -> (u32, u64) {
-        let (mut inner, mut size) = (0u32, 1u64);
+        // Plain values and packed tuples add at most 5 each: counted in `flat` without a check
+        // (a slice holds far fewer than `u64::MAX / 5` values); nested lists, whose sizes may
+        // be huge, saturate apart; the sum is the saturating sum of all.
+        let (mut inner, mut flat, mut nested) = (0u32, 1u64, 0u64);
         for v in all {
             match v {
                 Value::List(l) | Value::Tuple(l) => {
                     inner = inner.max(l.depth);
-                    size = size.saturating_add(l.size);
+                    nested = nested.saturating_add(l.size);
                 }
                 Value::Packed(p) => {
                     inner = inner.max(1);
-                    size = size.saturating_add(1 + p.len() as u64);
+                    flat = flat.wrapping_add(1 + p.len() as u64);
                 }
-                _ => size = size.saturating_add(1),
+                _ => flat = flat.wrapping_add(1),
             }
         }
-        (1 + inner, size)
+        (1 + inner, flat.saturating_add(nested))
     }
 }
 
@@ -763,6 +766,32 @@ mod tests {
             Value::list(vec![Value::Int(1)]),
         ];
         (fit, past)
+    }
+
+    /// A list's size counts every value it holds, a packed tuple as its items and itself, a
+    /// shared list each time it appears, and stops at `u64::MAX` however the huge part and the
+    /// small ones are ordered.
+    #[test]
+    fn sizes_count_every_value_and_saturate() {
+        let three = Value::Packed(
+            Packed::new(&[Value::Int(1), Value::Int(2), Value::Int(3)]).expect("packed"),
+        );
+        let small = Value::list(vec![Value::Int(1), three.clone(), Value::None]);
+        // 1 for the list, 1 for the number, 4 for the tuple, 1 for `none`.
+        assert_eq!(small.size(), 7);
+        assert_eq!(small.depth(), 2);
+        let mut huge = small.clone();
+        for _ in 0..70 {
+            huge = Value::list(vec![huge.clone(), huge]);
+        }
+        assert_eq!(huge.size(), u64::MAX);
+        for l in [
+            vec![huge.clone(), Value::Int(1), three.clone()],
+            vec![Value::Int(1), three.clone(), huge.clone()],
+            vec![three, huge.clone(), small],
+        ] {
+            assert_eq!(Value::list(l).size(), u64::MAX);
+        }
     }
 
     /// A tuple of values that fit is packed and gives them back as they were; one with a value

@@ -131,3 +131,28 @@ fn a_let_that_reads_the_element_is_not_kept() {
     );
     assert!(count_call_stops(&reads_side) >= 3 * 3);
 }
+
+/// A body that sets the kept `let`'s local again after using it: each later element starts
+/// from the value kept, not the one the element before left there (the local is written again
+/// for each; where nothing sets it, it is left as the first element wrote it).
+#[test]
+fn a_kept_local_set_again_in_the_body_is_kept_as_first_worked_out() {
+    let text = |cond: &str| {
+        TEXT.replace("COND", cond).replace(
+            "fn first_of(row: int)",
+            "fn ok_set(row: int, side: Side) -> bool {\n  let t = first_of(row)\n  \
+             if t == none { return side != Middle }\n  let keep = t.value > 2 or side == Left\n  \
+             set t = first_of(2)\n  keep\n}\n\nfn first_of(row: int)",
+        )
+    };
+    let kept = common::checked("invariant.rules", &text("ok_set(row, side)"));
+    let each = common::checked("invariant.rules", &text("ok_set(row + 0, side)"));
+    let (a, ra) = run(kept, Limits::default());
+    let (b, rb) = run(each, Limits::default());
+    ra.expect("kept runs");
+    rb.expect("each runs");
+    assert_eq!(a.state.vars, b.state.vars);
+    assert_eq!(a.state.steps(), b.state.steps());
+    // Row 1 (value 3): every side, though the body leaves row 2's card (value 1) in `t`.
+    assert_eq!(common::tuples_in(a.state.vars.first()), Some(3 + 1 + 2));
+}

@@ -743,8 +743,13 @@ fn returns(e: &Expr) -> bool {
 
 /// Whether a tree binds or changes local `slot` (`let`, `set`, `for`, an aggregate).
 pub(super) fn binds(e: &Expr, slot: u32) -> bool {
+    binds_in(Node::Expr(e), slot)
+}
+
+/// `binds` for any node (a statement).
+pub(super) fn binds_in(n: Node<'_>, slot: u32) -> bool {
     let mut found = false;
-    walk(Node::Expr(e), &mut |n| {
+    walk(n, &mut |n| {
         found |= match n {
             Node::Expr(Expr {
                 kind: ExprKind::Agg { slot: s, .. },

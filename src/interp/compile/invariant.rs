@@ -38,6 +38,11 @@ pub(super) struct CachedCall {
     slot: u32,
     at: Span,
     span: Span,
+    /// Nothing after the first `let` binds or sets its local: from the second element on, the
+    /// local still holds the value kept (nothing else writes it between elements: the loop's
+    /// value reads locals only, `aggs::map_of_filter`, and calls in the body take slots above
+    /// the callee's), so it is not written again.
+    stays: bool,
 }
 
 /// `cond` as a `CachedCall`, if it is one (see the module's comment); `loop_slots` are the
@@ -49,7 +54,7 @@ pub(super) fn cached_call(cond: &Expr, loop_slots: &[u32]) -> Option<CachedCall>
     if super::memo::remembers(*f) {
         return None;
     }
-    let (slot, at, span) =
+    let (slot, at, span, stays) =
         inline::with_callee(*f, |shape| first_invariant(&shape, es, loop_slots))??;
     let (call, nests, base) = super::calls::inlined(*f, es, cond.span)?.without_copies()?;
     call.block().filter(|(rest, _)| !rest.is_empty())?;
@@ -59,16 +64,17 @@ pub(super) fn cached_call(cond: &Expr, loop_slots: &[u32]) -> Option<CachedCall>
         slot: base.saturating_add(slot),
         at,
         span,
+        stays,
     })
 }
 
-/// The first `let` of a callee (its slot in the callee's frame, its value's span, its span),
-/// if the call may keep it.
+/// The first `let` of a callee (its slot in the callee's frame, its value's span, its span,
+/// and whether nothing after it binds or sets its local), if the call may keep it.
 fn first_invariant(
     shape: &inline::Shape<'_>,
     es: &[Expr],
     loop_slots: &[u32],
-) -> Option<(u32, Span, Span)> {
+) -> Option<(u32, Span, Span, bool)> {
     let all_put = es.len() == shape.params as usize
         && es
             .iter()
@@ -107,7 +113,12 @@ fn first_invariant(
             };
         }
     });
-    reads_outside.then_some((*slot, e.span, first.span))
+    let stays = !b
+        .stmts
+        .iter()
+        .skip(1)
+        .any(|s| inline::binds_in(Node::Stmt(s), *slot));
+    reads_outside.then_some((*slot, e.span, first.span, stays))
 }
 
 impl CachedCall {
@@ -157,8 +168,10 @@ impl CachedCall {
         match kept {
             Some((v, steps)) if me.observer.is_none() => {
                 me.charge(*steps, self.span)?;
-                me.set_local(self.slot, v.clone());
-                me.set_origin(self.slot, self.at);
+                if !self.stays {
+                    me.set_local(self.slot, v.clone());
+                    me.set_origin(self.slot, self.at);
+                }
                 stmts.next();
             }
             _ => {
