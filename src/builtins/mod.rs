@@ -98,6 +98,9 @@ pub enum Secrets {
 pub const MAX_ARGS: usize = 5;
 
 /// How a builtin is evaluated on a host of kind `K`: statically, on the host type itself.
+/// A builtin's value straight from plain arguments (`BuiltinDef::plain`).
+pub type Plain = fn(&[Value]) -> Option<Value>;
+
 pub type Eval<K> = for<'p, 'm> fn(&'m mut <K as HostKind>::At<'p>, &Args<'_>) -> R<Value>;
 
 /// One builtin. Its tables are generic over the host that evaluates it (`HostKind`): the
@@ -129,7 +132,7 @@ pub struct BuiltinDef<K: HostKind = AnyHost> {
     /// leave the call to `eval` (which charges and reports the errors). `Some` only for
     /// plain arguments, so nothing is skipped but the walk through `eval`'s arguments; only
     /// for builtins that compute on their values alone (`Pure`, nothing for showing).
-    pub plain: Option<fn(&[Value]) -> Option<Value>>,
+    pub plain: Option<Plain>,
     /// The result type, given the argument types.
     pub ret: fn(&[Ty]) -> Ty,
     /// The evaluation, given the evaluated arguments.
