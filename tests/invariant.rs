@@ -52,12 +52,7 @@ fn program(cond: &str) -> (String, &'static rules::program::Program) {
 fn a_kept_let_gives_the_values_and_steps_of_working_it_out() {
     let (_, kept) = program("ok(row, side)");
     let (_, each) = program("ok(row + 0, side)");
-    let (a, ra) = run(kept, Limits::default());
-    let (b, rb) = run(each, Limits::default());
-    ra.expect("kept runs");
-    rb.expect("each runs");
-    assert_eq!(a.state.vars, b.state.vars);
-    assert_eq!(a.state.steps(), b.state.steps());
+    let a = common::plays_alike(kept, each);
     // Row 1 (value 3): every side; row 2 (value 1): Left only; row 3 (empty): all but Middle.
     let shown = format!("{:?}", a.state.vars.first());
     let tuples = common::tuples_in(a.state.vars.first());
@@ -147,12 +142,7 @@ fn a_kept_local_set_again_in_the_body_is_kept_as_first_worked_out() {
     };
     let kept = common::checked("invariant.rules", &text("ok_set(row, side)"));
     let each = common::checked("invariant.rules", &text("ok_set(row + 0, side)"));
-    let (a, ra) = run(kept, Limits::default());
-    let (b, rb) = run(each, Limits::default());
-    ra.expect("kept runs");
-    rb.expect("each runs");
-    assert_eq!(a.state.vars, b.state.vars);
-    assert_eq!(a.state.steps(), b.state.steps());
+    let a = common::plays_alike(kept, each);
     // Row 1 (value 3): every side, though the body leaves row 2's card (value 1) in `t`.
     assert_eq!(common::tuples_in(a.state.vars.first()), Some(3 + 1 + 2));
 }

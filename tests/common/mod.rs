@@ -141,6 +141,22 @@ pub fn runs_out_alike(
     }
 }
 
+/// Two programs that must play alike (a fast path's and the general code's): both run to the
+/// end with the default limits, with the same vars and the same steps; the first's game, for
+/// what else a test looks at.
+pub fn plays_alike(
+    fast: &'static rules::program::Program,
+    general: &'static rules::program::Program,
+) -> rules::interp::Interp<'static> {
+    let (a, ra) = play_quietly(fast, Limits::default());
+    let (b, rb) = play_quietly(general, Limits::default());
+    ra.expect("the fast path runs");
+    rb.expect("the general code runs");
+    assert_eq!(a.state.vars, b.state.vars);
+    assert_eq!(a.state.steps(), b.state.steps());
+    a
+}
+
 /// How many tuples the list `v` holds (either form: packed or shared), if it is a list.
 pub fn tuples_in(v: Option<&rules::value::Value>) -> Option<usize> {
     let items = v?.seq_items()?;
