@@ -27,12 +27,7 @@ fn one_walk_gives_the_values_and_steps_of_two() {
         "{GAME}{vars}phase p {{\n  let f = filter(y in 1..9 where y % 3 != 0 and y > 2)\n  \
          set out = map(x in f => (x, 7, \"t\"))\n}}\n"
     ));
-    let (a, ra) = run(fused, Limits::default());
-    let (b, rb) = run(apart, Limits::default());
-    ra.expect("fused runs");
-    rb.expect("apart runs");
-    assert_eq!(a.state.vars, b.state.vars);
-    assert_eq!(a.state.steps(), b.state.steps());
+    let a = common::plays_alike(fused, apart);
     let shown = format!("{:?}", a.state.vars.first());
     assert!(
         shown.contains("Int(4)") && shown.contains("Int(8)"),
