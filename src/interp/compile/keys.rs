@@ -171,16 +171,7 @@ impl CKey {
                 }
             }
             Src::Item(slot, i, e) => {
-                let found = match me.local_ref(*slot) {
-                    Some(Value::Tuple(items)) => {
-                        items.get(*i).and_then(|v| index_of(self.dom, v, players))
-                    }
-                    Some(Value::Packed(p)) => {
-                        p.get(*i).and_then(|v| index_of(self.dom, &v, players))
-                    }
-                    _ => None,
-                };
-                if let Some(r) = found {
+                if let Some(r) = self.item(me, *slot, *i) {
                     return Ok(r);
                 }
                 // Not a tuple, no such item, or an item outside the domain: the expression's
@@ -207,6 +198,18 @@ impl CKey {
 }
 
 impl CKey {
+    /// Item `i` of the tuple in local `slot` as this key (its index and its domain's size), if
+    /// the local is a tuple with such an item within the domain.
+    #[inline(always)]
+    fn item(&self, me: &Interp<'_>, slot: u32, i: usize) -> Option<(u32, u32)> {
+        let players = me.state.n_players;
+        match me.local_ref(slot) {
+            Some(Value::Tuple(items)) => items.get(i).and_then(|v| index_of(self.dom, v, players)),
+            Some(Value::Packed(p)) => p.get(i).and_then(|v| index_of(self.dom, &v, players)),
+            _ => None,
+        }
+    }
+
     /// The key's index and its domain's size when it is read in place with nothing worked out
     /// or charged (a local, a constant, an item of a local tuple, a field of a local card its
     /// site has read before, no observer) and is within its domain; else `None` (then `index`
@@ -222,13 +225,7 @@ impl CKey {
                 Dom::Enum(_, n) | Dom::Range(_, n) => Some((*j, n)),
                 Dom::Player => Some((*j, players)),
             },
-            Src::Item(slot, i, _) => match me.local_ref(*slot) {
-                Some(Value::Packed(p)) => p.get(*i).and_then(|v| index_of(self.dom, &v, players)),
-                Some(Value::Tuple(items)) => {
-                    items.get(*i).and_then(|v| index_of(self.dom, v, players))
-                }
-                _ => None,
-            },
+            Src::Item(slot, i, _) => self.item(me, *slot, *i),
             Src::Field(f) => f.in_place(me).and_then(|v| index_of(self.dom, v, players)),
             Src::Call(_) | Src::Expr(_) => None,
         }
