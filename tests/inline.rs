@@ -157,3 +157,40 @@ fn a_parameter_takes_its_origin_from_the_local_passed() {
         "{small:?}"
     );
 }
+
+/// Where a loop's element makes reading an argument certain to succeed (a printed field of a
+/// card from a zone of its kind, a zone slot keyed by a range and an enum within its domains:
+/// `tests/flow/inline_facts.rules`), the inlined call does not check it; the game takes the
+/// steps and tells the account of the same game with no call inlined (compiled for a profile),
+/// at every step budget.
+#[test]
+fn arguments_certain_to_be_read_play_as_calls() {
+    let path = std::path::Path::new("tests/flow/inline_facts.rules");
+    let play = |inlined: bool, max_steps: u64| {
+        let c = rules::check_path(path, &Limits::default());
+        assert_eq!(c.errors(), 0, "{}", c.render());
+        let mut prog = c.program.expect("program");
+        if !inlined {
+            rules::interp::CodeCache::profile(&mut prog);
+        }
+        let agents = rules::agent::make_agents("first", 2, 1).expect("agents");
+        let limits = Limits {
+            max_steps,
+            ..Limits::default()
+        };
+        let mut i = Interp::new(&prog, 2, 1, agents, limits).expect("interp");
+        let r = i.run().map(|_| ()).map_err(|d| d.code.clone());
+        let said: Vec<String> = i.events.iter().filter_map(|e| e.text()).collect();
+        (r, i.state.steps(), said)
+    };
+    let full = play(true, Limits::default().max_steps);
+    assert_eq!(full.0, Ok(()));
+    assert_eq!(full, play(false, Limits::default().max_steps));
+    for max_steps in (0..full.1).step_by(7) {
+        assert_eq!(
+            play(true, max_steps),
+            play(false, max_steps),
+            "at {max_steps}"
+        );
+    }
+}

@@ -198,8 +198,10 @@ pub(super) fn agg(
     map: Option<&Expr>,
     span: Span,
 ) -> Code {
-    let walked = walked(kind, slot, source, filter, map, span);
-    super::index::agg(kind, slot, source, filter, map, span, walked)
+    super::facts::within(slot, source, &[filter, map], || {
+        let walked = walked(kind, slot, source, filter, map, span);
+        super::index::agg(kind, slot, source, filter, map, span, walked)
+    })
 }
 
 /// An aggregate that walks its source.
@@ -359,8 +361,10 @@ fn too_long(span: Span) -> Box<crate::diag::Diag> {
 /// `filter(x in l where c)`: the elements for which `c` holds (looked up where it can be,
 /// `index.rs`).
 fn filter_fill(slot: u32, source: &Expr, filter: Option<&Expr>, span: Span) -> Fill {
-    let walked = filter_walked(slot, source, filter, span);
-    super::index::fill(slot, source, filter, span, walked)
+    super::facts::within(slot, source, &[filter], || {
+        let walked = filter_walked(slot, source, filter, span);
+        super::index::fill(slot, source, filter, span, walked)
+    })
 }
 
 fn filter_walked(slot: u32, source: &Expr, filter: Option<&Expr>, span: Span) -> Fill {
@@ -420,7 +424,10 @@ fn map_of_filter(slot: u32, source: &Expr, map: Option<&Expr>, span: Span) -> Op
     let src = CSource::new(fsource);
     // A closure for each kind of condition and of source, so that none pays for another; a
     // tuple of three locals (`(c, row, side)`) made in the walk's own closure.
-    let cached = super::invariant::cached_call(test, &[fslot, slot]);
+    let cached = super::facts::within(fslot, fsource, &[Some(test)], || {
+        super::invariant::cached_call(test, &[fslot, slot])
+    });
+    let cond = |test: &Expr| super::facts::within(fslot, fsource, &[Some(test)], || cond(test));
     let (fs, ms) = ((fslot, fspan), (slot, span));
     // The filter's element and the map's in one slot (the checker gives a slot back at the end
     // of its scope, so the two usually share one): set once, not copied into a second.
@@ -640,6 +647,20 @@ enum Joined {
 
 /// `map(x in l where c => v)` or `flatten(map(...))`, appending to the vector it is handed.
 fn list_fill(
+    kind: AggKind,
+    slot: u32,
+    source: &Expr,
+    filter: Option<&Expr>,
+    map: Option<&Expr>,
+    span: Span,
+) -> Fill {
+    super::facts::within(slot, source, &[filter, map], || {
+        list_fill_known(kind, slot, source, filter, map, span)
+    })
+}
+
+/// `list_fill`, with what is known of the element (`facts`).
+fn list_fill_known(
     kind: AggKind,
     slot: u32,
     source: &Expr,

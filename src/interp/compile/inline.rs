@@ -444,10 +444,11 @@ enum Arg {
 
 /// An argument put in the body whose reading may fail, checked where it would have been
 /// worked out: a field of a local (it must be a card with that field), or a zone slot (its
-/// keys must be in their domains).
+/// keys must be in their domains). With `true`, a check that cannot fail where nothing
+/// observes (`facts`): run only under an observer.
 enum Check {
-    Field(exprs::Opnd),
-    Zone(super::keys::ZonePlace),
+    Field(exprs::Opnd, bool),
+    Zone(super::keys::ZonePlace, bool),
 }
 
 impl Check {
@@ -458,14 +459,16 @@ impl Check {
             ExprKind::Field(base, sym)
                 if matches!(base.kind, ExprKind::Local(_)) && !var_fields.contains(sym) =>
             {
-                Some(Check::Field(exprs::Opnd::new(e)))
+                let sure = super::facts::sure_field(base, *sym);
+                Some(Check::Field(exprs::Opnd::new(e), sure))
             }
             ExprKind::Zone(id, keys)
                 if keys
                     .iter()
                     .all(|k| matches!(k.kind, ExprKind::Local(_) | ExprKind::Const(_))) =>
             {
-                super::keys::ZonePlace::new(*id, keys).map(Check::Zone)
+                let sure = super::facts::sure_keys(*id, keys);
+                super::keys::ZonePlace::new(*id, keys).map(|z| Check::Zone(z, sure))
             }
             _ => None,
         }
@@ -475,13 +478,15 @@ impl Check {
     #[inline(always)]
     fn run(&self, me: &mut Interp<'_>) -> R<()> {
         match self {
-            Check::Field(f) => {
-                if f.peek(me).is_none() {
+            Check::Field(f, sure) => {
+                if !(*sure && me.observer.is_none()) && f.peek(me).is_none() {
                     f.ev(me)?;
                 }
             }
-            Check::Zone(z) => {
-                z.slot(me)?;
+            Check::Zone(z, sure) => {
+                if !(*sure && me.observer.is_none()) {
+                    z.slot(me)?;
+                }
             }
         }
         Ok(())

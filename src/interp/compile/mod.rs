@@ -20,6 +20,7 @@ mod aggs;
 mod calls;
 mod conds;
 mod exprs;
+mod facts;
 mod finite;
 mod forms;
 mod index;
@@ -223,46 +224,48 @@ impl Compiled {
         keys::with_families(prog, || {
             memo::with_program(prog, || {
                 finite::with_program(prog, || {
-                    inline::with_program(prog, !profiling, || Compiled {
-                        fns: prog
-                            .fns
-                            .iter()
-                            .enumerate()
-                            .map(|(i, f)| cfn(i, f))
-                            .collect(),
-                        card_fns: (prog.card_fns.iter().enumerate())
-                            .map(|(i, f)| cfn(fns + i, f))
-                            .collect(),
-                        phases: prog
-                            .phases
-                            .iter()
-                            .enumerate()
-                            .map(|(i, p)| phase(i, p))
-                            .collect(),
-                        triggers: prog.triggers.iter().map(trigger).collect(),
-                        setup: (prog.setup.iter())
-                            .map(|(b, l)| counted(setup_row, block(b, *l)))
-                            .collect(),
-                        tables: prog
-                            .tables
-                            .iter()
-                            .map(|td| {
-                                inline::root(td.locals, || {
-                                    td.entries.iter().map(|(_, v, _)| exprs::expr(v)).collect()
+                    facts::with_program(prog, || {
+                        inline::with_program(prog, !profiling, || Compiled {
+                            fns: prog
+                                .fns
+                                .iter()
+                                .enumerate()
+                                .map(|(i, f)| cfn(i, f))
+                                .collect(),
+                            card_fns: (prog.card_fns.iter().enumerate())
+                                .map(|(i, f)| cfn(fns + i, f))
+                                .collect(),
+                            phases: prog
+                                .phases
+                                .iter()
+                                .enumerate()
+                                .map(|(i, p)| phase(i, p))
+                                .collect(),
+                            triggers: prog.triggers.iter().map(trigger).collect(),
+                            setup: (prog.setup.iter())
+                                .map(|(b, l)| counted(setup_row, block(b, *l)))
+                                .collect(),
+                            tables: prog
+                                .tables
+                                .iter()
+                                .map(|td| {
+                                    inline::root(td.locals, || {
+                                        td.entries.iter().map(|(_, v, _)| exprs::expr(v)).collect()
+                                    })
                                 })
-                            })
-                            .collect(),
-                        consts: prog
-                            .consts
-                            .iter()
-                            .map(|cd| inline::root(cd.locals, || exprs::expr(&cd.value)))
-                            .collect(),
-                        var_inits: prog
-                            .vars
-                            .iter()
-                            .map(|v| inline::root(v.locals, || exprs::expr(&v.init)))
-                            .collect(),
-                        dates_zones: memo::any_reads_zones(),
+                                .collect(),
+                            consts: prog
+                                .consts
+                                .iter()
+                                .map(|cd| inline::root(cd.locals, || exprs::expr(&cd.value)))
+                                .collect(),
+                            var_inits: prog
+                                .vars
+                                .iter()
+                                .map(|v| inline::root(v.locals, || exprs::expr(&v.init)))
+                                .collect(),
+                            dates_zones: memo::any_reads_zones(),
+                        })
                     })
                 })
             })
