@@ -451,6 +451,15 @@ fn map_of_filter(slot: u32, source: &Expr, map: Option<&Expr>, span: Span) -> Op
 /// What `filter_map` makes of each element kept.
 trait Made {
     fn make(&self, me: &mut Interp<'_>) -> R<Value>;
+
+    /// The value made, appended to `out`; its depth.
+    #[inline(always)]
+    fn make_into(&self, me: &mut Interp<'_>, out: &mut Vec<Value>) -> R<u32> {
+        let v = self.make(me)?;
+        let depth = v.depth();
+        out.push(v);
+        Ok(depth)
+    }
 }
 
 impl Made for Code {
@@ -491,6 +500,26 @@ impl Made for Three {
     fn make(&self, me: &mut Interp<'_>) -> R<Value> {
         super::exprs::three_locals(me, self.slots, self.list, self.span)
     }
+
+    /// A tuple of plain values is packed straight into `out`: made on the side and moved in
+    /// whole, it would be read back as one 16-byte word from the pieces just stored, which the
+    /// processor cannot forward to the read (a stall of a dozen cycles per tuple).
+    #[inline(always)]
+    fn make_into(&self, me: &mut Interp<'_>, out: &mut Vec<Value>) -> R<u32> {
+        if let Some(p) = super::exprs::three_packed(me, self.slots, self.list, self.span)? {
+            if out.len() < out.capacity() {
+                // No room to make: the push has no call to keep the tuple in memory for.
+                out.push(Value::Packed(p));
+            } else {
+                out.push(Value::Packed(p));
+            }
+            return Ok(1);
+        }
+        let v = self.make(me)?;
+        let depth = v.depth();
+        out.push(v);
+        Ok(depth)
+    }
 }
 
 /// What `filter_map` walks: a list written out (an enum's values), read in place, or any other
@@ -500,6 +529,17 @@ trait Walked {
     fn start(&self, me: &mut Interp<'_>) -> R<Self::Src>;
     fn len(&self, s: &Self::Src, me: &Interp<'_>) -> usize;
     fn get(&self, s: &Self::Src, me: &Interp<'_>, i: usize) -> Option<Value>;
+    /// Element `i` put in local `slot`; `false` past the end.
+    #[inline(always)]
+    fn put(&self, s: &Self::Src, me: &mut Interp<'_>, i: usize, slot: u32) -> bool {
+        match self.get(s, me, i) {
+            Some(v) => {
+                me.set_local(slot, v);
+                true
+            }
+            None => false,
+        }
+    }
     fn done(s: Self::Src, me: &mut Interp<'_>);
 }
 
@@ -519,6 +559,16 @@ impl Walked for Written {
     #[inline(always)]
     fn get(&self, _: &(), _: &Interp<'_>, i: usize) -> Option<Value> {
         self.0.get(i).cloned()
+    }
+    #[inline(always)]
+    fn put(&self, _: &(), me: &mut Interp<'_>, i: usize, slot: u32) -> bool {
+        match self.0.get(i) {
+            Some(v) => {
+                me.set_local_from(slot, v);
+                true
+            }
+            None => false,
+        }
     }
     #[inline(always)]
     fn done(_: (), _: &mut Interp<'_>) {}
@@ -559,24 +609,25 @@ fn filter_map<W: Walked + 'static, T: Test + 'static, V: Made + 'static>(
         let mut failed = None;
         let mut depth = 0u32;
         let mut kept = None;
-        let mut each = |me: &mut Interp<'_>, item: Value| -> R<bool> {
+        // `item`: the element, when it is not in its slot yet (the filter's and the map's
+        // slots differ).
+        let mut each = |me: &mut Interp<'_>, item: Option<Value>| -> R<bool> {
             me.tick(fspan)?;
-            let kept_one = if one_slot {
-                me.set_local(fslot, item);
-                cond.holds(me, &mut kept)? && failed.is_none()
-            } else {
-                me.set_local(fslot, item.clone());
-                let holds = cond.holds(me, &mut kept)? && failed.is_none();
-                if holds {
-                    me.set_local(slot, item);
+            let kept_one = match item {
+                None => cond.holds(me, &mut kept)? && failed.is_none(),
+                Some(item) => {
+                    me.set_local(fslot, item.clone());
+                    let holds = cond.holds(me, &mut kept)? && failed.is_none();
+                    if holds {
+                        me.set_local(slot, item);
+                    }
+                    holds
                 }
-                holds
             };
             if kept_one {
-                match value.make(me) {
-                    Ok(v) => {
-                        depth = depth.max(v.depth());
-                        out.push(v);
+                match value.make_into(me, out) {
+                    Ok(d) => {
+                        depth = depth.max(d);
                         made += 1;
                     }
                     Err(e) => failed = Some(e),
@@ -588,8 +639,18 @@ fn filter_map<W: Walked + 'static, T: Test + 'static, V: Made + 'static>(
         let n = src.len(&source, me);
         let mut walked = Ok(());
         for i in 0..n {
-            let Some(item) = src.get(&source, me, i) else {
-                break;
+            // With one slot, the element is put there straight from the source (made in
+            // place, not copied from a value made on the side: see `Interp::set_local_from`).
+            let item = if one_slot {
+                if !src.put(&source, me, i, fslot) {
+                    break;
+                }
+                None
+            } else {
+                let Some(item) = src.get(&source, me, i) else {
+                    break;
+                };
+                Some(item)
             };
             if let Err(e) = each(me, item) {
                 walked = Err(e);

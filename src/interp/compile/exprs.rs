@@ -696,6 +696,27 @@ fn literal(items: &[Expr], list: bool, span: Span) -> Code {
     })
 }
 
+/// A tuple of three locals that are plain values, packed where they lie without a copy (with
+/// the depth check a tuple's making does); `None` for a list, or a value that is not plain.
+#[inline(always)]
+pub(super) fn three_packed(
+    me: &Interp<'_>,
+    [a, b, c]: [u32; 3],
+    list: bool,
+    span: Span,
+) -> R<Option<Packed>> {
+    if list {
+        return Ok(None);
+    }
+    if let (Some(x), Some(y), Some(z)) = (me.local_ref(a), me.local_ref(b), me.local_ref(c)) {
+        if let Some(p) = Packed::of3(x, y, z) {
+            me.check_nest(1, span)?;
+            return Ok(Some(p));
+        }
+    }
+    Ok(None)
+}
+
 /// A list or tuple of three locals (`(c, row, side)`), written at `span`.
 #[inline(always)]
 pub(super) fn three_locals(
@@ -704,14 +725,8 @@ pub(super) fn three_locals(
     list: bool,
     span: Span,
 ) -> R<Value> {
-    if !list {
-        // Plain values packed where they lie, without a copy.
-        if let (Some(x), Some(y), Some(z)) = (me.local_ref(a), me.local_ref(b), me.local_ref(c)) {
-            if let Some(p) = Packed::of3(x, y, z) {
-                me.check_nest(1, span)?;
-                return Ok(Value::Packed(p));
-            }
-        }
+    if let Some(p) = three_packed(me, [a, b, c], list, span)? {
+        return Ok(Value::Packed(p));
     }
     let arr = [me.local(a), me.local(b), me.local(c)];
     let v = if list {
