@@ -904,8 +904,46 @@ impl Source {
             Source::Values(l) => l.get(i).cloned(),
             Source::Zone(z) => st.zones.get(*z as usize)?.get(i).map(|&c| Value::Card(c)),
             Source::Cards(c) => c.get(i).map(|&c| Value::Card(c)),
-            Source::Range(lo, _) => Some(Value::Int(lo + i as i64)),
+            // Within the range for every `i` below `len` (past it, saturated: never a panic).
+            Source::Range(lo, _) => Some(Value::Int(range_item(*lo, i))),
         }
+    }
+}
+
+/// Number `i` of a range from `lo` (from 0): exact for every `i` below the range's length,
+/// saturated past it.
+#[inline(always)]
+fn range_item(lo: i64, i: usize) -> i64 {
+    lo.saturating_add(i64::try_from(i).unwrap_or(i64::MAX))
+}
+
+impl Interp<'_> {
+    /// Element `i` of `src` put in local `slot`, made there from its parts (as
+    /// `Interp::set_local_from` puts a plain value: not made on the side and moved in whole, which
+    /// the processor reads back from the pieces just stored only after a stall); `false` past
+    /// the end. The same element as `Source::get` gives.
+    #[inline(always)]
+    pub(super) fn put_item(&mut self, src: &Source, i: usize, slot: u32) -> bool {
+        match src {
+            Source::List(l) => match l.get(i) {
+                Some(v) => self.set_local_from(slot, v),
+                None => return false,
+            },
+            Source::Values(l) => match l.get(i) {
+                Some(v) => self.set_local_from(slot, v),
+                None => return false,
+            },
+            Source::Zone(z) => match self.state.zones.get(*z as usize).and_then(|z| z.get(i)) {
+                Some(&c) => self.set_local_card(slot, c),
+                None => return false,
+            },
+            Source::Cards(cs) => match cs.get(i) {
+                Some(&c) => self.set_local_card(slot, c),
+                None => return false,
+            },
+            Source::Range(lo, _) => self.set_local_int(slot, range_item(*lo, i)),
+        }
+        true
     }
 }
 
@@ -942,5 +980,65 @@ pub(super) fn compare(a: &Value, b: &Value, span: Span) -> R<std::cmp::Ordering>
             span,
             format!("cannot order {} against {}", a.type_name(), b.type_name()),
         )),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Source;
+    use crate::limits::Limits;
+    use crate::value::{Items, Value};
+    use std::rc::Rc;
+
+    /// `Interp::put_item` puts in the slot what `Source::get` gives, element by element, for
+    /// every kind of source (plain values and shared ones), and stops where it stops (a range
+    /// is asked only below its length).
+    #[test]
+    fn an_item_put_in_its_slot_is_the_item() {
+        let text = "game \"g\" { players: 2, rounds: 1, round: [p] }\n\
+            kind C { name: text }\n\
+            cards C (name) {\n  a: \"A\"\n  b: \"B\"\n}\n\
+            zone pile: C\n\
+            setup { move C to pile }\n\
+            phase p { }\n";
+        let c = crate::check_text("put.rules", text, &Limits::default());
+        assert_eq!(c.errors(), 0, "{}", c.render());
+        let prog = c.program.expect("program");
+        let agents = crate::agent::make_agents("first", 2, 1).expect("agents");
+        let mut me = super::Interp::new(&prog, 2, 1, agents, Limits::default()).expect("interp");
+        me.run().expect("runs");
+        let mixed = vec![
+            Value::Enum(0, 1),
+            Value::Int(-3),
+            Value::Card(1),
+            Value::Player(1),
+            Value::None,
+            Value::Bool(true),
+            Value::text("t"),
+            Value::list(vec![Value::Int(1)]),
+        ];
+        let sources = [
+            Source::List(Rc::new(Items::new(mixed.clone()))),
+            Source::Values(mixed),
+            Source::Zone(0),
+            Source::Cards(vec![1, 0]),
+            Source::Range(-2, 3),
+            Source::Range(i64::MAX - 1, i64::MAX),
+        ];
+        let mut put = 0;
+        for src in &sources {
+            let n = src.len(&me.state);
+            let past = usize::from(!matches!(src, Source::Range(..)));
+            for i in 0..n + past {
+                me.set_local(0, Value::Int(99));
+                let given = src.get(&me.state, i);
+                assert_eq!(me.put_item(src, i, 0), given.is_some(), "{i} of {n}");
+                if let Some(v) = given {
+                    assert_eq!(me.local(0), v);
+                    put += 1;
+                }
+            }
+        }
+        assert_eq!(put, 8 + 8 + 2 + 2 + 6 + 2);
     }
 }

@@ -824,6 +824,24 @@ impl<'p> Interp<'p> {
         }
     }
 
+    /// `set_local` of a card, made in its slot (`set_local_from`).
+    #[inline(always)]
+    fn set_local_card(&mut self, slot: u32, c: u32) {
+        let i = self.slot_at(slot);
+        if let Some(cell) = self.stack.get_mut(i) {
+            drop(std::mem::replace(cell, Value::Card(c)));
+        }
+    }
+
+    /// `set_local` of a number, made in its slot (`set_local_from`).
+    #[inline(always)]
+    fn set_local_int(&mut self, slot: u32, n: i64) {
+        let i = self.slot_at(slot);
+        if let Some(cell) = self.stack.get_mut(i) {
+            drop(std::mem::replace(cell, Value::Int(n)));
+        }
+    }
+
     #[inline(always)]
     fn local(&self, slot: u32) -> Value {
         self.stack

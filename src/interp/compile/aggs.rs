@@ -180,6 +180,33 @@ pub(super) fn walk<'a>(
     r
 }
 
+/// `walk`, with each element put in local `slot` before `f` is called (`Interp::put_item`).
+#[inline(always)]
+pub(super) fn walk_in<'a>(
+    me: &mut Interp<'a>,
+    src: Source,
+    slot: u32,
+    mut f: impl FnMut(&mut Interp<'a>) -> R<bool>,
+) -> R<()> {
+    let n = src.len(&me.state);
+    let mut r = Ok(());
+    for i in 0..n {
+        if !me.put_item(&src, i, slot) {
+            break;
+        }
+        match f(me) {
+            Ok(true) => {}
+            Ok(false) => break,
+            Err(e) => {
+                r = Err(e);
+                break;
+            }
+        }
+    }
+    me.recycle_source(src);
+    r
+}
+
 /// Whether the `where` condition holds for the element in the slot (none: it does).
 #[inline(always)]
 fn passes(me: &mut Interp<'_>, filter: &Option<CCond>) -> R<bool> {
@@ -743,31 +770,32 @@ fn list_fill_known(
             let start = out.len();
             out.reserve(s.len(&me.state).min(RESERVE_MAX));
             let mut depth = 0u32;
-            walk(me, s, |me, item| {
-                me.tick(span)?;
-                let v = match &map {
-                    Some(m) => {
-                        me.set_local(slot, item);
-                        if !passes(me, &filter)? {
-                            return Ok(true);
-                        }
-                        m.ev(me)?
-                    }
-                    None => {
-                        me.set_local(slot, item.clone());
-                        if !passes(me, &filter)? {
-                            return Ok(true);
-                        }
-                        item
-                    }
-                };
+            let mut add = |me: &mut Interp<'_>, v: Value| -> R<bool> {
                 if out.len() - start >= me.limits.max_list_len {
                     return Err(too_long(span));
                 }
                 depth = depth.max(v.depth());
                 out.push(v);
                 Ok(true)
-            })?;
+            };
+            match &map {
+                Some(m) => walk_in(me, s, slot, |me| {
+                    me.tick(span)?;
+                    if !passes(me, &filter)? {
+                        return Ok(true);
+                    }
+                    let v = m.ev(me)?;
+                    add(me, v)
+                })?,
+                None => walk(me, s, |me, item| {
+                    me.tick(span)?;
+                    me.set_local(slot, item.clone());
+                    if !passes(me, &filter)? {
+                        return Ok(true);
+                    }
+                    add(me, item)
+                })?,
+            }
             Ok(depth)
         });
     }
@@ -817,9 +845,8 @@ fn list_fill_known(
             let s = src.eval(me)?;
             let start = out.len();
             let mut depth = 0u32;
-            walk(me, s, |me, item| {
+            walk_in(me, s, slot, |me| {
                 me.tick(span)?;
-                me.set_local(slot, item);
                 if !passes(me, &filter)? {
                     return Ok(true);
                 }
@@ -847,33 +874,35 @@ fn list_fill_known(
         let s = src.eval(me)?;
         let start = out.len();
         let mut depth = 0u32;
-        walk(me, s, |me, item| {
-            me.tick(span)?;
-            let v = match &value {
-                None => {
-                    me.set_local(slot, item.clone());
-                    item
-                }
-                Some(_) => {
-                    me.set_local(slot, item);
-                    Value::None
-                }
-            };
+        // What is joined for the element in the slot: the value worked out, or the element.
+        let mut join = |me: &mut Interp<'_>, v: Option<Value>| -> R<bool> {
             if !passes(me, &filter)? {
                 return Ok(true);
             }
-            let n = match &value {
-                Some(m) => {
+            let n = match (&value, v) {
+                (Some(m), _) => {
                     let v = m.ev(me)?;
                     join_value(me, v, out, &mut depth, span)?
                 }
-                None => join_value(me, v, out, &mut depth, span)?,
+                (None, v) => join_value(me, v.unwrap_or_default(), out, &mut depth, span)?,
             };
             // Joining costs the length of what is joined.
             me.charge(n as u64, span)?;
             me.check_len(out.len() - start, span)?;
             Ok(true)
-        })?;
+        };
+        if value.is_some() {
+            walk_in(me, s, slot, |me| {
+                me.tick(span)?;
+                join(me, None)
+            })?;
+        } else {
+            walk(me, s, |me, item| {
+                me.tick(span)?;
+                me.set_local(slot, item.clone());
+                join(me, Some(item))
+            })?;
+        }
         Ok(depth)
     })
 }
