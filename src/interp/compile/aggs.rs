@@ -290,9 +290,8 @@ fn walked(
         AggKind::Count => code(move |me| {
             let s = src.eval(me)?;
             let mut n = 0i64;
-            walk(me, s, |me, item| {
+            walk_in(me, s, slot, |me| {
                 me.tick(span)?;
-                me.set_local(slot, item);
                 if passes(me, &filter)? {
                     n += 1;
                 }
@@ -307,9 +306,8 @@ fn walked(
             code(move |me| {
                 let s = src.eval(me)?;
                 let mut last = !any;
-                walk(me, s, |me, item| {
+                walk_in(me, s, slot, |me| {
                     me.tick(span)?;
-                    me.set_local(slot, item);
                     last = passes(me, &filter)?;
                     Ok(last != any)
                 })?;
