@@ -179,7 +179,7 @@ fn arguments_certain_to_be_read_play_as_calls() {
             ..Limits::default()
         };
         let mut i = Interp::new(&prog, 2, 1, agents, limits).expect("interp");
-        let r = i.run().map(|_| ()).map_err(|d| d.code.clone());
+        let r = i.run().map(|_| ()).map_err(|d| d.code);
         let said: Vec<String> = i.events.iter().filter_map(|e| e.text()).collect();
         (r, i.state.steps(), said)
     };
