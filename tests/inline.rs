@@ -186,7 +186,7 @@ fn arguments_certain_to_be_read_play_as_calls() {
     let full = play(true, Limits::default().max_steps);
     assert_eq!(full.0, Ok(()));
     assert_eq!(full, play(false, Limits::default().max_steps));
-    for max_steps in (0..full.1).step_by(7) {
+    for max_steps in 0..full.1 {
         assert_eq!(
             play(true, max_steps),
             play(false, max_steps),
