@@ -288,6 +288,9 @@ pub struct Interp<'p> {
     spare_jump: Option<Box<Diag>>,
     /// Emptied vectors kept for reuse (the elements of a `filter` an aggregate walks).
     spare_vecs: Vec<Vec<Value>>,
+    /// An emptied vector of cards kept for reuse (the cards a `move` or `flip` of a list or
+    /// zone works on; a nested one, from a trigger, makes its own).
+    spare_cards: Vec<u32>,
     /// The result, once the game is over.
     pub outcome: Option<Outcome>,
     /// Inside a `say` or a choice's labels: nothing may change the game.
@@ -641,6 +644,7 @@ impl<'p> Interp<'p> {
             spare_return: None,
             spare_jump: None,
             spare_vecs: Vec::new(),
+            spare_cards: Vec::new(),
             outcome: None,
             displaying: 0,
             sketching: 0,

@@ -343,12 +343,31 @@ impl<'p> Interp<'p> {
         if let Value::Card(c) = v {
             return self.flip_card(c, dir);
         }
-        let mut cards = Vec::new();
-        self.collect_cards(&v, &mut cards, span)?;
-        for c in cards {
-            self.flip_card(c, dir)?;
+        let mut cards = self.spare_cards();
+        let mut r = self.collect_cards(&v, &mut cards, span);
+        if r.is_ok() {
+            for &c in &cards {
+                r = self.flip_card(c, dir);
+                if r.is_err() {
+                    break;
+                }
+            }
         }
-        Ok(())
+        self.recycle_cards(cards);
+        r
+    }
+
+    /// An empty vector of cards, from the one kept for reuse when it is there.
+    fn spare_cards(&mut self) -> Vec<u32> {
+        std::mem::take(&mut self.spare_cards)
+    }
+
+    /// Give a vector of cards back for reuse (emptied; a large one is let go).
+    fn recycle_cards(&mut self, mut cards: Vec<u32>) {
+        cards.clear();
+        if cards.capacity() <= 1024 {
+            self.spare_cards = cards;
+        }
     }
 
     /// Turn card `c` (to side `dir`, else over), and run the `flip` triggers.
@@ -386,9 +405,12 @@ impl<'p> Interp<'p> {
         if let Value::Card(c) = v {
             self.move_card(c, dest, pos, to)
         } else {
-            let mut cards = Vec::new();
-            self.collect_cards(&v, &mut cards, what)?;
-            self.move_cards(&cards, dest, pos, to)
+            let mut cards = self.spare_cards();
+            let r = self
+                .collect_cards(&v, &mut cards, what)
+                .and_then(|_| self.move_cards(&cards, dest, pos, to));
+            self.recycle_cards(cards);
+            r
         }
     }
 
@@ -403,9 +425,12 @@ impl<'p> Interp<'p> {
         up: bool,
         to: Span,
     ) -> R<()> {
-        let mut cards = Vec::new();
-        self.collect_cards(&v, &mut cards, what)?;
-        self.move_cards_as(&cards, dest, pos, Some(up), to)
+        let mut cards = self.spare_cards();
+        let r = self
+            .collect_cards(&v, &mut cards, what)
+            .and_then(|_| self.move_cards_as(&cards, dest, pos, Some(up), to));
+        self.recycle_cards(cards);
+        r
     }
 
     /// `reveal e [to players]`: the players learn the cards (everybody without `to`).
