@@ -605,6 +605,7 @@ impl Value {
         Value::List(Rc::new(Items::take(v)))
     }
     /// How deeply lists and tuples nest in this value (0 for a plain value).
+    #[inline]
     pub fn depth(&self) -> u32 {
         match self {
             Value::List(l) | Value::Tuple(l) => l.depth,
@@ -614,6 +615,7 @@ impl Value {
     }
     /// How many values this one holds, itself included, counting shared parts every time they
     /// appear (saturating): a bound on the work of comparing or printing it.
+    #[inline]
     pub fn size(&self) -> u64 {
         match self {
             Value::List(l) | Value::Tuple(l) => l.size,
@@ -623,6 +625,7 @@ impl Value {
     }
     /// The work of comparing, hashing or printing this value, in steps: its size, with a text
     /// counting one step per 64 bytes.
+    #[inline]
     pub fn cost(&self) -> u64 {
         match self {
             Value::Text(t) => 1 + (t.len() / 64) as u64,

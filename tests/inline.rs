@@ -162,10 +162,19 @@ fn a_parameter_takes_its_origin_from_the_local_passed() {
 /// card from a zone of its kind, a zone slot keyed by a range and an enum within its domains:
 /// `tests/flow/inline_facts.rules`), the inlined call does not check it; the game takes the
 /// steps and tells the account of the same game with no call inlined (compiled for a profile),
-/// at every step budget.
+/// at every step budget. So does a field of a local that a `let` of a zone's top card binds,
+/// on the branch where it is not `none` (`tests/flow/let_top_facts.rules`).
 #[test]
 fn arguments_certain_to_be_read_play_as_calls() {
-    let path = std::path::Path::new("tests/flow/inline_facts.rules");
+    for game in [
+        "tests/flow/inline_facts.rules",
+        "tests/flow/let_top_facts.rules",
+    ] {
+        plays_as_calls_at_every_budget(std::path::Path::new(game));
+    }
+}
+
+fn plays_as_calls_at_every_budget(path: &std::path::Path) {
     let play = |inlined: bool, max_steps: u64| {
         let c = rules::check_path(path, &Limits::default());
         assert_eq!(c.errors(), 0, "{}", c.render());
@@ -190,7 +199,8 @@ fn arguments_certain_to_be_read_play_as_calls() {
         assert_eq!(
             play(true, max_steps),
             play(false, max_steps),
-            "at {max_steps}"
+            "{} at {max_steps}",
+            path.display()
         );
     }
 }

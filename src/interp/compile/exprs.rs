@@ -189,9 +189,11 @@ fn step<const TICK: bool>(me: &mut Interp<'_>, tick: Span) -> R<()> {
 /// `if c { then } else { els }`; with `TICK`, a statement's step first (`ticked`).
 fn if_else<const TICK: bool>(c: &Expr, then: &Block, els: Option<&Expr>, tick: Span) -> Code {
     let test = EqTest::of(c);
-    let c = cond(c);
-    let then = Branch::block(then);
-    match els.map(Branch::expr) {
+    let holds = cond(c);
+    let then = super::facts::branch(c, true, || Branch::block(then));
+    let els = super::facts::branch(c, false, || els.map(Branch::expr));
+    let c = holds;
+    match els {
         // `if soc == none { ... } else { ... }`: the test answered in place when it can be.
         Some(els) if test.is_some() => code(move |me| {
             step::<TICK>(me, tick)?;

@@ -11,12 +11,20 @@
 //!
 //! A fact holds for the loop's slot while the loop's condition and value are compiled, unless
 //! they bind or set that slot themselves; the compiled code reads the slot only while the loop
-//! has put an element there. Facts come only from sources that hold no loop of their own (a zone
+//! has put an element there.
+//!
+//! A `let` gives a fact too: `let soc = top(society_under[row])`, or a call of a function whose
+//! body is such a `top`, is a card of the zone's kind or `none`, known for the statements of its
+//! block after it when none of them binds or sets the local (`Lets`). On the branch of an `if`
+//! where `soc == none` is false (or `soc != none` true, also as the left of an `and`), it is a
+//! card of that kind (`branch`): in `if soc == none { return true }` made a branch by the
+//! inliner, the rest of the body reads `soc.restricted` knowing it is there. Facts come only from sources that hold no loop of their own (a zone
 //! whose keys are locals or constants, a kind's cards, a list of an enum's values written out, a
 //! range of numbers written out or named constants), so no other loop can use the slot while
 //! the fact is known.
 
 use crate::ast::BinOp;
+use crate::program::walk::Node;
 use crate::program::*;
 use crate::value::Value;
 use std::cell::RefCell;
@@ -26,6 +34,8 @@ use std::cell::RefCell;
 enum Fact {
     /// A card of this kind.
     Card(Id),
+    /// A card of this kind, or `none`.
+    CardOrNone(Id),
     /// A value of this enum.
     Enum(Id),
     /// A number from the first to the second.
@@ -42,6 +52,9 @@ struct Known {
     enum_sizes: Vec<u32>,
     /// Per named constant: its number, if it is one written out.
     numbers: Vec<Option<i64>>,
+    /// Per function: the kind of the cards it gives (or `none`), when its body is only the top
+    /// card of a zone of a kind.
+    tops: Vec<Option<Id>>,
 }
 
 thread_local! {
@@ -68,7 +81,15 @@ pub(super) fn with_program<T>(prog: &Program, f: impl FnOnce() -> T) -> T {
                 _ => None,
             })
             .collect(),
+        tops: Vec::new(),
     };
+    let tops = (prog.fns.iter())
+        .map(|f| match top_of(&known, &f.body) {
+            Some(Fact::CardOrNone(k)) => Some(k),
+            _ => None,
+        })
+        .collect();
+    let known = Known { tops, ..known };
     let old = KNOWN.with(|k| k.replace(Some(known)));
     let old_facts = FACTS.with(|f| std::mem::take(&mut *f.borrow_mut()));
     let r = f();
@@ -147,6 +168,133 @@ fn of_source(source: &Expr) -> Option<Fact> {
             _ => None,
         }
     })
+}
+
+/// What the value of `e` is certain to be: the top card of a zone of a kind is a card of that
+/// kind or `none` (a move refuses a card of another kind there).
+fn top_of(k: &Known, e: &Expr) -> Option<Fact> {
+    let ExprKind::Builtin(def, args) = &e.kind else {
+        return None;
+    };
+    let (true, [zone]) = (def.name == "top", &args[..]) else {
+        return None;
+    };
+    let ExprKind::Zone(id, _) = zone.kind else {
+        return None;
+    };
+    k.zones.get(id as usize)?.0.map(Fact::CardOrNone)
+}
+
+/// What the value a `let` binds is certain to be: `top_of` its expression, or of the body of
+/// the function it calls.
+fn of_value(e: &Expr) -> Option<Fact> {
+    KNOWN.with(|k| {
+        let k = k.borrow();
+        let k = k.as_ref()?;
+        match &e.kind {
+            ExprKind::Call(f, _) => k
+                .tops
+                .get(*f as usize)
+                .copied()
+                .flatten()
+                .map(Fact::CardOrNone),
+            _ => top_of(k, e),
+        }
+    })
+}
+
+/// The facts a block's `let`s give the statements after them, for as long as the block is
+/// compiled (dropped when it is).
+pub(super) struct Lets {
+    pushed: usize,
+}
+
+impl Lets {
+    pub(super) fn new() -> Lets {
+        Lets { pushed: 0 }
+    }
+
+    /// Once `stmts[i]` is compiled: if it is `let x = e` with `e` certain to be a card of a kind
+    /// or `none`, and no statement after it binds or sets `x`, that is known of `x` while the
+    /// rest of the block is compiled.
+    pub(super) fn after(&mut self, stmts: &[Stmt], i: usize) {
+        let Some(Stmt {
+            kind: StmtKind::Let(slot, e),
+            ..
+        }) = stmts.get(i)
+        else {
+            return;
+        };
+        let rest = stmts.get(i.saturating_add(1)..).unwrap_or(&[]);
+        if rest
+            .iter()
+            .any(|s| super::inline::binds_in(Node::Stmt(s), *slot))
+        {
+            return;
+        }
+        if let Some(fact) = of_value(e) {
+            FACTS.with(|fs| fs.borrow_mut().push((*slot, fact)));
+            self.pushed = self.pushed.saturating_add(1);
+        }
+    }
+}
+
+impl Drop for Lets {
+    fn drop(&mut self) {
+        FACTS.with(|fs| {
+            let mut fs = fs.borrow_mut();
+            let keep = fs.len().saturating_sub(self.pushed);
+            fs.truncate(keep);
+        });
+    }
+}
+
+/// Compile `f`, the branch of `if c` taken when `c` is `holds`, knowing what that makes
+/// certain: where `x == none` is false (`x != none` true, or true as the left or right of an
+/// `and` that is), a local `x` that is a card of a kind or `none` is a card of that kind.
+pub(super) fn branch<T>(c: &Expr, holds: bool, f: impl FnOnce() -> T) -> T {
+    let mut found = Vec::new();
+    not_none(c, holds, &mut found);
+    let facts: Vec<(u32, Fact)> = (found.into_iter())
+        .filter_map(|slot| match fact(slot) {
+            Some(Fact::CardOrNone(k)) => Some((slot, Fact::Card(k))),
+            _ => None,
+        })
+        .collect();
+    if facts.is_empty() {
+        return f();
+    }
+    let n = facts.len();
+    FACTS.with(|fs| fs.borrow_mut().extend(facts));
+    let r = f();
+    FACTS.with(|fs| {
+        let mut fs = fs.borrow_mut();
+        let keep = fs.len().saturating_sub(n);
+        fs.truncate(keep);
+    });
+    r
+}
+
+/// The locals that `c` being `holds` shows are not `none`.
+fn not_none(c: &Expr, holds: bool, out: &mut Vec<u32>) {
+    match &c.kind {
+        ExprKind::Binary(op @ (BinOp::Eq | BinOp::Ne), a, b) => {
+            let local = match (&a.kind, &b.kind) {
+                (ExprKind::Local(x), ExprKind::Const(Value::None))
+                | (ExprKind::Const(Value::None), ExprKind::Local(x)) => *x,
+                _ => return,
+            };
+            // `x == none` false, or `x != none` true.
+            if holds == (*op == BinOp::Ne) {
+                out.push(local);
+            }
+        }
+        ExprKind::Binary(BinOp::And, a, b) if holds => {
+            not_none(a, true, out);
+            not_none(b, true, out);
+        }
+        _ => {}
+    }
 }
 
 /// A number written out or a named constant's.

@@ -30,7 +30,15 @@ pub(super) fn block_parts(b: &Block) -> (Vec<SCode>, Code) {
     let Some((last, rest)) = b.stmts.split_last() else {
         return (Vec::new(), code(|_| Ok(Value::None)));
     };
-    (rest.iter().map(stmt).collect(), value_stmt(last))
+    let mut lets = super::facts::Lets::new();
+    let rest = (rest.iter().enumerate())
+        .map(|(i, s)| {
+            let s = stmt(s);
+            lets.after(&b.stmts, i);
+            s
+        })
+        .collect();
+    (rest, value_stmt(last))
 }
 
 /// A block for its value: every statement but the last for its effect, the last for the value.
@@ -52,7 +60,15 @@ pub(in crate::interp) fn block(b: &Block) -> Code {
 
 /// A block for its effect (a loop's body, a branch of an `if` statement).
 pub(in crate::interp) fn sblock(b: &Block) -> SCode {
-    let mut stmts: Vec<SCode> = b.stmts.iter().map(stmt).collect();
+    let mut lets = super::facts::Lets::new();
+    let mut stmts: Vec<SCode> = (b.stmts.iter().enumerate())
+        .map(|(i, s)| {
+            let s = stmt(s);
+            lets.after(&b.stmts, i);
+            s
+        })
+        .collect();
+    drop(lets);
     if stmts.len() <= 1 {
         return match stmts.pop() {
             Some(s) => s,
@@ -110,8 +126,11 @@ fn effect(e: &Expr) -> SCode {
     match &e.kind {
         ExprKind::Block(b) => sblock(b),
         ExprKind::If(c, then, els) => {
-            let (c, then) = (cond(c), sblock(then));
-            match els.as_deref().map(effect) {
+            let test = cond(c);
+            let then = super::facts::branch(c, true, || sblock(then));
+            let els = super::facts::branch(c, false, || els.as_deref().map(effect));
+            let c = test;
+            match els {
                 Some(els) => scode(move |me| if c.holds(me)? { then(me) } else { els(me) }),
                 None => scode(move |me| if c.holds(me)? { then(me) } else { Ok(()) }),
             }

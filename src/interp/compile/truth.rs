@@ -79,7 +79,15 @@ fn block_parts(b: &Block, leaf: Leaf) -> (Vec<SCode>, WCode) {
     let Some((last, rest)) = b.stmts.split_last() else {
         return (Vec::new(), Box::new(move |me| leaf.word(me, Value::None)));
     };
-    (rest.iter().map(stmt).collect(), last_stmt(last, leaf))
+    let mut lets = super::facts::Lets::new();
+    let rest = (rest.iter().enumerate())
+        .map(|(i, s)| {
+            let s = stmt(s);
+            lets.after(&b.stmts, i);
+            s
+        })
+        .collect();
+    (rest, last_stmt(last, leaf))
 }
 
 /// A block for its truth (`stmts::block`).
@@ -184,12 +192,13 @@ fn truth(e: &Expr, leaf: Leaf) -> WCode {
 /// `if c { then } else { els }` for its truth (`exprs::if_else`).
 fn if_word(c: &Expr, then: &Block, els: Option<&Expr>, tick: Option<Span>, leaf: Leaf) -> WCode {
     let test = EqTest::of(c);
-    let c = cond(c);
-    let then = block(then, leaf);
+    let holds = cond(c);
+    let then = super::facts::branch(c, true, || block(then, leaf));
     let els = match els {
-        Some(e) => branch(e, leaf),
+        Some(e) => super::facts::branch(c, false, || branch(e, leaf)),
         None => Box::new(move |me: &mut Interp<'_>| leaf.word(me, Value::None)),
     };
+    let c = holds;
     Box::new(move |me| {
         if let Some(span) = tick {
             me.tick(span)?;
