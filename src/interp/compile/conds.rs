@@ -324,12 +324,25 @@ fn contains(b: &'static crate::builtins::BuiltinDef, args: &[Expr], span: Span) 
                 return Ok(u64::from(found));
             }
         }
-        let x = a.ev(me)?;
-        let y = c.ev(me)?;
-        if let (Value::List(l), None) = (&x, me.observer) {
-            me.charge_pair(&x, &y, span)?;
-            return Ok(u64::from(list_contains(l, &y)));
-        }
-        me.builtin_vals(b, &[x, y], &spans, span).map(truth)
+        contains_worked_out(me, (&a, &c), b, &spans, span)
     }))
+}
+
+/// `contains` when its operands are not looked at in place (an observer, or not a list): worked
+/// out and called as the builtin is. Out of line, so the closure's own path keeps few registers.
+#[inline(never)]
+fn contains_worked_out(
+    me: &mut Interp<'_>,
+    (a, c): (&Opnd, &Opnd),
+    b: &'static crate::interp::builtins::Builtin,
+    spans: &[Span; 2],
+    span: Span,
+) -> R<u64> {
+    let x = a.ev(me)?;
+    let y = c.ev(me)?;
+    if let (Value::List(l), None) = (&x, me.observer) {
+        me.charge_pair(&x, &y, span)?;
+        return Ok(u64::from(list_contains(l, &y)));
+    }
+    me.builtin_vals(b, &[x, y], spans, span).map(truth)
 }
