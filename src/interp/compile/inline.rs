@@ -421,16 +421,12 @@ impl InlineCall {
         self.span
     }
 
-    pub(super) fn f(&self) -> Id {
-        self.f
-    }
-
-    /// The body's statements before its value, and its value; `None` for a body that is one
-    /// expression (or one compiled for its truth: `truth`).
-    pub(super) fn block(&self) -> Option<(&[super::stmts::SCode], &Code)> {
+    /// For a body compiled for its truth (`truth`): its statements before its value, and its
+    /// value as a word.
+    pub(super) fn word_block(&self) -> Option<(&[super::stmts::SCode], &super::conds::WCode)> {
         match &self.body {
-            Body::Block(rest, last) => Some((rest, last)),
-            Body::Expr(_) | Body::Word(_) => None,
+            Body::Word(w) => Some((&w.rest, &w.last)),
+            Body::Block(..) | Body::Expr(_) => None,
         }
     }
 }

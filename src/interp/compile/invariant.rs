@@ -56,8 +56,9 @@ pub(super) fn cached_call(cond: &Expr, loop_slots: &[u32]) -> Option<CachedCall>
     }
     let (slot, at, span, stays) =
         inline::with_callee(*f, |shape| first_invariant(&shape, es, loop_slots))??;
-    let (call, nests, base) = super::calls::inlined(*f, es, cond.span)?.without_copies()?;
-    call.block().filter(|(rest, _)| !rest.is_empty())?;
+    // The body compiled for its truth, as an inlined condition's is (`truth`).
+    let (call, nests, base) = super::calls::inlined_word(*f, es, cond.span)?.without_copies()?;
+    call.word_block().filter(|(rest, _)| !rest.is_empty())?;
     Some(CachedCall {
         call,
         nests,
@@ -125,26 +126,20 @@ impl CachedCall {
     /// Whether the condition holds for this element; `kept` lives as long as the loop's run.
     #[inline(always)]
     pub(super) fn holds(&self, me: &mut Interp<'_>, kept: &mut Kept) -> R<bool> {
-        let v = if self.nests {
+        // A value that is not true or false is refused by the body's last word (`truth::Leaf`),
+        // as the condition would refuse it.
+        let w = if self.nests {
             self.run::<true>(me, kept)?
         } else {
             self.run::<false>(me, kept)?
         };
-        match v {
-            Value::Bool(b) => Ok(b),
-            other => Err(me.not_a_at(
-                self.call.span(),
-                super::Origin::Call(self.call.f()),
-                &other,
-                "true or false",
-            )),
-        }
+        Ok(w != 0)
     }
 
     /// What the inlined call does (`InlineCall::run`, with no argument to copy and no `return`
     /// to catch), its first `let` kept.
     #[inline(always)]
-    fn run<const NESTS: bool>(&self, me: &mut Interp<'_>, kept: &mut Kept) -> R<Value> {
+    fn run<const NESTS: bool>(&self, me: &mut Interp<'_>, kept: &mut Kept) -> R<u64> {
         let span = self.call.span();
         me.tick(span)?;
         me.check_call_depth(span)?;
@@ -160,9 +155,10 @@ impl CachedCall {
     }
 
     #[inline(always)]
-    fn body(&self, me: &mut Interp<'_>, kept: &mut Kept) -> R<Value> {
-        let Some((rest, last)) = self.call.block() else {
-            return Ok(Value::None);
+    fn body(&self, me: &mut Interp<'_>, kept: &mut Kept) -> R<u64> {
+        // Never `None`: only a body with statements before its value is kept (`cached_call`).
+        let Some((rest, last)) = self.call.word_block() else {
+            return Ok(0);
         };
         let mut stmts = rest.iter();
         match kept {
