@@ -209,15 +209,26 @@ pub(super) struct Lets {
     pushed: usize,
 }
 
-impl Lets {
-    pub(super) fn new() -> Lets {
-        Lets { pushed: 0 }
-    }
+/// The first `n` statements of a block (`all`), each compiled by `f` in order, every `let`
+/// among them known for the statements after it (`Lets::after`); those facts stay known while
+/// the `Lets` returned lives (so the block's last statement can be compiled with them).
+pub(super) fn in_order<T>(all: &[Stmt], n: usize, mut f: impl FnMut(&Stmt) -> T) -> (Vec<T>, Lets) {
+    let mut lets = Lets { pushed: 0 };
+    let compiled = (all.iter().take(n).enumerate())
+        .map(|(i, s)| {
+            let c = f(s);
+            lets.after(all, i);
+            c
+        })
+        .collect();
+    (compiled, lets)
+}
 
+impl Lets {
     /// Once `stmts[i]` is compiled: if it is `let x = e` with `e` certain to be a card of a kind
     /// or `none`, and no statement after it binds or sets `x`, that is known of `x` while the
     /// rest of the block is compiled.
-    pub(super) fn after(&mut self, stmts: &[Stmt], i: usize) {
+    fn after(&mut self, stmts: &[Stmt], i: usize) {
         let Some(Stmt {
             kind: StmtKind::Let(slot, e),
             ..

@@ -30,14 +30,7 @@ pub(super) fn block_parts(b: &Block) -> (Vec<SCode>, Code) {
     let Some((last, rest)) = b.stmts.split_last() else {
         return (Vec::new(), code(|_| Ok(Value::None)));
     };
-    let mut lets = super::facts::Lets::new();
-    let rest = (rest.iter().enumerate())
-        .map(|(i, s)| {
-            let s = stmt(s);
-            lets.after(&b.stmts, i);
-            s
-        })
-        .collect();
+    let (rest, _lets) = super::facts::in_order(&b.stmts, rest.len(), stmt);
     (rest, value_stmt(last))
 }
 
@@ -60,14 +53,7 @@ pub(in crate::interp) fn block(b: &Block) -> Code {
 
 /// A block for its effect (a loop's body, a branch of an `if` statement).
 pub(in crate::interp) fn sblock(b: &Block) -> SCode {
-    let mut lets = super::facts::Lets::new();
-    let mut stmts: Vec<SCode> = (b.stmts.iter().enumerate())
-        .map(|(i, s)| {
-            let s = stmt(s);
-            lets.after(&b.stmts, i);
-            s
-        })
-        .collect();
+    let (mut stmts, lets) = super::facts::in_order(&b.stmts, b.stmts.len(), stmt);
     drop(lets);
     if stmts.len() <= 1 {
         return match stmts.pop() {

@@ -79,14 +79,7 @@ fn block_parts(b: &Block, leaf: Leaf) -> (Vec<SCode>, WCode) {
     let Some((last, rest)) = b.stmts.split_last() else {
         return (Vec::new(), Box::new(move |me| leaf.word(me, Value::None)));
     };
-    let mut lets = super::facts::Lets::new();
-    let rest = (rest.iter().enumerate())
-        .map(|(i, s)| {
-            let s = stmt(s);
-            lets.after(&b.stmts, i);
-            s
-        })
-        .collect();
+    let (rest, _lets) = super::facts::in_order(&b.stmts, rest.len(), stmt);
     (rest, last_stmt(last, leaf))
 }
 
