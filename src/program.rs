@@ -460,6 +460,74 @@ pub enum CardField {
 pub struct Expr {
     pub kind: ExprKind,
     pub span: Span,
+    /// What the checker proved of the value (`Sort::Any` where it proved nothing, and on
+    /// every node made after checking).
+    pub ty: Sort,
+}
+
+impl Expr {
+    /// A node whose value nothing is known of.
+    pub fn new(kind: ExprKind, span: Span) -> Expr {
+        Expr {
+            kind,
+            span,
+            ty: Sort::Any,
+        }
+    }
+}
+
+/// The type the checker gave an expression, as the compiler reads it (issue 45 item 3: code
+/// compiled over static types). A number or a truth value is never `none`; the other shapes
+/// may also be `none`, as their types may (`Ty::or_none`). `Any`: nothing proved (a type
+/// that may be `none` where its own values cannot, `T or none`, is `Any`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Sort {
+    #[default]
+    Any,
+    Int,
+    Bool,
+    Text,
+    Player,
+    Enum(Id),
+    Card,
+    Zone,
+    List,
+    Tuple,
+}
+
+impl Sort {
+    pub fn of(t: &Ty) -> Sort {
+        match t {
+            Ty::Int => Sort::Int,
+            Ty::Bool => Sort::Bool,
+            Ty::Text => Sort::Text,
+            Ty::Player => Sort::Player,
+            Ty::Enum(e) => Sort::Enum(*e),
+            Ty::Card(_) => Sort::Card,
+            Ty::Zone(_) => Sort::Zone,
+            Ty::List(_) => Sort::List,
+            Ty::Tuple(_) => Sort::Tuple,
+            // `none` also stands for "not known yet" in the checker (the element of `[none]`,
+            // a branch's `none` beside a tuple's value): nothing proved.
+            Ty::None | Ty::Any | Ty::Fn(..) | Ty::Opt(_) => Sort::Any,
+        }
+    }
+
+    /// Whether `v` is a value of this shape.
+    pub fn holds(self, v: &Value) -> bool {
+        match (self, v) {
+            (Sort::Any, _) => true,
+            (Sort::Int | Sort::Bool, Value::None) => false,
+            (_, Value::None) => true,
+            (Sort::Int, Value::Int(_)) | (Sort::Bool, Value::Bool(_)) => true,
+            (Sort::Text, Value::Text(_)) | (Sort::Player, Value::Player(_)) => true,
+            (Sort::Enum(e), Value::Enum(f, _)) => e == *f,
+            (Sort::Card, Value::Card(_)) | (Sort::Zone, Value::Zone(_)) => true,
+            (Sort::List, Value::List(_)) => true,
+            (Sort::Tuple, Value::Tuple(_) | Value::Packed(_)) => true,
+            _ => false,
+        }
+    }
 }
 
 #[derive(Debug, Clone)]

@@ -100,7 +100,7 @@ impl<K: HostKind> Family<K> {
             secrets: super::Secrets::Passes,
             shown_only: &[],
             plain: None,
-            ret: elem0,
+            ret: super::elem_list0,
             eval: |me, a| {
                 let lists = a.list(me, 0)?;
                 let mut out = Vec::new();

@@ -325,6 +325,13 @@ pub(crate) fn arg0(args: &[Ty]) -> Ty {
 pub(crate) fn elem0(args: &[Ty]) -> Ty {
     arg0(args).elem()
 }
+/// The first argument's element as a list (`flatten` of a list of zones gives their cards).
+pub(crate) fn elem_list0(args: &[Ty]) -> Ty {
+    match elem0(args) {
+        Ty::Zone(k) => Ty::List(Box::new(Ty::Card(k))),
+        t => t,
+    }
+}
 /// The first argument as a list (a zone reads as a list of its cards).
 pub(crate) fn list0(args: &[Ty]) -> Ty {
     match arg0(args) {

@@ -78,6 +78,7 @@ impl Checker {
                     body: Expr {
                         kind: ExprKind::Const(Value::None),
                         span: body.span,
+                        ty: Sort::Any,
                     },
                     locals: 0,
                     span: e.span,
@@ -226,7 +227,7 @@ impl Checker {
         args: Vec<(Expr, Ty, Span)>,
         span: Span,
     ) -> (Expr, Ty) {
-        let mk = |kind| Expr { kind, span };
+        let mk = |kind| Expr::new(kind, span);
         let (b, bt) = self.expr(base);
         if !matches!(bt, Ty::Any | Ty::Card(_)) {
             let g = self.ty_name(&bt);

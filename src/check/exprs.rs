@@ -9,7 +9,15 @@ use crate::value::Value;
 impl Checker {
     // ================================================================ expressions
 
+    /// `e` lowered, with its type, which the lowered node keeps as its `Sort` for the
+    /// compiler.
     pub fn expr(&mut self, e: &ast::Expr) -> (Expr, Ty) {
+        let (mut x, t) = self.expr_lowered(e);
+        x.ty = Sort::of(&t);
+        (x, t)
+    }
+
+    fn expr_lowered(&mut self, e: &ast::Expr) -> (Expr, Ty) {
         use ast::ExprKind as E;
         // In a loop's body, only the blocks of an `if`, a `match` or a block may `break`.
         match self.jump {
@@ -22,7 +30,7 @@ impl Checker {
             _ => {}
         }
         let span = e.span;
-        let mk = |kind| Expr { kind, span };
+        let mk = |kind| Expr::new(kind, span);
         match &e.kind {
             E::Int(n) => (mk(ExprKind::Const(Value::Int(*n))), Ty::Int),
             E::Bool(b) => (mk(ExprKind::Const(Value::Bool(*b))), Ty::Bool),
@@ -72,7 +80,7 @@ impl Checker {
     fn expr_text(&mut self, e: &ast::Expr) -> (Expr, Ty) {
         use ast::ExprKind as E;
         let span = e.span;
-        let mk = |kind| Expr { kind, span };
+        let mk = |kind| Expr::new(kind, span);
         let E::Text(parts) = &e.kind else {
             return (mk(ExprKind::Const(Value::None)), Ty::Any);
         };
@@ -104,7 +112,7 @@ impl Checker {
     fn expr_list(&mut self, e: &ast::Expr) -> (Expr, Ty) {
         use ast::ExprKind as E;
         let span = e.span;
-        let mk = |kind| Expr { kind, span };
+        let mk = |kind| Expr::new(kind, span);
         let E::List(items) = &e.kind else {
             return (mk(ExprKind::Const(Value::None)), Ty::Any);
         };
@@ -131,7 +139,7 @@ impl Checker {
     fn expr_tuple(&mut self, e: &ast::Expr) -> (Expr, Ty) {
         use ast::ExprKind as E;
         let span = e.span;
-        let mk = |kind| Expr { kind, span };
+        let mk = |kind| Expr::new(kind, span);
         let E::Tuple(items) = &e.kind else {
             return (mk(ExprKind::Const(Value::None)), Ty::Any);
         };
@@ -149,7 +157,7 @@ impl Checker {
     fn expr_unary(&mut self, e: &ast::Expr) -> (Expr, Ty) {
         use ast::ExprKind as E;
         let span = e.span;
-        let mk = |kind| Expr { kind, span };
+        let mk = |kind| Expr::new(kind, span);
         let E::Unary(op, inner) = &e.kind else {
             return (mk(ExprKind::Const(Value::None)), Ty::Any);
         };
@@ -168,7 +176,7 @@ impl Checker {
     fn expr_binary(&mut self, e: &ast::Expr) -> (Expr, Ty) {
         use ast::ExprKind as E;
         let span = e.span;
-        let mk = |kind| Expr { kind, span };
+        let mk = |kind| Expr::new(kind, span);
         let E::Binary(op, a, b) = &e.kind else {
             return (mk(ExprKind::Const(Value::None)), Ty::Any);
         };
@@ -251,7 +259,7 @@ impl Checker {
     fn expr_field(&mut self, e: &ast::Expr) -> (Expr, Ty) {
         use ast::ExprKind as E;
         let span = e.span;
-        let mk = |kind| Expr { kind, span };
+        let mk = |kind| Expr::new(kind, span);
         let E::Field(base, name) = &e.kind else {
             return (mk(ExprKind::Const(Value::None)), Ty::Any);
         };
@@ -337,7 +345,7 @@ impl Checker {
     fn expr_index(&mut self, e: &ast::Expr) -> (Expr, Ty) {
         use ast::ExprKind as E;
         let span = e.span;
-        let mk = |kind| Expr { kind, span };
+        let mk = |kind| Expr::new(kind, span);
         let E::Index(base, keys) = &e.kind else {
             return (mk(ExprKind::Const(Value::None)), Ty::Any);
         };
@@ -415,7 +423,7 @@ impl Checker {
     fn expr_if_expr(&mut self, e: &ast::Expr) -> (Expr, Ty) {
         use ast::ExprKind as E;
         let span = e.span;
-        let mk = |kind| Expr { kind, span };
+        let mk = |kind| Expr::new(kind, span);
         let E::If(c, then, els) = &e.kind else {
             return (mk(ExprKind::Const(Value::None)), Ty::Any);
         };
@@ -442,7 +450,7 @@ impl Checker {
     fn expr_match_expr(&mut self, e: &ast::Expr) -> (Expr, Ty) {
         use ast::ExprKind as E;
         let span = e.span;
-        let mk = |kind| Expr { kind, span };
+        let mk = |kind| Expr::new(kind, span);
         let E::Match(scrut, arms) = &e.kind else {
             return (mk(ExprKind::Const(Value::None)), Ty::Any);
         };
@@ -506,7 +514,7 @@ impl Checker {
     fn expr_aggregate(&mut self, e: &ast::Expr) -> (Expr, Ty) {
         use ast::ExprKind as E;
         let span = e.span;
-        let mk = |kind| Expr { kind, span };
+        let mk = |kind| Expr::new(kind, span);
         let E::Agg {
             kind,
             var,
@@ -628,7 +636,7 @@ impl Checker {
     fn expr_table_lit(&mut self, e: &ast::Expr) -> (Expr, Ty) {
         use ast::ExprKind as E;
         let span = e.span;
-        let mk = |kind| Expr { kind, span };
+        let mk = |kind| Expr::new(kind, span);
         let E::TableLit(entries) = &e.kind else {
             return (mk(ExprKind::Const(Value::None)), Ty::Any);
         };
@@ -648,6 +656,7 @@ impl Checker {
                     x,
                 ]),
                 span: pat.span,
+                ty: Sort::Any,
             });
         }
         (
@@ -657,7 +666,7 @@ impl Checker {
     }
 
     pub(super) fn name(&mut self, n: &str, span: Span) -> (Expr, Ty) {
-        let mk = |kind| Expr { kind, span };
+        let mk = |kind| Expr::new(kind, span);
         if let Some((slot, ty)) = self.lookup_local(n) {
             // `let x = none` says nothing of what `x` will hold until a `set` does: until
             // then it reads as any value (checked when used). `let x: T = none` says it.
@@ -788,7 +797,7 @@ impl Checker {
         args: &[ast::Expr],
         span: Span,
     ) -> (Expr, Ty) {
-        let mk = |kind| Expr { kind, span };
+        let mk = |kind| Expr::new(kind, span);
         if let ast::ExprKind::Field(base, name) = &callee.kind {
             let lowered: Vec<(Expr, Ty, Span)> = args
                 .iter()
@@ -1079,7 +1088,7 @@ impl Checker {
     /// `fits(place, value)`: lowered with the place's bounds, known here, so legal-option
     /// helpers can ask whether a `set` would be refused (or clamped) before offering it.
     fn fits(&mut self, args: &[ast::Expr], span: Span) -> (Expr, Ty) {
-        let mk = |kind| Expr { kind, span };
+        let mk = |kind| Expr::new(kind, span);
         let [place, value] = args else {
             self.err(
                 Diag::error(
@@ -1138,12 +1147,14 @@ fn fuse_flatten_map(
                 map,
             },
             span,
+            ty: Sort::Any,
         }),
         other => {
             args.push((
                 Expr {
                     kind: other,
                     span: arg.span,
+                    ty: Sort::Any,
                 },
                 Ty::Any,
                 arg.span,

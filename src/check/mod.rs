@@ -987,6 +987,7 @@ fn const_expr(v: Value, span: Span) -> Expr {
     Expr {
         kind: ExprKind::Const(v),
         span,
+        ty: Sort::Any,
     }
 }
 

@@ -626,6 +626,7 @@ impl<'a> Flow<'a> {
                                 None => ExprKind::Const(Value::None),
                             },
                             span: t.span,
+                            ty: Sort::Any,
                         })
                         .collect();
                     let mut b = self.body(t.locals, false, None);

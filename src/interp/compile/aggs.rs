@@ -808,6 +808,7 @@ fn list_fill_known(
                     map,
                 },
             span,
+            ..
         }) => Joined::Fill {
             fill: list_fill(*k, *slot, source, filter.as_deref(), map.as_deref(), *span),
             span: *span,
@@ -823,6 +824,7 @@ fn list_fill_known(
                     map: None,
                 },
             span,
+            ..
         }) => Joined::Fill {
             fill: filter_fill(*slot, source, filter.as_deref(), *span),
             span: *span,

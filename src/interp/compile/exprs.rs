@@ -30,6 +30,31 @@ pub(super) fn cexprs(es: &[Expr]) -> Vec<CExpr> {
 }
 
 pub(in crate::interp) fn expr(e: &Expr) -> Code {
+    let c = expr_unchecked(e);
+    if e.ty != Sort::Any && super::sorts_checked() {
+        return sort_checked(c, e.ty, e.span);
+    }
+    c
+}
+
+/// `c`, whose value the checker typed `sort`, checked against it (`CodeCache::check_sorts`).
+fn sort_checked(c: Code, sort: Sort, span: Span) -> Code {
+    code(move |me| {
+        let v = c(me)?;
+        if !sort.holds(&v) {
+            return Err(crate::interp::rt(
+                span,
+                format!(
+                    "internal: the checker typed this {sort:?}, and it gave {}",
+                    v.type_name()
+                ),
+            ));
+        }
+        Ok(v)
+    })
+}
+
+fn expr_unchecked(e: &Expr) -> Code {
     let span = e.span;
     match &e.kind {
         ExprKind::Const(v) => constant(v.clone()),

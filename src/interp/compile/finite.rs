@@ -331,10 +331,7 @@ mod tests {
                 _ => Ok(Value::Enum(side, 0)),
             }
         });
-        let site = [Expr {
-            kind: ExprKind::Local(0),
-            span,
-        }];
+        let site = [Expr::new(ExprKind::Local(0), span)];
         let kept = with_program(&prog, || call(f, &site, body, span))
             .ok()
             .expect("the call is kept");
@@ -350,10 +347,7 @@ mod tests {
         // Six calls of three steps each, kept or not.
         assert_eq!(me.state.steps() - before, 18);
         // A call whose argument is neither a local nor a value written out is not kept.
-        let other_site = [Expr {
-            kind: ExprKind::Special(Special::Round),
-            span,
-        }];
+        let other_site = [Expr::new(ExprKind::Special(Special::Round), span)];
         let plain: Code = code(|_: &mut Interp<'_>| Ok(Value::None));
         assert!(with_program(&prog, || call(f, &other_site, plain, span)).is_err());
     }

@@ -702,6 +702,7 @@ fn lift_block(b: &mut Block) {
             let v = v.take().unwrap_or(Expr {
                 kind: ExprKind::Const(Value::None),
                 span: last.span,
+                ty: Sort::Any,
             });
             last.kind = StmtKind::Expr(v);
         }
@@ -716,6 +717,7 @@ fn lift_block(b: &mut Block) {
         *els = Some(Box::new(Expr {
             kind: ExprKind::Block(rest),
             span,
+            ty: Sort::Any,
         }));
     }
 }
