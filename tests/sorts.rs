@@ -107,6 +107,7 @@ fn a_value_of_another_type_than_the_checkers_is_caught() {
     }
     CodeCache::check_sorts(&mut prog);
     let e = play(&prog, 2, "first", 1).expect_err("caught");
+    assert!(e.contains("run::internal"), "{e}");
     assert!(
         e.contains("internal: the checker typed this Bool, and it gave int"),
         "{e}"

@@ -42,12 +42,15 @@ fn sort_checked(c: Code, sort: Sort, span: Span) -> Code {
     code(move |me| {
         let v = c(me)?;
         if !sort.holds(&v) {
-            return Err(crate::interp::rt(
-                span,
-                format!(
-                    "internal: the checker typed this {sort:?}, and it gave {}",
-                    v.type_name()
-                ),
+            return Err(Box::new(
+                crate::diag::Diag::error(
+                    "run::internal",
+                    format!(
+                        "internal: the checker typed this {sort:?}, and it gave {}",
+                        v.type_name()
+                    ),
+                )
+                .label(span, "this value"),
             ));
         }
         Ok(v)
