@@ -489,7 +489,8 @@ pub enum Sort {
     Text,
     Player,
     Enum(Id),
-    Card,
+    /// A card, of this kind when the checker knows it.
+    Card(Option<Id>),
     Zone,
     List,
     Tuple,
@@ -503,7 +504,7 @@ impl Sort {
             Ty::Text => Sort::Text,
             Ty::Player => Sort::Player,
             Ty::Enum(e) => Sort::Enum(*e),
-            Ty::Card(_) => Sort::Card,
+            Ty::Card(k) => Sort::Card(*k),
             Ty::Zone(_) => Sort::Zone,
             Ty::List(_) => Sort::List,
             Ty::Tuple(_) => Sort::Tuple,
@@ -513,8 +514,8 @@ impl Sort {
         }
     }
 
-    /// Whether `v` is a value of this shape.
-    pub fn holds(self, v: &Value) -> bool {
+    /// Whether `v` is a value of this sort in `prog` (a card of the kind, when it is known).
+    pub fn holds(self, v: &Value, prog: &Program) -> bool {
         match (self, v) {
             (Sort::Any, _) => true,
             (Sort::Int | Sort::Bool, Value::None) => false,
@@ -522,7 +523,10 @@ impl Sort {
             (Sort::Int, Value::Int(_)) | (Sort::Bool, Value::Bool(_)) => true,
             (Sort::Text, Value::Text(_)) | (Sort::Player, Value::Player(_)) => true,
             (Sort::Enum(e), Value::Enum(f, _)) => e == *f,
-            (Sort::Card, Value::Card(_)) | (Sort::Zone, Value::Zone(_)) => true,
+            (Sort::Card(None), Value::Card(_)) | (Sort::Zone, Value::Zone(_)) => true,
+            (Sort::Card(Some(k)), Value::Card(c)) => {
+                prog.cards.get(*c as usize).is_some_and(|cd| cd.kind == k)
+            }
             (Sort::List, Value::List(_)) => true,
             (Sort::Tuple, Value::Tuple(_) | Value::Packed(_)) => true,
             _ => false,

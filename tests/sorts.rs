@@ -118,16 +118,37 @@ fn a_value_of_another_type_than_the_checkers_is_caught() {
 #[test]
 fn sorts_admit_their_values_and_none_where_the_type_has_it() {
     use rules::value::Value;
-    assert!(Sort::Int.holds(&Value::Int(3)));
-    assert!(!Sort::Int.holds(&Value::None));
-    assert!(!Sort::Bool.holds(&Value::None));
-    assert!(!Sort::Int.holds(&Value::Bool(true)));
-    assert!(Sort::Card.holds(&Value::None));
-    assert!(Sort::Card.holds(&Value::Card(0)));
-    assert!(!Sort::Card.holds(&Value::Player(0)));
-    assert!(Sort::Enum(2).holds(&Value::Enum(2, 1)));
-    assert!(!Sort::Enum(2).holds(&Value::Enum(1, 1)));
-    assert!(Sort::List.holds(&Value::None));
-    assert!(!Sort::List.holds(&Value::Int(0)));
-    assert!(Sort::Any.holds(&Value::Text(std::rc::Rc::new("x".into()))));
+    let text = "game \"g\" { players: 2, rounds: 1, round: [p] }\n\
+                kind A { n: int }\nkind B { n: int }\n\
+                cards A (n) { a1: 1 }\ncards B (n) { b1: 2 }\n\
+                phase p { say \"{@a1.n + @b1.n}\" }\n";
+    let c = rules::check_text("sorts.rules", text, &Limits::default());
+    assert_eq!(c.errors(), 0, "{}", c.render());
+    let prog = c.program.expect("program");
+    let kind = |name: &str| {
+        prog.kinds
+            .iter()
+            .position(|k| k.name == name)
+            .map(|k| k as u32)
+    };
+    let card = |id: &str| {
+        let at = prog.cards.iter().position(|c| c.id.to_string() == id);
+        Value::Card(at.expect("card") as u32)
+    };
+    let (a, b) = (kind("A"), kind("B"));
+    assert!(Sort::Int.holds(&Value::Int(3), &prog));
+    assert!(!Sort::Int.holds(&Value::None, &prog));
+    assert!(!Sort::Bool.holds(&Value::None, &prog));
+    assert!(!Sort::Int.holds(&Value::Bool(true), &prog));
+    assert!(Sort::Card(None).holds(&Value::None, &prog));
+    assert!(Sort::Card(None).holds(&card("a1"), &prog));
+    assert!(Sort::Card(a).holds(&card("a1"), &prog));
+    assert!(Sort::Card(a).holds(&Value::None, &prog));
+    assert!(!Sort::Card(b).holds(&card("a1"), &prog));
+    assert!(!Sort::Card(None).holds(&Value::Player(0), &prog));
+    assert!(Sort::Enum(2).holds(&Value::Enum(2, 1), &prog));
+    assert!(!Sort::Enum(2).holds(&Value::Enum(1, 1), &prog));
+    assert!(Sort::List.holds(&Value::None, &prog));
+    assert!(!Sort::List.holds(&Value::Int(0), &prog));
+    assert!(Sort::Any.holds(&Value::Text(std::rc::Rc::new("x".into())), &prog));
 }

@@ -78,6 +78,10 @@ impl<K: HostKind> Family<K> {
             plain: None,
             ret: |args| match (super::elem0(args), args.get(1).map(|t| t.elem())) {
                 (Ty::Any | Ty::None, Some(b)) => Ty::List(Box::new(b)),
+                // Cards of two kinds: cards of either.
+                (Ty::Card(Some(a)), Some(Ty::Card(b))) if b != Some(a) => {
+                    Ty::List(Box::new(Ty::Card(None)))
+                }
                 (a, _) => Ty::List(Box::new(a)),
             },
             eval: |me, a| {

@@ -41,7 +41,7 @@ pub(in crate::interp) fn expr(e: &Expr) -> Code {
 fn sort_checked(c: Code, sort: Sort, span: Span) -> Code {
     code(move |me| {
         let v = c(me)?;
-        if !sort.holds(&v) {
+        if !sort.holds(&v, me.prog) {
             return Err(Box::new(
                 crate::diag::Diag::error(
                     "run::internal",
