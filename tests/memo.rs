@@ -64,6 +64,28 @@ fn calls_that_only_read_vars_are_remembered() {
     assert!(play(&prog, 1, true).3 > 0);
 }
 
+/// A function whose arguments can make no key (a list, a text) is never looked up, and so
+/// not remembered: its calls are compiled as any other's (inlined where small).
+#[test]
+fn calls_whose_arguments_make_no_key_are_not_remembered() {
+    let c = rules::check_path(std::path::Path::new("games/hegemony"), &Limits::default());
+    let prog = c.program.expect("program");
+    let names = rules::interp::remembered(&prog);
+    // `raw(plan: list, r)` and `spent(plan: list)` sum a list they are given.
+    for f in ["raw", "raw_vs", "spent"] {
+        assert!(
+            !names.iter().any(|n| n == f),
+            "{f} is remembered: {names:?}"
+        );
+    }
+    for f in ["members", "holder", "lines"] {
+        assert!(
+            names.iter().any(|n| n == f),
+            "{f} is not remembered: {names:?}"
+        );
+    }
+}
+
 /// The game at `path` remembers some calls, and plays the same without them.
 fn remembers_and_plays_the_same(path: &str) {
     let c = rules::check_path(std::path::Path::new(path), &Limits::default());

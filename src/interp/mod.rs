@@ -26,7 +26,7 @@ mod visibility;
 
 pub use ask::{random_answer, Agent, ChoiceRequest, Split, PENDING, QUIT, TAKE_BACK};
 pub use checks::{card_lines, card_values, run_checks, state_size};
-pub use compile::{profile, profile_names, CodeCache, Memo};
+pub use compile::{profile, profile_names, remembered, CodeCache, Memo};
 use exprs::Source;
 pub use screen::screen_of;
 pub use search::{

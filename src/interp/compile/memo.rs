@@ -23,7 +23,8 @@
 //! than it costs; a smaller one is compiled in place of its calls instead (`inline`). Cards'
 //! code called from a body (`t.bonus(p)`) is read like a function it calls: every code written
 //! for that field, which is not a var. Arguments must be plain values, at most four (numbers, booleans,
-//! enum values, players, cards, `none`), and results small, so comparing and keeping them
+//! enum values, players, cards, `none`; a function with a parameter of another type, a list or a
+//! text, is not remembered at all: `keyable`), and results small, so comparing and keeping them
 //! costs little. With an observer (a player's view), nothing is remembered: every read is
 //! checked as it happens. A function whose results keep coming out too large to keep
 //! (`TOO_LARGE_RUN` in a row) is no longer looked up in that game, as no lookup could find
@@ -185,6 +186,14 @@ pub(super) fn any_reads_zones() -> bool {
     })
 }
 
+/// The names of `prog`'s functions whose calls are remembered, in declaration order.
+pub fn remembered(prog: &Program) -> Vec<String> {
+    (prog.fns.iter().zip(plans(prog)))
+        .filter(|(_, plan)| plan.is_some())
+        .map(|(fd, _)| fd.name.clone())
+        .collect()
+}
+
 /// Whether calls of `f` are remembered (then they are never inlined).
 pub(super) fn remembers(f: Id) -> bool {
     plan(f).is_some()
@@ -229,6 +238,7 @@ fn plans(prog: &Program) -> Vec<Option<Rc<Plan>>> {
             // costs. A smaller one is cheaper compiled in place of its calls (`inline`).
             Reads::Only(mut plan)
                 if has_loop(&fd.body)
+                    && keyable(fd)
                     && (plan.fields.is_empty()
                         || walks_a_kind(&fd.body)
                         || (walks_a_zone(&fd.body) && plan.size >= ZONE_WALK_MIN_SIZE)) =>
@@ -240,6 +250,20 @@ fn plans(prog: &Program) -> Vec<Option<Rc<Plan>>> {
             _ => None,
         })
         .collect()
+}
+
+/// Whether calls of `fd` can make a key (`key_of`): at most `MAX_ARGS` parameters, none of a
+/// type whose values are never plain (a list, a tuple, a text, a zone, code). Hegemony's
+/// `raw(plan: list, r)` and `spent(plan: list)` were looked up at every call and never found
+/// anything, as their list made no key.
+fn keyable(fd: &FnDef) -> bool {
+    fd.params.len() <= MAX_ARGS
+        && fd.params.iter().all(|(_, t)| {
+            matches!(
+                t,
+                Ty::Any | Ty::Int | Ty::Bool | Ty::Player | Ty::Enum(_) | Ty::Card(_) | Ty::None
+            ) || matches!(t, Ty::Opt(inner) if matches!(**inner, Ty::Int | Ty::Bool))
+        })
 }
 
 /// What function `f` reads (worked out once, callees first). `f` counts the program's

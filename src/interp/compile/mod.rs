@@ -33,7 +33,7 @@ mod scan;
 mod stmts;
 mod truth;
 
-pub use memo::Memo;
+pub use memo::{remembered, Memo};
 
 use super::*;
 use crate::diag::Span;
