@@ -3,16 +3,12 @@
 //! same way. `tests/flow/remembered_calls.rules` and `tests/flow/remembered_field_calls.rules`
 //! check that a remembered value is dropped when what it read changes.
 
+mod common;
+
 use rules::interp::Interp;
 use rules::limits::Limits;
 
-const GAMES: &[&str] = &[
-    "games/the-establishment.rules",
-    "games/hegemony",
-    "games/ambition",
-    "games/statecraft",
-    "games/deep-state",
-];
+use common::GAMES;
 
 /// Play `game` with seed `seed` and random agents: (steps, account, outcome, calls remembered).
 fn play(prog: &rules::program::Program, seed: u64, remember: bool) -> (u64, String, String, usize) {

@@ -5,17 +5,13 @@
 //! `CodeCache::check_sorts` checks every such value as it is made; here the five games and every
 //! game of `tests/flow/` play with the check on, and play the same games as without it.
 
+mod common;
+
 use rules::interp::{CodeCache, Interp};
 use rules::limits::Limits;
 use rules::program::{ExprKind, Program, Sort, StmtKind};
 
-const GAMES: &[&str] = &[
-    "games/the-establishment.rules",
-    "games/hegemony",
-    "games/ambition",
-    "games/statecraft",
-    "games/deep-state",
-];
+use common::GAMES;
 
 /// A game of `prog` with `agent` answering every seat: its steps and account, or its error.
 fn play(prog: &Program, n: u32, agent: &str, seed: u64) -> Result<(u64, String), String> {

@@ -3,6 +3,15 @@
 #![allow(dead_code)]
 
 use rules::limits::Limits;
+
+/// The five games of the rulebooks, as the tests load them.
+pub const GAMES: &[&str] = &[
+    "games/the-establishment.rules",
+    "games/hegemony",
+    "games/ambition",
+    "games/statecraft",
+    "games/deep-state",
+];
 use std::process::Command;
 
 /// Run the `rules` binary from the project root: (exit code, stdout, stderr).

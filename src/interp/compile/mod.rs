@@ -338,13 +338,13 @@ impl CodeCache {
     /// Compile `prog` again when it is next played, for `rules bench --profile` (`profile.rs`).
     /// The rows of the profile are `profile_names(prog)`.
     pub fn profile(prog: &mut Program) {
-        prog.code.reset();
-        let cache = CodeCache::default();
-        cache.2.set(Mode {
-            profiling: true,
-            sorts_checked: false,
-        });
-        let _ = prog.code.get_or_init(|| cache);
+        CodeCache::recompile(
+            prog,
+            Mode {
+                profiling: true,
+                sorts_checked: false,
+            },
+        );
     }
 
     /// Compile `prog` again when it is next played, with every expression the checker typed
@@ -352,12 +352,20 @@ impl CodeCache {
     /// naming the type and the expression. Slower; for the tests that hold the checker's types
     /// to what the games make (issue 45 item 3: code compiled over those types relies on them).
     pub fn check_sorts(prog: &mut Program) {
+        CodeCache::recompile(
+            prog,
+            Mode {
+                profiling: false,
+                sorts_checked: true,
+            },
+        );
+    }
+
+    /// Drop `prog`'s compiled code; it is compiled in `mode` when it is next played.
+    fn recompile(prog: &mut Program, mode: Mode) {
         prog.code.reset();
         let cache = CodeCache::default();
-        cache.2.set(Mode {
-            profiling: false,
-            sorts_checked: true,
-        });
+        cache.2.set(mode);
         let _ = prog.code.get_or_init(|| cache);
     }
 
