@@ -170,50 +170,53 @@ impl std::fmt::Debug for Items {
     }
 }
 
-/// A tuple of one to four plain values held in three words. One to three values: each in a
-/// word of its own, the kind in the top four bits, the contents in the other 28 (an `int` from
-/// -2^27 to 2^27 - 1, an enum value of an enum below 4,096 with fewer than 65,536 values, a card,
-/// player, zone or code index below 2^28); an unused word is `ABSENT`. Four values: the first
-/// word's top four bits are `FOUR`, and the other 92 bits hold the values 23 bits each, the kind
-/// in three bits and the contents in 20 (an `int` from -2^19 to 2^19 - 1, an enum value of an
-/// enum below 256 with fewer than 4,096 values, an index below 2^20). Each tuple has one packed
-/// form, so two packed tuples are equal when their words are. Building one takes no
-/// allocation, and dropping one nothing: the options a game offers are most often such tuples
-/// (`(card, row, side)`, Statecraft's four-item manoeuvres), made at every choice and read once.
+/// A tuple of one to four plain values held in one 64-bit word, so a value holding one is a
+/// tag and one word (see `Value`). The top two bits hold how many values less one. One to three
+/// values: 20 bits each from the bottom, the kind in the top three and the contents in the
+/// other 17 (an `int` from -2^16 to 2^16 - 1, an enum value of an enum below 128 with fewer
+/// than 1,024 values, a card, player, zone or code index below 2^17). Four values: 15 bits
+/// each, the kind in three and the contents in 12 (an `int` from -2^11 to 2^11 - 1, an enum
+/// value of an enum below 32 with fewer than 128 values, an index below 2^12). Unused bits are
+/// zero, so each tuple has one packed form, and two packed tuples are equal when their words
+/// are. Building one takes no allocation, and dropping one nothing: the options a game offers
+/// are most often such tuples (`(card, row, side)`, Statecraft's four-item manoeuvres), made
+/// at every choice and read once.
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
-pub struct Packed([u32; 3]);
+pub struct Packed(u64);
 
 /// The most values a packed tuple holds.
 pub const PACKED_MAX: usize = 4;
 
-/// The first word's top four bits of a packed tuple of four values.
-const FOUR: u32 = 0xE;
-
-const PAYLOAD: u32 = (1 << 28) - 1;
-const ABSENT: u32 = 0xF;
-// The edges of what `encode` holds, which the tests try: a word's 28 bits of contents, and a
-// four-value tuple's 20.
+/// Where the count (less one) sits.
+const COUNT_SHIFT: u32 = 62;
+/// Bits a value takes in a tuple of one to three, and in one of four.
+const SLOT3: u32 = 20;
+const SLOT4: u32 = 15;
+// The edges of what `encode` holds, which the tests try: 17 bits of contents in a tuple of
+// one to three, 12 in a tuple of four.
 #[cfg(test)]
-const LEAST: i64 = -(1 << 27);
+const PAYLOAD: u32 = (1 << 17) - 1;
 #[cfg(test)]
-const MOST: i64 = (1 << 27) - 1;
+const LEAST: i64 = -(1 << 16);
 #[cfg(test)]
-const PAYLOAD4: u32 = (1 << 20) - 1;
+const MOST: i64 = (1 << 16) - 1;
 #[cfg(test)]
-const LEAST4: i64 = -(1 << 19);
+const PAYLOAD4: u32 = (1 << 12) - 1;
 #[cfg(test)]
-const MOST4: i64 = (1 << 19) - 1;
+const LEAST4: i64 = -(1 << 11);
+#[cfg(test)]
+const MOST4: i64 = (1 << 11) - 1;
 
 impl Packed {
-    /// Plain value `v` in `BITS` bits of contents with its kind in the bits above them, if it
-    /// fits: an `int` in two's complement, an enum value as its enum above its variant's
+    /// Plain value `v` in `BITS` bits of contents with its kind in the three bits above them,
+    /// if it fits: an `int` in two's complement, an enum value as its enum above its variant's
     /// `VARIANT` bits, an index as itself.
     #[inline(always)]
-    fn encode<const BITS: u32, const VARIANT: u32>(v: &Value) -> Option<u32> {
+    fn encode<const BITS: u32, const VARIANT: u32>(v: &Value) -> Option<u64> {
         let payload = (1u32 << BITS) - 1;
         let (least, most) = (-(1i64 << (BITS - 1)), (1i64 << (BITS - 1)) - 1);
         let (kind, p) = match *v {
-            Value::None => (0, 0),
+            Value::None => (0u32, 0u32),
             Value::Int(n) if (least..=most).contains(&n) => (1, (n as u32) & payload),
             Value::Bool(b) => (2, u32::from(b)),
             Value::Enum(e, x) if e < (1 << (BITS - VARIANT)) && x < (1 << VARIANT) => {
@@ -225,15 +228,15 @@ impl Packed {
             Value::Fn(c) if c <= payload => (7, c),
             _ => return None,
         };
-        Some((kind << BITS) | p)
+        Some(u64::from((kind << BITS) | p))
     }
 
-    /// The value `encode` put in `w` (`None` for a kind above 7: an unused word, or the
-    /// marker of a tuple of four).
+    /// The value `encode` put in the low `BITS + 3` bits of `w`.
     #[inline(always)]
-    fn decode<const BITS: u32, const VARIANT: u32>(w: u32) -> Option<Value> {
+    fn decode<const BITS: u32, const VARIANT: u32>(w: u64) -> Value {
+        let w = (w & ((1u64 << (BITS + 3)) - 1)) as u32;
         let p = w & ((1u32 << BITS) - 1);
-        Some(match w >> BITS {
+        match w >> BITS {
             0 => Value::None,
             // The contents widened with their sign.
             1 => Value::Int(i64::from(((p << (32 - BITS)) as i32) >> (32 - BITS))),
@@ -242,139 +245,90 @@ impl Packed {
             4 => Value::Card(p),
             5 => Value::Player(p),
             6 => Value::Zone(p),
-            7 => Value::Fn(p),
-            _ => return None,
-        })
-    }
-
-    /// The word holding `v`, if it is plain and fits (28 bits of contents).
-    #[inline(always)]
-    fn word(v: &Value) -> Option<u32> {
-        Packed::encode::<28, 16>(v)
-    }
-
-    /// The value word `w` holds (`None` for an unused word).
-    #[inline(always)]
-    fn value(w: u32) -> Option<Value> {
-        Packed::decode::<28, 16>(w)
-    }
-
-    /// The 23 bits holding `v` in a tuple of four, if it is plain and fits (20 bits of
-    /// contents).
-    #[inline(always)]
-    fn bits4(v: &Value) -> Option<u32> {
-        Packed::encode::<20, 12>(v)
-    }
-
-    /// The value 23 bits of a tuple of four hold.
-    #[inline(always)]
-    fn value4(b: u32) -> Value {
-        Packed::decode::<20, 12>(b & ((1 << 23) - 1)).unwrap_or_default()
-    }
-
-    /// Four values packed, if each fits: 23 bits each, the first at the bottom of a 92-bit
-    /// number whose lowest 28 bits go in the first word (under `FOUR`) and the rest in the
-    /// other two.
-    #[inline(always)]
-    fn of4(items: &[Value]) -> Option<Packed> {
-        let mut n = 0u128;
-        for (i, v) in items.iter().enumerate().take(PACKED_MAX) {
-            n |= u128::from(Packed::bits4(v)?) << (23 * i);
+            _ => Value::Fn(p),
         }
-        Some(Packed([
-            (FOUR << 28) | (n as u32 & PAYLOAD),
-            (n >> 28) as u32,
-            (n >> 60) as u32,
-        ]))
     }
 
-    /// Whether it holds four values.
+    /// The bits holding `v` in a tuple of one to three, if it is plain and fits.
     #[inline(always)]
-    fn is_four(&self) -> bool {
-        self.0[0] >> 28 == FOUR
+    fn bits3(v: &Value) -> Option<u64> {
+        Packed::encode::<17, 10>(v)
     }
 
-    /// Value `i` of a tuple of four.
+    /// The bits holding `v` in a tuple of four, if it is plain and fits.
     #[inline(always)]
-    fn get4(&self, i: usize) -> Option<Value> {
-        if i >= PACKED_MAX {
-            return None;
-        }
-        let [a, b, c] = self.0;
-        let n = u128::from(a & PAYLOAD) | (u128::from(b) << 28) | (u128::from(c) << 60);
-        Some(Packed::value4((n >> (23 * i)) as u32 & ((1 << 23) - 1)))
+    fn bits4(v: &Value) -> Option<u64> {
+        Packed::encode::<12, 7>(v)
     }
 
     /// `items` packed, if there are one to four and each fits.
     #[inline(always)]
     pub fn new(items: &[Value]) -> Option<Packed> {
-        if items.len() == PACKED_MAX {
-            return Packed::of4(items);
-        }
-        let mut w = [ABSENT << 28; 3];
-        if items.is_empty() || items.len() > 3 {
-            return None;
-        }
-        for (slot, v) in w.iter_mut().zip(items) {
-            *slot = Packed::word(v)?;
-        }
+        let n = items.len();
+        let mut w = match n {
+            1..=3 => {
+                let mut w = 0u64;
+                for (i, v) in items.iter().enumerate() {
+                    w |= Packed::bits3(v)? << (SLOT3 * i as u32);
+                }
+                w
+            }
+            PACKED_MAX => {
+                let mut w = 0u64;
+                for (i, v) in items.iter().enumerate() {
+                    w |= Packed::bits4(v)? << (SLOT4 * i as u32);
+                }
+                w
+            }
+            _ => return None,
+        };
+        w |= ((n as u64) - 1) << COUNT_SHIFT;
         Some(Packed(w))
     }
 
     /// Three values packed, if each fits.
     #[inline(always)]
     pub fn of3(a: &Value, b: &Value, c: &Value) -> Option<Packed> {
-        Some(Packed([
-            Packed::word(a)?,
-            Packed::word(b)?,
-            Packed::word(c)?,
-        ]))
+        Some(Packed(
+            Packed::bits3(a)?
+                | (Packed::bits3(b)? << SLOT3)
+                | (Packed::bits3(c)? << (2 * SLOT3))
+                | (2 << COUNT_SHIFT),
+        ))
     }
 
     /// How many values it holds.
-    #[inline]
+    #[inline(always)]
     pub fn len(&self) -> usize {
-        if self.is_four() {
-            return PACKED_MAX;
-        }
-        // The first word is always used, and the unused ones come last.
-        let used = |i: usize| usize::from(self.0.get(i).is_some_and(|w| w >> 28 != ABSENT));
-        1 + used(1) + used(2)
+        (self.0 >> COUNT_SHIFT) as usize + 1
     }
 
     #[inline]
     pub fn is_empty(&self) -> bool {
-        self.len() == 0
+        false
     }
 
     /// Value `i`, if it holds that many.
     #[inline(always)]
     pub fn get(&self, i: usize) -> Option<Value> {
-        if self.is_four() {
-            return self.get4(i);
+        let n = self.len();
+        if i >= n {
+            return None;
         }
-        Packed::value(*self.0.get(i)?)
+        Some(if n == PACKED_MAX {
+            Packed::decode::<12, 7>(self.0 >> (SLOT4 * i as u32))
+        } else {
+            Packed::decode::<17, 10>(self.0 >> (SLOT3 * i as u32))
+        })
     }
 
     /// Its values, unpacked.
     #[inline]
     pub fn values(&self) -> Seq<'static> {
         let mut arr: [Value; PACKED_MAX] = Default::default();
-        if self.is_four() {
-            for (i, slot) in arr.iter_mut().enumerate() {
-                *slot = self.get4(i).unwrap_or_default();
-            }
-            return Seq::Own(PACKED_MAX, arr);
-        }
-        let mut n = 0;
-        for (slot, &w) in arr.iter_mut().zip(&self.0) {
-            match Packed::value(w) {
-                Some(v) => {
-                    *slot = v;
-                    n += 1;
-                }
-                None => break,
-            }
+        let n = self.len();
+        for (i, slot) in arr.iter_mut().enumerate().take(n) {
+            *slot = self.get(i).unwrap_or_default();
         }
         Seq::Own(n, arr)
     }
@@ -389,13 +343,13 @@ impl Packed {
 
     /// Its values as the `Items` of the same tuple held in a `Tuple`.
     pub fn items(&self) -> Items {
-        if self.is_four() {
+        let n = self.len();
+        if n > INLINE {
             return Items::new(self.values().to_vec());
         }
-        let n = self.len();
         let mut arr: [Value; INLINE] = Default::default();
-        for (slot, &w) in arr.iter_mut().zip(&self.0).take(n) {
-            *slot = Packed::value(w).unwrap_or_default();
+        for (i, slot) in arr.iter_mut().enumerate().take(n) {
+            *slot = self.get(i).unwrap_or_default();
         }
         Items::inline(n, arr)
     }
@@ -739,7 +693,8 @@ mod tests {
         assert!(small < Value::tuple(vec![Value::Int(8)]));
     }
 
-    /// Plain values at the edges of what a word holds, and just past them.
+    /// Plain values at the edges of what a tuple of one to three holds (20 bits each), and just
+    /// past them.
     fn edges() -> (Vec<Value>, Vec<Value>) {
         let fit = vec![
             Value::None,
@@ -750,7 +705,7 @@ mod tests {
             Value::Bool(false),
             Value::Bool(true),
             Value::Enum(0, 0),
-            Value::Enum(4095, 65535),
+            Value::Enum(127, 1023),
             Value::Card(0),
             Value::Card(PAYLOAD),
             Value::Player(3),
@@ -761,8 +716,8 @@ mod tests {
             Value::Int(LEAST - 1),
             Value::Int(MOST + 1),
             Value::Int(i64::MIN),
-            Value::Enum(4096, 0),
-            Value::Enum(0, 65536),
+            Value::Enum(128, 0),
+            Value::Enum(0, 1024),
             Value::Card(PAYLOAD + 1),
             Value::Player(u32::MAX),
             Value::text("a"),
@@ -834,7 +789,7 @@ mod tests {
         assert!(matches!(Value::tuple_made(five), Value::Tuple(_)));
     }
 
-    /// Plain values at the edges of what a value of a four-value tuple holds (23 bits), and
+    /// Plain values at the edges of what a value of a four-value tuple holds (15 bits), and
     /// just past them.
     fn edges4() -> (Vec<Value>, Vec<Value>) {
         let fit = vec![
@@ -846,7 +801,7 @@ mod tests {
             Value::Bool(false),
             Value::Bool(true),
             Value::Enum(0, 0),
-            Value::Enum(255, 4095),
+            Value::Enum(31, 127),
             Value::Card(0),
             Value::Card(PAYLOAD4),
             Value::Player(3),
@@ -856,8 +811,8 @@ mod tests {
         let past = vec![
             Value::Int(LEAST4 - 1),
             Value::Int(MOST4 + 1),
-            Value::Enum(256, 0),
-            Value::Enum(0, 4096),
+            Value::Enum(32, 0),
+            Value::Enum(0, 128),
             Value::Card(PAYLOAD4 + 1),
             Value::Player(PAYLOAD4 + 1),
             Value::Zone(u32::MAX),
@@ -915,7 +870,7 @@ mod tests {
                 all.push(vec![b.clone(), a.clone(), Value::Int(2)]);
             }
         }
-        // Four values (packed with 23 bits each, or shared past those edges), and five.
+        // Four values (packed with 15 bits each, or shared past those edges), and five.
         for a in fit4.iter().chain(past4.iter().step_by(2)) {
             for b in fit4.iter().step_by(4) {
                 all.push(vec![a.clone(), b.clone(), Value::None, Value::Int(2)]);
