@@ -132,7 +132,10 @@ impl Repl {
             if v.keys.is_empty() {
                 if only_player.is_none() || only_var.is_some() {
                     let shown = if self.can_see(v.visibility, None) {
-                        self.view().show(&s.state.vars[base])
+                        s.state
+                            .vars
+                            .get(base)
+                            .map_or_else(|| "(missing)".to_string(), |x| self.view().show(x))
                     } else {
                         "(hidden)".to_string()
                     };
@@ -258,8 +261,8 @@ impl Repl {
                 self.session.mode_name(p as usize)
             )];
             lines.extend(self.var_lines(Some(p), None, true));
-            for z in 0..prog.zones.len() {
-                if prog.zones[z].keys.contains(&KeyDomain::Player) {
+            for (z, zone) in prog.zones.iter().enumerate() {
+                if zone.keys.contains(&KeyDomain::Player) {
                     lines.extend(self.zone_lines(z as u32, Some(p)));
                 }
             }
