@@ -124,6 +124,17 @@ fn key_of(args: &[Value]) -> Option<Key> {
     Some(Key(k))
 }
 
+/// What `recall` learnt of the entry for a call's arguments when it gave no value.
+#[derive(Clone, Copy)]
+enum Slot {
+    /// Not looked for (the call was too deep to use one).
+    Unknown,
+    /// There is none.
+    Absent,
+    /// It is out of date, at this index.
+    Stale(usize),
+}
+
 /// One remembered call.
 #[derive(Clone)]
 struct Entry {
@@ -483,8 +494,8 @@ impl Interp<'_> {
             .saturating_add(plan.depth as usize)
             .saturating_add(1)
             < self.limits.max_call_depth;
-        // Where an out-of-date entry for these arguments lies, if there is one.
-        let mut stale = None;
+        // Where an out-of-date entry for these arguments lies, if `recall` looked.
+        let mut stale = Slot::Unknown;
         if let (Some(key), true) = (key, fits) {
             match self.recall(f, plan, key) {
                 Ok((value, steps)) => {
@@ -515,37 +526,45 @@ impl Interp<'_> {
     }
 
     /// The remembered value of `f(args)` and the steps it took, if nothing it read has changed;
-    /// else where the entry for these arguments lies, if there is one (`keep` replaces it).
-    fn recall(&self, f: Id, plan: &Plan, key: Key) -> Result<(Value, u64), Option<usize>> {
+    /// else where the entry for these arguments lies, or that there is none (`keep` replaces it
+    /// or adds one).
+    fn recall(&self, f: Id, plan: &Plan, key: Key) -> Result<(Value, u64), Slot> {
         let st = &self.state;
-        let entries = st.memo.fns.get(f as usize).ok_or(None)?;
-        let at = entries.iter().position(|e| e.key == key).ok_or(None)?;
-        let e = entries.get(at).ok_or(None)?;
+        let entries = st.memo.fns.get(f as usize).ok_or(Slot::Absent)?;
+        let at = entries
+            .iter()
+            .position(|e| e.key == key)
+            .ok_or(Slot::Absent)?;
+        let e = entries.get(at).ok_or(Slot::Absent)?;
+        // Every write moves the clock on and dates its family with it: an entry made at the
+        // clock's reading now has seen no write since, whatever it reads.
+        let unwritten = e.at == st.var_clock;
         let fresh = (!plan.round || e.round == st.round)
             && e.out == st.out
-            && plan
-                .vars
-                .iter()
-                .all(|&v| st.var_stamp.get(v as usize).is_some_and(|&s| s <= e.at))
-            && plan
-                .fields
-                .iter()
-                .all(|&f| st.field_stamp.get(f as usize).is_some_and(|&s| s <= e.at))
-            && plan
-                .zones
-                .iter()
-                .all(|&z| st.zone_stamp.get(z as usize).is_some_and(|&s| s <= e.at));
+            && (unwritten
+                || (plan
+                    .vars
+                    .iter()
+                    .all(|&v| st.var_stamp.get(v as usize).is_some_and(|&s| s <= e.at))
+                    && plan
+                        .fields
+                        .iter()
+                        .all(|&f| st.field_stamp.get(f as usize).is_some_and(|&s| s <= e.at))
+                    && plan
+                        .zones
+                        .iter()
+                        .all(|&z| st.zone_stamp.get(z as usize).is_some_and(|&s| s <= e.at))));
         if fresh {
             Ok((e.value.clone(), e.steps))
         } else {
-            Err(Some(at))
+            Err(Slot::Stale(at))
         }
     }
 
     /// Remember `f(key) = value`, made in `steps` steps, in place of the same call (at `stale`,
     /// when `recall` found it there) or the oldest entry.
     #[inline(always)]
-    fn keep(&mut self, f: Id, key: Key, steps: u64, value: Value, stale: Option<usize>) {
+    fn keep(&mut self, f: Id, key: Key, steps: u64, value: Value, stale: Slot) {
         let st = &mut self.state;
         let entry = Entry {
             key,
@@ -563,9 +582,13 @@ impl Interp<'_> {
         let (Some(entries), Some(next)) = (st.memo.fns.get_mut(f), st.memo.next.get_mut(f)) else {
             return;
         };
-        // The entry `recall` found, if it is still there, else a search.
+        // The entry `recall` found, if it is still there; none if `recall` looked and found
+        // none (the body cannot have kept one for the same arguments: that would be a call of
+        // itself with them in the same state, as it changes nothing but locals, which never
+        // returns); else a search.
         let same = match stale {
-            Some(at) if entries.get(at).is_some_and(|e| e.key == entry.key) => Some(at),
+            Slot::Stale(at) if entries.get(at).is_some_and(|e| e.key == entry.key) => Some(at),
+            Slot::Absent => None,
             _ => entries.iter().position(|e| e.key == entry.key),
         };
         if let Some(old) = same.and_then(|at| entries.get_mut(at)) {
