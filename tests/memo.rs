@@ -157,3 +157,17 @@ fn a_searching_agent_plays_the_same_with_and_without_remembered_card_fields() {
     // Statecraft's `portfolio_of(h)` walks every policy card and reads its `host` var.
     searching_agent_plays_the_same("games/statecraft", 3);
 }
+
+/// Called with more arguments than it keeps results for (40 numbers, twice), a remembered
+/// function gives the oldest results up (fewer than 40 are kept at the end) and still plays as
+/// it does without any; `tests/flow/remembered_many_arguments.rules` checks the values.
+#[test]
+fn calls_with_more_arguments_than_kept_give_the_oldest_up() {
+    let path = "tests/flow/remembered_many_arguments.rules";
+    remembers_and_plays_the_same(path);
+    let c = rules::check_path(std::path::Path::new(path), &Limits::default());
+    let prog = c.program.expect("program");
+    assert_eq!(rules::interp::remembered(&prog), ["weight"]);
+    let kept = play(&prog, 1, true).3;
+    assert!((1..40).contains(&kept), "{kept} results kept");
+}

@@ -3,6 +3,7 @@
 #![allow(dead_code)]
 
 use rules::limits::Limits;
+use std::process::Command;
 
 /// The five games of the rulebooks, as the tests load them.
 pub const GAMES: &[&str] = &[
@@ -12,7 +13,6 @@ pub const GAMES: &[&str] = &[
     "games/statecraft",
     "games/deep-state",
 ];
-use std::process::Command;
 
 /// Run the `rules` binary from the project root: (exit code, stdout, stderr).
 pub fn rules(args: &[&str]) -> (i32, String, String) {
